@@ -1,0 +1,17 @@
+// Tests run on the TypeScript sources (SWC strips types, keeps ESM); `npm run typecheck` checks types.
+/** @type {import('jest').Config} */
+export default {
+  testEnvironment: 'node',
+  roots: ['<rootDir>/libs', '<rootDir>/services', '<rootDir>/gateway', '<rootDir>/launcher', '<rootDir>/test'],
+  testMatch: ['**/test/**/*.test.ts'],
+  extensionsToTreatAsEsm: ['.ts'],
+  transform: {
+    '^.+\\.ts$': ['@swc/jest', { jsc: { parser: { syntax: 'typescript' }, target: 'es2022' }, module: { type: 'es6' } }],
+  },
+  moduleNameMapper: {
+    '^@acs/(config|errors|http|logger|db|cache|bus|auth|contracts|testing)$': '<rootDir>/libs/$1/src/index.ts',
+    '^(\\.{1,2}/.*)\\.js$': '$1',
+  },
+  testTimeout: 30000,
+  modulePathIgnorePatterns: ['<rootDir>/.*/dist/'],
+};

@@ -1,0 +1,22 @@
+import { AppError, type ErrorDetail } from './app-error.js';
+
+/** The one error shape of the whole platform (ARCHITECTURE.md, decision 5). */
+export interface ErrorBody {
+  error: string;
+  message: string;
+  requestId?: string;
+  details?: ErrorDetail[];
+}
+
+export function errorBody(err: AppError, requestId?: string): ErrorBody {
+  const body: ErrorBody = { error: err.title, message: err.message };
+  if (requestId) body.requestId = requestId;
+  if (err.details) body.details = err.details;
+  return body;
+}
+
+/** Anything that is not an AppError is a bug: the client learns only that, never the cause. */
+export function toAppError(err: unknown): AppError {
+  if (err instanceof AppError) return err;
+  return new AppError('internal', 'Internal server error', 'The server could not complete the request', { cause: err });
+}
