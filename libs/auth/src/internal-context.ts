@@ -1,0 +1,68 @@
+import { createHmac, timingSafeEqual } from 'node:crypto';
+
+/**
+ * What the gateway tells a service about the caller. Services trust it only when the signature,
+ * made with the internal secret shared by the gateway and the services, matches.
+ */
+export interface InternalContext {
+  requestId: string;
+  /** The API key's record id; null when the gateway calls on its own behalf (key lookups, readiness). */
+  keyId: string | null;
+  scopes: string[];
+  /** Present on routes that need a user (layer 2). */
+  userId?: number;
+  role?: number;
+  /** Unix seconds after which a captured header is useless. */
+  expiresAt: number;
+}
+
+export const CONTEXT_HEADER = 'x-acs-context';
+export const SIGNATURE_HEADER = 'x-acs-signature';
+
+/** Headers a client must never be able to set: the gateway strips them before adding its own. */
+export const INTERNAL_HEADERS = [CONTEXT_HEADER, SIGNATURE_HEADER] as const;
+
+const CONTEXT_LIFETIME_SECONDS = 60;
+
+// Method and URL are signed too, so a captured context cannot be replayed against another endpoint.
+function mac(secret: string, method: string, url: string, encoded: string): Buffer {
+  return createHmac('sha256', secret).update(`${method}\n${url}\n${encoded}`).digest();
+}
+
+export interface SignedContext {
+  context: string;
+  signature: string;
+}
+
+export function signContext(
+  secret: string,
+  method: string,
+  url: string,
+  context: Omit<InternalContext, 'expiresAt'>,
+  nowSeconds = Math.floor(Date.now() / 1000),
+): SignedContext {
+  const encoded = Buffer.from(JSON.stringify({ ...context, expiresAt: nowSeconds + CONTEXT_LIFETIME_SECONDS })).toString('base64url');
+  return { context: encoded, signature: mac(secret, method, url, encoded).toString('base64url') };
+}
+
+export function verifyContext(
+  secret: string,
+  method: string,
+  url: string,
+  encoded: string | undefined,
+  signature: string | undefined,
+  nowSeconds = Math.floor(Date.now() / 1000),
+): InternalContext | null {
+  if (!encoded || !signature) return null;
+  const expected = mac(secret, method, url, encoded);
+  const presented = Buffer.from(signature, 'base64url');
+  if (presented.length !== expected.length || !timingSafeEqual(presented, expected)) return null;
+  let context: InternalContext;
+  try {
+    context = JSON.parse(Buffer.from(encoded, 'base64url').toString('utf8')) as InternalContext;
+  } catch {
+    return null;
+  }
+  if (typeof context.expiresAt !== 'number' || context.expiresAt < nowSeconds) return null;
+  return context;
+}

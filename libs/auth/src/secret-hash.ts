@@ -1,0 +1,16 @@
+import { createHash, timingSafeEqual } from 'node:crypto';
+
+/**
+ * API secrets are 256-bit random values, so SHA-256 is enough to make a leaked table useless
+ * (ARCHITECTURE.md, decision 2); bcrypt would cost ~60 ms of CPU on every request.
+ */
+export function hashSecret(secret: string): string {
+  return createHash('sha256').update(secret, 'utf8').digest('base64url');
+}
+
+/** Constant-time comparison of a presented secret against a stored hash. */
+export function secretMatchesHash(secret: string, storedHash: string): boolean {
+  const presented = createHash('sha256').update(secret, 'utf8').digest();
+  const stored = Buffer.from(storedHash, 'base64url');
+  return stored.length === presented.length && timingSafeEqual(presented, stored);
+}

@@ -1,0 +1,76 @@
+import { describe, expect, it } from '@jest/globals';
+import {
+  generateApiKey, generateApiSecret, grantsScope, hashSecret, parseApiKey, secretMatchesHash,
+  signContext, splitScopeString, verifyContext,
+} from '@acs/auth';
+
+describe('API key format', () => {
+  it('generates <prefix>_<environment>_<identifier> keys that parse back', () => {
+    const key = generateApiKey('acs', 'test');
+    expect(key).toMatch(/^acs_test_[A-Za-z0-9]{24}$/);
+    expect(parseApiKey(key)).toEqual({ prefix: 'acs', environment: 'test', identifier: key.slice(9) });
+  });
+
+  it('never repeats identifiers', () => {
+    const keys = new Set(Array.from({ length: 2000 }, () => generateApiKey('acs', 'live')));
+    expect(keys.size).toBe(2000);
+  });
+
+  it('rejects keys outside the format', () => {
+    for (const bad of ['', 'acs_live', 'acs_prod_abcdefghijklmnopqrst', 'ACS_live_abcdefghijklmnopqrst', 'acs_live_abc', 'acs_live_abcdefghijklmnop_qrst', 'acs_live_abcdefghijklmnopqrs!']) {
+      expect(parseApiKey(bad)).toBeNull();
+    }
+  });
+
+  it('refuses an invalid prefix', () => {
+    expect(() => generateApiKey('Bad_Prefix', 'live')).toThrow();
+  });
+});
+
+describe('secrets', () => {
+  it('are 32 random bytes and never stored in clear', () => {
+    const secret = generateApiSecret();
+    expect(Buffer.from(secret, 'base64url')).toHaveLength(32);
+    const hash = hashSecret(secret);
+    expect(hash).not.toContain(secret);
+    expect(secretMatchesHash(secret, hash)).toBe(true);
+    expect(secretMatchesHash(secret + 'x', hash)).toBe(false);
+    expect(secretMatchesHash(secret, 'not-a-hash')).toBe(false);
+  });
+});
+
+describe('scopes', () => {
+  it('applies the spec rules', () => {
+    expect(grantsScope(['read:devices'], 'read:devices')).toBe(true);
+    expect(grantsScope(['write:devices'], 'read:devices')).toBe(true);
+    expect(grantsScope(['read:devices'], 'write:devices')).toBe(false);
+    expect(grantsScope(['system:full-access'], 'register:device')).toBe(true);
+    expect(grantsScope(['auth:login'], 'auth:register')).toBe(false);
+    expect(grantsScope([], 'auth:login')).toBe(false);
+  });
+
+  it('splits single-space lists and collapses repeats', () => {
+    expect(splitScopeString('auth:login read:devices auth:login')).toEqual(['auth:login', 'read:devices']);
+  });
+});
+
+describe('internal context', () => {
+  const secret = 's'.repeat(40);
+  const ctx = { requestId: 'r1', keyId: 'k1', scopes: ['read:devices'] };
+
+  it('round-trips when method, URL and secret match', () => {
+    const signed = signContext(secret, 'GET', '/api/Dac?page=2', ctx, 1000);
+    expect(verifyContext(secret, 'GET', '/api/Dac?page=2', signed.context, signed.signature, 1001)).toMatchObject(ctx);
+  });
+
+  it('rejects tampering, replay elsewhere, a foreign secret and expiry', () => {
+    const signed = signContext(secret, 'GET', '/api/Dac', ctx, 1000);
+    const forged = Buffer.from(JSON.stringify({ ...ctx, scopes: ['system:full-access'], expiresAt: 9e9 })).toString('base64url');
+    expect(verifyContext(secret, 'GET', '/api/Dac', forged, signed.signature, 1001)).toBeNull();
+    expect(verifyContext(secret, 'POST', '/api/Dac', signed.context, signed.signature, 1001)).toBeNull();
+    expect(verifyContext(secret, 'GET', '/api/Dac?page=9', signed.context, signed.signature, 1001)).toBeNull();
+    expect(verifyContext('o'.repeat(40), 'GET', '/api/Dac', signed.context, signed.signature, 1001)).toBeNull();
+    expect(verifyContext(secret, 'GET', '/api/Dac', signed.context, signed.signature, 1000 + 61)).toBeNull();
+    expect(verifyContext(secret, 'GET', '/api/Dac', undefined, signed.signature)).toBeNull();
+  });
+});

@@ -1,0 +1,32 @@
+import { z } from 'zod';
+
+// Reusable environment fields, so every service spells ports, URLs and flags the same way.
+
+export const port = (fallback: number) =>
+  z.coerce.number({ error: 'expected a TCP port number' }).int().min(0).max(65535).default(fallback);
+
+export const url = (protocols: readonly string[]) =>
+  z.string().refine((value) => {
+    try {
+      return protocols.includes(new URL(value).protocol.replace(/:$/, ''));
+    } catch {
+      return false;
+    }
+  }, `expected a URL starting with ${protocols.map((p) => `${p}://`).join(' or ')}`);
+
+export const httpUrl = () => url(['http', 'https']);
+export const postgresUrl = () => url(['postgres', 'postgresql']);
+export const redisUrl = () => url(['redis', 'rediss']);
+export const amqpUrl = () => url(['amqp', 'amqps']);
+
+export const booleanFlag = (fallback: boolean) =>
+  z
+    .enum(['true', 'false', '1', '0', 'yes', 'no'], { error: 'expected true or false' })
+    .default(fallback ? 'true' : 'false')
+    .transform((value) => value === 'true' || value === '1' || value === 'yes');
+
+export const logLevel = () =>
+  z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'], { error: 'expected a pino level (info, debug, ...)' }).default('info');
+
+/** Shared secrets must be long enough that guessing them is hopeless. */
+export const secret = (minLength = 32) => z.string().min(minLength, `expected at least ${minLength} characters`);

@@ -1,0 +1,2 @@
+export * from './parse-config.js';
+export * from './fields.js';

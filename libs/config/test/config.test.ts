@@ -1,0 +1,40 @@
+import { describe, expect, it } from '@jest/globals';
+import { z } from 'zod';
+import { ConfigError, booleanFlag, parseConfig, port, postgresUrl, secret } from '@acs/config';
+
+const schema = z.object({
+  PORT: port(8080),
+  DATABASE_URL: postgresUrl().optional(),
+  VERBOSE: booleanFlag(false),
+  INTERNAL_SECRET: secret(),
+});
+
+describe('parseConfig', () => {
+  it('applies defaults and coerces values', () => {
+    const config = parseConfig('test', schema, { INTERNAL_SECRET: 'x'.repeat(32), VERBOSE: 'yes' });
+    expect(config).toEqual({ PORT: 8080, VERBOSE: true, INTERNAL_SECRET: 'x'.repeat(32) });
+  });
+
+  it('treats empty strings as unset', () => {
+    expect(parseConfig('test', schema, { PORT: '', INTERNAL_SECRET: 'y'.repeat(40) }).PORT).toBe(8080);
+  });
+
+  it('names each bad variable and what was expected', () => {
+    let caught: unknown;
+    try {
+      parseConfig('keys', schema, { PORT: 'eighty', DATABASE_URL: 'mysql://x', INTERNAL_SECRET: 'short' });
+    } catch (err) {
+      caught = err;
+    }
+    expect(caught).toBeInstanceOf(ConfigError);
+    const error = caught as ConfigError;
+    expect(error.problems.map((p) => p.variable).sort()).toEqual(['DATABASE_URL', 'INTERNAL_SECRET', 'PORT']);
+    expect(error.message).toContain('keys: invalid configuration');
+    expect(error.message).toMatch(/DATABASE_URL: expected a URL starting with postgres:\/\//);
+    expect(error.message).toMatch(/INTERNAL_SECRET: expected at least 32 characters/);
+  });
+
+  it('reports a missing required variable', () => {
+    expect(() => parseConfig('test', schema, {})).toThrow(/INTERNAL_SECRET/);
+  });
+});

@@ -1,0 +1,45 @@
+import Koa from 'koa';
+import type { Router } from '@koa/router';
+import { AppError, notFound } from '@acs/errors';
+import type { Logger } from '@acs/logger';
+import { requestId } from './request-id.js';
+import { accessLog } from './access-log.js';
+import { errorMiddleware } from './error-middleware.js';
+import { requireGatewaySignature } from './internal-auth.js';
+import type { AppState } from './types.js';
+
+export interface HttpAppOptions {
+  logger: Logger;
+  /** Shared with the gateway; requests without a valid signed context are refused. */
+  internalSecret: string;
+  routers: Router<AppState>[];
+}
+
+/**
+ * The Koa app every service builds on: request id, access log, one error middleware, gateway
+ * signature check, the routers, then 404/405 in the platform's error shape. Never listens:
+ * tests drive `app.callback()` and main.ts hands it to `listen()`.
+ */
+export function createHttpApp({ logger, internalSecret, routers }: HttpAppOptions): Koa<AppState> {
+  const app = new Koa<AppState>();
+  app.silent = true; // errors are logged by errorMiddleware, with the request id
+  app.on('error', (err: unknown) => logger.error({ err }, 'unhandled application error'));
+
+  app.use(requestId(logger));
+  app.use(accessLog());
+  app.use(errorMiddleware());
+  app.use(requireGatewaySignature(internalSecret));
+  app.use(async (ctx, next) => {
+    await next();
+    if (ctx.body !== undefined && ctx.body !== null) return;
+    if (ctx.status === 405) {
+      throw new AppError('method_not_allowed', 'Method not allowed', `${ctx.method} is not supported on ${ctx.path}`, { headers: { Allow: ctx.response.get('Allow') } });
+    }
+    if (ctx.status === 404) throw notFound(`No route for ${ctx.method} ${ctx.path}`);
+  });
+  for (const router of routers) {
+    app.use(router.routes());
+    app.use(router.allowedMethods());
+  }
+  return app;
+}

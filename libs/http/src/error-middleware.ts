@@ -1,0 +1,36 @@
+import type { Middleware } from 'koa';
+import { AppError, errorBody, toAppError } from '@acs/errors';
+import type { AppState } from './types.js';
+
+/** Koa's own errors (from ctx.throw, http-errors) carry a status; map the ones a client can cause. */
+function fromHttpError(err: unknown): AppError | null {
+  if (typeof err !== 'object' || err === null || !('status' in err) || typeof err.status !== 'number') return null;
+  const status = err.status;
+  if (status === 404) return new AppError('not_found', 'Not found', 'No such resource');
+  if (status === 405) return new AppError('method_not_allowed', 'Method not allowed', 'This resource does not support that method');
+  if (status === 413) return new AppError('payload_too_large', 'Payload too large', 'The request body is too large');
+  if (status === 400) return new AppError('bad_request', 'Bad request', 'The request could not be understood');
+  return null;
+}
+
+/**
+ * First in the chain: every failure becomes the platform's error body. Unexpected errors are
+ * logged with their stack and answered as a bare 500; the client never sees internals.
+ */
+export function errorMiddleware(): Middleware<AppState> {
+  return async (ctx, next) => {
+    try {
+      await next();
+    } catch (err) {
+      const appError = err instanceof AppError ? err : (fromHttpError(err) ?? toAppError(err));
+      if (appError.status >= 500) ctx.state.log.error({ err }, 'request failed');
+      ctx.status = appError.status;
+      if (appError.headers) ctx.set(appError.headers);
+      if (appError.kind === 'method_not_allowed' && err && typeof err === 'object' && 'headers' in err) {
+        const allow = (err as { headers?: Record<string, string> }).headers?.Allow;
+        if (allow) ctx.set('Allow', allow);
+      }
+      ctx.body = errorBody(appError, ctx.state.requestId);
+    }
+  };
+}

@@ -1,0 +1,39 @@
+import type { Router } from '@koa/router';
+import type { AppState } from './types.js';
+
+export interface Readiness {
+  ready: boolean;
+  /** One entry per dependency: "ok" or what is wrong (never a secret or a connection string). */
+  checks: Record<string, string>;
+}
+
+export type ReadinessCheck = () => Promise<string>;
+
+/** Runs every check; a check that throws reports its message instead of failing the probe. */
+export async function runChecks(checks: Record<string, ReadinessCheck>): Promise<Readiness> {
+  const names = Object.keys(checks);
+  const outcomes = await Promise.all(
+    names.map(async (name) => {
+      try {
+        return await checks[name]!();
+      } catch (err) {
+        return err instanceof Error ? err.message : 'failed';
+      }
+    }),
+  );
+  const report: Record<string, string> = {};
+  names.forEach((name, i) => (report[name] = outcomes[i]!));
+  return { ready: outcomes.every((outcome) => outcome === 'ok'), checks: report };
+}
+
+/** `/healthz`: the process is alive. `/readyz`: its dependencies answer and its schema is migrated. */
+export function addProbeRoutes(router: Router<AppState>, checks: Record<string, ReadinessCheck>): void {
+  router.get('/healthz', (ctx) => {
+    ctx.body = { status: 'ok' };
+  });
+  router.get('/readyz', async (ctx) => {
+    const readiness = await runChecks(checks);
+    ctx.status = readiness.ready ? 200 : 503;
+    ctx.body = readiness;
+  });
+}

@@ -1,0 +1,10 @@
+export * from './types.js';
+export * from './request-id.js';
+export * from './error-middleware.js';
+export * from './internal-auth.js';
+export * from './json-body.js';
+export * from './validate.js';
+export * from './health.js';
+export * from './create-app.js';
+export * from './server.js';
+export { Router } from '@koa/router';

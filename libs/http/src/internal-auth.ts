@@ -1,0 +1,19 @@
+import type { Middleware } from 'koa';
+import { AppError } from '@acs/errors';
+import { CONTEXT_HEADER, SIGNATURE_HEADER, verifyContext } from '@acs/auth';
+import type { AppState } from './types.js';
+
+/** Probes answer anyone on the cluster network; everything else must come through the gateway. */
+export const PROBE_PATHS: ReadonlySet<string> = new Set(['/healthz', '/readyz', '/metrics']);
+
+export function requireGatewaySignature(internalSecret: string): Middleware<AppState> {
+  return async (ctx, next) => {
+    if (PROBE_PATHS.has(ctx.path)) return next();
+    const caller = verifyContext(internalSecret, ctx.method, ctx.originalUrl, ctx.get(CONTEXT_HEADER) || undefined, ctx.get(SIGNATURE_HEADER) || undefined);
+    if (!caller) {
+      throw new AppError('unauthorized', 'Unauthorized', 'This service only accepts requests signed by the gateway');
+    }
+    ctx.state.caller = caller;
+    return next();
+  };
+}
