@@ -10,6 +10,10 @@ export default {
   },
   moduleNameMapper: {
     '^@acs/(config|errors|http|logger|db|cache|bus|auth|contracts|testing)$': '<rootDir>/libs/$1/src/index.ts',
+    '^@acs/keys-service$': '<rootDir>/services/keys/src/index.ts',
+    '^@acs/catalog-service$': '<rootDir>/services/catalog/src/index.ts',
+    '^@acs/gateway$': '<rootDir>/gateway/src/index.ts',
+    '^@acs/launcher$': '<rootDir>/launcher/src/index.ts',
     '^(\\.{1,2}/.*)\\.js$': '$1',
   },
   testTimeout: 30000,

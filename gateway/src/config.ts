@@ -1,0 +1,26 @@
+import { z } from 'zod';
+import { httpUrl, logLevel, port, redisUrl, secret } from '@acs/config';
+
+export const gatewayConfigSchema = z.object({
+  PORT: port(8080),
+  HOST: z.string().default('0.0.0.0'),
+  LOG_LEVEL: logLevel(),
+  REDIS_URL: redisUrl().optional(),
+  REDIS_PREFIX: z.string().default('acs:'),
+  /** Signs the caller context sent to the services; the same value on every service. */
+  INTERNAL_SECRET: secret(),
+  KEYS_URL: httpUrl(),
+  CATALOG_URL: httpUrl().optional(),
+  // Services of later issues: unset means "not deployed", and their routes answer 503.
+  IDENTITY_URL: httpUrl().optional(),
+  DEVICE_URL: httpUrl().optional(),
+  BILLING_URL: httpUrl().optional(),
+  /** Time allowed for an upstream to send its response headers, and between body chunks. */
+  UPSTREAM_TIMEOUT_MS: z.coerce.number().int().positive().default(10_000),
+  UPSTREAM_CONNECT_TIMEOUT_MS: z.coerce.number().int().positive().default(2_000),
+  UPSTREAM_CONNECTIONS: z.coerce.number().int().positive().default(64),
+  /** Largest request body forwarded (the catalog import is the big one); larger gives 413. */
+  MAX_BODY_BYTES: z.coerce.number().int().positive().default(16 * 1024 * 1024),
+});
+
+export type GatewayConfig = z.infer<typeof gatewayConfigSchema>;

@@ -1,0 +1,4 @@
+export { gatewayConfigSchema, type GatewayConfig } from './config.js';
+export { startGateway, type Gateway } from './service.js';
+export { ROUTES, ROLE, SERVICES, type RouteSpec, type ServiceName } from './routing/route-table.js';
+export { buildOpenApiDocument } from './openapi/build-openapi.js';

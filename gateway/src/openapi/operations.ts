@@ -1,0 +1,96 @@
+import type { z } from 'zod';
+import {
+  CATALOG_DEFAULT_PAGE_SIZE, CATALOG_MAX_PAGE, CATALOG_MAX_PAGE_SIZE, apiKeyCreateRequestSchema, apiKeyCreateResponseSchema,
+  catalogPageSchema, loginRequestSchema, loginResponseSchema, registerRequestSchema,
+} from '@acs/contracts';
+
+export interface QueryParameterDoc {
+  name: string;
+  description: string;
+  schema: Record<string, unknown>;
+}
+
+export interface OperationDoc {
+  summary: string;
+  description: string;
+  query?: QueryParameterDoc[];
+  requestBody?: z.ZodType;
+  /** Success status and body; the error statuses are added from the route's requirements. */
+  success: { status: number; description: string; schema?: z.ZodType };
+  /** Route-specific error statuses beyond the common ones. */
+  errors?: Record<number, string>;
+}
+
+const NOT_DEPLOYED = 'Answers 503 until the owning service is deployed (it is built in a later issue).';
+
+/**
+ * The OpenAPI text of each route in the route table, keyed by operationId. Shapes come from the
+ * same zod schemas the services validate with, so the document cannot drift from the code.
+ */
+export const OPERATIONS: Record<string, OperationDoc> = {
+  login: {
+    summary: 'Sign a user in',
+    description: `Returns a signed JWT and the user with the effective role. ${NOT_DEPLOYED}`,
+    requestBody: loginRequestSchema,
+    success: { status: 200, description: 'Signed in', schema: loginResponseSchema },
+    errors: { 400: 'Invalid body' },
+  },
+  register: {
+    summary: 'Create a user account',
+    description: NOT_DEPLOYED,
+    requestBody: registerRequestSchema,
+    success: { status: 201, description: 'Account created' },
+    errors: { 400: 'Invalid body', 409: 'E-mail already registered' },
+  },
+  listDevices: {
+    summary: "List the signed-in user's devices",
+    description: NOT_DEPLOYED,
+    success: { status: 200, description: 'The devices' },
+  },
+  registerDevice: {
+    summary: 'Register a device to the signed-in user',
+    description: NOT_DEPLOYED,
+    success: { status: 201, description: 'Device registered' },
+  },
+  listCatalog: {
+    summary: 'List catalog entries (DACs, amplifiers, speakers)',
+    description:
+      `Ordered by id (stable across pages). \`brand\` matches the whole brand name, ignoring case. ` +
+      `page defaults to 1 (at most ${CATALOG_MAX_PAGE}); pageSize defaults to ${CATALOG_DEFAULT_PAGE_SIZE}, at most ${CATALOG_MAX_PAGE_SIZE}. ` +
+      'Unknown parameters and invalid values give 400. A page past the end answers an empty `items` list.',
+    query: [
+      { name: 'brand', description: 'Brand name, case-insensitive exact match', schema: { type: 'string', minLength: 1, maxLength: 80 } },
+      { name: 'page', description: 'Page number, from 1', schema: { type: 'integer', minimum: 1, maximum: CATALOG_MAX_PAGE, default: 1 } },
+      { name: 'pageSize', description: 'Entries per page', schema: { type: 'integer', minimum: 1, maximum: CATALOG_MAX_PAGE_SIZE, default: CATALOG_DEFAULT_PAGE_SIZE } },
+    ],
+    success: { status: 200, description: 'One page of entries', schema: catalogPageSchema },
+    errors: { 400: 'Invalid query parameter' },
+  },
+  importCatalog: {
+    summary: 'Import catalog entries (Admin)',
+    description: NOT_DEPLOYED,
+    success: { status: 200, description: 'Import summary' },
+  },
+  listPlans: {
+    summary: 'List subscription plans',
+    description: NOT_DEPLOYED,
+    success: { status: 200, description: 'The plans' },
+  },
+  createSubscription: {
+    summary: 'Subscribe the signed-in user to a plan',
+    description: `Needs system:full-access (only the service's own web application holds it) and the user's JWT. ${NOT_DEPLOYED}`,
+    success: { status: 201, description: 'Subscription created' },
+  },
+  listApiKeys: {
+    summary: "List the signed-in user's API keys",
+    description: `Needs system:full-access (only the account dashboard holds it) and the user's JWT with role >= 1. ${NOT_DEPLOYED}`,
+    success: { status: 200, description: 'The keys, never their secrets' },
+  },
+  createApiKey: {
+    summary: 'Create an API key for the signed-in user',
+    description: `Needs system:full-access (only the account dashboard holds it) and the user's JWT with role >= 1; 403 without an active subscription or trial. ${NOT_DEPLOYED}`,
+    requestBody: apiKeyCreateRequestSchema,
+    success: { status: 201, description: 'The key and its secret, shown this once', schema: apiKeyCreateResponseSchema },
+    errors: { 400: 'Invalid body or unknown scope' },
+  },
+};

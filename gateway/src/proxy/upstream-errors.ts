@@ -1,0 +1,24 @@
+import { AppError } from '@acs/errors';
+
+const UNREACHABLE = new Set(['ECONNREFUSED', 'ENOTFOUND', 'EAI_AGAIN', 'EHOSTUNREACH', 'ENETUNREACH', 'UND_ERR_CONNECT_TIMEOUT', 'UND_ERR_CLOSED', 'UND_ERR_DESTROYED']);
+const TIMED_OUT = new Set(['UND_ERR_HEADERS_TIMEOUT', 'UND_ERR_BODY_TIMEOUT']);
+
+function codeOf(err: unknown): string | undefined {
+  if (typeof err !== 'object' || err === null) return undefined;
+  const code = (err as { code?: unknown }).code;
+  if (typeof code === 'string') return code;
+  const cause = (err as { cause?: unknown }).cause;
+  return cause ? codeOf(cause) : undefined;
+}
+
+/** 503 when the service can't be reached, 504 when it is too slow, 502 for anything else it did wrong. */
+export function upstreamError(service: string, err: unknown): AppError {
+  const code = codeOf(err);
+  if (code && UNREACHABLE.has(code)) return new AppError('unavailable', 'Service unavailable', `The ${service} service is not reachable`, { cause: err });
+  if (code && TIMED_OUT.has(code)) return new AppError('gateway_timeout', 'Gateway timeout', `The ${service} service did not answer in time`, { cause: err });
+  return new AppError('bad_gateway', 'Bad gateway', `The ${service} service failed to answer`, { cause: err });
+}
+
+export function notDeployed(service: string): AppError {
+  return new AppError('unavailable', 'Service unavailable', `The ${service} service is not deployed yet`);
+}

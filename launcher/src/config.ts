@@ -1,0 +1,29 @@
+import { z } from 'zod';
+import { amqpUrl, logLevel, port, postgresUrl, redisUrl, secret } from '@acs/config';
+import { KEY_PREFIX_PATTERN } from '@acs/auth';
+
+/** `npm start`: the whole system in one process. Every variable is optional. */
+export const launcherConfigSchema = z.object({
+  PORT: port(8080),
+  /** The gateway's address; 127.0.0.1 keeps a development system off the network (set 0.0.0.0 to expose it). */
+  HOST: z.string().default('127.0.0.1'),
+  LOG_LEVEL: logLevel(),
+  DATA_DIR: z.string().default('./.data'),
+  /** A PostgreSQL server: each service gets its own database <name>_<service>, created when missing. */
+  DATABASE_URL: postgresUrl().optional(),
+  REDIS_URL: redisUrl().optional(),
+  REDIS_PREFIX: z.string().default('acs:'),
+  /** Used by billing and identity (subscription events) once they exist; validated now. */
+  AMQP_URL: amqpUrl().optional(),
+  /** Generated once and kept under DATA_DIR when unset. */
+  INTERNAL_SECRET: secret().optional(),
+  KEY_PREFIX: z.string().regex(KEY_PREFIX_PATTERN, 'expected 2-16 lower-case letters or digits, starting with a letter').default('acs'),
+  SEED_API_KEY: z.string().optional(),
+  SEED_API_SECRET: z.string().min(32, 'expected at least 32 characters').optional(),
+  SEED_API_SCOPES: z.string().default('system:full-access'),
+  /** An Admin user, created by the identity service (a later issue); accepted now so deployments can set it. */
+  SEED_ADMIN_EMAIL: z.string().email().optional(),
+  SEED_ADMIN_PASSWORD: z.string().optional(),
+}).refine((c) => !c.SEED_API_KEY || c.SEED_API_SECRET, { message: 'SEED_API_SECRET is required when SEED_API_KEY is set', path: ['SEED_API_SECRET'] });
+
+export type LauncherConfig = z.infer<typeof launcherConfigSchema>;

@@ -1,0 +1,2 @@
+export { launcherConfigSchema, type LauncherConfig } from './config.js';
+export { startSystem, type RunningSystem } from './system.js';

@@ -1,0 +1,19 @@
+import { loadConfigOrExit } from '@acs/config';
+import { createLogger } from '@acs/logger';
+import { stopOnSignals } from '@acs/http';
+import { launcherConfigSchema } from './config.js';
+import { startSystem } from './system.js';
+import { printBanner } from './banner.js';
+
+// `npm start`: the whole platform on one machine with nothing installed but Node.
+const config = loadConfigOrExit('npm start', launcherConfigSchema);
+const logger = createLogger({ name: 'platform', level: config.LOG_LEVEL });
+try {
+  const system = await startSystem(config, logger);
+  printBanner(config, system);
+  stopOnSignals(logger, system.stop);
+} catch (err) {
+  logger.fatal({ err }, 'the system failed to start');
+  process.stderr.write(`\nThe system failed to start: ${err instanceof Error ? err.message : String(err)}\n`);
+  process.exit(1);
+}

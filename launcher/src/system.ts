@@ -1,0 +1,63 @@
+import { createMemoryCache, createRedisCache, type Cache } from '@acs/cache';
+import { serviceDatabaseUrl } from '@acs/config';
+import { acquireDataDirLock } from '@acs/db';
+import type { Logger } from '@acs/logger';
+import { catalogConfigSchema, startCatalogService, type CatalogService } from '@acs/catalog-service';
+import { ensureSystemKey, keysConfigSchema, startKeysService, type KeysService } from '@acs/keys-service';
+import { gatewayConfigSchema, startGateway, type Gateway } from '@acs/gateway';
+import type { LauncherConfig } from './config.js';
+import { loadOrCreateInternalSecret } from './internal-secret.js';
+
+export interface RunningSystem {
+  gatewayUrl: string;
+  keys: KeysService;
+  catalog: CatalogService;
+  gateway: Gateway;
+  cache: Cache;
+  /** Credentials made at this start when no system key existed and no seed was given; shown once. */
+  generatedSystemKey: { key: string; secret: string } | null;
+  stop(): Promise<void>;
+}
+
+/**
+ * Starts every service, each its own HTTP server on loopback, and the gateway in front, sharing
+ * one cache (in-process unless REDIS_URL is set). Used by `npm start` and the end-to-end tests.
+ */
+export async function startSystem(config: LauncherConfig, logger: Logger): Promise<RunningSystem> {
+  const embeddedDb = !config.DATABASE_URL;
+  const releaseLock = embeddedDb ? await acquireDataDirLock(config.DATA_DIR) : async () => {};
+  const stack: (() => Promise<void>)[] = [releaseLock];
+  const stop = async (): Promise<void> => {
+    for (const step of stack.reverse()) await step().catch((err: unknown) => logger.error({ err }, 'error while stopping'));
+  };
+  try {
+    const internalSecret = config.INTERNAL_SECRET ?? (await loadOrCreateInternalSecret(config.DATA_DIR));
+    const cache = config.REDIS_URL ? createRedisCache({ url: config.REDIS_URL, keyPrefix: config.REDIS_PREFIX, logger: logger.child({ service: 'cache' }) }) : createMemoryCache();
+    stack.push(() => cache.close());
+    const shared = { HOST: '127.0.0.1', PORT: '0', LOG_LEVEL: config.LOG_LEVEL, DATA_DIR: config.DATA_DIR, INTERNAL_SECRET: internalSecret };
+    const dbFor = (service: string) => (config.DATABASE_URL ? { DATABASE_URL: serviceDatabaseUrl(config.DATABASE_URL, service) } : {});
+
+    const keys = await startKeysService(
+      keysConfigSchema.parse({
+        ...shared, ...dbFor('keys'), KEY_PREFIX: config.KEY_PREFIX, REDIS_PREFIX: config.REDIS_PREFIX,
+        SEED_API_KEY: config.SEED_API_KEY, SEED_API_SECRET: config.SEED_API_SECRET, SEED_API_SCOPES: config.SEED_API_SCOPES,
+      }),
+      logger.child({ service: 'keys' }),
+      cache,
+    );
+    stack.push(() => keys.close());
+    const catalog = await startCatalogService(catalogConfigSchema.parse({ ...shared, ...dbFor('catalog') }), logger.child({ service: 'catalog' }));
+    stack.push(() => catalog.close());
+    const gateway = await startGateway(
+      gatewayConfigSchema.parse({ ...shared, HOST: config.HOST, PORT: String(config.PORT), KEYS_URL: keys.server.url, CATALOG_URL: catalog.server.url }),
+      logger.child({ service: 'gateway' }),
+      cache,
+    );
+    stack.push(() => gateway.close());
+    const generatedSystemKey = config.SEED_API_KEY ? null : await ensureSystemKey(keys.deps);
+    return { gatewayUrl: gateway.server.url, keys, catalog, gateway, cache, generatedSystemKey, stop };
+  } catch (err) {
+    await stop();
+    throw err;
+  }
+}

@@ -1,0 +1,41 @@
+/** A value written by `setIfNewer`, read back with the version it was written at. */
+export interface VersionedEntry {
+  version: number;
+  value: string;
+}
+
+/**
+ * The cache the gateway reads on every request and the owning services write through (ARCHITECTURE.md,
+ * decision 3). Two implementations: Redis (`createRedisCache`) and in-process (`createMemoryCache`, the
+ * embedded default); the contract tests run the same suite against both.
+ *
+ * Every call rejects when the store is unreachable: callers fail closed rather than serve stale data.
+ * TTLs are whole seconds greater than 0; versions are non-negative safe integers.
+ */
+export interface Cache {
+  get(key: string): Promise<string | null>;
+  /** One round trip for all keys (the gateway reads key record and user authz record together). */
+  mget(keys: readonly string[]): Promise<(string | null)[]>;
+  /** Without `ttlSeconds` the entry never expires (and a previous expiry is cleared, as Redis SET does). */
+  set(key: string, value: string, ttlSeconds?: number): Promise<void>;
+  del(key: string): Promise<void>;
+  /**
+   * Versioned write: stores `value` only if no entry exists or the stored entry's version is lower than `version`.
+   * Returns true if written. Used by write-through and by cache refills so that a slow refill carrying old data can
+   * never overwrite a newer write-through. Atomic (a Lua script on Redis). An entry that is not a versioned one
+   * counts as absent.
+   */
+  setIfNewer(key: string, version: number, value: string, ttlSeconds: number): Promise<boolean>;
+  /** Reads a versioned entry written by setIfNewer; null for a miss or an entry that is not versioned. */
+  getVersioned(key: string): Promise<VersionedEntry | null>;
+  mgetVersioned(keys: readonly string[]): Promise<(VersionedEntry | null)[]>;
+  /**
+   * Counter with expiry set when the counter is created (fixed window), for throttling; returns the new count and
+   * the TTL left in seconds (rounded up, so it can go straight into Retry-After).
+   */
+  incrWithTtl(key: string, ttlSeconds: number): Promise<{ count: number; ttlSeconds: number }>;
+  /** True when the store answers; never rejects (readiness probes call it). */
+  ping(): Promise<boolean>;
+  /** Idempotent. Calls made after close reject. */
+  close(): Promise<void>;
+}

@@ -1,0 +1,128 @@
+import { Redis, type RedisKey } from 'ioredis';
+import type { Logger } from '@acs/logger';
+import type { Cache } from './cache.js';
+import { logConnectionEvents } from './connection-log.js';
+import { INCR_WITH_TTL_LUA, SET_IF_NEWER_LUA } from './redis-scripts.js';
+import { assertTtlSeconds, assertVersion } from './validation.js';
+import { encodeVersioned, parseVersioned, parseVersionedList } from './versioned-entry.js';
+
+export interface RedisCacheOptions {
+  /** redis:// or rediss:// URL (user, password and db index included). */
+  url: string;
+  /** Prepended to every key, script KEYS included. Include your own separator, e.g. `acs:`. */
+  keyPrefix?: string;
+  /** Connection errors go here (once per outage); without it, to stderr. */
+  logger?: Logger;
+}
+
+/*
+ * Fail closed, fast: the gateway waits on this for every request, so during an outage a call must reject in about
+ * a second (the gateway answers 503) instead of queueing until Redis returns. Each bound covers one way of hanging:
+ * - connectTimeout: a TCP connect that never completes (packets dropped);
+ * - maxRetriesPerRequest: commands queued while reconnecting are rejected after the next failed attempt;
+ * - commandTimeout: everything else, e.g. a server that accepts the connection but never answers.
+ * Reconnect backoff is capped low so the cache comes back within about a second of Redis coming back.
+ */
+const CONNECT_TIMEOUT_MS = 1_000;
+const COMMAND_TIMEOUT_MS = 1_000;
+const MAX_RETRIES_PER_REQUEST = 1;
+const MAX_RECONNECT_DELAY_MS = 1_000;
+
+function reconnectDelay(attempt: number): number {
+  return Math.min(50 * 2 ** (attempt - 1), MAX_RECONNECT_DELAY_MS) + Math.floor(Math.random() * 100);
+}
+
+/** Typed view of the commands registered through the `scripts` option (ioredis adds them at runtime). */
+interface CacheScripts {
+  cacheSetIfNewer(key: string, version: number, value: string, ttlSeconds: number): Promise<number>;
+  cacheIncrWithTtl(key: string, ttlSeconds: number): Promise<[count: number, pttlMs: number]>;
+}
+
+// Module-level reply mappers so the per-call path creates no closures.
+function toVoid(): void {}
+function isPong(reply: string): boolean {
+  return reply === 'PONG';
+}
+function toFalse(): boolean {
+  return false;
+}
+
+export function createRedisCache({ url, keyPrefix, logger }: RedisCacheOptions): Cache {
+  const redis = new Redis(url, {
+    // Many concurrent gateway requests share one round trip per event-loop turn.
+    enableAutoPipelining: true,
+    connectTimeout: CONNECT_TIMEOUT_MS,
+    commandTimeout: COMMAND_TIMEOUT_MS,
+    maxRetriesPerRequest: MAX_RETRIES_PER_REQUEST,
+    retryStrategy: reconnectDelay,
+    ...(keyPrefix ? { keyPrefix } : {}),
+    scripts: {
+      cacheSetIfNewer: { lua: SET_IF_NEWER_LUA, numberOfKeys: 1 },
+      cacheIncrWithTtl: { lua: INCR_WITH_TTL_LUA, numberOfKeys: 1 },
+    },
+  }) as Redis & CacheScripts;
+  logConnectionEvents(redis, logger);
+
+  // MGET with no keys is a Redis syntax error; an empty batch is simply empty.
+  function mgetRaw(keys: readonly string[]): Promise<(string | null)[]> {
+    if (keys.length === 0) return Promise.resolve([]);
+    // ioredis copies its arguments (args.flat()) before prefixing, so passing the caller's array is safe.
+    return redis.mget(keys as RedisKey[]);
+  }
+
+  let closing: Promise<void> | undefined;
+
+  return {
+    get(key) {
+      return redis.get(key);
+    },
+    mget: mgetRaw,
+    async set(key, value, ttlSeconds) {
+      if (ttlSeconds === undefined) {
+        await redis.set(key, value);
+        return;
+      }
+      assertTtlSeconds(ttlSeconds);
+      await redis.set(key, value, 'EX', ttlSeconds);
+    },
+    del(key) {
+      return redis.del(key).then(toVoid);
+    },
+    async setIfNewer(key, version, value, ttlSeconds) {
+      assertVersion(version);
+      assertTtlSeconds(ttlSeconds);
+      return (await redis.cacheSetIfNewer(key, version, value, ttlSeconds)) === 1;
+    },
+    getVersioned(key) {
+      return redis.get(key).then(parseVersioned);
+    },
+    mgetVersioned(keys) {
+      return mgetRaw(keys).then(parseVersionedList);
+    },
+    async incrWithTtl(key, ttlSeconds) {
+      assertTtlSeconds(ttlSeconds);
+      const [count, pttlMs] = await redis.cacheIncrWithTtl(key, ttlSeconds);
+      return { count, ttlSeconds: Math.ceil(pttlMs / 1000) };
+    },
+    ping() {
+      return redis.ping().then(isPong, toFalse);
+    },
+    close() {
+      closing ??= closeClient(redis);
+      return closing;
+    },
+  };
+}
+
+/** QUIT waits for replies still in flight; when not connected there is nothing to wait for, so just drop the socket. */
+async function closeClient(redis: Redis): Promise<void> {
+  if (redis.status === 'ready') {
+    try {
+      await redis.quit();
+      return;
+    } catch {
+      // The connection broke during QUIT: fall through and make sure it stays down.
+    }
+  }
+  redis.disconnect();
+}

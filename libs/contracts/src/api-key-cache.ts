@@ -1,0 +1,28 @@
+import { z } from 'zod';
+
+/**
+ * The projection of an API key that the keys service writes through to Redis and the gateway
+ * reads on every request (ARCHITECTURE.md, decision 3). Only what layer 1 needs: no name, no dates.
+ */
+export const apiKeyCacheRecordSchema = z.object({
+  id: z.string(),
+  secretHash: z.string(),
+  scopes: z.array(z.string()),
+  ownerUserId: z.number().int().nullable(),
+  revoked: z.boolean(),
+});
+export type ApiKeyCacheRecord = z.infer<typeof apiKeyCacheRecordSchema>;
+
+/** Stored for keys that do not exist, so unknown keys don't reach the database on every try. */
+export const MISSING_KEY_MARKER = '"missing"';
+export const MISSING_KEY_TTL_SECONDS = 60;
+/** Entries expire so the cache stays bounded; a miss is refilled from the keys service. */
+export const API_KEY_CACHE_TTL_SECONDS = 24 * 3600;
+
+export const apiKeyCacheKey = (apiKey: string): string => `apikey:${apiKey}`;
+
+/** Gateway-to-keys lookup on a cache miss: POST /internal/keys/lookup. */
+export const KEY_LOOKUP_PATH = '/internal/keys/lookup';
+export const keyLookupRequestSchema = z.object({ key: z.string().min(1).max(200) });
+export const keyLookupResponseSchema = z.object({ record: apiKeyCacheRecordSchema.nullable() });
+export type KeyLookupResponse = z.infer<typeof keyLookupResponseSchema>;

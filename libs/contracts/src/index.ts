@@ -1,0 +1,4 @@
+export * from './catalog.js';
+export * from './catalog-query.js';
+export * from './api-key-cache.js';
+export * from './identity.js';

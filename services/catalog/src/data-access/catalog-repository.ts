@@ -1,0 +1,64 @@
+import type { Queryable } from '@acs/db';
+import type { CatalogEntry, CatalogEntryInput } from '@acs/contracts';
+
+interface CatalogRow {
+  id: number;
+  type: CatalogEntry['type'];
+  brand: string;
+  model: string;
+  price: string | number;
+  currency: string;
+  release_year: number;
+  specs: CatalogEntry['specs'];
+}
+
+const COLUMNS = 'id, type, brand, model, price, currency, release_year, specs';
+
+function fromRow(row: CatalogRow): CatalogEntry {
+  return {
+    id: row.id,
+    type: row.type,
+    brand: row.brand,
+    model: row.model,
+    price: Number(row.price),
+    currency: row.currency,
+    releaseYear: row.release_year,
+    specs: row.specs,
+  } as CatalogEntry;
+}
+
+/** One page in id order. With a brand, the (lower(brand), id) index serves filter and order. */
+export async function findCatalogPage(db: Queryable, filter: { brand?: string }, limit: number, offset: number): Promise<CatalogEntry[]> {
+  const { rows } = filter.brand === undefined
+    ? await db.query<CatalogRow>(`SELECT ${COLUMNS} FROM catalog_entries ORDER BY id LIMIT $1 OFFSET $2`, [limit, offset])
+    : await db.query<CatalogRow>(`SELECT ${COLUMNS} FROM catalog_entries WHERE lower(brand) = lower($1) ORDER BY id LIMIT $2 OFFSET $3`, [filter.brand, limit, offset]);
+  return rows.map(fromRow);
+}
+
+/** Exact counts kept by triggers (migration 001), so totals cost one index lookup. */
+export async function countCatalogEntries(db: Queryable, filter: { brand?: string }): Promise<number> {
+  const { rows } = await db.query<{ entries: string | number }>(`SELECT entries FROM catalog_counts WHERE brand_key = lower($1)`, [filter.brand ?? '']);
+  return rows[0] ? Number(rows[0].entries) : 0;
+}
+
+/** Inserts entries that don't exist yet (by type, brand, model); returns how many were inserted. */
+export async function insertMissingEntries(db: Queryable, entries: readonly CatalogEntryInput[]): Promise<number> {
+  if (entries.length === 0) return 0;
+  const { rowCount } = await db.query(
+    `INSERT INTO catalog_entries (type, brand, model, price, currency, release_year, specs)
+     SELECT e.type, e.brand, e.model, e.price, e.currency, e."releaseYear", e.specs
+       FROM jsonb_to_recordset($1::jsonb) AS e(type text, brand text, model text, price numeric, currency text, "releaseYear" smallint, specs jsonb)
+     ON CONFLICT (type, lower(brand), lower(model)) DO NOTHING`,
+    [JSON.stringify(entries)],
+  );
+  return rowCount;
+}
+
+export async function readMeta(db: Queryable, name: string): Promise<string | null> {
+  const { rows } = await db.query<{ value: string }>('SELECT value FROM catalog_meta WHERE name = $1', [name]);
+  return rows[0]?.value ?? null;
+}
+
+export async function writeMeta(db: Queryable, name: string, value: string): Promise<void> {
+  await db.query('INSERT INTO catalog_meta (name, value) VALUES ($1, $2) ON CONFLICT (name) DO UPDATE SET value = EXCLUDED.value', [name, value]);
+}

@@ -1,0 +1,22 @@
+import { z } from 'zod';
+import { logLevel, port, postgresUrl, redisUrl, secret } from '@acs/config';
+import { KEY_PREFIX_PATTERN } from '@acs/auth';
+
+export const keysConfigSchema = z.object({
+  PORT: port(8081),
+  HOST: z.string().default('0.0.0.0'),
+  LOG_LEVEL: logLevel(),
+  /** This service's own database; created when missing. Unset: embedded PGlite under DATA_DIR. */
+  DATABASE_URL: postgresUrl().optional(),
+  DATA_DIR: z.string().default('./.data'),
+  REDIS_URL: redisUrl().optional(),
+  REDIS_PREFIX: z.string().default('acs:'),
+  INTERNAL_SECRET: secret(),
+  KEY_PREFIX: z.string().regex(KEY_PREFIX_PATTERN, 'expected 2-16 lower-case letters or digits, starting with a letter').default('acs'),
+  SEED_API_KEY: z.string().optional(),
+  SEED_API_SECRET: z.string().min(32, 'expected at least 32 characters').optional(),
+  SEED_API_SCOPES: z.string().default('system:full-access'),
+  SEED_API_NAME: z.string().default('seed key'),
+});
+
+export type KeysConfig = z.infer<typeof keysConfigSchema>;

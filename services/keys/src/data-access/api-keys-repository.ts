@@ -1,0 +1,113 @@
+import type { Queryable } from '@acs/db';
+import type { KeyEnvironment } from '@acs/auth';
+import type { ApiKey } from '../domain/api-key.js';
+
+interface ApiKeyRow {
+  id: string;
+  key: string;
+  secret_hash: string;
+  name: string;
+  scopes: string[];
+  owner_user_id: number | string | null;
+  environment: KeyEnvironment;
+  created_at: Date;
+  updated_at: Date;
+  last_used_at: Date | null;
+  revoked_at: Date | null;
+  version: number | string;
+}
+
+const COLUMNS = 'id, key, secret_hash, name, scopes, owner_user_id, environment, created_at, updated_at, last_used_at, revoked_at, version';
+
+function fromRow(row: ApiKeyRow): ApiKey {
+  return {
+    id: row.id,
+    key: row.key,
+    secretHash: row.secret_hash,
+    name: row.name,
+    scopes: row.scopes,
+    ownerUserId: row.owner_user_id === null ? null : Number(row.owner_user_id),
+    environment: row.environment,
+    createdAt: row.created_at,
+    updatedAt: row.updated_at,
+    lastUsedAt: row.last_used_at,
+    revokedAt: row.revoked_at,
+    version: Number(row.version),
+  };
+}
+
+export interface NewApiKey {
+  key: string;
+  secretHash: string;
+  name: string;
+  scopes: string[];
+  ownerUserId: number | null;
+  environment: KeyEnvironment;
+}
+
+export async function insertApiKey(db: Queryable, input: NewApiKey): Promise<ApiKey> {
+  const { rows } = await db.query<ApiKeyRow>(
+    `INSERT INTO api_keys (key, secret_hash, name, scopes, owner_user_id, environment)
+     VALUES ($1, $2, $3, $4, $5, $6) RETURNING ${COLUMNS}`,
+    [input.key, input.secretHash, input.name, input.scopes, input.ownerUserId, input.environment],
+  );
+  return fromRow(rows[0]!);
+}
+
+/** Creates or replaces a key by its value (start-up seeds); a replaced key is un-revoked. */
+export async function upsertApiKey(db: Queryable, input: NewApiKey): Promise<ApiKey> {
+  const { rows } = await db.query<ApiKeyRow>(
+    `INSERT INTO api_keys (key, secret_hash, name, scopes, owner_user_id, environment)
+     VALUES ($1, $2, $3, $4, $5, $6)
+     ON CONFLICT (key) DO UPDATE SET secret_hash = EXCLUDED.secret_hash, name = EXCLUDED.name, scopes = EXCLUDED.scopes,
+       owner_user_id = EXCLUDED.owner_user_id, revoked_at = NULL, updated_at = now(), version = api_keys.version + 1
+     RETURNING ${COLUMNS}`,
+    [input.key, input.secretHash, input.name, input.scopes, input.ownerUserId, input.environment],
+  );
+  return fromRow(rows[0]!);
+}
+
+export async function findApiKeyByKey(db: Queryable, key: string): Promise<ApiKey | null> {
+  const { rows } = await db.query<ApiKeyRow>(`SELECT ${COLUMNS} FROM api_keys WHERE key = $1`, [key]);
+  return rows[0] ? fromRow(rows[0]) : null;
+}
+
+export async function findApiKeyById(db: Queryable, id: string): Promise<ApiKey | null> {
+  const { rows } = await db.query<ApiKeyRow>(`SELECT ${COLUMNS} FROM api_keys WHERE id = $1`, [id]);
+  return rows[0] ? fromRow(rows[0]) : null;
+}
+
+export async function listApiKeys(db: Queryable, filter: { ownerUserId?: number | null }): Promise<ApiKey[]> {
+  if (filter.ownerUserId === undefined) {
+    const { rows } = await db.query<ApiKeyRow>(`SELECT ${COLUMNS} FROM api_keys ORDER BY created_at DESC, id`);
+    return rows.map(fromRow);
+  }
+  const { rows } = await db.query<ApiKeyRow>(
+    `SELECT ${COLUMNS} FROM api_keys WHERE owner_user_id IS NOT DISTINCT FROM $1 ORDER BY created_at DESC, id`,
+    [filter.ownerUserId],
+  );
+  return rows.map(fromRow);
+}
+
+export async function updateApiKey(db: Queryable, id: string, changes: { scopes?: string[]; name?: string; revoke?: boolean }): Promise<ApiKey | null> {
+  const { rows } = await db.query<ApiKeyRow>(
+    `UPDATE api_keys SET
+       scopes = COALESCE($2, scopes),
+       name = COALESCE($3, name),
+       revoked_at = CASE WHEN $4::boolean THEN COALESCE(revoked_at, now()) ELSE revoked_at END,
+       updated_at = now(),
+       version = version + 1
+     WHERE id = $1 RETURNING ${COLUMNS}`,
+    [id, changes.scopes ?? null, changes.name ?? null, changes.revoke ?? false],
+  );
+  return rows[0] ? fromRow(rows[0]) : null;
+}
+
+/** Is there a usable key that holds the given scope and belongs to no user? */
+export async function hasActiveSystemKey(db: Queryable, scope: string): Promise<boolean> {
+  const { rows } = await db.query<{ found: boolean }>(
+    `SELECT EXISTS (SELECT 1 FROM api_keys WHERE owner_user_id IS NULL AND revoked_at IS NULL AND $1 = ANY(scopes)) AS found`,
+    [scope],
+  );
+  return rows[0]?.found === true;
+}

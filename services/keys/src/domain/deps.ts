@@ -1,0 +1,11 @@
+import type { Db } from '@acs/db';
+import type { Cache } from '@acs/cache';
+import type { Logger } from '@acs/logger';
+
+/** What the use cases need; built once in service.ts (or by the CLI) and passed down. */
+export interface KeysDeps {
+  db: Db;
+  cache: Cache;
+  logger: Logger;
+  keyPrefix: string;
+}

@@ -1,0 +1,38 @@
+import { SYSTEM_SCOPE, hashSecret, parseApiKey } from '@acs/auth';
+import { hasActiveSystemKey, upsertApiKey } from '../data-access/api-keys-repository.js';
+import type { ApiKey } from './api-key.js';
+import { createApiKey } from './create-key.js';
+import type { KeysDeps } from './deps.js';
+import { parseOperatorScopes } from './scope-rules.js';
+import { changeWithWriteThrough } from './write-through.js';
+
+export interface SeedKeyInput {
+  key: string;
+  secret: string;
+  scopes: string;
+  name: string;
+}
+
+/** SEED_API_KEY and friends: create or update that exact key at start. A malformed key stops the start. */
+export async function applySeedKey(deps: KeysDeps, seed: SeedKeyInput): Promise<ApiKey> {
+  const parsed = parseApiKey(seed.key);
+  if (!parsed || parsed.prefix !== deps.keyPrefix) {
+    throw new Error(`SEED_API_KEY is not in the key format ${deps.keyPrefix}_<live|test>_<16-64 letters or digits>`);
+  }
+  const scopes = parseOperatorScopes(seed.scopes);
+  const apiKey = await changeWithWriteThrough(deps, (tx) =>
+    upsertApiKey(tx, { key: seed.key, secretHash: hashSecret(seed.secret), name: seed.name, scopes, ownerUserId: null, environment: parsed.environment }),
+  );
+  deps.logger.info({ audit: 'api_key.seeded', keyId: apiKey!.id, scopes }, 'seed API key applied');
+  return apiKey!;
+}
+
+/**
+ * First start without seed variables: make one system key so the operator can call the API at
+ * all. Returns the credentials to show once, or null when a usable system key already exists.
+ */
+export async function ensureSystemKey(deps: KeysDeps): Promise<{ key: string; secret: string } | null> {
+  if (await hasActiveSystemKey(deps.db, SYSTEM_SCOPE)) return null;
+  const { apiKey, secret } = await createApiKey(deps, { name: 'system key (first start)', scopes: [SYSTEM_SCOPE], ownerUserId: null, environment: 'live' });
+  return { key: apiKey.key, secret };
+}
