@@ -1,6 +1,6 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { SYSTEM_SCOPE, grantsScope, signContext } from '@acs/auth';
-import { AppError, insufficientScopeError, missingApiKeyError, notFound, payloadTooLarge, toAppError } from '@acs/errors';
+import { AppError, insufficientScopeError, insufficientUserError, missingApiKeyError, notFound, payloadTooLarge, toAppError } from '@acs/errors';
 import { pickRequestId } from '@acs/http';
 import type { Logger } from '@acs/logger';
 import type { KeyAuthenticator } from './auth/api-key-auth.js';
@@ -9,6 +9,9 @@ import { notDeployed } from './proxy/upstream-errors.js';
 import type { Upstreams } from './proxy/upstreams.js';
 import { sendError } from './respond.js';
 import type { RouteMatch } from './routing/route-matcher.js';
+
+const BEARER = /^Bearer [A-Za-z0-9._~+/=-]+$/;
+const hasBearerToken = (header: string | undefined): boolean => header !== undefined && BEARER.test(header);
 
 /** Endpoints outside /api that answer without a key (ARCHITECTURE.md, decision 8). */
 export type PublicEndpoint = (req: IncomingMessage, res: ServerResponse, requestId: string) => Promise<void> | void;
@@ -44,12 +47,14 @@ export function createGatewayHandler(deps: GatewayHandlerDeps) {
     const { record } = auth;
     if (!grantsScope(record.scopes, route.scope)) return sendError(res, insufficientScopeError(), requestId);
     if (route.user.kind === 'user') {
-      // Layer 2 (user JWT) is served by the identity service, which is not part of this build yet.
+      // A missing JWT is refused as the spec says; verifying a present one needs the identity
+      // service (its signing keys), which is not part of this build yet.
+      if (!hasBearerToken(req.headers.authorization)) return sendError(res, insufficientUserError(), requestId);
       return sendError(res, notDeployed('identity'), requestId);
     }
+    if (Number(req.headers['content-length'] ?? 0) > maxBodyBytes) return sendError(res, payloadTooLarge(maxBodyBytes), requestId);
     const upstream = upstreams.get(route.upstream);
     if (!upstream) return sendError(res, notDeployed(route.upstream), requestId);
-    if (Number(req.headers['content-length'] ?? 0) > maxBodyBytes) return sendError(res, payloadTooLarge(maxBodyBytes), requestId);
     if (record.scopes.includes(SYSTEM_SCOPE)) {
       logger.info({ audit: 'system_key.request', keyId: record.id, requestId, method, path }, 'request with a system:full-access key');
     }

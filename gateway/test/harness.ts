@@ -1,0 +1,97 @@
+import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { createRedisCache, type Cache } from '@acs/cache';
+import { createLogger } from '@acs/logger';
+import { createTestDatabase, deleteRedisKeys, testServerUrl, uniqueName } from '@acs/testing';
+import { createApiKey, keysConfigSchema, startKeysService, type KeysService } from '@acs/keys-service';
+import { gatewayConfigSchema, startGateway, type Gateway } from '@acs/gateway';
+
+export const INTERNAL_SECRET = 'gateway-tests-internal-secret-0123456789';
+
+/** A stand-in for a service behind the gateway: each test sets what it does. */
+export interface FakeUpstream {
+  url: string;
+  received: { method: string; url: string; headers: IncomingMessage['headers']; body: string }[];
+  handle: (req: IncomingMessage, res: ServerResponse) => void;
+  server: Server;
+  close(): Promise<void>;
+}
+
+export async function startFakeUpstream(): Promise<FakeUpstream> {
+  const fake: Partial<FakeUpstream> = { received: [] };
+  fake.handle = (_req, res) => {
+    res.writeHead(200, { 'content-type': 'application/json' });
+    res.end('{"ok":true}');
+  };
+  const server = createServer((req, res) => {
+    const chunks: Buffer[] = [];
+    req.on('data', (c: Buffer) => chunks.push(c));
+    req.on('end', () => {
+      fake.received!.push({ method: req.method!, url: req.url!, headers: req.headers, body: Buffer.concat(chunks).toString() });
+      fake.handle!(req, res);
+    });
+  });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  fake.server = server;
+  fake.url = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+  fake.close = () => new Promise<void>((resolve) => { server.closeAllConnections(); server.close(() => resolve()); });
+  return fake as FakeUpstream;
+}
+
+export interface GatewayHarness {
+  url: string;
+  keys: KeysService;
+  gateway: Gateway;
+  cache: Cache;
+  redisPrefix: string;
+  createKey(scopes: string[]): Promise<{ id: string; key: string; secret: string }>;
+  call(method: string, path: string, auth: { key: string; secret: string } | null, init?: RequestInit): Promise<Response>;
+  startAnotherGateway(): Promise<Gateway>;
+  close(): Promise<void>;
+}
+
+/** Real keys service on a fresh database, real Redis under a unique prefix, a real gateway. */
+export async function startGatewayHarness(upstreamUrls: Record<string, string> = {}, gatewayEnv: Record<string, string> = {}): Promise<GatewayHarness> {
+  const logger = createLogger({ name: 'gateway-test', level: 'silent' });
+  const database = await createTestDatabase('gw');
+  const redisPrefix = `${uniqueName('gwtest')}:`;
+  const cache = createRedisCache({ url: testServerUrl('REDIS_URL'), keyPrefix: redisPrefix });
+  const keys = await startKeysService(keysConfigSchema.parse({ PORT: '0', HOST: '127.0.0.1', DATABASE_URL: database.url, INTERNAL_SECRET }), logger, cache);
+  const gatewayConfig = gatewayConfigSchema.parse({ PORT: '0', HOST: '127.0.0.1', INTERNAL_SECRET, KEYS_URL: keys.server.url, ...upstreamUrls, ...gatewayEnv });
+  const gateway = await startGateway(gatewayConfig, logger, cache);
+  const extraGateways: Gateway[] = [];
+  return {
+    url: gateway.server.url,
+    keys,
+    gateway,
+    cache,
+    redisPrefix,
+    async createKey(scopes) {
+      const { apiKey, secret } = await createApiKey(keys.deps, { name: 'test', scopes, ownerUserId: null, environment: 'test' });
+      return { id: apiKey.id, key: apiKey.key, secret };
+    },
+    call(method, path, auth, init = {}) {
+      const headers: Record<string, string> = { ...(init.headers as Record<string, string> | undefined) };
+      if (auth) {
+        headers['x-api-key'] = auth.key;
+        headers['x-api-secret'] = auth.secret;
+      }
+      return fetch(gateway.server.url + path, { ...init, method, headers });
+    },
+    async startAnotherGateway() {
+      // A second replica with its own Redis connection, as in a scaled deployment.
+      const otherCache = createRedisCache({ url: testServerUrl('REDIS_URL'), keyPrefix: redisPrefix });
+      const other = await startGateway(gatewayConfig, logger, otherCache);
+      extraGateways.push({ server: other.server, close: async () => { await other.close(); await otherCache.close(); } });
+      return other;
+    },
+    async close() {
+      for (const other of extraGateways) await other.close();
+      await gateway.close();
+      await keys.close();
+      await cache.close();
+      await deleteRedisKeys(redisPrefix);
+      await database.drop();
+    },
+  };
+}

@@ -1,0 +1,138 @@
+import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
+import { verifyContext } from '@acs/auth';
+import { SPEC_ERRORS } from '@acs/errors';
+import { changeApiKey, revokeApiKey } from '@acs/keys-service';
+import { INTERNAL_SECRET, startFakeUpstream, startGatewayHarness, type FakeUpstream, type GatewayHarness } from './harness.js';
+
+const MISSING = { error: SPEC_ERRORS.missingApiKey.error, message: SPEC_ERRORS.missingApiKey.message };
+const SCOPE = { error: SPEC_ERRORS.insufficientScope.error, message: SPEC_ERRORS.insufficientScope.message };
+const USER = { error: SPEC_ERRORS.insufficientUser.error, message: SPEC_ERRORS.insufficientUser.message };
+
+let h: GatewayHarness;
+let catalog: FakeUpstream;
+let reader: { id: string; key: string; secret: string };
+
+beforeAll(async () => {
+  catalog = await startFakeUpstream();
+  h = await startGatewayHarness({ CATALOG_URL: catalog.url });
+  reader = await h.createKey(['read:devices']);
+});
+afterAll(async () => {
+  await h.close();
+  await catalog.close();
+});
+
+async function expectBody(res: Response, status: number, body: { error: string; message: string }): Promise<void> {
+  expect(res.status).toBe(status);
+  const json = (await res.json()) as Record<string, unknown>;
+  expect({ error: json.error, message: json.message }).toEqual(body);
+}
+
+describe('layer 1: 401 with the spec body', () => {
+  it('when both headers are missing', async () => {
+    await expectBody(await h.call('GET', '/api/Dac', null), 401, MISSING);
+  });
+  it('when only the key or only the secret is sent', async () => {
+    await expectBody(await h.call('GET', '/api/Dac', null, { headers: { 'x-api-key': reader.key } }), 401, MISSING);
+    await expectBody(await h.call('GET', '/api/Dac', null, { headers: { 'x-api-secret': reader.secret } }), 401, MISSING);
+  });
+  it('when the secret is wrong, the key unknown or malformed', async () => {
+    await expectBody(await h.call('GET', '/api/Dac', { key: reader.key, secret: reader.secret + 'x' }), 401, MISSING);
+    await expectBody(await h.call('GET', '/api/Dac', { key: 'acs_test_AAAAAAAAAAAAAAAAAAAAAAAA', secret: reader.secret }), 401, MISSING);
+    await expectBody(await h.call('GET', '/api/Dac', { key: 'not-a-key', secret: reader.secret }), 401, MISSING);
+  });
+  it('before revealing whether an /api route exists', async () => {
+    await expectBody(await h.call('GET', '/api/Nothing', null), 401, MISSING);
+  });
+  it('never reaches the upstream', async () => {
+    const before = catalog.received.length;
+    await h.call('GET', '/api/Dac', { key: reader.key, secret: 'wrong' });
+    expect(catalog.received.length).toBe(before);
+  });
+});
+
+describe('layer 1: scopes', () => {
+  it('403 with the spec body when the key lacks the scope', async () => {
+    const login = await h.createKey(['auth:login']);
+    await expectBody(await h.call('GET', '/api/Dac', login), 403, SCOPE);
+    await expectBody(await h.call('POST', '/api/Dac/import', reader, { headers: { 'content-type': 'application/json' }, body: '[]' }), 403, SCOPE);
+    await expectBody(await h.call('POST', '/api/Users/Register', reader, { headers: { 'content-type': 'application/json' }, body: '{}' }), 403, SCOPE);
+  });
+  it('read:devices, write:devices and system:full-access all read the catalog', async () => {
+    for (const scopes of [['read:devices'], ['write:devices'], ['system:full-access']]) {
+      const key = await h.createKey(scopes);
+      expect((await h.call('GET', '/api/Dac', key)).status).toBe(200);
+    }
+  });
+  it('no assignable scope reaches the API key and subscription routes', async () => {
+    const everything = await h.createKey(['auth:login', 'auth:register', 'register:device', 'read:devices', 'write:devices']);
+    await expectBody(await h.call('GET', '/api/ApiKeys', everything, { headers: { authorization: 'Bearer abc.def.ghi' } }), 403, SCOPE);
+    await expectBody(await h.call('POST', '/api/Subscriptions', everything, { headers: { authorization: 'Bearer abc.def.ghi' } }), 403, SCOPE);
+  });
+  it('403 with the user-JWT body when a user route has no Bearer token', async () => {
+    const device = await h.createKey(['auth:login', 'register:device']);
+    await expectBody(await h.call('GET', '/api/Devices', device), 403, USER);
+    await expectBody(await h.call('POST', '/api/Devices/Register', device, { headers: { authorization: 'Basic abc' } }), 403, USER);
+    const admin = await h.createKey(['write:devices']);
+    await expectBody(await h.call('POST', '/api/Dac/import', admin), 403, USER);
+  });
+});
+
+describe('freshness: every change applies on the very next request', () => {
+  it('a removed scope is refused, an added scope allowed, on the next request', async () => {
+    const key = await h.createKey(['auth:login']);
+    expect((await h.call('GET', '/api/Dac', key)).status).toBe(403);
+    await changeApiKey(h.keys.deps, key.id, { scopes: ['auth:login', 'read:devices'] });
+    expect((await h.call('GET', '/api/Dac', key)).status).toBe(200);
+    await changeApiKey(h.keys.deps, key.id, { scopes: ['auth:login'] });
+    expect((await h.call('GET', '/api/Dac', key)).status).toBe(403);
+  });
+
+  it('a revoked key gets 401 on the next request', async () => {
+    const key = await h.createKey(['read:devices']);
+    expect((await h.call('GET', '/api/Dac', key)).status).toBe(200);
+    await revokeApiKey(h.keys.deps, key.id);
+    await expectBody(await h.call('GET', '/api/Dac', key), 401, MISSING);
+  });
+
+  it('holds for every gateway replica', async () => {
+    const other = await h.startAnotherGateway();
+    const key = await h.createKey(['read:devices']);
+    const viaOther = (k: { key: string; secret: string }) => fetch(`${other.server.url}/api/Dac`, { headers: { 'x-api-key': k.key, 'x-api-secret': k.secret } });
+    expect((await viaOther(key)).status).toBe(200);
+    expect((await h.call('GET', '/api/Dac', key)).status).toBe(200);
+    await changeApiKey(h.keys.deps, key.id, { scopes: ['auth:login'] });
+    expect((await viaOther(key)).status).toBe(403);
+    expect((await h.call('GET', '/api/Dac', key)).status).toBe(403);
+    await revokeApiKey(h.keys.deps, key.id);
+    expect((await viaOther(key)).status).toBe(401);
+    expect((await h.call('GET', '/api/Dac', key)).status).toBe(401);
+  });
+
+  it('a key whose cache entry was evicted still works (refilled from the keys service)', async () => {
+    const key = await h.createKey(['read:devices']);
+    await h.cache.del(`apikey:${key.key}`);
+    expect((await h.call('GET', '/api/Dac', key)).status).toBe(200);
+    expect(await h.cache.getVersioned(`apikey:${key.key}`)).not.toBeNull();
+  });
+});
+
+describe('what the service receives', () => {
+  it('a signed context it can verify, and never the secret, the JWT or forged context headers', async () => {
+    catalog.received.length = 0;
+    const res = await h.call('GET', '/api/Dac?page=2', reader, {
+      headers: { 'x-acs-context': 'forged', 'x-acs-signature': 'forged', authorization: 'Bearer x.y.z', 'x-request-id': 'trace-42', cookie: 'a=b' },
+    });
+    expect(res.status).toBe(200);
+    expect(res.headers.get('x-request-id')).toBe('trace-42');
+    const seen = catalog.received[0]!;
+    expect(seen.url).toBe('/api/Dac?page=2');
+    expect(seen.headers['x-api-secret']).toBeUndefined();
+    expect(seen.headers['x-api-key']).toBeUndefined();
+    expect(seen.headers.authorization).toBeUndefined();
+    expect(seen.headers.cookie).toBeUndefined();
+    expect(seen.headers['x-request-id']).toBe('trace-42');
+    const context = verifyContext(INTERNAL_SECRET, 'GET', seen.url, seen.headers['x-acs-context'] as string, seen.headers['x-acs-signature'] as string);
+    expect(context).toMatchObject({ keyId: reader.id, scopes: ['read:devices'], requestId: 'trace-42' });
+  });
+});

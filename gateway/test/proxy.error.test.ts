@@ -1,0 +1,109 @@
+import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
+import { createServer } from 'node:net';
+import type { AddressInfo } from 'node:net';
+import { startFakeUpstream, startGatewayHarness, type FakeUpstream, type GatewayHarness } from './harness.js';
+
+/** A port nothing listens on. */
+async function closedPort(): Promise<number> {
+  const server = createServer();
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const { port } = server.address() as AddressInfo;
+  await new Promise<void>((resolve) => server.close(() => resolve()));
+  return port;
+}
+
+let h: GatewayHarness;
+let catalog: FakeUpstream;
+let key: { key: string; secret: string };
+
+beforeAll(async () => {
+  catalog = await startFakeUpstream();
+  // Billing points at a dead port; identity and device are "not deployed".
+  h = await startGatewayHarness({ CATALOG_URL: catalog.url, BILLING_URL: `http://127.0.0.1:${await closedPort()}` }, { UPSTREAM_TIMEOUT_MS: '400', MAX_BODY_BYTES: '1024' });
+  key = await h.createKey(['system:full-access']);
+});
+afterAll(async () => {
+  await h.close();
+  await catalog.close();
+});
+
+async function expectError(res: Response, status: number, error: string): Promise<void> {
+  expect(res.status).toBe(status);
+  const body = (await res.json()) as Record<string, unknown>;
+  expect(body).toMatchObject({ error, message: expect.any(String), requestId: res.headers.get('x-request-id') });
+}
+
+describe('gateway errors', () => {
+  it('503 when the upstream is down', async () => {
+    await expectError(await h.call('GET', '/api/SubscriptionPlans', key), 503, 'Service unavailable');
+  });
+
+  it('503 for a service that is not deployed yet, not a fake success', async () => {
+    const res = await h.call('POST', '/api/Users/Login', key, { headers: { 'content-type': 'application/json' }, body: '{}' });
+    await expectError(res, 503, 'Service unavailable');
+  });
+
+  it('504 when the upstream does not answer in time', async () => {
+    catalog.handle = () => {}; // never answers
+    await expectError(await h.call('GET', '/api/Dac', key), 504, 'Gateway timeout');
+  });
+
+  it('502 when the upstream breaks the connection', async () => {
+    catalog.handle = (req) => req.socket.destroy();
+    await expectError(await h.call('GET', '/api/Dac', key), 502, 'Bad gateway');
+  });
+
+  it('survives a client that aborts mid-request, and aborts the upstream call', async () => {
+    let upstreamClosed = false;
+    catalog.handle = (_req, res) => res.on('close', () => (upstreamClosed = true));
+    const controller = new AbortController();
+    const pending = h.call('GET', '/api/Dac', key, { signal: controller.signal }).catch((err: unknown) => err);
+    await new Promise((r) => setTimeout(r, 100));
+    controller.abort();
+    expect(await pending).toMatchObject({ name: 'AbortError' });
+    await new Promise((r) => setTimeout(r, 100));
+    expect(upstreamClosed).toBe(true);
+    catalog.handle = (_req, res) => { res.writeHead(200, { 'content-type': 'application/json' }); res.end('{"ok":true}'); };
+    expect((await h.call('GET', '/api/Dac', key)).status).toBe(200);
+  });
+
+  it('survives a client that aborts while sending its body', async () => {
+    catalog.handle = (_req, res) => { res.writeHead(200); res.end(); };
+    const controller = new AbortController();
+    const body = new ReadableStream({ start(c) { c.enqueue(new TextEncoder().encode('[')); } }); // never ends
+    const pending = h.call('POST', '/api/Dac/import', key, { method: 'POST', body, signal: controller.signal, duplex: 'half', headers: { authorization: 'Bearer a.b.c', 'content-type': 'application/json' } } as RequestInit).catch((e: unknown) => e);
+    await new Promise((r) => setTimeout(r, 100));
+    controller.abort();
+    await pending;
+    expect((await h.call('GET', '/healthz', null)).status).toBe(200);
+  });
+
+  it('413 when the declared body is larger than the limit, before anything is forwarded', async () => {
+    const before = catalog.received.length;
+    const res = await h.call('POST', '/api/Users/Register', key, { headers: { 'content-type': 'application/json' }, body: JSON.stringify({ email: 'x'.repeat(5000) }) });
+    await expectError(res, 413, 'Payload too large');
+    expect(catalog.received.length).toBe(before);
+  });
+
+  it('404 for an unknown /api route with a valid key, and for unknown paths outside /api', async () => {
+    await expectError(await h.call('GET', '/api/Nothing', key), 404, 'Not found');
+    await expectError(await h.call('GET', '/nothing', null), 404, 'Not found');
+    await expectError(await h.call('GET', '/api/dac', key), 404, 'Not found'); // paths are case-sensitive
+  });
+
+  it('405 with Allow for a known path and another method', async () => {
+    const res = await h.call('DELETE', '/api/Dac', key);
+    expect(res.headers.get('allow')).toBe('GET');
+    await expectError(res, 405, 'Method not allowed');
+  });
+
+  it('probes and the OpenAPI document need no key', async () => {
+    expect((await h.call('GET', '/healthz', null)).status).toBe(200);
+    const ready = await h.call('GET', '/readyz', null);
+    expect(ready.status).toBe(503); // billing is down
+    expect(((await ready.json()) as { checks: Record<string, string> }).checks).toMatchObject({ keys: 'ok', cache: 'ok' });
+    const openapi = await h.call('GET', '/openapi.json', null);
+    expect(openapi.status).toBe(200);
+    expect(((await openapi.json()) as { openapi: string }).openapi).toBe('3.1.0');
+  });
+});
