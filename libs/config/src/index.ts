@@ -1,2 +1,3 @@
 export * from './parse-config.js';
 export * from './fields.js';
+export * from './service-database.js';

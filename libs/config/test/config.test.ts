@@ -38,3 +38,12 @@ describe('parseConfig', () => {
     expect(() => parseConfig('test', schema, {})).toThrow(/INTERNAL_SECRET/);
   });
 });
+
+describe('serviceDatabaseUrl', () => {
+  it('gives each service its own database on the same server', async () => {
+    const { serviceDatabaseUrl } = await import('@acs/config');
+    expect(serviceDatabaseUrl('postgres://postgres@127.0.0.1:5432/acs', 'keys')).toBe('postgres://postgres@127.0.0.1:5432/acs_keys');
+    expect(serviceDatabaseUrl('postgres://u:p@db:5432', 'catalog')).toBe('postgres://u:p@db:5432/acs_catalog');
+    expect(serviceDatabaseUrl('postgresql://db/prod?sslmode=require', 'keys')).toBe('postgresql://db/prod_keys?sslmode=require');
+  });
+});

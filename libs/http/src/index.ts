@@ -8,3 +8,4 @@ export * from './health.js';
 export * from './create-app.js';
 export * from './server.js';
 export { Router } from '@koa/router';
+export * from './stop-on-signals.js';
