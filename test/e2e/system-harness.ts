@@ -1,0 +1,52 @@
+import { Client } from 'pg';
+import { createLogger } from '@acs/logger';
+import { deleteRedisKeys, testServerUrl, uniqueName } from '@acs/testing';
+import { launcherConfigSchema, startSystem, type RunningSystem } from '@acs/launcher';
+
+export const SEED_KEY = 'acs_test_E2eSeedKey0000000000000001';
+export const SEED_SECRET = 'e2e-seed-secret-that-is-long-enough-000000';
+
+export interface SystemUnderTest {
+  system: RunningSystem;
+  url: string;
+  seed: { key: string; secret: string };
+  call(method: string, path: string, auth: { key: string; secret: string } | null, init?: RequestInit): Promise<Response>;
+  stop(): Promise<void>;
+}
+
+/** The whole platform as `npm start` runs it with DATABASE_URL and REDIS_URL set, on fresh names. */
+export async function startSystemUnderTest(): Promise<SystemUnderTest> {
+  const base = uniqueName('acs_e2e');
+  const serverUrl = new URL(testServerUrl('DATABASE_URL'));
+  serverUrl.pathname = `/${base}`;
+  const redisPrefix = `${base}:`;
+  const config = launcherConfigSchema.parse({
+    PORT: '0',
+    DATABASE_URL: serverUrl.toString(),
+    REDIS_URL: testServerUrl('REDIS_URL'),
+    REDIS_PREFIX: redisPrefix,
+    INTERNAL_SECRET: 'e2e-internal-secret-0123456789abcdef',
+    SEED_API_KEY: SEED_KEY,
+    SEED_API_SECRET: SEED_SECRET,
+    SEED_API_SCOPES: 'read:devices auth:login',
+  });
+  const system = await startSystem(config, createLogger({ name: 'e2e', level: 'silent' }));
+  return {
+    system,
+    url: system.gatewayUrl,
+    seed: { key: SEED_KEY, secret: SEED_SECRET },
+    call(method, path, auth, init = {}) {
+      const headers: Record<string, string> = { ...(init.headers as Record<string, string> | undefined) };
+      if (auth) Object.assign(headers, { 'x-api-key': auth.key, 'x-api-secret': auth.secret });
+      return fetch(system.gatewayUrl + path, { ...init, method, headers });
+    },
+    async stop() {
+      await system.stop();
+      await deleteRedisKeys(redisPrefix);
+      const admin = new Client({ connectionString: testServerUrl('DATABASE_URL') });
+      await admin.connect();
+      for (const service of ['keys', 'catalog']) await admin.query(`DROP DATABASE IF EXISTS "${base}_${service}" WITH (FORCE)`);
+      await admin.end();
+    },
+  };
+}
