@@ -1,0 +1,7 @@
+export type { Db, OpenDatabaseOptions, Queryable, QueryResult } from './db.js';
+export { openDatabase } from './open-database.js';
+export { migrate } from './migrations/migrate.js';
+export { pendingMigrations } from './migrations/pending.js';
+export { MigrationError } from './migrations/migration-error.js';
+export { isUniqueViolation, sqlStateOf } from './sql-errors.js';
+export { acquireDataDirLock, assertDataDirFree } from './data-dir-lock.js';
