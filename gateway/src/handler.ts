@@ -59,7 +59,7 @@ export function createGatewayHandler(deps: GatewayHandlerDeps) {
       logger.info({ audit: 'system_key.request', keyId: record.id, requestId, method, path }, 'request with a system:full-access key');
     }
     const signed = signContext(internalSecret, method, url, { requestId, keyId: record.id, scopes: record.scopes });
-    await forward(req, res, upstream, url, { 'x-acs-context': signed.context, 'x-acs-signature': signed.signature }, requestId, logger);
+    forward(req, res, upstream, url, { 'x-acs-context': signed.context, 'x-acs-signature': signed.signature }, requestId, logger);
   }
 
   async function handle(req: IncomingMessage, res: ServerResponse, requestId: string): Promise<void> {

@@ -11,23 +11,70 @@ import type { Upstream } from './upstreams.js';
  */
 const FORWARDED_REQUEST_HEADERS = ['content-type', 'content-length', 'transfer-encoding', 'accept', 'accept-language', 'idempotency-key', 'if-none-match'] as const;
 const HOP_BY_HOP = new Set(['connection', 'keep-alive', 'transfer-encoding', 'proxy-connection', 'upgrade', 'te', 'trailer']);
-
-function responseHeaders(upstreamHeaders: Dispatcher.StreamFactoryData<ServerResponse>['headers'], requestId: string): Record<string, string | string[]> {
-  const out: Record<string, string | string[]> = {};
-  for (const name in upstreamHeaders) {
-    const value = upstreamHeaders[name];
-    if (value !== undefined && !HOP_BY_HOP.has(name)) out[name] = value;
-  }
-  out['x-request-id'] = requestId;
-  return out;
-}
+const CLIENT_GONE = new Error('client closed the connection');
 
 /**
- * Streams the request to the service and its answer back (undici's stream API: no buffering, no
- * intermediate objects). A client that goes away aborts the upstream call; an upstream failure
- * becomes 502/503/504 in the error shape.
+ * One object per proxied request, driven by undici's dispatch API: the cheapest path undici has
+ * (no intermediate stream or AbortSignal), measured in bench/. Backpressure: a slow client pauses
+ * the upstream read. A client that goes away aborts the upstream call.
  */
-export async function forward(
+class ProxyExchange implements Dispatcher.DispatchHandler {
+  private controller: Dispatcher.DispatchController | null = null;
+  private clientGone = false;
+
+  constructor(
+    private readonly res: ServerResponse,
+    private readonly upstream: Upstream,
+    private readonly requestId: string,
+    private readonly logger: Logger,
+  ) {
+    res.once('close', this.onClientClose);
+  }
+
+  private readonly onClientClose = (): void => {
+    if (this.res.writableFinished) return;
+    this.clientGone = true;
+    this.controller?.abort(CLIENT_GONE);
+  };
+
+  onRequestStart(controller: Dispatcher.DispatchController): void {
+    this.controller = controller;
+    if (this.clientGone) controller.abort(CLIENT_GONE);
+  }
+
+  onResponseStart(_controller: Dispatcher.DispatchController, statusCode: number, headers: Record<string, string | string[] | undefined>): void {
+    const out: Record<string, string | string[]> = {};
+    for (const name in headers) {
+      const value = headers[name];
+      if (value !== undefined && !HOP_BY_HOP.has(name)) out[name] = value;
+    }
+    out['x-request-id'] = this.requestId;
+    this.res.writeHead(statusCode, out);
+  }
+
+  onResponseData(controller: Dispatcher.DispatchController, chunk: Buffer): void {
+    if (!this.res.write(chunk)) {
+      controller.pause();
+      this.res.once('drain', () => controller.resume());
+    }
+  }
+
+  onResponseEnd(): void {
+    this.res.off('close', this.onClientClose);
+    this.res.end();
+  }
+
+  onResponseError(_controller: Dispatcher.DispatchController, err: Error): void {
+    this.res.off('close', this.onClientClose);
+    if (this.clientGone) return; // nobody is left to answer
+    const error = upstreamError(this.upstream.name, err);
+    this.logger.warn({ err, requestId: this.requestId, upstream: this.upstream.name, status: error.status }, 'upstream call failed');
+    sendError(this.res, error, this.requestId); // after headers were sent this destroys the response
+  }
+}
+
+/** Streams the request to the service and its answer back; failures become 502/503/504 in the error shape. */
+export function forward(
   req: IncomingMessage,
   res: ServerResponse,
   upstream: Upstream,
@@ -35,32 +82,17 @@ export async function forward(
   contextHeaders: Record<string, string>,
   requestId: string,
   logger: Logger,
-): Promise<void> {
-  const headers: Record<string, string> = { ...contextHeaders, 'x-request-id': requestId, 'x-forwarded-for': req.socket.remoteAddress ?? '' };
+): void {
+  const headers: Record<string, string> = contextHeaders;
+  headers['x-request-id'] = requestId;
+  headers['x-forwarded-for'] = req.socket.remoteAddress ?? '';
   for (const name of FORWARDED_REQUEST_HEADERS) {
     const value = req.headers[name];
     if (typeof value === 'string') headers[name] = value;
   }
   const hasBody = headers['content-length'] !== undefined ? headers['content-length'] !== '0' : headers['transfer-encoding'] !== undefined;
-  const abort = new AbortController();
-  const onClientGone = (): void => {
-    if (!res.writableFinished) abort.abort();
-  };
-  res.once('close', onClientGone);
-  try {
-    await upstream.pool.stream(
-      { path: url, method: req.method as Dispatcher.HttpMethod, headers, body: hasBody ? req : null, signal: abort.signal, opaque: res },
-      ({ statusCode, headers: upstreamHeaders, opaque }) => {
-        opaque.writeHead(statusCode, responseHeaders(upstreamHeaders, requestId));
-        return opaque;
-      },
-    );
-  } catch (err) {
-    if (abort.signal.aborted) return; // the client left; nobody to answer
-    const error = upstreamError(upstream.name, err);
-    logger.warn({ err, requestId, upstream: upstream.name, status: error.status }, 'upstream call failed');
-    sendError(res, error, requestId);
-  } finally {
-    res.off('close', onClientGone);
-  }
+  upstream.pool.dispatch(
+    { path: url, method: req.method as Dispatcher.HttpMethod, headers, body: hasBody ? req : null },
+    new ProxyExchange(res, upstream, requestId, logger),
+  );
 }

@@ -1,0 +1,52 @@
+import { spawn, type ChildProcess } from 'node:child_process';
+import { readFileSync } from 'node:fs';
+import { createServer, type AddressInfo } from 'node:net';
+import { fileURLToPath } from 'node:url';
+
+const ROOT = fileURLToPath(new URL('../../', import.meta.url));
+const CLOCK_TICKS_PER_SECOND = 100; // Linux USER_HZ
+
+export interface ServiceProcess {
+  child: ChildProcess;
+  url: string;
+  /** User + system CPU seconds the process has used so far (from /proc). */
+  cpuSeconds(): number;
+  stop(): Promise<void>;
+}
+
+async function freePort(): Promise<number> {
+  const server = createServer();
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const { port } = server.address() as AddressInfo;
+  await new Promise<void>((resolve) => server.close(() => resolve()));
+  return port;
+}
+
+/** Runs `node <entry>` with env on a free port and waits until its /healthz answers. */
+export async function startProcess(name: string, entry: string, env: Record<string, string>, nodeArgs: string[] = []): Promise<ServiceProcess> {
+  const port = await freePort();
+  const url = `http://127.0.0.1:${port}`;
+  const child = spawn(process.execPath, [...nodeArgs, ROOT + entry], { env: { PATH: process.env.PATH ?? '', ...env, PORT: String(port) }, stdio: ['ignore', 'inherit', 'pipe'] });
+  let output = '';
+  child.stderr!.on('data', (c: Buffer) => (output += c.toString()));
+  let exited: number | null | undefined;
+  child.once('exit', (code) => (exited = code));
+  for (let attempt = 0; attempt < 600; attempt++) {
+    if (exited !== undefined) throw new Error(`${name} exited with ${exited}:\n${output}`);
+    const ok = await fetch(`${url}/healthz`).then((r) => r.ok, () => false);
+    if (ok) {
+      return {
+        child,
+        url,
+        cpuSeconds: () => {
+          const fields = readFileSync(`/proc/${child.pid}/stat`, 'utf8').split(') ')[1]!.split(' ');
+          return (Number(fields[11]) + Number(fields[12])) / CLOCK_TICKS_PER_SECOND;
+        },
+        stop: () => new Promise<void>((done) => { child.once('exit', () => done()); child.kill('SIGTERM'); }),
+      };
+    }
+    await new Promise((r) => setTimeout(r, 100));
+  }
+  child.kill('SIGKILL');
+  throw new Error(`${name} did not become healthy within 60 s:\n${output}`);
+}
