@@ -1,0 +1,9 @@
+export type { Bus, BusEnvelope, DeadLetter, DeadLetterReason, DeliveryInfo, Handler, SubscribeOptions, Subscription } from './types.js';
+export { busEnvelopeSchema, decodeEnvelope, validateEnvelope, EVENT_TYPE_PATTERN } from './envelope.js';
+export { BusUnavailableError, InvalidEnvelopeError } from './errors.js';
+export { topicMatches } from './topic-match.js';
+export { DEFAULT_MAX_ATTEMPTS, DEFAULT_PREFETCH, DEFAULT_RETRY_DELAYS_MS } from './subscribe-options.js';
+export { deadLetterQueueName, retryQueueName, subscriptionQueueNames } from './queue-names.js';
+export { HEADERS } from './headers.js';
+export { createAmqpBus, type AmqpBus, type AmqpBusOptions } from './amqp/amqp-bus.js';
+export { createMemoryBus, type MemoryBus, type MemoryBusOptions } from './memory/memory-bus.js';

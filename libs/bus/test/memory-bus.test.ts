@@ -1,0 +1,74 @@
+import { describe, expect, it } from '@jest/globals';
+import { createMemoryBus, type Subscription } from '@acs/bus';
+import { uniqueName } from '@acs/testing';
+import { describeBusContract } from './bus-contract.js';
+import { buildEnvelope, captureLogs, waitFor } from './support.js';
+
+describeBusContract('memory', async ({ logger }) => {
+  const bus = createMemoryBus({ logger });
+  const subscriptions: Subscription[] = [];
+  return {
+    bus,
+    queueName: (label) => uniqueName(`bus_mem_${label}`),
+    async subscribe(options) {
+      const subscription = await bus.subscribe(options);
+      subscriptions.push(subscription);
+      return subscription;
+    },
+    publishRaw: (routingKey, content) => bus.publishRaw(routingKey, content),
+    deadLetters: async (queue) => bus.deadLetters(queue),
+    async teardown() {
+      await Promise.all(subscriptions.map((s) => s.close()));
+      await bus.close();
+    },
+  };
+});
+
+describe('memory bus', () => {
+  it('scales the default (production) retry delays with delayScale', async () => {
+    const bus = createMemoryBus({ logger: captureLogs('bus-memory').logger, delayScale: 0.001 });
+    const attempts: number[] = [];
+    await bus.subscribe({
+      queue: 'scaled',
+      bindings: ['#'],
+      handler: async (_message, info) => {
+        attempts.push(info.attempt);
+        throw new Error('always');
+      },
+    });
+    await bus.publish('subscription.activated.v1', buildEnvelope());
+    // Defaults are 5 attempts over 1 s + 5 s + 30 s + 120 s; scaled, about 156 ms.
+    await waitFor('the message to be parked', () => bus.deadLetters('scaled').length === 1, 3_000);
+    expect(attempts).toEqual([1, 2, 3, 4, 5]);
+    await bus.close();
+  });
+
+  it('hands out copies of the dead letters and delivers asynchronously', async () => {
+    const bus = createMemoryBus();
+    let called = false;
+    await bus.subscribe({ queue: 'async', bindings: ['#'], handler: async () => void (called = true) });
+    await bus.publish('a.b.v1', buildEnvelope());
+    expect(called).toBe(false); // publish resolved after queueing, before the handler ran
+    await waitFor('the delivery', () => called);
+    bus.deadLetters('async').push({ queue: 'x', routingKey: 'x', content: '', reason: 'poison', attempts: 0, lastError: '', deadLetteredAt: '' });
+    expect(bus.deadLetters('async')).toEqual([]);
+    await bus.close();
+  });
+
+  it('drops pending retries on close, leaving no timer behind', async () => {
+    const bus = createMemoryBus();
+    let calls = 0;
+    await bus.subscribe({
+      queue: 'pending',
+      bindings: ['#'],
+      retryDelaysMs: [60_000],
+      handler: async () => {
+        calls += 1;
+        throw new Error('later');
+      },
+    });
+    await bus.publish('a.b.v1', buildEnvelope());
+    await waitFor('the first attempt', () => calls === 1);
+    await bus.close(); // jest would report the 60 s timer as an open handle otherwise
+  });
+});
