@@ -2,3 +2,5 @@ export * from './catalog.js';
 export * from './catalog-query.js';
 export * from './api-key-cache.js';
 export * from './identity.js';
+export * from './authz.js';
+export * from './jwt.js';

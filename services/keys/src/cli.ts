@@ -6,6 +6,7 @@ import { createMemoryCache, createRedisCache, type Cache } from '@acs/cache';
 import { assertDataDirFree } from '@acs/db';
 import { AppError } from '@acs/errors';
 import { createLogger } from '@acs/logger';
+import { API_KEY_CACHE_TTL_SECONDS } from '@acs/contracts';
 import { findApiKeyById, findApiKeyByKey, listApiKeys } from './data-access/api-keys-repository.js';
 import { createApiKey } from './domain/create-key.js';
 import { changeApiKey, revokeApiKey } from './domain/change-key.js';
@@ -39,6 +40,8 @@ Environment:
   KEY_PREFIX         key prefix of this deployment (default acs)
 `;
 
+const NOT_WRITTEN_THROUGH = `Warning: REDIS_URL is not set, so the change is in the database only. A running gateway keeps its cached copy of the key until the entry expires (up to ${API_KEY_CACHE_TTL_SECONDS / 3600} h): set REDIS_URL (and REDIS_PREFIX) to the gateway's Redis, or restart the system.`;
+
 const cliEnvSchema = z.object({
   KEYS_DATABASE_URL: postgresUrl().optional(),
   DATABASE_URL: postgresUrl().optional(),
@@ -48,7 +51,14 @@ const cliEnvSchema = z.object({
   KEY_PREFIX: z.string().regex(KEY_PREFIX_PATTERN).default('acs'),
 });
 
-async function openDeps(): Promise<{ deps: KeysDeps; cache: Cache }> {
+interface CliDeps {
+  deps: KeysDeps;
+  cache: Cache;
+  /** A PostgreSQL database without REDIS_URL: a running system may hold key records this process cannot reach. */
+  cacheNotShared: boolean;
+}
+
+async function openDeps(): Promise<CliDeps> {
   const env = parseConfig('keys cli', cliEnvSchema);
   const databaseUrl = env.KEYS_DATABASE_URL ?? (env.DATABASE_URL ? serviceDatabaseUrl(env.DATABASE_URL, 'keys') : undefined);
   // PGlite is single-process: writing under a running system's feet would corrupt it.
@@ -56,7 +66,7 @@ async function openDeps(): Promise<{ deps: KeysDeps; cache: Cache }> {
   const logger = createLogger({ name: 'keys-cli', level: 'warn' });
   const cache = env.REDIS_URL ? createRedisCache({ url: env.REDIS_URL, keyPrefix: env.REDIS_PREFIX, logger }) : createMemoryCache();
   const config = keysConfigSchema.parse({ ...(databaseUrl ? { DATABASE_URL: databaseUrl } : {}), DATA_DIR: env.DATA_DIR, KEY_PREFIX: env.KEY_PREFIX, INTERNAL_SECRET: 'x'.repeat(32) });
-  return { deps: await openKeysDeps(config, logger, cache), cache };
+  return { deps: await openKeysDeps(config, logger, cache), cache, cacheNotShared: databaseUrl !== undefined && !env.REDIS_URL };
 }
 
 async function resolveId(deps: KeysDeps, idOrKey: string | undefined): Promise<string> {
@@ -92,12 +102,13 @@ async function run(argv: string[]): Promise<void> {
   if (!['create', 'list', 'set-scopes', 'revoke'].includes(command)) throw new AppError('bad_request', 'Bad request', `Unknown command "${command}". Run with --help.`);
   const environment = (values.env ?? 'live') as KeyEnvironment;
   if (!KEY_ENVIRONMENTS.includes(environment)) throw new AppError('bad_request', 'Bad request', '--env must be live or test');
-  const owner = values.owner === undefined ? undefined : Number(values.owner);
+  // Digits only: Number() would take '' as 0, '1e3' as 1000 and '-5' as a user id.
+  const owner = values.owner === undefined ? undefined : /^[1-9][0-9]{0,15}$/.test(values.owner) ? Number(values.owner) : NaN;
   if (owner !== undefined && !Number.isSafeInteger(owner)) throw new AppError('bad_request', 'Bad request', '--owner must be a user id');
   const scopes = values.scopes === undefined ? undefined : parseOperatorScopes(values.scopes);
   if ((command === 'create' || command === 'set-scopes') && !scopes) throw new AppError('bad_request', 'Bad request', `${command} needs --scopes "<scope> <scope>"`);
 
-  const { deps, cache } = await openDeps();
+  const { deps, cache, cacheNotShared } = await openDeps();
   try {
     if (command === 'create') {
       const { apiKey, secret } = await createApiKey(deps, { name: values.name ?? 'created with the keys CLI', scopes: scopes!, ownerUserId: owner ?? null, environment });
@@ -114,6 +125,9 @@ async function run(argv: string[]): Promise<void> {
     } else {
       printKey(await revokeApiKey(deps, await resolveId(deps, target)));
     }
+    // The write-through went to this process's own memory: a gateway caching the key elsewhere
+    // (Redis, or the in-process cache of an `npm start` on PostgreSQL) still has the old record.
+    if (cacheNotShared && (command === 'set-scopes' || command === 'revoke')) console.error(NOT_WRITTEN_THROUGH);
   } finally {
     await deps.db.close();
     await cache.close();

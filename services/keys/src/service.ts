@@ -20,26 +20,38 @@ export interface KeysService {
 /** Opens this service's database (PostgreSQL when DATABASE_URL is set, else PGlite under DATA_DIR/keys). */
 export async function openKeysDeps(config: KeysConfig, logger: Logger, cache: Cache): Promise<KeysDeps> {
   const db: Db = await openDatabase(config.DATABASE_URL ? { url: config.DATABASE_URL, logger } : { dataDir: join(config.DATA_DIR, 'keys'), logger });
-  await migrate(db, KEYS_MIGRATIONS_DIR, logger);
+  try {
+    await migrate(db, KEYS_MIGRATIONS_DIR, logger);
+  } catch (err) {
+    await db.close().catch(() => {});
+    throw err;
+  }
   return { db, cache, logger, keyPrefix: config.KEY_PREFIX };
 }
 
 /** Starts the keys service; the cache is passed in because the embedded mode shares one with the gateway. */
 export async function startKeysService(config: KeysConfig, logger: Logger, cache: Cache): Promise<KeysService> {
+  // Checked before anything is opened: a bad seed must not leave a database pool behind.
+  if (config.SEED_API_KEY && !config.SEED_API_SECRET) throw new Error('SEED_API_SECRET is required when SEED_API_KEY is set');
   const deps = await openKeysDeps(config, logger, cache);
-  if (config.SEED_API_KEY) {
-    if (!config.SEED_API_SECRET) throw new Error('SEED_API_SECRET is required when SEED_API_KEY is set');
-    await applySeedKey(deps, { key: config.SEED_API_KEY, secret: config.SEED_API_SECRET, scopes: config.SEED_API_SCOPES, name: config.SEED_API_NAME });
+  try {
+    if (config.SEED_API_KEY) {
+      await applySeedKey(deps, { key: config.SEED_API_KEY, secret: config.SEED_API_SECRET!, scopes: config.SEED_API_SCOPES, name: config.SEED_API_NAME });
+    }
+    const app = buildKeysApp({ deps, internalSecret: config.INTERNAL_SECRET, migrationsDir: KEYS_MIGRATIONS_DIR });
+    const server = await listen(app.callback(), config.PORT, config.HOST);
+    logger.info({ url: server.url }, 'keys service listening');
+    return {
+      server,
+      deps,
+      close: async () => {
+        await server.close();
+        await deps.db.close();
+      },
+    };
+  } catch (err) {
+    // A failed start (bad seed, port taken) must not keep the pool's connections open.
+    await deps.db.close().catch((closeErr: unknown) => logger.error({ err: closeErr }, 'could not close the database after a failed start'));
+    throw err;
   }
-  const app = buildKeysApp({ deps, internalSecret: config.INTERNAL_SECRET, migrationsDir: KEYS_MIGRATIONS_DIR });
-  const server = await listen(app.callback(), config.PORT, config.HOST);
-  logger.info({ url: server.url }, 'keys service listening');
-  return {
-    server,
-    deps,
-    close: async () => {
-      await server.close();
-      await deps.db.close();
-    },
-  };
 }

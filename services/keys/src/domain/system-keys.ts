@@ -16,8 +16,9 @@ export interface SeedKeyInput {
 /** SEED_API_KEY and friends: create or update that exact key at start. A malformed key stops the start. */
 export async function applySeedKey(deps: KeysDeps, seed: SeedKeyInput): Promise<ApiKey> {
   const parsed = parseApiKey(seed.key);
-  if (!parsed || parsed.prefix !== deps.keyPrefix) {
-    throw new Error(`SEED_API_KEY is not in the key format ${deps.keyPrefix}_<live|test>_<16-64 letters or digits>`);
+  if (!parsed) throw new Error(`SEED_API_KEY is not in the key format ${deps.keyPrefix}_<live|test>_<16-64 letters or digits>`);
+  if (parsed.prefix !== deps.keyPrefix) {
+    throw new Error(`SEED_API_KEY has the prefix "${parsed.prefix}", but this deployment's KEY_PREFIX is "${deps.keyPrefix}": expected ${deps.keyPrefix}_<live|test>_<16-64 letters or digits>`);
   }
   const scopes = parseOperatorScopes(seed.scopes);
   const apiKey = await changeWithWriteThrough(deps, (tx) =>
