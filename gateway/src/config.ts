@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { httpUrl, logLevel, port, redisUrl, secret } from '@acs/config';
+import { JWT_AUDIENCE_DEFAULT, JWT_ISSUER_DEFAULT } from '@acs/contracts';
 
 export const gatewayConfigSchema = z.object({
   PORT: port(8080),
@@ -20,6 +21,11 @@ export const gatewayConfigSchema = z.object({
   UPSTREAM_CONNECT_TIMEOUT_MS: z.coerce.number().int().positive().default(2_000),
   UPSTREAM_CONNECTIONS: z.coerce.number().int().positive().default(64),
   /** Largest request body forwarded (the catalog import is the big one); larger gives 413. */
+  /** Must match the identity service's JWT_ISSUER / JWT_AUDIENCE. */
+  JWT_ISSUER: z.string().default(JWT_ISSUER_DEFAULT),
+  JWT_AUDIENCE: z.string().default(JWT_AUDIENCE_DEFAULT),
+  /** Verified tokens remembered until their expiry (each ~100 bytes); the oldest go first past this. */
+  VERIFIED_TOKEN_CACHE_SIZE: z.coerce.number().int().positive().default(50_000),
   MAX_BODY_BYTES: z.coerce.number().int().positive().default(16 * 1024 * 1024),
 });
 

@@ -1,8 +1,11 @@
 import type { Cache } from '@acs/cache';
+import { JWKS_PATH } from '@acs/contracts';
+import { unavailable } from '@acs/errors';
+import type { JwksStore } from './auth/jwks-store.js';
 import { runChecks, type ReadinessCheck } from '@acs/http';
 import type { PublicEndpoint } from './handler.js';
 import type { Upstreams } from './proxy/upstreams.js';
-import { sendJson } from './respond.js';
+import { sendError, sendJson } from './respond.js';
 
 const PROBE_TIMEOUT_MS = 2_000;
 
@@ -18,13 +21,25 @@ function upstreamCheck(upstreams: Upstreams, name: string): ReadinessCheck {
   };
 }
 
-export function createPublicEndpoints(options: { upstreams: Upstreams; cache: Cache; openApiDocument: Record<string, unknown> }): Map<string, PublicEndpoint> {
+export function createPublicEndpoints(options: { upstreams: Upstreams; cache: Cache; jwks: JwksStore | null; openApiDocument: Record<string, unknown> }): Map<string, PublicEndpoint> {
   const { upstreams, cache } = options;
   const openApiJson = JSON.stringify(options.openApiDocument);
   const checks: Record<string, ReadinessCheck> = { cache: async () => ((await cache.ping()) ? 'ok' : 'not reachable') };
   for (const name of upstreams.keys()) checks[name] = upstreamCheck(upstreams, name);
 
+  const jwksEndpoint: PublicEndpoint = async (_req, res, requestId) => {
+    if (!options.jwks) return sendError(res, unavailable('The identity service is not deployed yet'), requestId);
+    try {
+      const json = await options.jwks.publicJson();
+      res.writeHead(200, { 'content-type': 'application/json; charset=utf-8', 'content-length': Buffer.byteLength(json), 'x-request-id': requestId, 'cache-control': 'public, max-age=300' });
+      res.end(json);
+    } catch {
+      sendError(res, unavailable('The identity service keys cannot be fetched'), requestId);
+    }
+  };
+
   return new Map<string, PublicEndpoint>([
+    [JWKS_PATH, jwksEndpoint],
     ['/healthz', (_req, res, requestId) => sendJson(res, 200, { status: 'ok' }, requestId)],
     [
       '/readyz',

@@ -1,8 +1,11 @@
 import type { Cache } from '@acs/cache';
 import { listen, type RunningServer } from '@acs/http';
 import type { Logger } from '@acs/logger';
-import { createKeyAuthenticator } from './auth/api-key-auth.js';
+import { createCallerAuthenticator } from './auth/api-key-auth.js';
+import { createAuthzClient } from './auth/authz-client.js';
+import { JwksStore } from './auth/jwks-store.js';
 import { createKeysClient } from './auth/keys-client.js';
+import { TokenVerifier } from './auth/token-verifier.js';
 import type { GatewayConfig } from './config.js';
 import { createGatewayHandler } from './handler.js';
 import { buildOpenApiDocument } from './openapi/build-openapi.js';
@@ -20,13 +23,22 @@ export interface Gateway {
 export async function startGateway(config: GatewayConfig, logger: Logger, cache: Cache): Promise<Gateway> {
   const upstreams = createUpstreams(config);
   const keys = upstreams.get('keys')!;
+  const identity = upstreams.get('identity');
+  const jwks = identity ? new JwksStore(identity, config.INTERNAL_SECRET, logger) : null;
+  const tokens = jwks ? new TokenVerifier(jwks, { issuer: config.JWT_ISSUER, audience: config.JWT_AUDIENCE, maxEntries: config.VERIFIED_TOKEN_CACHE_SIZE }) : null;
   const handler = createGatewayHandler({
     match: createRouteMatcher(ROUTES),
-    authenticate: createKeyAuthenticator(cache, createKeysClient(keys, config.INTERNAL_SECRET), logger),
+    authenticate: createCallerAuthenticator(
+      cache,
+      createKeysClient(keys, config.INTERNAL_SECRET),
+      identity ? createAuthzClient(identity, config.INTERNAL_SECRET) : null,
+      logger,
+    ),
+    tokens,
     upstreams,
     internalSecret: config.INTERNAL_SECRET,
     maxBodyBytes: config.MAX_BODY_BYTES,
-    publicEndpoints: createPublicEndpoints({ upstreams, cache, openApiDocument: buildOpenApiDocument(ROUTES) }),
+    publicEndpoints: createPublicEndpoints({ upstreams, cache, jwks, openApiDocument: buildOpenApiDocument(ROUTES) }),
     logger,
   });
   const server = await listen(handler, config.PORT, config.HOST);

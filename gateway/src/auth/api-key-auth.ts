@@ -1,42 +1,63 @@
 import { parseApiKey, secretMatchesHash } from '@acs/auth';
 import type { Cache } from '@acs/cache';
-import { MISSING_KEY_MARKER, apiKeyCacheKey, type ApiKeyCacheRecord } from '@acs/contracts';
+import { MISSING_KEY_MARKER, apiKeyCacheKey, authzCacheKey, type ApiKeyCacheRecord, type AuthzRecord } from '@acs/contracts';
 import type { Logger } from '@acs/logger';
 
-/** Asks the keys service on a cache miss (it refills the cache); null means "no such key". */
+/** Ask the owning service on a cache miss (it refills the cache); null means "no such key/user". */
 export type KeyLookup = (key: string, requestId: string) => Promise<ApiKeyCacheRecord | null>;
+export type AuthzLookup = (userId: number, requestId: string) => Promise<AuthzRecord | null>;
 
-export type KeyAuthResult = { ok: true; record: ApiKeyCacheRecord } | { ok: false };
+export type CallerAuthResult =
+  | { ok: true; record: ApiKeyCacheRecord; authz: AuthzRecord | null }
+  | { ok: false };
 
-const DENIED: KeyAuthResult = { ok: false };
+const DENIED: CallerAuthResult = { ok: false };
+type Entry = { version: number; value: string } | null;
 
 /**
- * Layer 1. Reads the key record from the cache the keys service writes through, so a scope
- * change or revocation applies on the very next request; never an in-process copy.
+ * Layer 1, and the user's authorization record for layer 2, read together in one Redis round
+ * trip from the records the owning services write through: a scope change, revocation, role or
+ * trial change applies on the very next request. Never an in-process copy.
  */
-export function createKeyAuthenticator(cache: Cache, lookup: KeyLookup, logger: Logger) {
-  async function findRecord(key: string, requestId: string): Promise<ApiKeyCacheRecord | null> {
-    let cached: { version: number; value: string } | null;
+export function createCallerAuthenticator(cache: Cache, lookupKey: KeyLookup, lookupAuthz: AuthzLookup | null, logger: Logger) {
+  async function readEntries(keys: string[], requestId: string): Promise<Entry[] | null> {
     try {
-      cached = await cache.getVersioned(apiKeyCacheKey(key));
+      return await cache.mgetVersioned(keys);
     } catch (err) {
-      // Redis is down: the keys service reads its database, which is always current.
-      logger.warn({ err, requestId }, 'key cache unavailable; asking the keys service');
-      return lookup(key, requestId);
+      // Redis is down: the owning services read their databases, which are always current.
+      logger.warn({ err, requestId }, 'cache unavailable; asking the owning services');
+      return null;
     }
-    if (cached === null) return lookup(key, requestId);
-    if (cached.value === MISSING_KEY_MARKER) return null;
-    return JSON.parse(cached.value) as ApiKeyCacheRecord;
   }
 
-  return async function authenticate(key: string | string[] | undefined, secret: string | string[] | undefined, requestId: string): Promise<KeyAuthResult> {
+  async function keyRecord(entry: Entry | undefined, key: string, requestId: string): Promise<ApiKeyCacheRecord | null> {
+    if (!entry) return lookupKey(key, requestId);
+    if (entry.value === MISSING_KEY_MARKER) return null;
+    return JSON.parse(entry.value) as ApiKeyCacheRecord;
+  }
+
+  async function authzRecord(entry: Entry | undefined, userId: number, requestId: string): Promise<AuthzRecord | null> {
+    if (entry) return JSON.parse(entry.value) as AuthzRecord;
+    if (!lookupAuthz) return null;
+    return lookupAuthz(userId, requestId);
+  }
+
+  return async function authenticate(
+    key: string | string[] | undefined,
+    secret: string | string[] | undefined,
+    requestId: string,
+    userId?: number,
+  ): Promise<CallerAuthResult> {
     if (typeof key !== 'string' || typeof secret !== 'string' || key.length === 0 || secret.length === 0) return DENIED;
     // Malformed keys never cost a cache or database read.
     if (parseApiKey(key) === null || secret.length > 256) return DENIED;
-    const record = await findRecord(key, requestId);
+    const cacheKeys = userId === undefined ? [apiKeyCacheKey(key)] : [apiKeyCacheKey(key), authzCacheKey(userId)];
+    const entries = await readEntries(cacheKeys, requestId);
+    const record = await keyRecord(entries?.[0], key, requestId);
     if (record === null || record.revoked || !secretMatchesHash(secret, record.secretHash)) return DENIED;
-    return { ok: true, record };
+    const authz = userId === undefined ? null : await authzRecord(entries?.[1], userId, requestId);
+    return { ok: true, record, authz };
   };
 }
 
-export type KeyAuthenticator = ReturnType<typeof createKeyAuthenticator>;
+export type CallerAuthenticator = ReturnType<typeof createCallerAuthenticator>;

@@ -85,7 +85,6 @@ export function forward(
 ): void {
   const headers: Record<string, string> = contextHeaders;
   headers['x-request-id'] = requestId;
-  headers['x-forwarded-for'] = req.socket.remoteAddress ?? '';
   for (const name of FORWARDED_REQUEST_HEADERS) {
     const value = req.headers[name];
     if (typeof value === 'string') headers[name] = value;

@@ -11,7 +11,12 @@ export interface InternalContext {
   scopes: string[];
   /** Present on routes that need a user (layer 2). */
   userId?: number;
+  /** The user's effective role at this request (0-3), computed by the gateway from current state. */
   role?: number;
+  /** The plan type of the user's active subscription (0 when none). */
+  planType?: number;
+  /** The client's address as the gateway saw it (for per-address throttling). */
+  clientIp?: string;
   /** Unix seconds after which a captured header is useless. */
   expiresAt: number;
 }

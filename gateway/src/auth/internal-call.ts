@@ -1,0 +1,34 @@
+import type { z } from 'zod';
+import { signContext } from '@acs/auth';
+import type { Upstream } from '../proxy/upstreams.js';
+import { upstreamError } from '../proxy/upstream-errors.js';
+
+/**
+ * The gateway calling a service on its own behalf (key lookups, authorization records, JWKS),
+ * signed like a forwarded request. Any failure is an upstream error (502/503/504), never a
+ * silent "not found".
+ */
+export async function internalCall<S extends z.ZodType>(
+  upstream: Upstream,
+  internalSecret: string,
+  method: 'GET' | 'POST',
+  path: string,
+  requestId: string,
+  responseSchema: S,
+  body?: unknown,
+): Promise<z.infer<S>> {
+  const { context, signature } = signContext(internalSecret, method, path, { requestId, keyId: null, scopes: [] });
+  const headers: Record<string, string> = { 'x-request-id': requestId, 'x-acs-context': context, 'x-acs-signature': signature };
+  if (body !== undefined) headers['content-type'] = 'application/json';
+  let response;
+  try {
+    response = await upstream.pool.request({ path, method, headers, body: body === undefined ? null : JSON.stringify(body) });
+  } catch (err) {
+    throw upstreamError(upstream.name, err);
+  }
+  const json: unknown = await response.body.json().catch(() => null);
+  if (response.statusCode !== 200) throw upstreamError(upstream.name, new Error(`${path} answered ${response.statusCode}`));
+  const parsed = responseSchema.safeParse(json);
+  if (!parsed.success) throw upstreamError(upstream.name, new Error(`${path} answered an unexpected body`));
+  return parsed.data;
+}
