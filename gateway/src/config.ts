@@ -26,6 +26,8 @@ export const gatewayConfigSchema = z.object({
   JWT_AUDIENCE: z.string().default(JWT_AUDIENCE_DEFAULT),
   /** Verified tokens remembered until their expiry (each ~100 bytes); the oldest go first past this. */
   VERIFIED_TOKEN_CACHE_SIZE: z.coerce.number().int().positive().default(50_000),
+  /** How often key usage (lastUsedAt) is sent to the keys service. */
+  KEY_USAGE_FLUSH_MS: z.coerce.number().int().positive().default(10_000),
   MAX_BODY_BYTES: z.coerce.number().int().positive().default(16 * 1024 * 1024),
 });
 

@@ -6,6 +6,7 @@ import { pickRequestId } from '@acs/http';
 import type { Logger } from '@acs/logger';
 import type { CallerAuthenticator } from './auth/api-key-auth.js';
 import type { TokenVerifier, VerifiedToken } from './auth/token-verifier.js';
+import type { KeyUsageRecorder } from './auth/key-usage-recorder.js';
 import { forward } from './proxy/forward.js';
 import { notDeployed } from './proxy/upstream-errors.js';
 import type { Upstreams } from './proxy/upstreams.js';
@@ -20,6 +21,7 @@ export interface GatewayHandlerDeps {
   authenticate: CallerAuthenticator;
   /** Null while the identity service is not deployed: user routes then answer 503 to a presented token. */
   tokens: TokenVerifier | null;
+  usage: KeyUsageRecorder;
   upstreams: Upstreams;
   internalSecret: string;
   maxBodyBytes: number;
@@ -40,7 +42,7 @@ type TokenCheck = { token: string | null; verified: VerifiedToken | null; failur
  * Written without a framework because it runs on every request (ARCHITECTURE.md, decision 1).
  */
 export function createGatewayHandler(deps: GatewayHandlerDeps) {
-  const { match, authenticate, tokens, upstreams, internalSecret, maxBodyBytes, publicEndpoints, logger } = deps;
+  const { match, authenticate, tokens, usage, upstreams, internalSecret, maxBodyBytes, publicEndpoints, logger } = deps;
 
   async function checkToken(req: IncomingMessage): Promise<TokenCheck> {
     const token = bearerToken(req.headers.authorization);
@@ -59,6 +61,7 @@ export function createGatewayHandler(deps: GatewayHandlerDeps) {
     const tokenCheck = needsUser ? await checkToken(req) : null;
     const auth = await authenticate(req.headers['x-api-key'], req.headers['x-api-secret'], requestId, tokenCheck?.verified?.userId);
     if (!auth.ok) return sendError(res, missingApiKeyError(), requestId);
+    usage.record(auth.record.id);
     if (found.kind === 'none') return sendError(res, notFound(`No route for ${method} ${path}`), requestId);
     if (found.kind === 'wrong-method') {
       return sendError(res, new AppError('method_not_allowed', 'Method not allowed', `${method} is not supported on ${path}`, { headers: { allow: found.allowed.join(', ') } }), requestId);

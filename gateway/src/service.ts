@@ -6,6 +6,7 @@ import { createAuthzClient } from './auth/authz-client.js';
 import { JwksStore } from './auth/jwks-store.js';
 import { createKeysClient } from './auth/keys-client.js';
 import { TokenVerifier } from './auth/token-verifier.js';
+import { KeyUsageRecorder } from './auth/key-usage-recorder.js';
 import type { GatewayConfig } from './config.js';
 import { createGatewayHandler } from './handler.js';
 import { buildOpenApiDocument } from './openapi/build-openapi.js';
@@ -26,6 +27,8 @@ export async function startGateway(config: GatewayConfig, logger: Logger, cache:
   const identity = upstreams.get('identity');
   const jwks = identity ? new JwksStore(identity, config.INTERNAL_SECRET, logger) : null;
   const tokens = jwks ? new TokenVerifier(jwks, { issuer: config.JWT_ISSUER, audience: config.JWT_AUDIENCE, maxEntries: config.VERIFIED_TOKEN_CACHE_SIZE }) : null;
+  const usage = new KeyUsageRecorder(keys, config.INTERNAL_SECRET, logger, config.KEY_USAGE_FLUSH_MS);
+  usage.start();
   const handler = createGatewayHandler({
     match: createRouteMatcher(ROUTES),
     authenticate: createCallerAuthenticator(
@@ -35,6 +38,7 @@ export async function startGateway(config: GatewayConfig, logger: Logger, cache:
       logger,
     ),
     tokens,
+    usage,
     upstreams,
     internalSecret: config.INTERNAL_SECRET,
     maxBodyBytes: config.MAX_BODY_BYTES,
@@ -47,6 +51,7 @@ export async function startGateway(config: GatewayConfig, logger: Logger, cache:
     server,
     close: async () => {
       await server.close();
+      await usage.stop();
       await closeUpstreams(upstreams);
     },
   };

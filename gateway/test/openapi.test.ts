@@ -5,7 +5,7 @@ import { ROUTES, buildOpenApiDocument } from '@acs/gateway';
 /**
  * The spec's Endpoints and Scopes tables (service-interface.md), transcribed. The route table must
  * hold exactly these; the scope of the two routes the spec leaves open (ApiKeys, Subscriptions) is
- * the platform's decision: system:full-access.
+ * the platform's decision: system:full-access. Two platform additions follow the spec's rows.
  */
 const SPEC_ENDPOINTS = [
   ['POST', '/api/Users/Login', 'auth:login', 'none'],
@@ -18,6 +18,9 @@ const SPEC_ENDPOINTS = [
   ['POST', '/api/Subscriptions', 'system:full-access', 'user'],
   ['GET', '/api/ApiKeys', 'system:full-access', 'role>=1'],
   ['POST', '/api/ApiKeys', 'system:full-access', 'role>=1'],
+  // Not in the spec's table: the dashboard's scope change and revocation (issue 4).
+  ['PATCH', '/api/ApiKeys/{id}', 'system:full-access', 'role>=1'],
+  ['DELETE', '/api/ApiKeys/{id}', 'system:full-access', 'user'],
 ] as const;
 
 const requirement = (route: (typeof ROUTES)[number]): string => {

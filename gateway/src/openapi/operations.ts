@@ -1,6 +1,7 @@
 import type { z } from 'zod';
 import {
-  CATALOG_DEFAULT_PAGE_SIZE, CATALOG_MAX_PAGE, CATALOG_MAX_PAGE_SIZE, apiKeyCreateRequestSchema, apiKeyCreateResponseSchema,
+  CATALOG_DEFAULT_PAGE_SIZE, CATALOG_MAX_PAGE, CATALOG_MAX_PAGE_SIZE, apiKeyChangeRequestSchema, apiKeyCreateRequestSchema, apiKeyCreatedResponseSchema,
+  apiKeyListResponseSchema, apiKeyViewSchema,
   catalogPageSchema, loginRequestSchema, loginResponseSchema, registerRequestSchema,
 } from '@acs/contracts';
 
@@ -83,14 +84,36 @@ export const OPERATIONS: Record<string, OperationDoc> = {
   },
   listApiKeys: {
     summary: "List the signed-in user's API keys",
-    description: `Needs system:full-access (only the account dashboard holds it) and the user's JWT with role >= 1. ${NOT_DEPLOYED}`,
-    success: { status: 200, description: 'The keys, never their secrets' },
+    description:
+      "Newest first, revoked keys included (with revokedAt). Never a secret or a hash. Needs system:full-access (only the account dashboard holds it) " +
+      "and the user's JWT with a current effective role >= 1 (an active subscription or trial); otherwise 403.",
+    success: { status: 200, description: 'The keys', schema: apiKeyListResponseSchema },
   },
   createApiKey: {
     summary: 'Create an API key for the signed-in user',
-    description: `Needs system:full-access (only the account dashboard holds it) and the user's JWT with role >= 1; 403 without an active subscription or trial. ${NOT_DEPLOYED}`,
+    description:
+      "Needs system:full-access and the user's JWT with a current effective role >= 1 (403 without an active subscription or trial). " +
+      'scopes: names from auth:login auth:register register:device read:devices write:devices, separated by spaces; repeated names collapse; ' +
+      'unknown names and system:full-access give 400 and nothing is created. A user has at most KEYS_PER_USER (default 25) active keys: 409 beyond.',
     requestBody: apiKeyCreateRequestSchema,
-    success: { status: 201, description: 'The key and its secret, shown this once', schema: apiKeyCreateResponseSchema },
-    errors: { 400: 'Invalid body or unknown scope' },
+    success: { status: 201, description: 'The key and its secret; the secret is shown this once', schema: apiKeyCreatedResponseSchema },
+    errors: { 400: 'Invalid body, unknown or reserved scope', 409: 'Key limit reached' },
+  },
+  changeApiKey: {
+    summary: "Change a key's scopes or name (account dashboard)",
+    description:
+      "Needs system:full-access and the owner's JWT with role >= 1. The new scopes apply from the next request made with the key. " +
+      "Someone else's key, or an unknown id, gives 404. A revoked key cannot be changed (409).",
+    requestBody: apiKeyChangeRequestSchema,
+    success: { status: 200, description: 'The changed key', schema: apiKeyViewSchema },
+    errors: { 400: 'Invalid body, unknown or reserved scope', 404: 'No such key of this user', 409: 'The key is revoked' },
+  },
+  revokeApiKey: {
+    summary: 'Revoke a key (account dashboard)',
+    description:
+      "Needs system:full-access and the owner's JWT (any role, so a lapsed subscriber can still stop a leaked key). The key stops working on " +
+      "the next request; the record is kept and listed with revokedAt. Revoking twice answers the same. Someone else's key gives 404.",
+    success: { status: 200, description: 'The revoked key', schema: apiKeyViewSchema },
+    errors: { 404: 'No such key of this user' },
   },
 };

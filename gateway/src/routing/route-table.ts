@@ -41,4 +41,9 @@ export const ROUTES: readonly RouteSpec[] = [
   { method: 'POST', path: '/api/Subscriptions', scope: 'system:full-access', user: ANY_USER, upstream: 'billing', operationId: 'createSubscription' },
   { method: 'GET', path: '/api/ApiKeys', scope: 'system:full-access', user: atLeast(ROLE.subscriber), upstream: 'keys', operationId: 'listApiKeys' },
   { method: 'POST', path: '/api/ApiKeys', scope: 'system:full-access', user: atLeast(ROLE.subscriber), upstream: 'keys', operationId: 'createApiKey' },
+  // Platform additions: the dashboard's scope change ("an endpoint for it: not shown") and
+  // revocation. Changing scopes is managing keys (role >= 1); revoking is always open to the
+  // owner, so a user whose subscription lapsed can still stop a leaked key.
+  { method: 'PATCH', path: '/api/ApiKeys/{id}', scope: 'system:full-access', user: atLeast(ROLE.subscriber), upstream: 'keys', operationId: 'changeApiKey' },
+  { method: 'DELETE', path: '/api/ApiKeys/{id}', scope: 'system:full-access', user: ANY_USER, upstream: 'keys', operationId: 'revokeApiKey' },
 ];

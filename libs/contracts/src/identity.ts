@@ -17,6 +17,7 @@ export const loginResponseSchema = z.object({
     isTrialSubscription: z.boolean(),
   }),
 });
+export type LoginResponse = z.infer<typeof loginResponseSchema>;
 
 export const registerRequestSchema = z.object({
   email: z.string().email(),
@@ -25,12 +26,14 @@ export const registerRequestSchema = z.object({
   lastName: z.string(),
 });
 
-export const apiKeyCreateRequestSchema = z.object({
-  name: z.string().describe('label of the key'),
-  scopes: z.string().describe('scope names separated by single spaces'),
+/** 201 of POST /api/Users/Register (the spec leaves it open): the new user, never the password hash. */
+export const registerResponseSchema = z.object({
+  id: z.number().int(),
+  email: z.string().describe('as registered; unique regardless of case'),
+  firstName: z.string(),
+  lastName: z.string(),
+  role: z.number().int().min(0).max(3).describe('effective role: 1 (Subscriber) during the trial'),
+  isTrialSubscription: z.boolean(),
+  trialExpiresAt: z.string().nullable().describe('ISO 8601 UTC end of the trial; null without an active trial'),
 });
-
-export const apiKeyCreateResponseSchema = z.object({
-  key: z.string().describe('the API key, <prefix>_<live|test>_<identifier>'),
-  secret: z.string().describe('the API secret; returned only at creation and never again'),
-});
+export type RegisterResponse = z.infer<typeof registerResponseSchema>;

@@ -4,3 +4,4 @@ export * from './api-key-cache.js';
 export * from './identity.js';
 export * from './authz.js';
 export * from './jwt.js';
+export * from './api-keys.js';

@@ -13,6 +13,8 @@ export const keysConfigSchema = z.object({
   REDIS_PREFIX: z.string().default('acs:'),
   INTERNAL_SECRET: secret(),
   KEY_PREFIX: z.string().regex(KEY_PREFIX_PATTERN, 'expected 2-16 lower-case letters or digits, starting with a letter').default('acs'),
+  /** Active (not revoked) keys a user may hold; creating one more answers 409. */
+  KEYS_PER_USER: z.coerce.number().int().positive().default(25),
   SEED_API_KEY: z.string().optional(),
   SEED_API_SECRET: z.string().min(32, 'expected at least 32 characters').optional(),
   SEED_API_SCOPES: z.string().default('system:full-access'),

@@ -111,3 +111,31 @@ export async function hasActiveSystemKey(db: Queryable, scope: string): Promise<
   );
   return rows[0]?.found === true;
 }
+
+/** Serializes key creation per user, so the per-user limit holds under concurrent requests. */
+export async function lockOwnerKeys(db: Queryable, ownerUserId: number): Promise<void> {
+  await db.query('SELECT pg_advisory_xact_lock(hashtext($1))', [`api_keys:owner:${ownerUserId}`]);
+}
+
+export async function countActiveKeysOfOwner(db: Queryable, ownerUserId: number): Promise<number> {
+  const { rows } = await db.query<{ count: number | string }>('SELECT count(*) AS count FROM api_keys WHERE owner_user_id = $1 AND revoked_at IS NULL', [ownerUserId]);
+  return Number(rows[0]?.count ?? 0);
+}
+
+/** Reads a key and holds its row lock until the transaction ends. */
+export async function lockApiKey(db: Queryable, id: string): Promise<ApiKey | null> {
+  const { rows } = await db.query<ApiKeyRow>(`SELECT ${COLUMNS} FROM api_keys WHERE id = $1 FOR UPDATE`, [id]);
+  return rows[0] ? fromRow(rows[0]) : null;
+}
+
+/** Batched lastUsedAt from the gateways; only moves forward, and changes no version (the cache projection has no dates). */
+export async function recordKeyUsage(db: Queryable, usage: readonly { keyId: string; lastUsedAt: number }[]): Promise<number> {
+  if (usage.length === 0) return 0;
+  const { rowCount } = await db.query(
+    `UPDATE api_keys AS k SET last_used_at = to_timestamp(u."lastUsedAt")
+       FROM jsonb_to_recordset($1::jsonb) AS u("keyId" uuid, "lastUsedAt" bigint)
+      WHERE k.id = u."keyId" AND (k.last_used_at IS NULL OR k.last_used_at < to_timestamp(u."lastUsedAt"))`,
+    [JSON.stringify(usage)],
+  );
+  return rowCount;
+}

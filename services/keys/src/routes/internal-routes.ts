@@ -1,5 +1,6 @@
 import { Router, parseInput, readJsonBody, type AppState } from '@acs/http';
-import { KEY_LOOKUP_PATH, keyLookupRequestSchema, type KeyLookupResponse } from '@acs/contracts';
+import { KEY_LOOKUP_PATH, KEY_USAGE_PATH, keyLookupRequestSchema, keyUsageRequestSchema, type KeyLookupResponse } from '@acs/contracts';
+import { recordKeyUsage } from '../data-access/api-keys-repository.js';
 import type { KeysDeps } from '../domain/deps.js';
 import { lookupApiKeyForGateway } from '../domain/lookup-key.js';
 
@@ -10,6 +11,11 @@ export function internalRoutes(deps: KeysDeps): Router<AppState> {
     const { key } = parseInput(keyLookupRequestSchema, await readJsonBody(ctx), 'body');
     const response: KeyLookupResponse = { record: await lookupApiKeyForGateway(deps, key) };
     ctx.body = response;
+  });
+  // Batches of lastUsedAt from the gateways (one call every few seconds per gateway, not one per request).
+  router.post(KEY_USAGE_PATH, async (ctx) => {
+    const { usage } = parseInput(keyUsageRequestSchema, await readJsonBody(ctx, 8 * 1024 * 1024), 'body');
+    ctx.body = { updated: await recordKeyUsage(deps.db, usage) };
   });
   return router;
 }

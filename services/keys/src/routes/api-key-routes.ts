@@ -1,0 +1,58 @@
+import { Router, parseInput, readJsonBody, type AppContext, type AppState } from '@acs/http';
+import { apiKeyChangeRequestSchema, apiKeyCreateRequestSchema, type ApiKeyCreatedResponseBody, type ApiKeyView } from '@acs/contracts';
+import { insufficientUserError } from '@acs/errors';
+import type { ApiKey } from '../domain/api-key.js';
+import type { KeysDeps } from '../domain/deps.js';
+import { changeUserKey, createUserKey, listUserKeys, revokeUserKey } from '../domain/user-keys.js';
+
+const SUBSCRIBER = 1;
+
+export function toView(apiKey: ApiKey): ApiKeyView {
+  return {
+    id: apiKey.id,
+    name: apiKey.name,
+    key: apiKey.key,
+    scopes: apiKey.scopes.join(' '),
+    environment: apiKey.environment,
+    createdAt: apiKey.createdAt.toISOString(),
+    lastUsedAt: apiKey.lastUsedAt?.toISOString() ?? null,
+    revokedAt: apiKey.revokedAt?.toISOString() ?? null,
+  };
+}
+
+/**
+ * The signed-in user, as the gateway vouches for them. The gateway already enforced the route's
+ * role; checking again here keeps the rule true for any other caller holding the internal secret.
+ */
+function user(ctx: AppContext, minRole: number): number {
+  const { caller } = ctx.state;
+  if (caller?.userId === undefined || (caller.role ?? -1) < minRole) throw insufficientUserError();
+  return caller.userId;
+}
+
+/** /api/ApiKeys: reached only through the gateway with system:full-access and the user's JWT. */
+export function apiKeyRoutes(deps: KeysDeps, keysPerUser: number): Router<AppState> {
+  const router = new Router<AppState>();
+  router.get('/api/ApiKeys', async (ctx) => {
+    ctx.body = { items: (await listUserKeys(deps, user(ctx, SUBSCRIBER))).map(toView) };
+  });
+  router.post('/api/ApiKeys', async (ctx) => {
+    const userId = user(ctx, SUBSCRIBER);
+    const body = parseInput(apiKeyCreateRequestSchema, await readJsonBody(ctx), 'body');
+    const { apiKey, secret } = await createUserKey(deps, userId, body, keysPerUser);
+    const { lastUsedAt: _l, revokedAt: _r, ...view } = toView(apiKey);
+    const created: ApiKeyCreatedResponseBody = { ...view, secret };
+    ctx.status = 201;
+    ctx.set('Cache-Control', 'no-store');
+    ctx.body = created;
+  });
+  router.patch('/api/ApiKeys/:id', async (ctx) => {
+    const userId = user(ctx, SUBSCRIBER);
+    const body = parseInput(apiKeyChangeRequestSchema, await readJsonBody(ctx), 'body');
+    ctx.body = toView(await changeUserKey(deps, userId, ctx.params.id!, body));
+  });
+  router.delete('/api/ApiKeys/:id', async (ctx) => {
+    ctx.body = toView(await revokeUserKey(deps, user(ctx, 0), ctx.params.id!));
+  });
+  return router;
+}
