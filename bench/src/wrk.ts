@@ -1,4 +1,7 @@
 import { execFile, execFileSync } from 'node:child_process';
+import { mkdtempSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import type { LoadResult } from './load.js';
 
 /** wrk (Debian package `wrk`) drives load from C at a fraction of a Node generator's CPU. */
@@ -17,8 +20,16 @@ function toMs(value: string, unit: string): number {
   return unit === 'us' ? n / 1000 : unit === 's' ? n * 1000 : n;
 }
 
-export function runWrk(url: string, headers: Record<string, string>, connections: number, seconds: number): Promise<LoadResult> {
+/** A POST body goes through a tiny wrk Lua script (wrk's only way to send one). */
+function postScript(body: string): string {
+  const file = join(mkdtempSync(join(tmpdir(), 'acs-bench-')), 'post.lua');
+  writeFileSync(file, `wrk.method = "POST"\nwrk.body = ${JSON.stringify(body)}\nwrk.headers["Content-Type"] = "application/json"\n`);
+  return file;
+}
+
+export function runWrk(url: string, headers: Record<string, string>, connections: number, seconds: number, request: { method?: 'GET' | 'POST'; body?: string } = {}): Promise<LoadResult> {
   const args = ['-t', '1', '-c', String(connections), '-d', `${seconds}s`, '--latency'];
+  if (request.body !== undefined) args.push('-s', postScript(request.body));
   for (const [name, value] of Object.entries(headers)) args.push('-H', `${name}: ${value}`);
   args.push(url);
   return new Promise((resolve, reject) => {

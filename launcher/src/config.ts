@@ -21,9 +21,17 @@ export const launcherConfigSchema = z.object({
   SEED_API_KEY: z.string().optional(),
   SEED_API_SECRET: z.string().min(32, 'expected at least 32 characters').optional(),
   SEED_API_SCOPES: z.string().default('system:full-access'),
-  /** An Admin user, created by the identity service (a later issue); accepted now so deployments can set it. */
+  /** An Admin user (role 2), created or updated at start. */
   SEED_ADMIN_EMAIL: z.string().email().optional(),
   SEED_ADMIN_PASSWORD: z.string().optional(),
-}).refine((c) => !c.SEED_API_KEY || c.SEED_API_SECRET, { message: 'SEED_API_SECRET is required when SEED_API_KEY is set', path: ['SEED_API_SECRET'] });
+  /** Passed to the identity service (see its configuration); unset keeps its defaults. */
+  TRIAL_DURATION_SECONDS: z.string().optional(),
+  JWT_TTL_SECONDS: z.string().optional(),
+  BCRYPT_COST: z.string().optional(),
+  /** Passed to the keys service and the gateway. */
+  KEYS_PER_USER: z.string().optional(),
+  KEY_USAGE_FLUSH_MS: z.string().optional(),
+}).refine((c) => !c.SEED_API_KEY || c.SEED_API_SECRET, { message: 'SEED_API_SECRET is required when SEED_API_KEY is set', path: ['SEED_API_SECRET'] })
+  .refine((c) => !c.SEED_ADMIN_EMAIL === !c.SEED_ADMIN_PASSWORD, { message: 'SEED_ADMIN_EMAIL and SEED_ADMIN_PASSWORD go together', path: ['SEED_ADMIN_PASSWORD'] });
 
 export type LauncherConfig = z.infer<typeof launcherConfigSchema>;

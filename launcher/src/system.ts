@@ -4,6 +4,7 @@ import { acquireDataDirLock } from '@acs/db';
 import type { Logger } from '@acs/logger';
 import { catalogConfigSchema, startCatalogService, type CatalogService } from '@acs/catalog-service';
 import { ensureSystemKey, keysConfigSchema, startKeysService, type KeysService } from '@acs/keys-service';
+import { identityConfigSchema, startIdentityService, type IdentityService } from '@acs/identity-service';
 import { gatewayConfigSchema, startGateway, type Gateway } from '@acs/gateway';
 import type { LauncherConfig } from './config.js';
 import { loadOrCreateInternalSecret } from './internal-secret.js';
@@ -11,6 +12,7 @@ import { loadOrCreateInternalSecret } from './internal-secret.js';
 export interface RunningSystem {
   gatewayUrl: string;
   keys: KeysService;
+  identity: IdentityService;
   catalog: CatalogService;
   gateway: Gateway;
   cache: Cache;
@@ -41,21 +43,32 @@ export async function startSystem(config: LauncherConfig, logger: Logger): Promi
       keysConfigSchema.parse({
         ...shared, ...dbFor('keys'), KEY_PREFIX: config.KEY_PREFIX, REDIS_PREFIX: config.REDIS_PREFIX,
         SEED_API_KEY: config.SEED_API_KEY, SEED_API_SECRET: config.SEED_API_SECRET, SEED_API_SCOPES: config.SEED_API_SCOPES,
+        KEYS_PER_USER: config.KEYS_PER_USER,
       }),
       logger.child({ service: 'keys' }),
       cache,
     );
     stack.push(() => keys.close());
+    const identity = await startIdentityService(
+      identityConfigSchema.parse({
+        ...shared, ...dbFor('identity'), REDIS_PREFIX: config.REDIS_PREFIX,
+        SEED_ADMIN_EMAIL: config.SEED_ADMIN_EMAIL, SEED_ADMIN_PASSWORD: config.SEED_ADMIN_PASSWORD,
+        TRIAL_DURATION_SECONDS: config.TRIAL_DURATION_SECONDS, JWT_TTL_SECONDS: config.JWT_TTL_SECONDS, BCRYPT_COST: config.BCRYPT_COST,
+      }),
+      logger.child({ service: 'identity' }),
+      cache,
+    );
+    stack.push(() => identity.close());
     const catalog = await startCatalogService(catalogConfigSchema.parse({ ...shared, ...dbFor('catalog') }), logger.child({ service: 'catalog' }));
     stack.push(() => catalog.close());
     const gateway = await startGateway(
-      gatewayConfigSchema.parse({ ...shared, HOST: config.HOST, PORT: String(config.PORT), KEYS_URL: keys.server.url, CATALOG_URL: catalog.server.url }),
+      gatewayConfigSchema.parse({ ...shared, HOST: config.HOST, PORT: String(config.PORT), KEYS_URL: keys.server.url, IDENTITY_URL: identity.server.url, CATALOG_URL: catalog.server.url, KEY_USAGE_FLUSH_MS: config.KEY_USAGE_FLUSH_MS }),
       logger.child({ service: 'gateway' }),
       cache,
     );
     stack.push(() => gateway.close());
     const generatedSystemKey = config.SEED_API_KEY ? null : await ensureSystemKey(keys.deps);
-    return { gatewayUrl: gateway.server.url, keys, catalog, gateway, cache, generatedSystemKey, stop };
+    return { gatewayUrl: gateway.server.url, keys, identity, catalog, gateway, cache, generatedSystemKey, stop };
   } catch (err) {
     await stop();
     throw err;

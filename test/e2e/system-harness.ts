@@ -9,13 +9,15 @@ export const SEED_SECRET = 'e2e-seed-secret-that-is-long-enough-000000';
 export interface SystemUnderTest {
   system: RunningSystem;
   url: string;
+  redisPrefix: string;
+  env: Record<string, string>;
   seed: { key: string; secret: string };
   call(method: string, path: string, auth: { key: string; secret: string } | null, init?: RequestInit): Promise<Response>;
   stop(): Promise<void>;
 }
 
 /** The whole platform as `npm start` runs it with DATABASE_URL and REDIS_URL set, on fresh names. */
-export async function startSystemUnderTest(): Promise<SystemUnderTest> {
+export async function startSystemUnderTest(overrides: Record<string, string> = {}): Promise<SystemUnderTest> {
   const base = uniqueName('acs_e2e');
   const serverUrl = new URL(testServerUrl('DATABASE_URL'));
   serverUrl.pathname = `/${base}`;
@@ -29,11 +31,15 @@ export async function startSystemUnderTest(): Promise<SystemUnderTest> {
     SEED_API_KEY: SEED_KEY,
     SEED_API_SECRET: SEED_SECRET,
     SEED_API_SCOPES: 'read:devices auth:login',
+    BCRYPT_COST: '4',
+    ...overrides,
   });
   const system = await startSystem(config, createLogger({ name: 'e2e', level: 'silent' }));
   return {
     system,
     url: system.gatewayUrl,
+    redisPrefix,
+    env: { DATABASE_URL: serverUrl.toString(), REDIS_URL: testServerUrl('REDIS_URL'), REDIS_PREFIX: redisPrefix, INTERNAL_SECRET: 'e2e-internal-secret-0123456789abcdef' },
     seed: { key: SEED_KEY, secret: SEED_SECRET },
     call(method, path, auth, init = {}) {
       const headers: Record<string, string> = { ...(init.headers as Record<string, string> | undefined) };
@@ -45,7 +51,7 @@ export async function startSystemUnderTest(): Promise<SystemUnderTest> {
       await deleteRedisKeys(redisPrefix);
       const admin = new Client({ connectionString: testServerUrl('DATABASE_URL') });
       await admin.connect();
-      for (const service of ['keys', 'catalog']) await admin.query(`DROP DATABASE IF EXISTS "${base}_${service}" WITH (FORCE)`);
+      for (const service of ['keys', 'identity', 'catalog']) await admin.query(`DROP DATABASE IF EXISTS "${base}_${service}" WITH (FORCE)`);
       await admin.end();
     },
   };

@@ -2,6 +2,7 @@ import { parseApiKey, secretMatchesHash } from '@acs/auth';
 import type { Cache } from '@acs/cache';
 import { MISSING_KEY_MARKER, apiKeyCacheKey, authzCacheKey, type ApiKeyCacheRecord, type AuthzRecord } from '@acs/contracts';
 import type { Logger } from '@acs/logger';
+import { ParsedMemo } from './parsed-memo.js';
 
 /** Ask the owning service on a cache miss (it refills the cache); null means "no such key/user". */
 export type KeyLookup = (key: string, requestId: string) => Promise<ApiKeyCacheRecord | null>;
@@ -19,7 +20,13 @@ type Entry = { version: number; value: string } | null;
  * trip from the records the owning services write through: a scope change, revocation, role or
  * trial change applies on the very next request. Never an in-process copy.
  */
+type KeyRecord = ApiKeyCacheRecord & { secretHashBytes: Buffer };
+const withHashBytes = (record: ApiKeyCacheRecord): KeyRecord => ({ ...record, secretHashBytes: Buffer.from(record.secretHash, 'base64url') });
+
 export function createCallerAuthenticator(cache: Cache, lookupKey: KeyLookup, lookupAuthz: AuthzLookup | null, logger: Logger) {
+  const keyRecords = new ParsedMemo<KeyRecord>((raw) => withHashBytes(JSON.parse(raw) as ApiKeyCacheRecord));
+  const authzRecords = new ParsedMemo<AuthzRecord>((raw) => JSON.parse(raw) as AuthzRecord);
+
   async function readEntries(keys: string[], requestId: string): Promise<Entry[] | null> {
     try {
       return await cache.mgetVersioned(keys);
@@ -30,14 +37,17 @@ export function createCallerAuthenticator(cache: Cache, lookupKey: KeyLookup, lo
     }
   }
 
-  async function keyRecord(entry: Entry | undefined, key: string, requestId: string): Promise<ApiKeyCacheRecord | null> {
-    if (!entry) return lookupKey(key, requestId);
+  async function keyRecord(entry: Entry | undefined, key: string, requestId: string): Promise<KeyRecord | null> {
+    if (!entry) {
+      const looked = await lookupKey(key, requestId);
+      return looked && withHashBytes(looked);
+    }
     if (entry.value === MISSING_KEY_MARKER) return null;
-    return JSON.parse(entry.value) as ApiKeyCacheRecord;
+    return keyRecords.get(entry.value);
   }
 
   async function authzRecord(entry: Entry | undefined, userId: number, requestId: string): Promise<AuthzRecord | null> {
-    if (entry) return JSON.parse(entry.value) as AuthzRecord;
+    if (entry) return authzRecords.get(entry.value);
     if (!lookupAuthz) return null;
     return lookupAuthz(userId, requestId);
   }
@@ -54,7 +64,7 @@ export function createCallerAuthenticator(cache: Cache, lookupKey: KeyLookup, lo
     const cacheKeys = userId === undefined ? [apiKeyCacheKey(key)] : [apiKeyCacheKey(key), authzCacheKey(userId)];
     const entries = await readEntries(cacheKeys, requestId);
     const record = await keyRecord(entries?.[0], key, requestId);
-    if (record === null || record.revoked || !secretMatchesHash(secret, record.secretHash)) return DENIED;
+    if (record === null || record.revoked || !secretMatchesHash(secret, record.secretHashBytes)) return DENIED;
     const authz = userId === undefined ? null : await authzRecord(entries?.[1], userId, requestId);
     return { ok: true, record, authz };
   };

@@ -2,7 +2,7 @@ import type { z } from 'zod';
 import {
   CATALOG_DEFAULT_PAGE_SIZE, CATALOG_MAX_PAGE, CATALOG_MAX_PAGE_SIZE, apiKeyChangeRequestSchema, apiKeyCreateRequestSchema, apiKeyCreatedResponseSchema,
   apiKeyListResponseSchema, apiKeyViewSchema,
-  catalogPageSchema, loginRequestSchema, loginResponseSchema, registerRequestSchema,
+  catalogPageSchema, loginRequestSchema, loginResponseSchema, registerRequestSchema, registerResponseSchema,
 } from '@acs/contracts';
 
 export interface QueryParameterDoc {
@@ -31,17 +31,23 @@ const NOT_DEPLOYED = 'Answers 503 until the owning service is deployed (it is bu
 export const OPERATIONS: Record<string, OperationDoc> = {
   login: {
     summary: 'Sign a user in',
-    description: `Returns a signed JWT and the user with the effective role. ${NOT_DEPLOYED}`,
+    description:
+      'Returns a signed JWT (EdDSA, kid in the header, issuer acs-identity, audience acs-api, lifetime JWT_TTL_SECONDS, default 1 h) and the user ' +
+      'with the effective role. A wrong password and an unknown e-mail give the same 401. After 5 failures for an account or 30 from one address ' +
+      'within 15 minutes: 429 with Retry-After. Public keys: GET /.well-known/jwks.json.',
     requestBody: loginRequestSchema,
     success: { status: 200, description: 'Signed in', schema: loginResponseSchema },
-    errors: { 400: 'Invalid body' },
+    errors: { 400: 'Invalid body', 429: 'Too many failed attempts; see Retry-After' },
   },
   register: {
     summary: 'Create a user account',
-    description: NOT_DEPLOYED,
+    description:
+      'All four fields are required; unknown fields (a role, for instance) are ignored and change nothing. The e-mail is unique regardless of case (409). ' +
+      'Password: 12 characters to 72 bytes in UTF-8, not a common or repetitive password, not containing the e-mail local part; no composition rules. ' +
+      'A new account starts a trial of TRIAL_DURATION_SECONDS (14 days by default): role 1 until it ends.',
     requestBody: registerRequestSchema,
-    success: { status: 201, description: 'Account created' },
-    errors: { 400: 'Invalid body', 409: 'E-mail already registered' },
+    success: { status: 201, description: 'Account created', schema: registerResponseSchema },
+    errors: { 400: 'Invalid body or password outside the policy', 409: 'E-mail already registered' },
   },
   listDevices: {
     summary: "List the signed-in user's devices",

@@ -9,8 +9,8 @@ export function hashSecret(secret: string): string {
 }
 
 /** Constant-time comparison of a presented secret against a stored hash. */
-export function secretMatchesHash(secret: string, storedHash: string): boolean {
+export function secretMatchesHash(secret: string, storedHash: string | Buffer): boolean {
   const presented = createHash('sha256').update(secret, 'utf8').digest();
-  const stored = Buffer.from(storedHash, 'base64url');
+  const stored = typeof storedHash === 'string' ? Buffer.from(storedHash, 'base64url') : storedHash;
   return stored.length === presented.length && timingSafeEqual(presented, stored);
 }

@@ -1,0 +1,66 @@
+import { z } from 'zod';
+import { logLevel, port, postgresUrl, redisUrl, secret } from '@acs/config';
+import { JWT_AUDIENCE_DEFAULT, JWT_ISSUER_DEFAULT } from '@acs/contracts';
+import { privateSigningJwkSchema, publicVerificationJwkSchema } from './domain/jwk.js';
+
+const wholeNumber = (min: number, max: number, fallback: number) =>
+  z.coerce
+    .number({ error: 'expected a whole number' })
+    .int('expected a whole number')
+    .min(min, `expected at least ${min}`)
+    .max(max, `expected at most ${max}`)
+    .default(fallback);
+
+/** A variable holding JSON; problems name the variable and the member, never the value (it may be a private key). */
+const json = <S extends z.ZodType>(schema: S, what: string) =>
+  z
+    .string()
+    .transform((text, ctx) => {
+      try {
+        return JSON.parse(text) as unknown;
+      } catch {
+        ctx.addIssue({ code: 'custom', message: `expected ${what} as JSON` });
+        return z.NEVER;
+      }
+    })
+    .pipe(schema);
+
+export const identityConfigSchema = z.object({
+  PORT: port(8083),
+  HOST: z.string().default('0.0.0.0'),
+  LOG_LEVEL: logLevel(),
+  /** This service's own database; created when missing. Unset: embedded PGlite under DATA_DIR. */
+  DATABASE_URL: postgresUrl().optional(),
+  DATA_DIR: z.string().default('./.data'),
+  INTERNAL_SECRET: secret(),
+  REDIS_URL: redisUrl().optional(),
+  REDIS_PREFIX: z.string().default('acs:'),
+  /** Trial of a new account; 0 means new accounts get no trial. At most a year. */
+  TRIAL_DURATION_SECONDS: wholeNumber(0, 366 * 24 * 3600, 14 * 24 * 3600),
+  /** Lifetime of a login token. The gateway recomputes the role per request, so this bounds only who, not what. */
+  JWT_TTL_SECONDS: wholeNumber(60, 24 * 3600, 3600),
+  JWT_ISSUER: z.string().min(1).default(JWT_ISSUER_DEFAULT),
+  JWT_AUDIENCE: z.string().min(1).default(JWT_AUDIENCE_DEFAULT),
+  /**
+   * The private Ed25519 JWK (with a kid) that signs tokens. Unset: one is generated once and kept in
+   * DATA_DIR/identity/jwt-signing-key.json (fine for one process; replicas must all be given this key).
+   */
+  JWT_SIGNING_KEY: json(privateSigningJwkSchema, 'a private Ed25519 JWK with a kid').optional(),
+  /** Public JWKs of earlier signing keys, still served in the JWKS so their tokens verify until they expire. */
+  JWT_VERIFICATION_KEYS: json(z.array(publicVerificationJwkSchema, { error: 'expected an array of public JWKs' }), 'an array of public JWKs').optional(),
+  /**
+   * bcrypt work factor: each step doubles the time per hash (measured here: 10 ~62 ms, 11 ~124 ms,
+   * 12 ~248 ms). 11 is the production default; values below 10 are for tests only.
+   */
+  BCRYPT_COST: wholeNumber(4, 14, 11),
+  /** Created or updated at every start as an Admin (at least role 2) with this password. */
+  SEED_ADMIN_EMAIL: z.email({ error: 'expected an e-mail address' }).max(254).optional(),
+  SEED_ADMIN_PASSWORD: z.string().optional(),
+  /** Failed logins per account (any e-mail, existing or not) within the window before 429. */
+  LOGIN_MAX_FAILURES_PER_ACCOUNT: wholeNumber(1, 1000, 5),
+  /** Failed logins per client address (IPv6: per /64) within the window before 429. */
+  LOGIN_MAX_FAILURES_PER_ADDRESS: wholeNumber(1, 100_000, 30),
+  LOGIN_FAILURE_WINDOW_SECONDS: wholeNumber(1, 24 * 3600, 15 * 60),
+});
+
+export type IdentityConfig = z.infer<typeof identityConfigSchema>;

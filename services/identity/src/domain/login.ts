@@ -1,0 +1,55 @@
+import { AppError } from '@acs/errors';
+import type { LoginResponse } from '@acs/contracts';
+import { findUserByEmail } from '../data-access/users-repository.js';
+import { accessAt, nowSeconds } from './user.js';
+import type { IdentityDeps } from './deps.js';
+import { addressBucket } from './client-address.js';
+import { LoginThrottledError, loginThrottle } from './login-throttle.js';
+import { issueToken } from './tokens.js';
+
+/** One answer for an unknown e-mail and a wrong password: the body tells an attacker nothing. */
+export const INVALID_CREDENTIALS = { error: 'Invalid credentials', message: 'The e-mail or password is incorrect' } as const;
+const invalidCredentials = (): AppError => new AppError('unauthorized', INVALID_CREDENTIALS.error, INVALID_CREDENTIALS.message);
+
+export interface LoginInput {
+  email: string;
+  password: string;
+}
+
+/**
+ * Throttle check (before any bcrypt work), then the password check: an unknown e-mail is compared
+ * with a dummy hash of the same cost, so both failures take one bcrypt comparison. A failure
+ * counts against the account and the address; a success clears the account's count.
+ */
+export async function login(deps: IdentityDeps, input: LoginInput, clientIp: string | undefined): Promise<LoginResponse> {
+  const throttle = loginThrottle(deps, input.email, clientIp);
+  try {
+    await throttle.assertAllowed();
+  } catch (err) {
+    if (err instanceof LoginThrottledError) {
+      deps.logger.warn({ audit: 'user.login_throttled', address: addressBucket(clientIp), retryAfterSeconds: err.retryAfterSeconds }, 'login throttled');
+    }
+    throw err;
+  }
+  const user = await findUserByEmail(deps.db, input.email);
+  const matches = await deps.passwords.verify(input.password, user?.passwordHash ?? deps.passwords.dummyHash);
+  if (!user || !matches) {
+    await throttle.recordFailure();
+    deps.logger.info(
+      { audit: 'user.login_failed', userId: user?.id, reason: user ? 'wrong_password' : 'unknown_email', address: addressBucket(clientIp) },
+      'login failed',
+    );
+    throw invalidCredentials();
+  }
+  await throttle.reset().catch((err: unknown) => deps.logger.warn({ err, userId: user.id }, 'could not reset the failed-login count'));
+
+  const now = nowSeconds();
+  const { role, onTrial } = accessAt(user, now);
+  const { token, expiresAt } = await issueToken(deps, user, now);
+  deps.logger.info({ audit: 'user.logged_in', userId: user.id, role }, 'user logged in');
+  return {
+    token,
+    expiresAt: new Date(expiresAt * 1000).toISOString(),
+    user: { id: user.id, email: user.email, role, isTrialSubscription: onTrial },
+  };
+}

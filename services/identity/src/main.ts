@@ -1,0 +1,31 @@
+import { loadConfigOrExit } from '@acs/config';
+import { createLogger } from '@acs/logger';
+import { createRedisCache } from '@acs/cache';
+import { stopOnSignals } from '@acs/http';
+import { identityConfigSchema } from './config.js';
+import { startIdentityService } from './service.js';
+
+// Standalone entry (containers): `node services/identity/dist/main.js`. Needs REDIS_URL: the
+// gateway reads the authorization records from the same Redis, so an in-process cache makes no
+// sense here. bcrypt hashes run on libuv's pool: UV_THREADPOOL_SIZE (default 4) bounds how many
+// logins are checked at once.
+const config = loadConfigOrExit('identity', identityConfigSchema);
+const logger = createLogger({ name: 'identity', level: config.LOG_LEVEL });
+if (!config.REDIS_URL) {
+  process.stderr.write('identity: invalid configuration\n  REDIS_URL: required when the service runs alone (npm start runs the embedded mode)\n');
+  process.exit(1);
+}
+if (!config.JWT_SIGNING_KEY) {
+  logger.warn('JWT_SIGNING_KEY is not set: using the key kept under DATA_DIR. Replicas must share one key: set JWT_SIGNING_KEY on each.');
+}
+const cache = createRedisCache({ url: config.REDIS_URL, keyPrefix: config.REDIS_PREFIX, logger });
+try {
+  const service = await startIdentityService(config, logger, cache);
+  stopOnSignals(logger, async () => {
+    await service.close();
+    await cache.close();
+  });
+} catch (err) {
+  logger.fatal({ err }, 'identity service failed to start');
+  process.exit(1);
+}
