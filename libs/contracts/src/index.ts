@@ -5,3 +5,4 @@ export * from './identity.js';
 export * from './authz.js';
 export * from './jwt.js';
 export * from './api-keys.js';
+export * from './catalog-internal.js';

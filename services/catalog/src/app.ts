@@ -3,6 +3,7 @@ import { Router, addProbeRoutes, createHttpApp, type AppState } from '@acs/http'
 import { pendingMigrations, type Db } from '@acs/db';
 import type { Logger } from '@acs/logger';
 import { catalogRoutes } from './routes/catalog-routes.js';
+import { internalRoutes } from './routes/internal-routes.js';
 
 export interface CatalogAppOptions {
   db: Db;
@@ -20,5 +21,5 @@ export function buildCatalogApp({ db, logger, internalSecret, migrationsDir }: C
       return pending.length === 0 ? 'ok' : `pending: ${pending.join(', ')}`;
     },
   });
-  return createHttpApp({ logger, internalSecret, routers: [probes, catalogRoutes(db)] });
+  return createHttpApp({ logger, internalSecret, routers: [probes, catalogRoutes(db), internalRoutes(db)] });
 }

@@ -62,3 +62,12 @@ export async function readMeta(db: Queryable, name: string): Promise<string | nu
 export async function writeMeta(db: Queryable, name: string, value: string): Promise<void> {
   await db.query('INSERT INTO catalog_meta (name, value) VALUES ($1, $2) ON CONFLICT (name) DO UPDATE SET value = EXCLUDED.value', [name, value]);
 }
+
+/** Summaries of the entries with these ids that exist (missing ids are simply absent). */
+export async function findSummaries(db: Queryable, ids: readonly number[]): Promise<{ id: number; type: CatalogEntry['type']; brand: string; model: string }[]> {
+  const { rows } = await db.query<{ id: number; type: CatalogEntry['type']; brand: string; model: string }>(
+    'SELECT id, type, brand, model FROM catalog_entries WHERE id = ANY($1::int[]) ORDER BY id',
+    [ids],
+  );
+  return rows;
+}
