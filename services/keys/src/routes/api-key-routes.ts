@@ -30,16 +30,19 @@ function user(ctx: AppContext, minRole: number): number {
   return caller.userId;
 }
 
+/** The use cases log (and audit) with the request's own logger, so every line carries its request id. */
+const forRequest = (deps: KeysDeps, ctx: AppContext): KeysDeps => ({ ...deps, logger: ctx.state.log });
+
 /** /api/ApiKeys: reached only through the gateway with system:full-access and the user's JWT. */
 export function apiKeyRoutes(deps: KeysDeps, keysPerUser: number): Router<AppState> {
   const router = new Router<AppState>();
   router.get('/api/ApiKeys', async (ctx) => {
-    ctx.body = { items: (await listUserKeys(deps, user(ctx, SUBSCRIBER))).map(toView) };
+    ctx.body = { items: (await listUserKeys(forRequest(deps, ctx), user(ctx, SUBSCRIBER))).map(toView) };
   });
   router.post('/api/ApiKeys', async (ctx) => {
     const userId = user(ctx, SUBSCRIBER);
     const body = parseInput(apiKeyCreateRequestSchema, await readJsonBody(ctx), 'body');
-    const { apiKey, secret } = await createUserKey(deps, userId, body, keysPerUser);
+    const { apiKey, secret } = await createUserKey(forRequest(deps, ctx), userId, body, keysPerUser);
     const { lastUsedAt: _l, revokedAt: _r, ...view } = toView(apiKey);
     const created: ApiKeyCreatedResponseBody = { ...view, secret };
     ctx.status = 201;
@@ -49,10 +52,10 @@ export function apiKeyRoutes(deps: KeysDeps, keysPerUser: number): Router<AppSta
   router.patch('/api/ApiKeys/:id', async (ctx) => {
     const userId = user(ctx, SUBSCRIBER);
     const body = parseInput(apiKeyChangeRequestSchema, await readJsonBody(ctx), 'body');
-    ctx.body = toView(await changeUserKey(deps, userId, ctx.params.id!, body));
+    ctx.body = toView(await changeUserKey(forRequest(deps, ctx), userId, ctx.params.id!, body));
   });
   router.delete('/api/ApiKeys/:id', async (ctx) => {
-    ctx.body = toView(await revokeUserKey(deps, user(ctx, 0), ctx.params.id!));
+    ctx.body = toView(await revokeUserKey(forRequest(deps, ctx), user(ctx, 0), ctx.params.id!));
   });
   return router;
 }
