@@ -5,7 +5,7 @@ import { ROUTES, buildOpenApiDocument } from '@acs/gateway';
 /**
  * The spec's Endpoints and Scopes tables (service-interface.md), transcribed. The route table must
  * hold exactly these; the scope of the two routes the spec leaves open (ApiKeys, Subscriptions) is
- * the platform's decision: system:full-access. Two platform additions follow the spec's rows.
+ * the platform's decision: system:full-access. Platform additions are marked where they follow the spec's rows.
  */
 const SPEC_ENDPOINTS = [
   ['POST', '/api/Users/Login', 'auth:login', 'none'],
@@ -16,6 +16,9 @@ const SPEC_ENDPOINTS = [
   ['POST', '/api/Dac/import', 'write:devices', 'admin'],
   ['GET', '/api/SubscriptionPlans', 'read:devices', 'none'],
   ['POST', '/api/Subscriptions', 'system:full-access', 'user'],
+  // Not in the spec's table: users list and cancel their subscriptions (issue 5).
+  ['GET', '/api/Subscriptions', 'system:full-access', 'user'],
+  ['DELETE', '/api/Subscriptions/{id}', 'system:full-access', 'user'],
   ['GET', '/api/ApiKeys', 'system:full-access', 'role>=1'],
   ['POST', '/api/ApiKeys', 'system:full-access', 'role>=1'],
   // Not in the spec's table: the dashboard's scope change and revocation (issue 4).

@@ -88,6 +88,17 @@ export const OPERATIONS: Record<string, OperationDoc> = {
     description: `Needs system:full-access (only the service's own web application holds it) and the user's JWT. ${NOT_DEPLOYED}`,
     success: { status: 201, description: 'Subscription created' },
   },
+  listSubscriptions: {
+    summary: "List the signed-in user's subscriptions",
+    description: `Newest first. Needs system:full-access and the user's JWT. ${NOT_DEPLOYED}`,
+    success: { status: 200, description: 'The subscriptions' },
+  },
+  cancelSubscription: {
+    summary: 'Cancel a subscription at the end of its period',
+    description: `The role stays until the period ends. Someone else's or an unknown id gives 404. ${NOT_DEPLOYED}`,
+    success: { status: 200, description: 'The subscription, with cancelAtPeriodEnd true' },
+    errors: { 404: 'No such subscription of this user' },
+  },
   listApiKeys: {
     summary: "List the signed-in user's API keys",
     description:

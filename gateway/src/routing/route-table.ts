@@ -39,6 +39,9 @@ export const ROUTES: readonly RouteSpec[] = [
   { method: 'POST', path: '/api/Dac/import', scope: 'write:devices', user: atLeast(ROLE.admin), upstream: 'catalog', operationId: 'importCatalog' },
   { method: 'GET', path: '/api/SubscriptionPlans', scope: 'read:devices', user: NO_USER, upstream: 'billing', operationId: 'listPlans' },
   { method: 'POST', path: '/api/Subscriptions', scope: 'system:full-access', user: ANY_USER, upstream: 'billing', operationId: 'createSubscription' },
+  // Platform additions: users see and end what they bought (issue 5).
+  { method: 'GET', path: '/api/Subscriptions', scope: 'system:full-access', user: ANY_USER, upstream: 'billing', operationId: 'listSubscriptions' },
+  { method: 'DELETE', path: '/api/Subscriptions/{id}', scope: 'system:full-access', user: ANY_USER, upstream: 'billing', operationId: 'cancelSubscription' },
   { method: 'GET', path: '/api/ApiKeys', scope: 'system:full-access', user: atLeast(ROLE.subscriber), upstream: 'keys', operationId: 'listApiKeys' },
   { method: 'POST', path: '/api/ApiKeys', scope: 'system:full-access', user: atLeast(ROLE.subscriber), upstream: 'keys', operationId: 'createApiKey' },
   // Platform additions: the dashboard's scope change ("an endpoint for it: not shown") and
