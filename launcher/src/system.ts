@@ -6,6 +6,7 @@ import { catalogConfigSchema, startCatalogService, type CatalogService } from '@
 import { ensureSystemKey, keysConfigSchema, startKeysService, type KeysService } from '@acs/keys-service';
 import { identityConfigSchema, startIdentityService, type IdentityService } from '@acs/identity-service';
 import { gatewayConfigSchema, startGateway, type Gateway } from '@acs/gateway';
+import { deviceConfigSchema, startDeviceService, type DeviceService } from '@acs/device-service';
 import type { LauncherConfig } from './config.js';
 import { loadOrCreateInternalSecret } from './internal-secret.js';
 
@@ -14,6 +15,7 @@ export interface RunningSystem {
   keys: KeysService;
   identity: IdentityService;
   catalog: CatalogService;
+  device: DeviceService;
   gateway: Gateway;
   cache: Cache;
   /** Credentials made at this start when no system key existed and no seed was given; shown once. */
@@ -61,14 +63,19 @@ export async function startSystem(config: LauncherConfig, logger: Logger): Promi
     stack.push(() => identity.close());
     const catalog = await startCatalogService(catalogConfigSchema.parse({ ...shared, ...dbFor('catalog') }), logger.child({ service: 'catalog' }));
     stack.push(() => catalog.close());
+    const device = await startDeviceService(
+      deviceConfigSchema.parse({ ...shared, ...dbFor('device'), CATALOG_URL: catalog.server.url }),
+      logger.child({ service: 'device' }),
+    );
+    stack.push(() => device.close());
     const gateway = await startGateway(
-      gatewayConfigSchema.parse({ ...shared, HOST: config.HOST, PORT: String(config.PORT), KEYS_URL: keys.server.url, IDENTITY_URL: identity.server.url, CATALOG_URL: catalog.server.url, KEY_USAGE_FLUSH_MS: config.KEY_USAGE_FLUSH_MS }),
+      gatewayConfigSchema.parse({ ...shared, HOST: config.HOST, PORT: String(config.PORT), KEYS_URL: keys.server.url, IDENTITY_URL: identity.server.url, CATALOG_URL: catalog.server.url, DEVICE_URL: device.server.url, KEY_USAGE_FLUSH_MS: config.KEY_USAGE_FLUSH_MS }),
       logger.child({ service: 'gateway' }),
       cache,
     );
     stack.push(() => gateway.close());
     const generatedSystemKey = config.SEED_API_KEY ? null : await ensureSystemKey(keys.deps);
-    return { gatewayUrl: gateway.server.url, keys, identity, catalog, gateway, cache, generatedSystemKey, stop };
+    return { gatewayUrl: gateway.server.url, keys, identity, catalog, device, gateway, cache, generatedSystemKey, stop };
   } catch (err) {
     await stop();
     throw err;

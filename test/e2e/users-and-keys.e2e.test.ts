@@ -1,53 +1,31 @@
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import { spawn, type ChildProcess } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
-import { randomBytes } from 'node:crypto';
 import { SPEC_ERRORS } from '@acs/errors';
-import { apiKeyCreatedResponseSchema, apiKeyListResponseSchema, loginResponseSchema } from '@acs/contracts';
+import { apiKeyCreatedResponseSchema, apiKeyListResponseSchema } from '@acs/contracts';
 import { createApiKey } from '@acs/keys-service';
 import { setTrialEnd } from '@acs/identity-service';
 import { startSystemUnderTest, type SystemUnderTest } from './system-harness.js';
+import { PASSWORD, appKey, bearer, json, newUser as createUser, type Auth } from './actors.js';
 
 // Issues 3 and 4 through the gateway: the spec's trial state table, layer 2, and users' API keys.
 const TRIAL_SECONDS = 4;
 const USER_403 = { error: SPEC_ERRORS.insufficientUser.error, message: SPEC_ERRORS.insufficientUser.message };
 const SCOPE_403 = { error: SPEC_ERRORS.insufficientScope.error, message: SPEC_ERRORS.insufficientScope.message };
-const PASSWORD = `violet-anvil-${randomBytes(6).toString('hex')}`;
 
-type Auth = { key: string; secret: string };
 let sut: SystemUnderTest;
 let app: Auth; // a client app: register and log in users
 let dashboard: Auth; // the service's own web application
 
 beforeAll(async () => {
   sut = await startSystemUnderTest({ TRIAL_DURATION_SECONDS: String(TRIAL_SECONDS), KEY_USAGE_FLUSH_MS: '200', KEYS_PER_USER: '3' });
-  const deps = sut.system.keys.deps;
-  const make = async (scopes: string[]): Promise<Auth> => {
-    const { apiKey, secret } = await createApiKey(deps, { name: 'e2e', scopes, ownerUserId: null, environment: 'test' });
-    return { key: apiKey.key, secret };
-  };
-  app = await make(['auth:register', 'auth:login', 'read:devices']);
-  dashboard = await make(['system:full-access']);
+  app = await appKey(sut, ['auth:register', 'auth:login', 'read:devices']);
+  dashboard = await appKey(sut, ['system:full-access']);
 }, 60_000);
 afterAll(async () => sut?.stop());
 
-const json = (body: unknown) => ({ headers: { 'content-type': 'application/json' }, body: JSON.stringify(body) });
-const bearer = (token: string, init: RequestInit = {}): RequestInit => ({ ...init, headers: { ...(init.headers as Record<string, string>), authorization: `Bearer ${token}` } });
 const claimsOf = (token: string): Record<string, unknown> => JSON.parse(Buffer.from(token.split('.')[1]!, 'base64url').toString()) as Record<string, unknown>;
-
-async function newUser(): Promise<{ id: number; email: string; token: string; login: () => Promise<{ token: string; body: Record<string, unknown> }> }> {
-  const email = `e2e-${randomBytes(5).toString('hex')}@Example.com`;
-  const registered = await sut.call('POST', '/api/Users/Register', app, json({ email, password: PASSWORD, firstName: 'Ada', lastName: 'Lovelace' }));
-  expect(registered.status).toBe(201);
-  const { id } = (await registered.json()) as { id: number };
-  const login = async () => {
-    const res = await sut.call('POST', '/api/Users/Login', app, json({ email, password: PASSWORD }));
-    expect(res.status).toBe(200);
-    const body = loginResponseSchema.parse(await res.json());
-    return { token: body.token, body: body as unknown as Record<string, unknown> };
-  };
-  return { id, email, token: (await login()).token, login };
-}
+const newUser = () => createUser(sut, app);
 
 async function expectBody(res: Response, status: number, body: { error: string; message: string }): Promise<void> {
   expect(res.status).toBe(status);

@@ -1,7 +1,7 @@
 import type { z } from 'zod';
 import {
   CATALOG_DEFAULT_PAGE_SIZE, CATALOG_MAX_PAGE, CATALOG_MAX_PAGE_SIZE, apiKeyChangeRequestSchema, apiKeyCreateRequestSchema, apiKeyCreatedResponseSchema,
-  apiKeyListResponseSchema, apiKeyViewSchema,
+  apiKeyListResponseSchema, apiKeyViewSchema, deviceListResponseSchema, deviceRegisterRequestSchema, deviceSchema,
   catalogPageSchema, loginRequestSchema, loginResponseSchema, registerRequestSchema, registerResponseSchema,
 } from '@acs/contracts';
 
@@ -51,13 +51,21 @@ export const OPERATIONS: Record<string, OperationDoc> = {
   },
   listDevices: {
     summary: "List the signed-in user's devices",
-    description: NOT_DEPLOYED,
-    success: { status: 200, description: 'The devices' },
+    description:
+      "The caller's newest 500 devices, newest first, each with a short summary of its catalog entry. When the catalog cannot be reached " +
+      'the devices still come back, with catalogEntry null and catalogUnavailable true. Nobody sees another user\'s devices.',
+    success: { status: 200, description: 'The devices', schema: deviceListResponseSchema },
   },
   registerDevice: {
     summary: 'Register a device to the signed-in user',
-    description: NOT_DEPLOYED,
-    success: { status: 201, description: 'Device registered' },
+    description:
+      'serialNumber: 1-64 of A-Z a-z 0-9 . _ : - (case-sensitive). Unknown fields give 400. The same serial registered again by the same user ' +
+      'answers 200 with the device (firmware retries are safe; name, and catalogEntryId/firmwareVersion when sent, are updated). A serial ' +
+      'registered to another account gives 409. An unknown catalogEntryId gives 422; it is checked against the catalog service at once ' +
+      '(503 with Retry-After when the catalog cannot be reached, nothing written).',
+    requestBody: deviceRegisterRequestSchema,
+    success: { status: 201, description: 'Device registered (200 when it was already registered to this user)', schema: deviceSchema },
+    errors: { 400: 'Invalid body', 409: 'Serial registered to another account', 422: 'Unknown catalog entry' },
   },
   listCatalog: {
     summary: 'List catalog entries (DACs, amplifiers, speakers)',

@@ -6,3 +6,4 @@ export * from './authz.js';
 export * from './jwt.js';
 export * from './api-keys.js';
 export * from './catalog-internal.js';
+export * from './devices.js';
