@@ -1,7 +1,7 @@
-import type { z } from 'zod';
+import { z } from 'zod';
 import {
   CATALOG_DEFAULT_PAGE_SIZE, CATALOG_MAX_PAGE, CATALOG_MAX_PAGE_SIZE, apiKeyChangeRequestSchema, apiKeyCreateRequestSchema, apiKeyCreatedResponseSchema,
-  apiKeyListResponseSchema, apiKeyViewSchema, deviceListResponseSchema, deviceRegisterRequestSchema, deviceSchema,
+  apiKeyListResponseSchema, apiKeyViewSchema, catalogEntryInputSchema, deviceListResponseSchema, deviceRegisterRequestSchema, deviceSchema,
   catalogPageSchema, loginRequestSchema, loginResponseSchema, registerRequestSchema, registerResponseSchema,
 } from '@acs/contracts';
 
@@ -21,6 +21,9 @@ export interface OperationDoc {
   /** Route-specific error statuses beyond the common ones. */
   errors?: Record<number, string>;
 }
+
+const importRequestSchema = z.union([z.array(catalogEntryInputSchema), z.object({ items: z.array(catalogEntryInputSchema) })]);
+const importResultSchema = z.object({ inserted: z.number().int(), updated: z.number().int(), total: z.number().int() });
 
 const NOT_DEPLOYED = 'Answers 503 until the owning service is deployed (it is built in a later issue).';
 
@@ -83,8 +86,18 @@ export const OPERATIONS: Record<string, OperationDoc> = {
   },
   importCatalog: {
     summary: 'Import catalog entries (Admin)',
-    description: NOT_DEPLOYED,
-    success: { status: 200, description: 'Import summary' },
+    description:
+      'Admin only: scope write:devices and a user JWT with role >= 2. Body: a JSON array of entries, or {"items": [...]}, in the catalog entry ' +
+      'shape (strict; currency defaults to USD). Every row is validated before anything is written; if any row is invalid the answer is 400 with ' +
+      'details [{path: "items[<index>].<field>", message}] (at most 100; the message gives the total) and nothing is written. The same product ' +
+      '(type, brand and model, ignoring case) twice in one request is a 400 naming both indexes. A valid request upserts by (type, brand, model, ' +
+      'ignoring case) in one transaction and answers 200 {inserted, updated, total}. ?dryRun=true validates and answers the same counts without ' +
+      'writing; any other query parameter is a 400. Limits: 16 MiB body and 20,000 entries per request, 413 beyond either (split larger files; ' +
+      '`npm run catalog -- import` does). Imports are visible in GET /api/Dac at once.',
+    query: [{ name: 'dryRun', description: 'true: validate and count, write nothing', schema: { type: 'boolean', default: false } }],
+    requestBody: importRequestSchema,
+    success: { status: 200, description: 'Import summary', schema: importResultSchema },
+    errors: { 400: 'Invalid rows (nothing written)', 413: 'Body over 16 MiB or more than 20,000 entries' },
   },
   listPlans: {
     summary: 'List subscription plans',

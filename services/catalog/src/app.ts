@@ -4,6 +4,7 @@ import { pendingMigrations, type Db } from '@acs/db';
 import type { Logger } from '@acs/logger';
 import { catalogRoutes } from './routes/catalog-routes.js';
 import { internalRoutes } from './routes/internal-routes.js';
+import { importRoutes } from './routes/import-routes.js';
 
 export interface CatalogAppOptions {
   db: Db;
@@ -21,5 +22,5 @@ export function buildCatalogApp({ db, logger, internalSecret, migrationsDir }: C
       return pending.length === 0 ? 'ok' : `pending: ${pending.join(', ')}`;
     },
   });
-  return createHttpApp({ logger, internalSecret, routers: [probes, catalogRoutes(db), internalRoutes(db)] });
+  return createHttpApp({ logger, internalSecret, routers: [probes, catalogRoutes(db), importRoutes(db), internalRoutes(db)] });
 }
