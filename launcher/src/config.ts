@@ -13,8 +13,12 @@ export const launcherConfigSchema = z.object({
   DATABASE_URL: postgresUrl().optional(),
   REDIS_URL: redisUrl().optional(),
   REDIS_PREFIX: z.string().default('acs:'),
-  /** Used by billing and identity (subscription events) once they exist; validated now. */
+  /** RabbitMQ for subscription events (billing publishes, identity consumes); unset: an in-process bus. */
   AMQP_URL: amqpUrl().optional(),
+  BUS_EXCHANGE: z.string().default('acs.events'),
+  /** Passed to billing: subscription period lengths (30 and 365 days by default). */
+  BILLING_PERIOD_SECONDS_MONTHLY: z.string().optional(),
+  BILLING_PERIOD_SECONDS_YEARLY: z.string().optional(),
   /** Generated once and kept under DATA_DIR when unset. */
   INTERNAL_SECRET: secret().optional(),
   KEY_PREFIX: z.string().regex(KEY_PREFIX_PATTERN, 'expected 2-16 lower-case letters or digits, starting with a letter').default('acs'),

@@ -1,12 +1,14 @@
 import { createMemoryCache, createRedisCache, type Cache } from '@acs/cache';
 import { serviceDatabaseUrl } from '@acs/config';
 import { acquireDataDirLock } from '@acs/db';
+import { createAmqpBus, createMemoryBus, type Bus } from '@acs/bus';
 import type { Logger } from '@acs/logger';
 import { catalogConfigSchema, startCatalogService, type CatalogService } from '@acs/catalog-service';
 import { ensureSystemKey, keysConfigSchema, startKeysService, type KeysService } from '@acs/keys-service';
 import { identityConfigSchema, startIdentityService, type IdentityService } from '@acs/identity-service';
 import { gatewayConfigSchema, startGateway, type Gateway } from '@acs/gateway';
 import { deviceConfigSchema, startDeviceService, type DeviceService } from '@acs/device-service';
+import { billingConfigSchema, startBillingService, type BillingService } from '@acs/billing-service';
 import type { LauncherConfig } from './config.js';
 import { loadOrCreateInternalSecret } from './internal-secret.js';
 
@@ -16,8 +18,10 @@ export interface RunningSystem {
   identity: IdentityService;
   catalog: CatalogService;
   device: DeviceService;
+  billing: BillingService;
   gateway: Gateway;
   cache: Cache;
+  bus: Bus;
   /** Credentials made at this start when no system key existed and no seed was given; shown once. */
   generatedSystemKey: { key: string; secret: string } | null;
   stop(): Promise<void>;
@@ -38,6 +42,11 @@ export async function startSystem(config: LauncherConfig, logger: Logger): Promi
     const internalSecret = config.INTERNAL_SECRET ?? (await loadOrCreateInternalSecret(config.DATA_DIR));
     const cache = config.REDIS_URL ? createRedisCache({ url: config.REDIS_URL, keyPrefix: config.REDIS_PREFIX, logger: logger.child({ service: 'cache' }) }) : createMemoryCache();
     stack.push(() => cache.close());
+    // One bus for billing (publisher) and identity (consumer): RabbitMQ, or in-process in the embedded mode.
+    const bus = config.AMQP_URL
+      ? createAmqpBus({ url: config.AMQP_URL, exchange: config.BUS_EXCHANGE, logger: logger.child({ service: 'bus' }) })
+      : createMemoryBus({ logger: logger.child({ service: 'bus' }) });
+    stack.push(() => bus.close());
     const shared = { HOST: '127.0.0.1', PORT: '0', LOG_LEVEL: config.LOG_LEVEL, DATA_DIR: config.DATA_DIR, INTERNAL_SECRET: internalSecret };
     const dbFor = (service: string) => (config.DATABASE_URL ? { DATABASE_URL: serviceDatabaseUrl(config.DATABASE_URL, service) } : {});
 
@@ -59,6 +68,7 @@ export async function startSystem(config: LauncherConfig, logger: Logger): Promi
       }),
       logger.child({ service: 'identity' }),
       cache,
+      bus,
     );
     stack.push(() => identity.close());
     const catalog = await startCatalogService(catalogConfigSchema.parse({ ...shared, ...dbFor('catalog') }), logger.child({ service: 'catalog' }));
@@ -68,14 +78,23 @@ export async function startSystem(config: LauncherConfig, logger: Logger): Promi
       logger.child({ service: 'device' }),
     );
     stack.push(() => device.close());
+    const billing = await startBillingService(
+      billingConfigSchema.parse({
+        ...shared, ...dbFor('billing'), BUS_EXCHANGE: config.BUS_EXCHANGE,
+        BILLING_PERIOD_SECONDS_MONTHLY: config.BILLING_PERIOD_SECONDS_MONTHLY, BILLING_PERIOD_SECONDS_YEARLY: config.BILLING_PERIOD_SECONDS_YEARLY,
+      }),
+      logger.child({ service: 'billing' }),
+      bus,
+    );
+    stack.push(() => billing.close());
     const gateway = await startGateway(
-      gatewayConfigSchema.parse({ ...shared, HOST: config.HOST, PORT: String(config.PORT), KEYS_URL: keys.server.url, IDENTITY_URL: identity.server.url, CATALOG_URL: catalog.server.url, DEVICE_URL: device.server.url, KEY_USAGE_FLUSH_MS: config.KEY_USAGE_FLUSH_MS }),
+      gatewayConfigSchema.parse({ ...shared, HOST: config.HOST, PORT: String(config.PORT), KEYS_URL: keys.server.url, IDENTITY_URL: identity.server.url, CATALOG_URL: catalog.server.url, DEVICE_URL: device.server.url, BILLING_URL: billing.server.url, KEY_USAGE_FLUSH_MS: config.KEY_USAGE_FLUSH_MS }),
       logger.child({ service: 'gateway' }),
       cache,
     );
     stack.push(() => gateway.close());
     const generatedSystemKey = config.SEED_API_KEY ? null : await ensureSystemKey(keys.deps);
-    return { gatewayUrl: gateway.server.url, keys, identity, catalog, device, gateway, cache, generatedSystemKey, stop };
+    return { gatewayUrl: gateway.server.url, keys, identity, catalog, device, billing, gateway, cache, bus, generatedSystemKey, stop };
   } catch (err) {
     await stop();
     throw err;

@@ -51,7 +51,7 @@ export async function startSystemUnderTest(overrides: Record<string, string> = {
       await deleteRedisKeys(redisPrefix);
       const admin = new Client({ connectionString: testServerUrl('DATABASE_URL') });
       await admin.connect();
-      for (const service of ['keys', 'identity', 'catalog']) await admin.query(`DROP DATABASE IF EXISTS "${base}_${service}" WITH (FORCE)`);
+      for (const service of ['keys', 'identity', 'catalog', 'device', 'billing']) await admin.query(`DROP DATABASE IF EXISTS "${base}_${service}" WITH (FORCE)`);
       await admin.end();
     },
   };

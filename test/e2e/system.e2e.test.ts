@@ -80,7 +80,7 @@ describe('the system through the gateway (PostgreSQL, Redis)', () => {
   it('reports ready with every upstream migrated', async () => {
     const res = await sut.call('GET', '/readyz', null);
     expect(res.status).toBe(200);
-    expect(await res.json()).toEqual({ ready: true, checks: { cache: 'ok', keys: 'ok', identity: 'ok', catalog: 'ok' } });
+    expect(await res.json()).toEqual({ ready: true, checks: { cache: 'ok', identity: 'ok', keys: 'ok', catalog: 'ok', device: 'ok', billing: 'ok' } });
   });
 
   it('answers 503 in the error shape once the catalog service is down, and keeps serving the rest', async () => {

@@ -1,7 +1,8 @@
 import { z } from 'zod';
 import {
   CATALOG_DEFAULT_PAGE_SIZE, CATALOG_MAX_PAGE, CATALOG_MAX_PAGE_SIZE, apiKeyChangeRequestSchema, apiKeyCreateRequestSchema, apiKeyCreatedResponseSchema,
-  apiKeyListResponseSchema, apiKeyViewSchema, catalogEntryInputSchema, deviceListResponseSchema, deviceRegisterRequestSchema, deviceSchema,
+  apiKeyListResponseSchema, apiKeyViewSchema, catalogEntryInputSchema, subscriptionCreateRequestSchema, subscriptionListResponseSchema,
+  subscriptionPlanListResponseSchema, subscriptionViewSchema, deviceListResponseSchema, deviceRegisterRequestSchema, deviceSchema,
   catalogPageSchema, loginRequestSchema, loginResponseSchema, registerRequestSchema, registerResponseSchema,
 } from '@acs/contracts';
 
@@ -24,8 +25,6 @@ export interface OperationDoc {
 
 const importRequestSchema = z.union([z.array(catalogEntryInputSchema), z.object({ items: z.array(catalogEntryInputSchema) })]);
 const importResultSchema = z.object({ inserted: z.number().int(), updated: z.number().int(), total: z.number().int() });
-
-const NOT_DEPLOYED = 'Answers 503 until the owning service is deployed (it is built in a later issue).';
 
 /**
  * The OpenAPI text of each route in the route table, keyed by operationId. Shapes come from the
@@ -101,24 +100,33 @@ export const OPERATIONS: Record<string, OperationDoc> = {
   },
   listPlans: {
     summary: 'List subscription plans',
-    description: NOT_DEPLOYED,
-    success: { status: 200, description: 'The plans' },
+    description: 'Free (planType 0), Monthly (1), Yearly (2), Lifetime (3), with price, currency and billing interval.',
+    success: { status: 200, description: 'The plans', schema: subscriptionPlanListResponseSchema },
   },
   createSubscription: {
     summary: 'Subscribe the signed-in user to a plan',
-    description: `Needs system:full-access (only the service's own web application holds it) and the user's JWT. ${NOT_DEPLOYED}`,
-    success: { status: 201, description: 'Subscription created' },
+    description:
+      "Needs system:full-access (only the service's own web application holds it) and the user's JWT. One active subscription per user: " +
+      'subscribing to another plan while active ends the current one now and starts the new period now (no proration); the same plan again ' +
+      'while active gives 409. The Free plan gives 400, an unknown plan 404. Idempotency-Key header: the same key and body replay the first ' +
+      'answer (Idempotent-Replayed: true); the same key with another body gives 422. There is no payment provider yet: activation is ' +
+      'immediate (the payment seam approves everything). The role becomes Subscriber on the next request; plan_type shows at the next login.',
+    requestBody: subscriptionCreateRequestSchema,
+    success: { status: 201, description: 'The subscription', schema: subscriptionViewSchema },
+    errors: { 400: 'Invalid body or the Free plan', 404: 'No such plan', 409: 'Already subscribed to this plan', 422: 'Idempotency-Key reused with another body' },
   },
   listSubscriptions: {
     summary: "List the signed-in user's subscriptions",
-    description: `Newest first. Needs system:full-access and the user's JWT. ${NOT_DEPLOYED}`,
-    success: { status: 200, description: 'The subscriptions' },
+    description: "Newest first. status: active, expired (period over), replaced (by another plan) or canceled. Needs system:full-access and the user's JWT.",
+    success: { status: 200, description: 'The subscriptions', schema: subscriptionListResponseSchema },
   },
   cancelSubscription: {
     summary: 'Cancel a subscription at the end of its period',
-    description: `The role stays until the period ends. Someone else's or an unknown id gives 404. ${NOT_DEPLOYED}`,
-    success: { status: 200, description: 'The subscription, with cancelAtPeriodEnd true' },
-    errors: { 404: 'No such subscription of this user' },
+    description:
+      'Sets cancelAtPeriodEnd; the status and the Subscriber role stay until the period ends (a Lifetime subscription ends at once). ' +
+      "Cancelling twice answers the same. Someone else's or an unknown id gives 404; an ended subscription 409.",
+    success: { status: 200, description: 'The subscription', schema: subscriptionViewSchema },
+    errors: { 404: 'No such subscription of this user', 409: 'The subscription has already ended' },
   },
   listApiKeys: {
     summary: "List the signed-in user's API keys",

@@ -7,3 +7,5 @@ export * from './jwt.js';
 export * from './api-keys.js';
 export * from './catalog-internal.js';
 export * from './devices.js';
+export * from './subscription-events.js';
+export * from './billing.js';

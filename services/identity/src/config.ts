@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { logLevel, port, postgresUrl, redisUrl, secret } from '@acs/config';
+import { amqpUrl, logLevel, port, postgresUrl, redisUrl, secret } from '@acs/config';
 import { JWT_AUDIENCE_DEFAULT, JWT_ISSUER_DEFAULT } from '@acs/contracts';
 import { privateSigningJwkSchema, publicVerificationJwkSchema } from './domain/jwk.js';
 
@@ -61,6 +61,22 @@ export const identityConfigSchema = z.object({
   /** Failed logins per client address (IPv6: per /64) within the window before 429. */
   LOGIN_MAX_FAILURES_PER_ADDRESS: wholeNumber(1, 100_000, 30),
   LOGIN_FAILURE_WINDOW_SECONDS: wholeNumber(1, 24 * 3600, 15 * 60),
+  /**
+   * RabbitMQ, for billing's subscription events. Used when no bus is passed to startIdentityService
+   * (standalone); unset and no bus: no subscription events are consumed.
+   */
+  AMQP_URL: amqpUrl().optional(),
+  BUS_EXCHANGE: z.string().min(1).default('acs.events'),
+  /** Identity's durable queue for subscription events (bound to subscription.*); `<queue>.dlq` parks what cannot be applied. */
+  SUBSCRIPTION_EVENTS_QUEUE: z.string().min(1).max(200).default('identity.subscription-events'),
+  SUBSCRIPTION_EVENTS_MAX_ATTEMPTS: wholeNumber(1, 100, 5),
+  /** Delays between attempts, comma-separated milliseconds; the last one repeats. */
+  SUBSCRIPTION_EVENTS_RETRY_DELAYS_MS: z
+    .string()
+    .regex(/^\d+(,\d+)*$/, 'expected comma-separated milliseconds, e.g. 1000,5000,30000')
+    .default('1000,5000,30000,120000')
+    .transform((text) => text.split(',').map(Number))
+    .refine((delays) => delays.every((delay) => delay >= 1), 'every delay must be at least 1 ms'),
 });
 
 export type IdentityConfig = z.infer<typeof identityConfigSchema>;

@@ -7,3 +7,12 @@ export { registerUser } from './domain/register.js';
 export { setUserRole, setTrialEnd } from './domain/change-user.js';
 export { PASSWORD_POLICY, passwordProblems } from './domain/password-policy.js';
 export { INVALID_CREDENTIALS } from './domain/login.js';
+export {
+  applySubscriptionEvent,
+  parseSubscriptionEvent,
+  startSubscriptionEventsConsumer,
+  InvalidSubscriptionEventError,
+  SUBSCRIPTION_EVENTS_QUEUE,
+  type ApplyOutcome,
+  type SubscriptionConsumerOptions,
+} from './consumers/subscription-events-consumer.js';

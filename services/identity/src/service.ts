@@ -2,6 +2,7 @@ import { fileURLToPath } from 'node:url';
 import { join } from 'node:path';
 import { openDatabase, migrate, type Db } from '@acs/db';
 import type { Cache } from '@acs/cache';
+import { createAmqpBus, type Bus, type Subscription } from '@acs/bus';
 import type { Logger } from '@acs/logger';
 import { listen, type RunningServer } from '@acs/http';
 import type { IdentityConfig } from './config.js';
@@ -10,12 +11,18 @@ import type { IdentityDeps, UserStore } from './domain/deps.js';
 import { createPasswordHasher } from './domain/passwords.js';
 import { applySeedAdmin, assertSeedAdmin } from './domain/seed-admin.js';
 import { loadSigner, type JwtSigner } from './domain/signing-keys.js';
+import { startSubscriptionEventsConsumer } from './consumers/subscription-events-consumer.js';
 
 export const IDENTITY_MIGRATIONS_DIR = fileURLToPath(new URL('../migrations/', import.meta.url));
 
 export interface IdentityService {
   server: RunningServer;
   deps: IdentityDeps;
+  /**
+   * Resolves once subscription events are consumed (at once without a bus). Start does not wait for
+   * it: logins must not depend on the broker being up. Never rejects (a failure is logged).
+   */
+  eventsReady: Promise<void>;
   close(): Promise<void>;
 }
 
@@ -54,27 +61,58 @@ export async function openIdentityDeps(config: IdentityConfig, logger: Logger, c
   };
 }
 
-/** Starts the identity service; the cache is passed in because the embedded mode shares one with the gateway. */
-export async function startIdentityService(config: IdentityConfig, logger: Logger, cache: Cache): Promise<IdentityService> {
+/**
+ * Starts the identity service; the cache is passed in because the embedded mode shares one with the
+ * gateway. With a bus (the embedded mode shares its in-process one with billing), or else with
+ * AMQP_URL (a RabbitMQ bus of its own, closed with the service), it consumes subscription events.
+ */
+export async function startIdentityService(config: IdentityConfig, logger: Logger, cache: Cache, bus?: Bus): Promise<IdentityService> {
   // Checked before anything is opened: a bad seed or key must not leave a database pool behind.
   const seed = assertSeedAdmin(config.SEED_ADMIN_EMAIL, config.SEED_ADMIN_PASSWORD);
   const signer = await loadSigner({ signingKey: config.JWT_SIGNING_KEY, verificationKeys: config.JWT_VERIFICATION_KEYS, dataDir: config.DATA_DIR }, logger);
   const deps = await openIdentityDeps(config, logger, cache, signer);
+  const ownBus = !bus && config.AMQP_URL ? createAmqpBus({ url: config.AMQP_URL, exchange: config.BUS_EXCHANGE, logger, connectionName: `identity-${process.pid}` }) : null;
+  const eventBus = bus ?? ownBus;
+  let consumer: Subscription | null = null;
+  let stopping = false;
   try {
     if (seed) await applySeedAdmin(deps, seed);
+    const eventsReady: Promise<void> = eventBus
+      ? startSubscriptionEventsConsumer(deps, eventBus, {
+          queue: config.SUBSCRIPTION_EVENTS_QUEUE,
+          maxAttempts: config.SUBSCRIPTION_EVENTS_MAX_ATTEMPTS,
+          retryDelaysMs: config.SUBSCRIPTION_EVENTS_RETRY_DELAYS_MS,
+        }).then(
+          async (subscription) => {
+            if (stopping) await subscription.close();
+            else consumer = subscription;
+          },
+          (err: unknown) => {
+            if (!stopping) logger.error({ err }, 'could not subscribe to subscription events; roles will not follow billing');
+          },
+        )
+      : Promise.resolve();
     const app = buildIdentityApp({ deps, internalSecret: config.INTERNAL_SECRET, migrationsDir: IDENTITY_MIGRATIONS_DIR });
     const server = await listen(app.callback(), config.PORT, config.HOST);
     logger.info({ url: server.url, kid: signer.kid }, 'identity service listening');
     return {
       server,
       deps,
+      eventsReady,
       close: async () => {
+        stopping = true;
         await server.close();
+        // Handlers in flight finish (and ack) before the database goes away.
+        await consumer?.close();
+        await ownBus?.close();
         await deps.db.close();
       },
     };
   } catch (err) {
     // A failed start (seed, port taken) must not keep the pool's connections open.
+    stopping = true;
+    await (consumer as Subscription | null)?.close().catch(() => undefined);
+    await ownBus?.close().catch(() => undefined);
     await deps.db.close().catch((closeErr: unknown) => logger.error({ err: closeErr }, 'could not close the database after a failed start'));
     throw err;
   }

@@ -3,6 +3,7 @@ import { createServer } from 'node:net';
 import { Redis } from 'ioredis';
 import pg from 'pg';
 import { exportJWK, generateKeyPair } from 'jose';
+import type { Bus } from '@acs/bus';
 import { createRedisCache, type Cache } from '@acs/cache';
 import { AUTHZ_LOOKUP_PATH, JWKS_PATH, authzCacheKey, authzRecordSchema, type AuthzRecord } from '@acs/contracts';
 import type { Db } from '@acs/db';
@@ -129,6 +130,8 @@ export interface StartIdentityOptions {
   logger?: Logger;
   /** Used instead of the harness's Redis cache (it is not closed by the harness then). */
   cache?: Cache;
+  /** Subscription events are consumed from it (owned by the caller). */
+  bus?: Bus;
 }
 
 /** An identity service on a fresh database, writing through to real Redis under a prefix of its own. */
@@ -148,7 +151,8 @@ export async function startIdentity(options: StartIdentityOptions = {}): Promise
     await database.drop();
   };
   try {
-    service = await startIdentityService(await identityConfig(database, prefix, options.env), logger, cache);
+    service = await startIdentityService(await identityConfig(database, prefix, options.env), logger, cache, options.bus);
+    await service.eventsReady;
   } catch (err) {
     await cleanup();
     throw err;
@@ -191,7 +195,8 @@ export async function startIdentity(options: StartIdentityOptions = {}): Promise
     },
     async restart(env) {
       await harness.stopService();
-      service = await startIdentityService(await identityConfig(database, prefix, env ?? options.env), logger, cache);
+      service = await startIdentityService(await identityConfig(database, prefix, env ?? options.env), logger, cache, options.bus);
+      await service.eventsReady;
     },
     async stopService() {
       const running = service;

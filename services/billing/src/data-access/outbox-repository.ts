@@ -1,0 +1,80 @@
+import type { Queryable } from '@acs/db';
+
+export interface OutboxRow {
+  id: number;
+  eventId: string;
+  userId: number;
+  type: string;
+  routingKey: string;
+  payload: Record<string, unknown>;
+  occurredAt: Date;
+  attempts: number;
+}
+
+interface Row {
+  id: number | string;
+  event_id: string;
+  user_id: number | string;
+  type: string;
+  routing_key: string;
+  payload: Record<string, unknown> | string;
+  occurred_at: Date;
+  attempts: number;
+}
+
+export interface NewOutboxEvent {
+  eventId: string;
+  userId: number;
+  type: string;
+  routingKey: string;
+  /** Everything but `sequence`, which is the row id and added by the relay. */
+  payload: Record<string, unknown>;
+  occurredAt: Date;
+}
+
+export async function insertOutboxEvent(tx: Queryable, event: NewOutboxEvent): Promise<number> {
+  const { rows } = await tx.query<{ id: number | string }>(
+    'INSERT INTO outbox (event_id, user_id, type, routing_key, payload, occurred_at) VALUES ($1, $2, $3, $4, $5::jsonb, $6) RETURNING id',
+    [event.eventId, event.userId, event.type, event.routingKey, JSON.stringify(event.payload), event.occurredAt],
+  );
+  return Number(rows[0]!.id);
+}
+
+/** The oldest unsent rows, in the order they must go out. */
+export async function unsentEvents(db: Queryable, limit: number): Promise<OutboxRow[]> {
+  const { rows } = await db.query<Row>(
+    'SELECT id, event_id, user_id, type, routing_key, payload, occurred_at, attempts FROM outbox WHERE sent_at IS NULL ORDER BY id LIMIT $1',
+    [limit],
+  );
+  return rows.map((row) => ({
+    id: Number(row.id),
+    eventId: row.event_id,
+    userId: Number(row.user_id),
+    type: row.type,
+    routingKey: row.routing_key,
+    payload: typeof row.payload === 'string' ? (JSON.parse(row.payload) as Record<string, unknown>) : row.payload,
+    occurredAt: row.occurred_at,
+    attempts: Number(row.attempts),
+  }));
+}
+
+export async function markSent(db: Queryable, id: number): Promise<void> {
+  await db.query('UPDATE outbox SET sent_at = now(), attempts = attempts + 1, last_error = NULL WHERE id = $1', [id]);
+}
+
+export async function markFailed(db: Queryable, id: number, error: string): Promise<void> {
+  await db.query('UPDATE outbox SET attempts = attempts + 1, last_error = $2 WHERE id = $1', [id, error.slice(0, 1000)]);
+}
+
+/** Only one relay publishes at a time across replicas (per-user order); held until the transaction ends. */
+export const RELAY_LOCK_KEY = 0x62696c6c; // 'bill'
+
+export async function tryRelayLock(tx: Queryable): Promise<boolean> {
+  const { rows } = await tx.query<{ locked: boolean }>('SELECT pg_try_advisory_xact_lock($1::bigint) AS locked', [RELAY_LOCK_KEY]);
+  return rows[0]!.locked;
+}
+
+export async function countUnsent(db: Queryable): Promise<number> {
+  const { rows } = await db.query<{ n: number | string }>('SELECT count(*) AS n FROM outbox WHERE sent_at IS NULL');
+  return Number(rows[0]!.n);
+}

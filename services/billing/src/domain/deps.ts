@@ -1,0 +1,19 @@
+import type { Db } from '@acs/db';
+import type { Logger } from '@acs/logger';
+import type { PaymentGateway } from './payment-gateway.js';
+
+export interface BillingSettings {
+  /** Period lengths in seconds by billing interval. */
+  periodSeconds: { month: number; year: number };
+  idempotencyKeyTtlSeconds: number;
+}
+
+/** What the use cases need; built once in service.ts and passed down (tests may swap a member). */
+export interface BillingDeps {
+  db: Db;
+  logger: Logger;
+  payments: PaymentGateway;
+  settings: BillingSettings;
+  /** Called after a commit that wrote outbox rows, so the relay publishes now rather than at its next poll. */
+  onOutboxWrite(): void;
+}

@@ -1,0 +1,35 @@
+import { randomUUID } from 'node:crypto';
+import type { Queryable } from '@acs/db';
+import { SUBSCRIPTION_EVENT_TYPES, SUBSCRIPTION_ROUTING_KEYS, subscriptionEventPayloadSchema, type SubscriptionEventKind } from '../contracts.js';
+import { insertOutboxEvent } from '../data-access/outbox-repository.js';
+import type { Subscription } from './subscription.js';
+
+/** Payload checked against the contract (with a placeholder sequence) before it is stored, so a bad event fails the request, not the relay. */
+const storedPayloadSchema = subscriptionEventPayloadSchema.omit({ sequence: true });
+
+/**
+ * Records the event in the outbox inside the caller's transaction: the subscription change and
+ * its event commit together or not at all (ARCHITECTURE.md, decision 4).
+ */
+export async function recordEvent(tx: Queryable, kind: SubscriptionEventKind, subscription: Subscription, occurredAt: Date): Promise<string> {
+  const eventId = randomUUID();
+  const payload = storedPayloadSchema.parse({
+    eventId,
+    userId: subscription.userId,
+    subscriptionId: subscription.id,
+    planType: subscription.planType,
+    status: subscription.status === 'canceled' ? 'canceled' : 'active',
+    currentPeriodEnd: subscription.currentPeriodEnd?.toISOString() ?? null,
+    cancelAtPeriodEnd: subscription.cancelAtPeriodEnd,
+    occurredAt: occurredAt.toISOString(),
+  });
+  await insertOutboxEvent(tx, {
+    eventId,
+    userId: subscription.userId,
+    type: SUBSCRIPTION_EVENT_TYPES[kind],
+    routingKey: SUBSCRIPTION_ROUTING_KEYS[kind],
+    payload,
+    occurredAt,
+  });
+  return eventId;
+}

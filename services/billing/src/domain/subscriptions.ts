@@ -1,0 +1,133 @@
+import { createHash } from 'node:crypto';
+import { AppError, badRequest, conflict, notFound, unprocessable } from '@acs/errors';
+import type { SubscriptionView } from '../contracts.js';
+import { findAnswer, saveAnswer } from '../data-access/idempotency-repository.js';
+import { findPlan } from '../data-access/plans-repository.js';
+import {
+  endSubscription,
+  findActiveSubscription,
+  findSubscription,
+  insertSubscription,
+  listSubscriptions,
+  lockUser,
+  markCancelAtPeriodEnd,
+} from '../data-access/subscriptions-repository.js';
+import type { BillingDeps } from './deps.js';
+import { recordEvent } from './events.js';
+import { PLAN_TYPE_FREE, type Plan } from './plan.js';
+import { isLive, toView } from './subscription.js';
+
+const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+
+export interface Answer {
+  status: number;
+  body: SubscriptionView;
+  /** True when this is the stored answer to an earlier request with the same Idempotency-Key. */
+  replayed: boolean;
+}
+
+/** The end of a period that starts at `start`, or null when it never ends (Lifetime). */
+export function periodEnd(deps: BillingDeps, plan: Plan, start: Date): Date | null {
+  switch (plan.billingInterval) {
+    case 'month':
+      return new Date(start.getTime() + deps.settings.periodSeconds.month * 1000);
+    case 'year':
+      return new Date(start.getTime() + deps.settings.periodSeconds.year * 1000);
+    case 'lifetime':
+      return null;
+    case 'none':
+      throw badRequest('The Free plan needs no subscription');
+  }
+}
+
+/** Same key and same body replay; the body is compared after parsing, so whitespace and key order do not matter. */
+export const requestHash = (body: { planId: string }): string => createHash('sha256').update(JSON.stringify({ planId: body.planId })).digest('base64url');
+
+function replayOrRefuse(stored: { requestHash: string; status: number; body: unknown }, hash: string): Answer {
+  if (stored.requestHash !== hash) throw unprocessable('This Idempotency-Key was already used with a different request body');
+  return { status: stored.status, body: stored.body as SubscriptionView, replayed: true };
+}
+
+/**
+ * Subscribes the user to a paid plan. Rules: the Free plan is refused (400), an unknown plan is
+ * 404; the same plan while it is active and not being canceled is 409; another plan while one is
+ * active replaces it: the old one ends now (status `replaced`), the new period starts now, no
+ * proration, and subscription.changed is emitted (subscription.activated otherwise).
+ */
+export async function subscribe(deps: BillingDeps, userId: number, body: { planId: string }, idempotencyKey: string | null): Promise<Answer> {
+  const hash = requestHash(body);
+  const ttl = deps.settings.idempotencyKeyTtlSeconds;
+  if (idempotencyKey) {
+    // Before the payment seam: a retried request must not be charged twice.
+    const stored = await findAnswer(deps.db, userId, idempotencyKey, ttl);
+    if (stored) return replayOrRefuse(stored, hash);
+  }
+  const plan = await findPlan(deps.db, body.planId);
+  if (!plan) throw notFound(`No subscription plan ${body.planId}`);
+  if (plan.planType === PLAN_TYPE_FREE) throw badRequest('The Free plan needs no subscription');
+
+  const decision = await deps.payments.approve({ userId, plan, idempotencyKey });
+  if (!decision.approved) throw new AppError('bad_request', 'Payment declined', decision.reason);
+
+  const answer = await deps.db.transaction(async (tx): Promise<Answer> => {
+    await lockUser(tx, userId);
+    if (idempotencyKey) {
+      // A concurrent request with the same key may have committed while we were not holding the lock.
+      const stored = await findAnswer(tx, userId, idempotencyKey, ttl);
+      if (stored) return replayOrRefuse(stored, hash);
+    }
+    const now = new Date();
+    let current = await findActiveSubscription(tx, userId);
+    if (current && !isLive(current, now)) current = null; // its period is over: nothing to replace
+    if (current && current.planId === plan.id && !current.cancelAtPeriodEnd) {
+      throw conflict(`You already have an active ${plan.name} subscription`);
+    }
+    if (current) await endSubscription(tx, current.id, 'replaced', now);
+    // An expired row still stored as active must leave the one-active-per-user index.
+    const stale = await findActiveSubscription(tx, userId);
+    if (stale) await endSubscription(tx, stale.id, 'expired', stale.currentPeriodEnd ?? now);
+    const created = await insertSubscription(tx, { userId, planId: plan.id, planType: plan.planType, currentPeriodStart: now, currentPeriodEnd: periodEnd(deps, plan, now) });
+    await recordEvent(tx, current ? 'changed' : 'activated', created, now);
+    const fresh: Answer = { status: 201, body: toView(created, now), replayed: false };
+    if (idempotencyKey) await saveAnswer(tx, userId, idempotencyKey, { requestHash: hash, status: fresh.status, body: fresh.body });
+    deps.logger.info(
+      { audit: current ? 'subscription.changed' : 'subscription.activated', userId, subscriptionId: created.id, planId: plan.id, replaced: current?.id, paymentReference: decision.reference },
+      current ? 'subscription replaced' : 'subscription activated',
+    );
+    return fresh;
+  });
+  if (!answer.replayed) deps.onOutboxWrite();
+  return answer;
+}
+
+export async function listUserSubscriptions(deps: BillingDeps, userId: number): Promise<SubscriptionView[]> {
+  const now = new Date();
+  return (await listSubscriptions(deps.db, userId)).map((subscription) => toView(subscription, now));
+}
+
+/**
+ * Cancels at period end: cancelAtPeriodEnd becomes true, the subscription (and the role) stays
+ * active until currentPeriodEnd, subscription.canceled is emitted. A Lifetime subscription has no
+ * period end, so it ends at once (status `canceled`). Canceling twice answers the same record
+ * without a second event; someone else's or an unknown id is 404; an ended one is 409.
+ */
+export async function cancelSubscription(deps: BillingDeps, userId: number, id: string): Promise<SubscriptionView> {
+  const noSuch = (): AppError => notFound('No such subscription');
+  if (!UUID.test(id)) throw noSuch();
+  let emitted = false;
+  const view = await deps.db.transaction(async (tx) => {
+    await lockUser(tx, userId);
+    const existing = await findSubscription(tx, id);
+    if (!existing || existing.userId !== userId) throw noSuch();
+    const now = new Date();
+    if (!isLive(existing, now)) throw conflict('The subscription has already ended');
+    if (existing.cancelAtPeriodEnd) return toView(existing, now);
+    const changed = existing.currentPeriodEnd === null ? await endSubscription(tx, id, 'canceled', now) : await markCancelAtPeriodEnd(tx, id, now);
+    await recordEvent(tx, 'canceled', changed, now);
+    emitted = true;
+    deps.logger.info({ audit: 'subscription.canceled', userId, subscriptionId: id, endsAt: changed.currentPeriodEnd?.toISOString() }, 'subscription canceled');
+    return toView(changed, now);
+  });
+  if (emitted) deps.onOutboxWrite();
+  return view;
+}

@@ -1,0 +1,85 @@
+import type { Bus, BusEnvelope, Subscription } from '@acs/bus';
+import { findUserById } from '../data-access/users-repository.js';
+import type { UserStore } from '../domain/deps.js';
+import { changeWithWriteThrough } from '../domain/write-through.js';
+import { SUBSCRIPTION_EVENTS_BINDING, subscriptionEndOf, subscriptionEventSchema, type SubscriptionEvent } from './contracts.js';
+import { isProcessed, lockUserRow, newerEventApplied, recordProcessedEvent, updateUserSubscription, type ProcessedEvent } from './processed-events-repository.js';
+
+export const SUBSCRIPTION_EVENTS_QUEUE = 'identity.subscription-events';
+
+export type ApplyOutcome = 'applied' | 'duplicate' | 'stale';
+
+/** A message that is valid JSON and a valid envelope but not a subscription event this version understands. */
+export class InvalidSubscriptionEventError extends Error {
+  constructor(message: string) {
+    super(message);
+    this.name = 'InvalidSubscriptionEventError';
+  }
+}
+
+export function parseSubscriptionEvent(message: BusEnvelope): SubscriptionEvent {
+  const parsed = subscriptionEventSchema.safeParse(message);
+  if (!parsed.success) {
+    throw new InvalidSubscriptionEventError(parsed.error.issues.map((issue) => `${issue.path.join('.') || '(root)'}: ${issue.message}`).join('; '));
+  }
+  return parsed.data;
+}
+
+/**
+ * Applies one event: the user's subscription end (the period end; Lifetime: far future) and plan
+ * type, written through to the authorization record, and the event id recorded in
+ * processed_events, all in one transaction. A redelivered event is a no-op; an event older than
+ * one already applied to the user is recorded but not applied. An unknown user throws (the bus
+ * retries, then parks it in the dead-letter queue).
+ */
+export async function applySubscriptionEvent(store: UserStore, event: SubscriptionEvent): Promise<ApplyOutcome> {
+  const { payload } = event;
+  const ref: ProcessedEvent = { eventId: event.id, type: event.type, userId: payload.userId, occurredAt: new Date(payload.occurredAt), sequence: payload.sequence };
+  let outcome: ApplyOutcome = 'applied';
+  await changeWithWriteThrough(store, async (tx) => {
+    if (!(await lockUserRow(tx, payload.userId))) throw new Error(`subscription event ${event.id} is for user ${payload.userId}, who does not exist`);
+    if (await isProcessed(tx, event.id)) {
+      outcome = 'duplicate';
+      return null;
+    }
+    if (await newerEventApplied(tx, ref)) {
+      outcome = 'stale';
+      await recordProcessedEvent(tx, ref, false);
+      return null;
+    }
+    await recordProcessedEvent(tx, ref, true);
+    await updateUserSubscription(tx, payload.userId, subscriptionEndOf(payload.currentPeriodEnd), payload.planType);
+    return findUserById(tx, payload.userId);
+  });
+  const level = outcome === 'applied' ? 'info' : 'debug';
+  store.logger[level](
+    { audit: outcome === 'applied' ? 'user.subscription_changed' : undefined, eventId: event.id, type: event.type, userId: payload.userId, planType: payload.planType, currentPeriodEnd: payload.currentPeriodEnd, outcome },
+    `subscription event ${outcome}`,
+  );
+  return outcome;
+}
+
+export interface SubscriptionConsumerOptions {
+  queue?: string;
+  maxAttempts?: number;
+  retryDelaysMs?: number[];
+  prefetch?: number;
+}
+
+/**
+ * Identity's durable queue bound to `subscription.*`. The bus acks after the handler resolves
+ * (after the commit), retries a failure with backoff and parks poison messages and messages that
+ * keep failing in `<queue>.dlq`.
+ */
+export function startSubscriptionEventsConsumer(store: UserStore, bus: Bus, options: SubscriptionConsumerOptions = {}): Promise<Subscription> {
+  return bus.subscribe({
+    queue: options.queue ?? SUBSCRIPTION_EVENTS_QUEUE,
+    bindings: [SUBSCRIPTION_EVENTS_BINDING],
+    handler: async (message) => {
+      await applySubscriptionEvent(store, parseSubscriptionEvent(message));
+    },
+    ...(options.maxAttempts !== undefined ? { maxAttempts: options.maxAttempts } : {}),
+    ...(options.retryDelaysMs !== undefined ? { retryDelaysMs: options.retryDelaysMs } : {}),
+    ...(options.prefetch !== undefined ? { prefetch: options.prefetch } : {}),
+  });
+}
