@@ -2,3 +2,4 @@ export * from './environment.js';
 export * from './database.js';
 export * from './signed-fetch.js';
 export * from './redis-keys.js';
+export * from './cli-runner.js';

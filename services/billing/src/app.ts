@@ -1,6 +1,6 @@
 import type Koa from 'koa';
 import { Router, addProbeRoutes, createHttpApp, type AppState } from '@acs/http';
-import { pendingMigrations } from '@acs/db';
+import { databaseReadinessChecks } from '@acs/db';
 import type { BillingDeps } from './domain/deps.js';
 import { planRoutes } from './routes/plan-routes.js';
 import { subscriptionRoutes } from './routes/subscription-routes.js';
@@ -17,12 +17,6 @@ export interface BillingAppOptions {
  */
 export function buildBillingApp({ deps, internalSecret, migrationsDir }: BillingAppOptions): Koa<AppState> {
   const probes = new Router<AppState>();
-  addProbeRoutes(probes, {
-    database: async () => (await deps.db.ping(), 'ok'),
-    migrations: async () => {
-      const pending = await pendingMigrations(deps.db, migrationsDir);
-      return pending.length === 0 ? 'ok' : `pending: ${pending.join(', ')}`;
-    },
-  });
+  addProbeRoutes(probes, databaseReadinessChecks(deps.db, migrationsDir));
   return createHttpApp({ logger: deps.logger, internalSecret, routers: [probes, planRoutes(deps), subscriptionRoutes(deps)] });
 }

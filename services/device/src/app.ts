@@ -1,6 +1,6 @@
 import type Koa from 'koa';
 import { Router, addProbeRoutes, createHttpApp, type AppState } from '@acs/http';
-import { pendingMigrations } from '@acs/db';
+import { databaseReadinessChecks } from '@acs/db';
 import type { DeviceDeps } from './domain/deps.js';
 import { deviceRoutes } from './routes/device-routes.js';
 
@@ -15,12 +15,6 @@ export function buildDeviceApp({ deps, internalSecret, migrationsDir }: DeviceAp
   // The catalog is not a readiness check: listing works without it (catalogUnavailable), and
   // a registration that needs it answers 503 by itself. Taking the service out of rotation
   // whenever the catalog blips would turn a partial outage into a full one.
-  addProbeRoutes(probes, {
-    database: async () => (await deps.db.ping(), 'ok'),
-    migrations: async () => {
-      const pending = await pendingMigrations(deps.db, migrationsDir);
-      return pending.length === 0 ? 'ok' : `pending: ${pending.join(', ')}`;
-    },
-  });
+  addProbeRoutes(probes, databaseReadinessChecks(deps.db, migrationsDir));
   return createHttpApp({ logger: deps.logger, internalSecret, routers: [probes, deviceRoutes(deps)] });
 }

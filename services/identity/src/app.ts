@@ -1,6 +1,6 @@
 import type Koa from 'koa';
 import { Router, addProbeRoutes, createHttpApp, type AppState } from '@acs/http';
-import { pendingMigrations } from '@acs/db';
+import { databaseReadinessChecks } from '@acs/db';
 import type { IdentityDeps } from './domain/deps.js';
 import { internalRoutes } from './routes/internal-routes.js';
 import { userRoutes } from './routes/user-routes.js';
@@ -14,11 +14,7 @@ export interface IdentityAppOptions {
 export function buildIdentityApp({ deps, internalSecret, migrationsDir }: IdentityAppOptions): Koa<AppState> {
   const probes = new Router<AppState>();
   addProbeRoutes(probes, {
-    database: async () => (await deps.db.ping(), 'ok'),
-    migrations: async () => {
-      const pending = await pendingMigrations(deps.db, migrationsDir);
-      return pending.length === 0 ? 'ok' : `pending: ${pending.join(', ')}`;
-    },
+    ...databaseReadinessChecks(deps.db, migrationsDir),
     cache: async () => ((await deps.cache.ping()) ? 'ok' : 'not reachable'),
   });
   return createHttpApp({ logger: deps.logger, internalSecret, routers: [probes, userRoutes(deps), internalRoutes(deps)] });
