@@ -3,3 +3,4 @@ export * from './database.js';
 export * from './signed-fetch.js';
 export * from './redis-keys.js';
 export * from './cli-runner.js';
+export * from './logs.js';

@@ -1,11 +1,15 @@
 import { randomBytes, randomInt } from 'node:crypto';
 import { createAmqpBus, subscriptionQueueNames, type AmqpBus, type Bus, type BusEnvelope } from '@acs/bus';
 import type { Db } from '@acs/db';
-import { createLogger, type Logger } from '@acs/logger';
+import type { Logger } from '@acs/logger';
 import { createTestDatabase, signedFetch, testServerUrl, uniqueName, type TestDatabase } from '@acs/testing';
 import { billingConfigSchema, startBillingService, type BillingConfig, type BillingService, type BillingServiceOptions } from '../src/index.js';
 import { RawBroker } from '../../../libs/bus/test/amqp-support.js';
 import { captureLogs, waitFor } from '../../../libs/bus/test/support.js';
+import { captureLogger as captureLines, silentLogger as silent, type LogLine } from '@acs/testing';
+
+export type { LogLine };
+export const silentLogger = (): Logger => silent('billing-test');
 
 export { RawBroker, FlakyProxy } from '../../../libs/bus/test/amqp-support.js';
 export { captureLogs, sleep, waitFor } from '../../../libs/bus/test/support.js';
@@ -14,8 +18,6 @@ export const INTERNAL_SECRET = `billing-test-secret-${randomBytes(16).toString('
 export const AMQP_URL = testServerUrl('AMQP_URL');
 export const SUBSCRIPTIONS_PATH = '/api/Subscriptions';
 export const PLANS_PATH = '/api/SubscriptionPlans';
-
-export const silentLogger = (): Logger => createLogger({ name: 'billing-test', level: 'silent' });
 
 /** A user id no other test of this run uses (billing trusts the gateway's userId; identity is not involved). */
 export function newUserId(): number {

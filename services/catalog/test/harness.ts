@@ -1,26 +1,16 @@
 import { randomBytes } from 'node:crypto';
-import { createLogger, type Logger } from '@acs/logger';
+import type { Logger } from '@acs/logger';
 import { openDatabase, type Db } from '@acs/db';
 import { createTestDatabase, signedFetch, type TestDatabase } from '@acs/testing';
 import type { CatalogEntryInput } from '@acs/contracts';
 import { catalogConfigSchema, startCatalogService, type CatalogService } from '../src/index.js';
+import { captureLogger as captureLines, silentLogger as silent, type LogLine } from '@acs/testing';
+
+export type { LogLine };
+export const silentLogger = (): Logger => silent('catalog-test');
+export const captureLogger = (name = 'catalog-test') => captureLines(name, 'info');
 
 export const INTERNAL_SECRET = `catalog-test-secret-${randomBytes(16).toString('hex')}`;
-
-export interface LogLine {
-  level: string;
-  msg: string;
-  [key: string]: unknown;
-}
-
-/** A real logger whose JSON lines the test reads back. */
-export function captureLogger(name = 'catalog-test'): { logger: Logger; lines: LogLine[] } {
-  const lines: LogLine[] = [];
-  const logger = createLogger({ name, level: 'info', destination: { write: (line: string) => void lines.push(JSON.parse(line) as LogLine) } });
-  return { logger, lines };
-}
-
-export const silentLogger = (): Logger => createLogger({ name: 'catalog-test', level: 'silent' });
 
 export interface CatalogHarness {
   database: TestDatabase;

@@ -1,27 +1,17 @@
 import { randomBytes, randomInt } from 'node:crypto';
 import { createServer, type Server, type Socket } from 'node:net';
-import { createLogger, type Logger } from '@acs/logger';
+import type { Logger } from '@acs/logger';
 import { createTestDatabase, signedFetch, type TestDatabase } from '@acs/testing';
 import type { InternalContext } from '@acs/auth';
 import { catalogConfigSchema, startCatalogService, type CatalogService } from '@acs/catalog-service';
 import { deviceConfigSchema, startDeviceService, type DeviceService } from '../src/index.js';
+import { captureLogger as captureLines, silentLogger as silent, type LogLine } from '@acs/testing';
+
+export type { LogLine };
+export const silentLogger = (): Logger => silent('device-test');
+export const captureLogger = (name = 'device-test') => captureLines(name, 'info');
 
 export const INTERNAL_SECRET = `device-test-secret-${randomBytes(16).toString('hex')}`;
-
-export interface LogLine {
-  level: string;
-  msg: string;
-  [key: string]: unknown;
-}
-
-/** A real logger whose JSON lines the test reads back. */
-export function captureLogger(name = 'device-test'): { logger: Logger; lines: LogLine[] } {
-  const lines: LogLine[] = [];
-  const logger = createLogger({ name, level: 'info', destination: { write: (line: string) => void lines.push(JSON.parse(line) as LogLine) } });
-  return { logger, lines };
-}
-
-export const silentLogger = (): Logger => createLogger({ name: 'device-test', level: 'silent' });
 
 /** A real catalog service on a seeded database of its own (entries 1.. exist). */
 export interface CatalogFixture {

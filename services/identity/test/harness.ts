@@ -7,39 +7,19 @@ import type { Bus } from '@acs/bus';
 import { createRedisCache, type Cache } from '@acs/cache';
 import { AUTHZ_LOOKUP_PATH, JWKS_PATH, authzCacheKey, authzRecordSchema, type AuthzRecord } from '@acs/contracts';
 import type { Db } from '@acs/db';
-import { createLogger, type Logger } from '@acs/logger';
+import type { Logger } from '@acs/logger';
 import { createTestDatabase, deleteRedisKeys, signedFetch, testServerUrl, uniqueName, type TestDatabase } from '@acs/testing';
 import { identityConfigSchema, startIdentityService, type IdentityConfig, type IdentityDeps, type IdentityService } from '../src/index.js';
+import { captureLogger as captureLines, silentLogger as silent, type LogLine } from '@acs/testing';
+
+export type { LogLine };
+export const silentLogger = (): Logger => silent('identity-test');
+export const captureLogger = (name = 'identity-test') => captureLines(name, 'debug');
 
 export const INTERNAL_SECRET = `identity-test-secret-${randomBytes(16).toString('hex')}`;
 export const REDIS_URL = testServerUrl('REDIS_URL');
 export const REGISTER_PATH = '/api/Users/Register';
 export const LOGIN_PATH = '/api/Users/Login';
-
-export interface LogLine {
-  level: string;
-  msg: string;
-  [key: string]: unknown;
-}
-
-/** A real logger whose JSON lines the test reads back. */
-export function captureLogger(name = 'identity-test'): { logger: Logger; lines: LogLine[]; text(): string } {
-  const lines: LogLine[] = [];
-  const raw: string[] = [];
-  const logger = createLogger({
-    name,
-    level: 'debug',
-    destination: {
-      write: (line: string) => {
-        raw.push(line);
-        lines.push(JSON.parse(line) as LogLine);
-      },
-    },
-  });
-  return { logger, lines, text: () => raw.join('') };
-}
-
-export const silentLogger = (): Logger => createLogger({ name: 'identity-test', level: 'silent' });
 
 /** A Redis client without prefix: to see exactly what the service wrote. */
 export function rawRedis(): Redis {

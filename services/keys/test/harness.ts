@@ -5,38 +5,18 @@ import pg from 'pg';
 import { createRedisCache, type Cache } from '@acs/cache';
 import { apiKeyCacheKey, apiKeyCacheRecordSchema, type ApiKeyCacheRecord } from '@acs/contracts';
 import type { Db } from '@acs/db';
-import { createLogger, type Logger } from '@acs/logger';
+import type { Logger } from '@acs/logger';
 import { createTestDatabase, signedFetch, testServerUrl, uniqueName, type TestDatabase } from '@acs/testing';
 import { keysConfigSchema, startKeysService, type KeysConfig, type KeysDeps, type KeysService } from '../src/index.js';
 import type { CreateKeyInput } from '../src/domain/create-key.js';
+import { captureLogger as captureLines, silentLogger as silent, type LogLine } from '@acs/testing';
+
+export type { LogLine };
+export const silentLogger = (): Logger => silent('keys-test');
+export const captureLogger = (name = 'keys-test') => captureLines(name, 'debug');
 
 export const INTERNAL_SECRET = `keys-test-secret-${randomBytes(16).toString('hex')}`;
 export const REDIS_URL = testServerUrl('REDIS_URL');
-
-export interface LogLine {
-  level: string;
-  msg: string;
-  [key: string]: unknown;
-}
-
-/** A real logger whose JSON lines the test reads back. */
-export function captureLogger(name = 'keys-test'): { logger: Logger; lines: LogLine[]; text(): string } {
-  const lines: LogLine[] = [];
-  const raw: string[] = [];
-  const logger = createLogger({
-    name,
-    level: 'debug',
-    destination: {
-      write: (line: string) => {
-        raw.push(line);
-        lines.push(JSON.parse(line) as LogLine);
-      },
-    },
-  });
-  return { logger, lines, text: () => raw.join('') };
-}
-
-export const silentLogger = (): Logger => createLogger({ name: 'keys-test', level: 'silent' });
 
 /** A Redis client without prefix: to see exactly what the service wrote, and to clean up. */
 export function rawRedis(): Redis {
