@@ -1,16 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
-import { createServer } from 'node:net';
-import type { AddressInfo } from 'node:net';
+import { unusedPort } from '@acs/testing';
 import { startFakeUpstream, startGatewayHarness, type FakeUpstream, type GatewayHarness } from './harness.js';
-
-/** A port nothing listens on. */
-async function closedPort(): Promise<number> {
-  const server = createServer();
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const { port } = server.address() as AddressInfo;
-  await new Promise<void>((resolve) => server.close(() => resolve()));
-  return port;
-}
 
 let h: GatewayHarness;
 let catalog: FakeUpstream;
@@ -19,7 +9,7 @@ let key: { key: string; secret: string };
 beforeAll(async () => {
   catalog = await startFakeUpstream();
   // Billing points at a dead port; identity and device are "not deployed".
-  h = await startGatewayHarness({ CATALOG_URL: catalog.url, BILLING_URL: `http://127.0.0.1:${await closedPort()}` }, { UPSTREAM_TIMEOUT_MS: '400', MAX_BODY_BYTES: '1024' });
+  h = await startGatewayHarness({ CATALOG_URL: catalog.url, BILLING_URL: `http://127.0.0.1:${await unusedPort()}` }, { UPSTREAM_TIMEOUT_MS: '400', MAX_BODY_BYTES: '1024' });
   key = await h.createKey(['system:full-access']);
 });
 afterAll(async () => {

@@ -4,3 +4,4 @@ export * from './signed-fetch.js';
 export * from './redis-keys.js';
 export * from './cli-runner.js';
 export * from './logs.js';
+export * from './ports.js';

@@ -5,7 +5,7 @@ import { createTestDatabase, signedFetch, type TestDatabase } from '@acs/testing
 import type { InternalContext } from '@acs/auth';
 import { catalogConfigSchema, startCatalogService, type CatalogService } from '@acs/catalog-service';
 import { deviceConfigSchema, startDeviceService, type DeviceService } from '../src/index.js';
-import { captureLogger as captureLines, silentLogger as silent, type LogLine } from '@acs/testing';
+import { captureLogger as captureLines, silentLogger as silent, unusedPort, type LogLine } from '@acs/testing';
 
 export type { LogLine };
 export const silentLogger = (): Logger => silent('device-test');
@@ -92,17 +92,7 @@ export async function startDevice(catalogUrl: string, options: { env?: Record<st
 
 /** An http URL on which nothing listens (a port that was free a moment ago). */
 export async function closedUrl(): Promise<string> {
-  const server = createServer();
-  const port = await new Promise<number>((resolve, reject) => {
-    server.once('error', reject);
-    server.listen(0, '127.0.0.1', () => {
-      const address = server.address();
-      if (address === null || typeof address === 'string') reject(new Error('no TCP address'));
-      else resolve(address.port);
-    });
-  });
-  await new Promise<void>((resolve) => server.close(() => resolve()));
-  return `http://127.0.0.1:${port}`;
+  return `http://127.0.0.1:${await unusedPort()}`;
 }
 
 /** A TCP server that accepts connections and never answers: a hung catalog. */

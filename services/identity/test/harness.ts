@@ -1,5 +1,4 @@
 import { randomBytes } from 'node:crypto';
-import { createServer } from 'node:net';
 import { Redis } from 'ioredis';
 import pg from 'pg';
 import { exportJWK, generateKeyPair } from 'jose';
@@ -10,7 +9,7 @@ import type { Db } from '@acs/db';
 import type { Logger } from '@acs/logger';
 import { createTestDatabase, deleteRedisKeys, signedFetch, testServerUrl, uniqueName, type TestDatabase } from '@acs/testing';
 import { identityConfigSchema, startIdentityService, type IdentityConfig, type IdentityDeps, type IdentityService } from '../src/index.js';
-import { captureLogger as captureLines, silentLogger as silent, type LogLine } from '@acs/testing';
+import { captureLogger as captureLines, silentLogger as silent, unusedPort, type LogLine } from '@acs/testing';
 
 export type { LogLine };
 export const silentLogger = (): Logger => silent('identity-test');
@@ -28,17 +27,7 @@ export function rawRedis(): Redis {
 
 /** A Redis URL on which nothing listens (a port that was free a moment ago). */
 export async function closedRedisUrl(): Promise<string> {
-  const server = createServer();
-  const port = await new Promise<number>((resolve, reject) => {
-    server.once('error', reject);
-    server.listen(0, '127.0.0.1', () => {
-      const address = server.address();
-      if (address === null || typeof address === 'string') reject(new Error('no TCP address'));
-      else resolve(address.port);
-    });
-  });
-  await new Promise<void>((resolve) => server.close(() => resolve()));
-  return `redis://127.0.0.1:${port}`;
+  return `redis://127.0.0.1:${await unusedPort()}`;
 }
 
 /** A fresh Ed25519 signing key as JWT_SIGNING_KEY wants it, and its public half. */

@@ -1,5 +1,4 @@
 import { createHash, randomBytes } from 'node:crypto';
-import { createServer } from 'node:net';
 import { Redis } from 'ioredis';
 import pg from 'pg';
 import { createRedisCache, type Cache } from '@acs/cache';
@@ -9,7 +8,7 @@ import type { Logger } from '@acs/logger';
 import { createTestDatabase, signedFetch, testServerUrl, uniqueName, type TestDatabase } from '@acs/testing';
 import { keysConfigSchema, startKeysService, type KeysConfig, type KeysDeps, type KeysService } from '../src/index.js';
 import type { CreateKeyInput } from '../src/domain/create-key.js';
-import { captureLogger as captureLines, silentLogger as silent, type LogLine } from '@acs/testing';
+import { captureLogger as captureLines, silentLogger as silent, unusedPort, type LogLine } from '@acs/testing';
 
 export type { LogLine };
 export const silentLogger = (): Logger => silent('keys-test');
@@ -34,17 +33,7 @@ export async function deleteKeysWithPrefix(redis: Redis, prefix: string): Promis
 
 /** A Redis URL on which nothing listens (a port that was free a moment ago). */
 export async function closedRedisUrl(): Promise<string> {
-  const server = createServer();
-  const port = await new Promise<number>((resolve, reject) => {
-    server.once('error', reject);
-    server.listen(0, '127.0.0.1', () => {
-      const address = server.address();
-      if (address === null || typeof address === 'string') reject(new Error('no TCP address'));
-      else resolve(address.port);
-    });
-  });
-  await new Promise<void>((resolve) => server.close(() => resolve()));
-  return `redis://127.0.0.1:${port}`;
+  return `redis://127.0.0.1:${await unusedPort()}`;
 }
 
 export interface CachedKey {

@@ -1,0 +1,16 @@
+import { createServer } from 'node:net';
+
+/** A loopback port nothing listens on (it was free a moment ago): for "the server is down" tests. */
+export async function unusedPort(): Promise<number> {
+  const server = createServer();
+  const port = await new Promise<number>((resolve, reject) => {
+    server.once('error', reject);
+    server.listen(0, '127.0.0.1', () => {
+      const address = server.address();
+      if (address === null || typeof address === 'string') reject(new Error('no TCP address'));
+      else resolve(address.port);
+    });
+  });
+  await new Promise<void>((resolve) => server.close(() => resolve()));
+  return port;
+}
