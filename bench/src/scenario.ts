@@ -21,3 +21,9 @@ export function row(name: string, { result: r, cpuUs }: Measured, cpuLabel = 'CP
   const cpu = cpuUs === undefined ? '' : `  ${cpuLabel} ${cpuUs.toFixed(1)} µs/req`;
   return `${name.padEnd(34)} ${r.rps.toFixed(0).padStart(7)} req/s  p50 ${r.p50ms.toFixed(2)} ms  p99 ${r.p99ms.toFixed(2)} ms  (${r.requests} requests, ${r.errors} errors)${cpu}`;
 }
+
+/** The run whose CPU per request is the median (lower middle for an even count), so the row stays one real run. */
+export function medianByCpu(runs: readonly Measured[]): Measured {
+  const sorted = [...runs].sort((a, b) => (a.cpuUs ?? 0) - (b.cpuUs ?? 0));
+  return sorted[Math.floor((sorted.length - 1) / 2)]!;
+}

@@ -1,7 +1,8 @@
-import { Redis, type RedisKey } from 'ioredis';
+import { Redis } from 'ioredis';
 import type { Logger } from '@acs/logger';
 import type { Cache } from './cache.js';
 import { logConnectionEvents } from './connection-log.js';
+import { MgetConnection } from './mget-connection.js';
 import { INCR_WITH_TTL_LUA, SET_IF_NEWER_LUA } from './redis-scripts.js';
 import { assertTtlSeconds, assertVersion } from './validation.js';
 import { encodeVersioned, parseVersioned, parseVersionedList } from './versioned-entry.js';
@@ -62,12 +63,20 @@ export function createRedisCache({ url, keyPrefix, logger }: RedisCacheOptions):
     },
   }) as Redis & CacheScripts;
   logConnectionEvents(redis, logger);
+  // The gateway's per-request read gets a lean connection of its own (mget-connection.ts explains why).
+  // It stays silent about outages: the ioredis connection above logs them once for both.
+  const reads = new MgetConnection({
+    url,
+    keyPrefix,
+    connectTimeoutMs: CONNECT_TIMEOUT_MS,
+    commandTimeoutMs: COMMAND_TIMEOUT_MS,
+    maxReconnectDelayMs: MAX_RECONNECT_DELAY_MS,
+  });
 
   // MGET with no keys is a Redis syntax error; an empty batch is simply empty.
   function mgetRaw(keys: readonly string[]): Promise<(string | null)[]> {
     if (keys.length === 0) return Promise.resolve([]);
-    // ioredis copies its arguments (args.flat()) before prefixing, so passing the caller's array is safe.
-    return redis.mget(keys as RedisKey[]);
+    return reads.mget(keys);
   }
 
   let closing: Promise<void> | undefined;
@@ -108,7 +117,7 @@ export function createRedisCache({ url, keyPrefix, logger }: RedisCacheOptions):
       return redis.ping().then(isPong, toFalse);
     },
     close() {
-      closing ??= closeClient(redis);
+      closing ??= Promise.all([reads.close(), closeClient(redis)]).then(toVoid);
       return closing;
     },
   };

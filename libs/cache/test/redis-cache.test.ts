@@ -239,12 +239,22 @@ describe('redis cache when Redis is unavailable (fail closed)', () => {
       const during = await elapsedMs(() => cache.get('k'));
       expect(during.error).toBeInstanceOf(Error);
       expect(during.ms).toBeLessThan(FAIL_FAST_MS);
+      // The gateway's per-request read has its own connection: it fails just as fast.
+      const duringRead = await elapsedMs(() => cache.mgetVersioned(['k']));
+      expect(duringRead.error).toBeInstanceOf(Error);
+      expect(duringRead.ms).toBeLessThan(FAIL_FAST_MS);
       expect(await cache.ping()).toBe(false);
 
       down = false;
       const deadline = Date.now() + 5_000;
       while (!(await cache.ping()) && Date.now() < deadline) await sleep(100);
       expect(await cache.get('k')).toBe('before');
+      let readBack: unknown = null;
+      while (readBack === null && Date.now() < deadline) {
+        readBack = await cache.mget(['k']).catch(() => null);
+        if (readBack === null) await sleep(100);
+      }
+      expect(readBack).toEqual(['before']);
       const messages = lines.map((line) => (JSON.parse(line) as { msg: string }).msg);
       expect(messages).toContain('redis connection restored');
     } finally {
