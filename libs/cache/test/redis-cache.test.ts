@@ -3,7 +3,7 @@ import { createConnection, createServer, type Server, type Socket } from 'node:n
 import { Redis } from 'ioredis';
 import { createRedisCache, type Cache } from '@acs/cache';
 import { createLogger } from '@acs/logger';
-import { testServerUrl, uniqueName } from '@acs/testing';
+import { startFaultProxy, testServerUrl, uniqueName } from '@acs/testing';
 import { describeCacheContract } from './cache-contract.js';
 
 const REDIS_URL = testServerUrl('REDIS_URL');
@@ -200,42 +200,16 @@ describe('redis cache when Redis is unavailable (fail closed)', () => {
   });
 
   it('fails during an outage and works again once Redis is back', async () => {
-    // A TCP proxy in front of the real Redis that can cut every connection and refuse new ones.
-    const target = new URL(REDIS_URL);
-    const sockets = new Set<Socket>();
-    let down = false;
-    const proxy = createServer((client) => {
-      if (down) {
-        client.destroy();
-        return;
-      }
-      const upstream = createConnection({ host: target.hostname, port: Number(target.port || 6379) });
-      for (const socket of [client, upstream]) {
-        sockets.add(socket);
-        socket.on('error', () => {});
-        socket.on('close', () => {
-          sockets.delete(socket);
-          client.destroy();
-          upstream.destroy();
-        });
-      }
-      client.pipe(upstream).pipe(client);
-    });
-    const port = await listen(proxy);
-    const proxiedUrl = new URL(REDIS_URL);
-    proxiedUrl.hostname = '127.0.0.1';
-    proxiedUrl.port = String(port);
-
+    const proxy = await startFaultProxy(REDIS_URL, 6379);
     const { lines, logger } = captureLogs();
     const keyPrefix = `${uniqueName('acs_cache_outage')}:`;
-    const cache = createRedisCache({ url: proxiedUrl.toString(), keyPrefix, logger });
+    const cache = createRedisCache({ url: proxy.url, keyPrefix, logger });
     const raw = rawClient();
     try {
       await cache.set('k', 'before');
       expect(await cache.get('k')).toBe('before');
 
-      down = true;
-      for (const socket of sockets) socket.destroy();
+      proxy.cut();
       const during = await elapsedMs(() => cache.get('k'));
       expect(during.error).toBeInstanceOf(Error);
       expect(during.ms).toBeLessThan(FAIL_FAST_MS);
@@ -245,7 +219,7 @@ describe('redis cache when Redis is unavailable (fail closed)', () => {
       expect(duringRead.ms).toBeLessThan(FAIL_FAST_MS);
       expect(await cache.ping()).toBe(false);
 
-      down = false;
+      proxy.restore();
       const deadline = Date.now() + 5_000;
       while (!(await cache.ping()) && Date.now() < deadline) await sleep(100);
       expect(await cache.get('k')).toBe('before');
@@ -261,8 +235,7 @@ describe('redis cache when Redis is unavailable (fail closed)', () => {
       await cache.close();
       await deleteKeys(raw, `${keyPrefix}*`);
       await raw.quit();
-      for (const socket of sockets) socket.destroy();
-      await closeServer(proxy);
+      await proxy.close();
     }
   });
 });

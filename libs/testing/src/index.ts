@@ -5,3 +5,4 @@ export * from './redis-keys.js';
 export * from './cli-runner.js';
 export * from './logs.js';
 export * from './ports.js';
+export * from './fault-proxy.js';
