@@ -12,6 +12,7 @@ export default {
     '^@acs/(config|errors|http|logger|metrics|db|cache|bus|auth|contracts|testing)$': '<rootDir>/libs/$1/src/index.ts',
     '^@acs/identity-service$': '<rootDir>/services/identity/src/index.ts',
     '^@acs/device-service$': '<rootDir>/services/device/src/index.ts',
+    '^@acs/dashboard-service$': '<rootDir>/services/dashboard/src/index.ts',
     '^@acs/billing-service$': '<rootDir>/services/billing/src/index.ts',
     '^@acs/keys-service$': '<rootDir>/services/keys/src/index.ts',
     '^@acs/catalog-service$': '<rootDir>/services/catalog/src/index.ts',
