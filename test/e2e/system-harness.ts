@@ -16,11 +16,21 @@ export interface SystemUnderTest {
   stop(): Promise<void>;
 }
 
+export interface HarnessOptions {
+  /** Reach PostgreSQL through this address (a fault proxy's URL) instead; database names stay the harness's own. */
+  databaseVia?: string;
+}
+
 /** The whole platform as `npm start` runs it with DATABASE_URL and REDIS_URL set, on fresh names. */
-export async function startSystemUnderTest(overrides: Record<string, string> = {}): Promise<SystemUnderTest> {
+export async function startSystemUnderTest(overrides: Record<string, string> = {}, options: HarnessOptions = {}): Promise<SystemUnderTest> {
   const base = uniqueName('acs_e2e');
   const serverUrl = new URL(testServerUrl('DATABASE_URL'));
   serverUrl.pathname = `/${base}`;
+  if (options.databaseVia) {
+    const via = new URL(options.databaseVia);
+    serverUrl.hostname = via.hostname;
+    serverUrl.port = via.port;
+  }
   const redisPrefix = `${base}:`;
   const config = launcherConfigSchema.parse({
     PORT: '0',

@@ -5,7 +5,7 @@ import { SPEC_ERRORS } from '@acs/errors';
 import { createApiKey, revokeApiKey } from '@acs/keys-service';
 import { startFaultProxy, testServerUrl, type FaultProxy } from '@acs/testing';
 import { startSystemUnderTest, type SystemUnderTest } from '../e2e/system-harness.js';
-import { appKey, bearer, newUser, type Auth, type User } from '../e2e/actors.js';
+import { appKey, bearer, json, newUser, type Auth, type User } from '../e2e/actors.js';
 
 // Fault injection: Redis goes away under a running system and comes back. The gateway must keep
 // answering from the owning services' databases, never let a change slip past the cache, and pick
@@ -97,6 +97,27 @@ describe('Redis outage under a running system', () => {
     const after = await sut.call('GET', '/api/Dac', reader);
     expect(after.status).toBe(401);
     expect(await after.json()).toMatchObject({ message: SPEC_ERRORS.missingApiKey.message });
+  }, 30_000);
+
+  it('answers a key change it cannot write through with 503 and Retry-After through the API, then applies it once Redis is back', async () => {
+    const dashboard = await appKey(sut, ['system:full-access']);
+    const created = await sut.call('POST', '/api/ApiKeys', dashboard, bearer(user.token, json({ name: 'fault api key', scopes: 'read:devices' })));
+    expect(created.status).toBe(201); // the user is on the default trial: role 1
+    const { id, key, secret } = (await created.json()) as { id: string; key: string; secret: string };
+    const revoke = () => sut.call('DELETE', `/api/ApiKeys/${id}`, dashboard, bearer(user.token));
+
+    redis.cut();
+    try {
+      const refused = await revoke();
+      expect(refused.status).toBe(503);
+      expect(refused.headers.get('retry-after')).toBe('5');
+      expect(await refused.json()).toMatchObject({ error: 'Service unavailable', message: expect.any(String) });
+      expect((await sut.call('GET', '/api/Dac', { key, secret })).status).toBe(200);
+    } finally {
+      redis.restore();
+    }
+    await eventually(async () => (await revoke()).status === 200);
+    expect((await sut.call('GET', '/api/Dac', { key, secret })).status).toBe(401);
   }, 30_000);
 
   it('reads Redis again after the outage (the cut connection is replaced without a restart)', async () => {

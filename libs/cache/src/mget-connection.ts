@@ -1,5 +1,6 @@
 import { connect as connectTcp, isIP, type Socket } from 'node:net';
 import { connect as connectTls } from 'node:tls';
+import { markDependencyUnavailable } from '@acs/errors';
 import { RespError, RespReader, type RespReply } from './resp-reader.js';
 
 /*
@@ -184,6 +185,8 @@ export class MgetConnection {
 
   /** Drops the connection and rejects everything that waited on it; reconnects later unless closed. */
   private fail(error: Error): void {
+    // Everything that ends a connection means Redis cannot serve right now (503 for a service's caller).
+    markDependencyUnavailable(error);
     const socket = this.socket;
     this.socket = null;
     socket?.destroy();

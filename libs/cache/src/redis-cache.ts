@@ -3,6 +3,7 @@ import type { Logger } from '@acs/logger';
 import type { Cache } from './cache.js';
 import { logConnectionEvents } from './connection-log.js';
 import { MgetConnection } from './mget-connection.js';
+import { rethrowUnavailable } from './unavailable.js';
 import { INCR_WITH_TTL_LUA, SET_IF_NEWER_LUA } from './redis-scripts.js';
 import { assertTtlSeconds, assertVersion } from './validation.js';
 import { encodeVersioned, parseVersioned, parseVersionedList } from './versioned-entry.js';
@@ -81,7 +82,7 @@ export function createRedisCache({ url, keyPrefix, logger }: RedisCacheOptions):
 
   let closing: Promise<void> | undefined;
 
-  return {
+  const cache: Cache = {
     get(key) {
       return redis.get(key);
     },
@@ -121,6 +122,12 @@ export function createRedisCache({ url, keyPrefix, logger }: RedisCacheOptions):
       return closing;
     },
   };
+  // The dedicated MGET connection marks its own errors (no extra promise on the gateway's hot path).
+  for (const name of ['get', 'set', 'del', 'setIfNewer', 'getVersioned', 'incrWithTtl'] as const) {
+    const call = cache[name] as (...args: unknown[]) => Promise<unknown>;
+    (cache as unknown as Record<string, unknown>)[name] = (...args: unknown[]) => call(...args).catch(rethrowUnavailable);
+  }
+  return cache;
 }
 
 /** QUIT waits for replies still in flight; when not connected there is nothing to wait for, so just drop the socket. */

@@ -1,4 +1,5 @@
 import { AppError, type ErrorDetail } from './app-error.js';
+import { isDependencyUnavailable } from './dependency-unavailable.js';
 
 /** The one error shape of the whole platform (ARCHITECTURE.md, decision 5). */
 export interface ErrorBody {
@@ -15,8 +16,14 @@ export function errorBody(err: AppError, requestId?: string): ErrorBody {
   return body;
 }
 
-/** Anything that is not an AppError is a bug: the client learns only that, never the cause. */
+/**
+ * Anything that is not an AppError is a bug, except an unreachable dependency (503: try again).
+ * Either way the client learns only that, never the cause.
+ */
 export function toAppError(err: unknown): AppError {
   if (err instanceof AppError) return err;
+  if (isDependencyUnavailable(err)) {
+    return new AppError('unavailable', 'Service unavailable', 'A store this request needs is unavailable; try again shortly', { cause: err, headers: { 'retry-after': '5' } });
+  }
   return new AppError('internal', 'Internal server error', 'The server could not complete the request', { cause: err });
 }

@@ -2,3 +2,4 @@ export * from './app-error.js';
 export * from './error-body.js';
 export * from './spec-errors.js';
 export * from './factories.js';
+export * from './dependency-unavailable.js';

@@ -1,5 +1,5 @@
 import { describe, expect, it } from '@jest/globals';
-import { AppError, errorBody, SPEC_ERRORS, toAppError, missingApiKeyError, insufficientScopeError, insufficientUserError, statusOf } from '@acs/errors';
+import { AppError, errorBody, SPEC_ERRORS, toAppError, missingApiKeyError, insufficientScopeError, insufficientUserError, statusOf, isDependencyUnavailable, markDependencyUnavailable } from '@acs/errors';
 
 describe('errors', () => {
   it('maps kinds to statuses', () => {
@@ -23,5 +23,26 @@ describe('errors', () => {
     const hidden = toAppError(new Error('password=hunter2 at db.ts:42'));
     expect(hidden.status).toBe(500);
     expect(JSON.stringify(errorBody(hidden))).not.toContain('hunter2');
+  });
+});
+
+describe('unreachable dependencies become 503, not 500', () => {
+  const withCode = (code: string) => Object.assign(new Error('x'), { code });
+
+  it('recognises socket failures, connection-class SQLSTATEs and marked errors, also as a cause', () => {
+    for (const err of [withCode('ECONNREFUSED'), withCode('ECONNRESET'), withCode('08006'), withCode('57P01'), withCode('53300'), markDependencyUnavailable(new Error('Connection terminated')), new Error('outer', { cause: withCode('ETIMEDOUT') })]) {
+      expect(isDependencyUnavailable(err)).toBe(true);
+      const appError = toAppError(err);
+      expect(appError.status).toBe(503);
+      expect(appError.headers).toEqual({ 'retry-after': '5' });
+      expect(errorBody(appError)).toEqual({ error: 'Service unavailable', message: expect.not.stringMatching(/ECONN|Connection terminated/) });
+    }
+  });
+
+  it('leaves bugs and client errors alone: a protocol violation (08P01), a unique violation, a plain error stay 500', () => {
+    for (const err of [withCode('08P01'), withCode('23505'), new Error('Connection terminated'), new TypeError('x is undefined'), 'a string']) {
+      expect(isDependencyUnavailable(err)).toBe(false);
+      expect(toAppError(err).status).toBe(500);
+    }
   });
 });

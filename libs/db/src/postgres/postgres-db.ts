@@ -4,6 +4,7 @@ import type { Connection, SessionDb } from '../connection.js';
 import type { QueryResult, Queryable } from '../db.js';
 import { runTransaction, scopedQueryable } from '../transaction.js';
 import { clientConnection, toResult } from './client-connection.js';
+import { markIfConnectionLost } from './connection-loss.js';
 import { redactUrl } from './connection-url.js';
 import { ensureDatabase } from './ensure-database.js';
 import { POOL_TYPES } from './pool-types.js';
@@ -33,7 +34,11 @@ class PostgresDb implements SessionDb {
   }
 
   async query<R = Record<string, unknown>>(sql: string, params?: readonly unknown[]): Promise<QueryResult<R>> {
-    return toResult<R>(await this.#pool.query(sql, params ? [...params] : undefined));
+    try {
+      return toResult<R>(await this.#pool.query(sql, params ? [...params] : undefined));
+    } catch (err) {
+      throw markIfConnectionLost(err);
+    }
   }
 
   transaction<T>(fn: (tx: Queryable) => Promise<T>): Promise<T> {
@@ -63,7 +68,7 @@ class PostgresDb implements SessionDb {
   }
 
   async #withClient<T>(discardOnError: boolean, fn: (conn: Connection, markBroken: (err: unknown) => void) => Promise<T>): Promise<T> {
-    const client = await this.#pool.connect();
+    const client = await this.#pool.connect().catch((err: unknown) => Promise.reject(markIfConnectionLost(err)));
     let broken: Error | undefined;
     const markBroken = (err: unknown): void => {
       broken ??= err instanceof Error ? err : new Error(String(err));
@@ -79,7 +84,7 @@ class PostgresDb implements SessionDb {
       return await fn(clientConnection(client), markBroken);
     } catch (err) {
       if (discardOnError) markBroken(err);
-      throw err;
+      throw markIfConnectionLost(err);
     } finally {
       client.off('error', onError);
       // Releasing with an error destroys the connection instead of handing it to the next caller.
