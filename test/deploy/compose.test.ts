@@ -1,0 +1,118 @@
+import { describe, expect, it } from '@jest/globals';
+import { COMPONENTS, appStopGraceSeconds, componentOfCommand, mainSchemaName, readRepoFile, standaloneEntries, type Component } from './components.js';
+import { composeEnv, composeVariables, envExampleVariables, loadCompose, type ComposeFile, type ComposeService } from './compose-file.js';
+import { envProblems, parsedConfig, sharedSettingProblems, targetOfUrlVariable } from './env-check.js';
+
+const compose = loadCompose();
+const variables = composeVariables();
+
+/** The services that run our image, with the component their command starts. */
+function ourServices(file: ComposeFile): { name: string; service: ComposeService; component: Component | string }[] {
+  return Object.entries(file.services)
+    .filter(([, service]) => service.build !== undefined || String(service.image ?? '').includes('ACS_IMAGE'))
+    .map(([name, service]) => ({ name, service, component: componentOfCommand(service.command) }));
+}
+
+const ours = ourServices(compose);
+const components = ours.map((s) => s.component).filter((c): c is Component => typeof c !== 'string');
+const serviceOf = (component: Component) => ours.find((s) => s.component === component)!;
+
+/** Problems of every container's environment (schema keys, required variables, values). */
+function allEnvProblems(file: ComposeFile): string[] {
+  return ourServices(file).flatMap(({ name, service, component }) =>
+    typeof component === 'string' ? [`${name}: ${component}`] : envProblems(name, component, composeEnv(service, variables)),
+  );
+}
+
+describe('docker-compose.yml', () => {
+  it('runs every standalone process of the repository, each from an entry with a src/main.ts and a known schema', () => {
+    expect(ours.flatMap(({ name, component }) => (typeof component === 'string' ? [`${name}: ${component}`] : []))).toEqual([]);
+    expect(components.map((c) => c.dir).sort()).toEqual(standaloneEntries());
+    for (const component of components) expect(mainSchemaName(component)).toBe(component.schemaName);
+    for (const { name, component } of ours) expect(name).toBe((component as Component).name);
+  });
+
+  it('gives each container exactly the variables of its config schema, and all it needs', () => {
+    expect(allEnvProblems(compose)).toEqual([]);
+  });
+
+  it('configures the shared settings alike (internal secret, Redis, bus, JWT issuer and audience)', () => {
+    const configs = new Map(components.map((c) => [c.name, parsedConfig(c, composeEnv(serviceOf(c).service, variables))]));
+    expect(sharedSettingProblems(configs)).toEqual([]);
+  });
+
+  it('points every service URL at the compose service of that name, on its port; the gateway reaches every service', () => {
+    const ports = new Map(components.map((c) => [c.name, parsedConfig(c, composeEnv(serviceOf(c).service, variables)).PORT]));
+    for (const component of components) {
+      const config = parsedConfig(component, composeEnv(serviceOf(component).service, variables));
+      for (const [variable, value] of Object.entries(config)) {
+        const target = targetOfUrlVariable(variable);
+        if (!target || typeof value !== 'string' || !/^https?:/.test(value)) continue;
+        const url = new URL(value);
+        expect(`${variable}=${url.hostname}:${url.port}`).toBe(`${variable}=${target}:${String(ports.get(target))}`);
+      }
+    }
+    const gateway = parsedConfig(COMPONENTS[0]!, composeEnv(compose.services.gateway!, variables));
+    for (const component of components.filter((c) => c.name !== 'gateway')) expect(gateway[`${component.name.toUpperCase()}_URL`]).toBeDefined();
+  });
+
+  it('checks health on /healthz or /readyz of the port the process listens on', () => {
+    for (const component of components) {
+      const { service } = serviceOf(component);
+      const port = parsedConfig(component, composeEnv(service, variables)).PORT;
+      expect(JSON.stringify(service.healthcheck?.test)).toMatch(new RegExp(`http://127\\.0\\.0\\.1:${String(port)}/(healthz|readyz)\\b`));
+    }
+  });
+
+  it('starts a container after what it connects to is healthy', () => {
+    for (const { name, service, component } of ours) {
+      const config = parsedConfig(component as Component, composeEnv(service, variables));
+      const hosts = Object.values(config)
+        .filter((value): value is string => typeof value === 'string' && /^[a-z]+s?:\/\//.test(value))
+        .map((value) => new URL(value).hostname);
+      const dependsOn: Record<string, { condition?: string }> = Array.isArray(service.depends_on) ? {} : (service.depends_on ?? {});
+      for (const host of new Set(hosts)) {
+        expect(`${name} → ${host}: ${dependsOn[host]?.condition}`).toBe(`${name} → ${host}: service_healthy`);
+        expect(compose.services[host]?.healthcheck).toBeDefined();
+      }
+    }
+  });
+
+  it('publishes only the gateway, and runs our containers read-only with a stop grace above the processes’ own', () => {
+    const published = Object.entries(compose.services).filter(([, s]) => (s.ports ?? []).length > 0).map(([name]) => name);
+    expect(published).toEqual(['gateway']);
+    for (const { service } of ours) {
+      expect(service.read_only).toBe(true);
+      expect(Number.parseInt(service.stop_grace_period ?? '10', 10)).toBeGreaterThan(appStopGraceSeconds());
+    }
+  });
+
+  it('takes every secret from the env file: .env.example lists each variable, .env is git-ignored', () => {
+    const listed = envExampleVariables();
+    expect([...variables.keys()].filter((name) => !listed.has(name))).toEqual([]);
+    // Placeholders only: nothing usable is committed.
+    expect(readRepoFile('.env.example')).not.toMatch(/^\w*(SECRET|PASSWORD|KEY)\w*=\S/m);
+    expect(readRepoFile('.gitignore').split('\n')).toContain('.env');
+  });
+});
+
+describe('the compose checks catch mistakes', () => {
+  const mutated = (edit: (text: string) => string): ComposeFile => loadCompose(edit(readRepoFile('docker-compose.yml')));
+
+  it('a misspelt variable', () => {
+    const problems = allEnvProblems(mutated((text) => text.replace('KEYS_URL: http://keys:8081', 'KEY_URL: http://keys:8081')));
+    expect(problems).toEqual(expect.arrayContaining([expect.stringMatching(/gateway: KEY_URL is not a variable/), expect.stringMatching(/gateway: KEYS_URL is required/)]));
+  });
+
+  it('a missing required variable and a bad value', () => {
+    const problems = allEnvProblems(
+      mutated((text) => text.replace('      CATALOG_URL: http://catalog:8082\n', '').replace('PORT: "8082"', 'PORT: "eighty"')),
+    );
+    expect(problems).toEqual(expect.arrayContaining([expect.stringMatching(/device: CATALOG_URL is required/), expect.stringMatching(/catalog: PORT: expected a TCP port/)]));
+  });
+
+  it('a service entry that does not exist', () => {
+    const problems = allEnvProblems(mutated((text) => text.replace('services/device/dist/main.js', 'services/devices/dist/main.js')));
+    expect(problems).toEqual([expect.stringMatching(/device: .*services\/devices\/src\/main\.ts does not exist/)]);
+  });
+});

@@ -1,0 +1,85 @@
+import { generateKeyPairSync } from 'node:crypto';
+import { ConfigError, parseConfig } from '@acs/config';
+import { containerRequired, type Component } from './components.js';
+
+/**
+ * Stand-ins for what operators put in `.env` / the Secret (the committed files hold placeholders
+ * only): valid values, so that parsing a container's environment checks the files' own literals.
+ */
+const signingKey = { ...generateKeyPairSync('ed25519').privateKey.export({ format: 'jwk' }), kid: 'deploy-test.1' };
+export const SECRET_FIXTURES: Readonly<Record<string, string>> = {
+  POSTGRES_PASSWORD: 'pg0123456789abcdef',
+  REDIS_PASSWORD: 'redis0123456789abcdef',
+  RABBITMQ_PASSWORD: 'mq0123456789abcdef',
+  INTERNAL_SECRET: 'internal-secret-for-the-deploy-tests-0123456789',
+  JWT_SIGNING_KEY: JSON.stringify(signingKey),
+  JWT_VERIFICATION_KEYS: '[]',
+  SEED_API_KEY: 'acs_live_0123456789abcdefABCDEFgh',
+  SEED_API_SECRET: 'seed-secret-for-the-deploy-tests-0123456789',
+  SEED_ADMIN_EMAIL: 'admin@example.com',
+  SEED_ADMIN_PASSWORD: 'plum-lantern-orchard-7731',
+  KEYS_DATABASE_URL: 'postgres://keys:pw@db.example:5432/acs_keys',
+  IDENTITY_DATABASE_URL: 'postgres://identity:pw@db.example:5432/acs_identity',
+  CATALOG_DATABASE_URL: 'postgres://catalog:pw@db.example:5432/acs_catalog',
+  DEVICE_DATABASE_URL: 'postgres://device:pw@db.example:5432/acs_device',
+  BILLING_DATABASE_URL: 'postgres://billing:pw@db.example:5432/acs_billing',
+  REDIS_URL: 'rediss://:pw@redis.example:6380',
+  AMQP_URL: 'amqps://acs:pw@mq.example:5671',
+};
+
+/** One container's environment as the orchestrator would give it. */
+export interface ContainerEnv {
+  /** Every variable that may be set, with a value (secrets: the fixtures above). */
+  values: Record<string, string>;
+  /** The variables that are set on every start, whatever the operator leaves out. */
+  guaranteed: Set<string>;
+}
+
+/** Names its problems after the container, so a failure reads as "where" and "what". */
+export function envProblems(where: string, component: Component, env: ContainerEnv): string[] {
+  const problems: string[] = [];
+  const known = new Set(Object.keys(component.schema.shape));
+  for (const name of Object.keys(env.values)) {
+    if (!known.has(name)) problems.push(`${where}: ${name} is not a variable of ${component.schemaName}`);
+  }
+  for (const name of containerRequired(component)) {
+    if (!env.guaranteed.has(name)) problems.push(`${where}: ${name} is required but not always set`);
+  }
+  try {
+    parseConfig(component.name, component.schema, env.values);
+  } catch (err) {
+    if (!(err instanceof ConfigError)) throw err;
+    for (const p of err.problems) problems.push(`${where}: ${p.variable}: ${p.expected}`);
+  }
+  return problems;
+}
+
+/** The parsed configuration (defaults applied), for comparing containers with each other. */
+export const parsedConfig = (component: Component, env: ContainerEnv): Record<string, unknown> =>
+  parseConfig(component.name, component.schema, env.values) as Record<string, unknown>;
+
+/**
+ * Settings that must agree between processes, as [variable, the components that use it]:
+ * the gateway verifies what identity signs and reads what keys and identity write.
+ */
+export const SHARED_SETTINGS: readonly [string, readonly string[]][] = [
+  ['INTERNAL_SECRET', ['gateway', 'keys', 'identity', 'catalog', 'device', 'billing']],
+  ['REDIS_URL', ['gateway', 'keys', 'identity']],
+  ['REDIS_PREFIX', ['gateway', 'keys', 'identity']],
+  ['AMQP_URL', ['identity', 'billing']],
+  ['BUS_EXCHANGE', ['identity', 'billing']],
+  ['JWT_ISSUER', ['gateway', 'identity']],
+  ['JWT_AUDIENCE', ['gateway', 'identity']],
+];
+
+export function sharedSettingProblems(configs: ReadonlyMap<string, Record<string, unknown>>): string[] {
+  const problems: string[] = [];
+  for (const [variable, users] of SHARED_SETTINGS) {
+    const values = new Map(users.map((name) => [name, JSON.stringify(configs.get(name)?.[variable])]));
+    if (new Set(values.values()).size > 1) problems.push(`${variable} differs: ${[...values].map(([n, v]) => `${n}=${v}`).join(', ')}`);
+  }
+  return problems;
+}
+
+/** `KEYS_URL` → `keys`: the component a service URL variable points at (upstreams of the gateway, device's catalog). */
+export const targetOfUrlVariable = (variable: string): string | undefined => /^([A-Z]+)_URL$/.exec(variable)?.[1]?.toLowerCase();
