@@ -1,0 +1,102 @@
+import type { IncomingMessage, RequestListener, ServerResponse } from 'node:http';
+import { pickRequestId } from '@acs/http';
+import type { Logger } from '@acs/logger';
+import type { AccountApi } from './gateway/account-api.js';
+import type { GatewayClient } from './gateway/gateway-client.js';
+import type { PageHandler, PageResponse } from './http/page.js';
+import { createRouter } from './http/router.js';
+import { admitPost } from './http/post-gate.js';
+import { setSecurityHeaders } from './http/security-headers.js';
+import { sendHtml, sendPage } from './http/send.js';
+import { messagePage } from './pages/message-page.js';
+import { authRoutes } from './routes/auth-routes.js';
+import { deviceRoutes } from './routes/device-routes.js';
+import { createFixedRoutes } from './routes/fixed-routes.js';
+import { keyRoutes } from './routes/key-routes.js';
+import { overviewRoutes } from './routes/overview-routes.js';
+import { subscriptionRoutes } from './routes/subscription-routes.js';
+import type { Flash } from './session/flash.js';
+import type { SessionCookies } from './session/session-cookies.js';
+import { anonymousSession, isSignedIn, type Session } from './session/session.js';
+
+export interface DashboardAppDeps {
+  logger: Logger;
+  api: AccountApi;
+  gateway: Pick<GatewayClient, 'gatewayReadiness'>;
+  cookies: SessionCookies;
+  /** Cookies are Secure: the dashboard is served over HTTPS (also turns on HSTS). */
+  cookieSecure: boolean;
+  stylesheet: Buffer;
+}
+
+const pathOf = (url: string | undefined): string => new URL(url ?? '/', 'http://dashboard.invalid').pathname;
+
+/**
+ * The dashboard as a plain node:http handler: security headers, request id and access log on
+ * everything; then the probes and the stylesheet; then the pages, where every POST must come from
+ * our own pages (same origin, CSRF token of the session) before any handler runs.
+ */
+export function createDashboardHandler(deps: DashboardAppDeps): RequestListener {
+  const { api, cookies } = deps;
+  const router = createRouter<PageHandler>([...authRoutes(api), ...overviewRoutes(), ...keyRoutes(api), ...subscriptionRoutes(api), ...deviceRoutes(api)]);
+  const serveFixed = createFixedRoutes(deps);
+
+  async function servePage(req: IncomingMessage, res: ServerResponse, path: string, requestId: string, log: Logger): Promise<void> {
+    const cookieHeader = req.headers.cookie;
+    const stored = cookies.readSession(cookieHeader);
+    // Missing, expired or tampered with: a fresh anonymous session, so the visitor is simply signed out.
+    const session: Session = stored ?? anonymousSession();
+    const chrome = { csrfToken: cookies.csrfToken(session), signedIn: isSignedIn(session) };
+    const refuse = (status: number, title: string, message: string, headers: Record<string, string> = {}): PageResponse => ({
+      status,
+      html: messagePage(chrome, title, message),
+      headers,
+    });
+
+    let response: PageResponse;
+    let flash: Flash | null = null;
+    const match = router.match(req.method ?? 'GET', path);
+    if (match.kind === 'not-found') response = refuse(404, 'Page not found', 'There is no page at this address.');
+    else if (match.kind === 'method-not-allowed') response = refuse(405, 'Not allowed', 'This page does not accept that kind of request.', { Allow: match.allow });
+    else {
+      let form = new URLSearchParams();
+      const admission = req.method === 'POST' ? await admitPost(req, (token) => cookies.verifyCsrf(session, token)) : null;
+      if (admission?.admitted) form = admission.form;
+      // Only a page view consumes the flash: it is what the redirect after a form was for.
+      if (!admission) flash = cookies.readFlash(cookieHeader, session);
+      response =
+        admission && !admission.admitted
+          ? refuse(admission.status, admission.title, admission.message, admission.headers)
+          : await match.handler({ method: req.method ?? 'GET', path, params: match.params, form, session, flash, csrfToken: chrome.csrfToken, requestId, log });
+    }
+
+    const setCookies: string[] = [];
+    // A handler's new session (sign-in), or a fresh anonymous one (sign-out, or none came in).
+    const outgoing = response.session !== undefined ? (response.session ?? anonymousSession()) : stored ? null : session;
+    if (outgoing) setCookies.push(cookies.sessionCookie(outgoing));
+    if (response.flash) setCookies.push(cookies.flashCookie(response.flash, outgoing ?? session));
+    else if (flash) setCookies.push(cookies.clearFlashCookie()); // shown once: a created key's secret goes with it
+    sendPage(res, response, setCookies);
+  }
+
+  return (req, res) => {
+    const started = process.hrtime.bigint();
+    const requestId = pickRequestId(req.headers['x-request-id']);
+    const log = deps.logger.child({ requestId });
+    res.setHeader('X-Request-Id', requestId);
+    setSecurityHeaders(res, deps.cookieSecure);
+    const path = pathOf(req.url);
+    const handled = serveFixed(req, res, path)
+      .then((done) => (done ? undefined : servePage(req, res, path, requestId, log)))
+      .catch((err: unknown) => {
+        log.error({ err }, 'request failed');
+        if (res.headersSent) return void res.destroy();
+        sendHtml(res, 500, messagePage({ csrfToken: '', signedIn: false }, 'Something went wrong', `The page could not be shown. Please try again (reference ${requestId}).`));
+      });
+    void handled.finally(() => {
+      // The path only: queries and form bodies (passwords) never reach a log line.
+      const ms = Number(process.hrtime.bigint() - started) / 1e6;
+      log.info({ method: req.method, path, status: res.statusCode, ms: Math.round(ms * 100) / 100 }, 'request');
+    });
+  };
+}

@@ -1,0 +1,26 @@
+import { z } from 'zod';
+import { booleanFlag, httpUrl, logLevel, port } from '@acs/config';
+
+/** `<prefix>_<live|test>_<identifier>` (service-interface.md, "API key format"). */
+const API_KEY_SHAPE = /^[a-z][a-z0-9]{1,15}_(live|test)_[A-Za-z0-9]{16,64}$/;
+
+/** A required variable whose absence is explained in words, not as a type error. */
+const required = (what: string) => z.string({ error: `required: ${what}` });
+const longSecret = (what: string) => required(what).min(32, 'expected at least 32 characters');
+
+export const dashboardConfigSchema = z.object({
+  PORT: port(8086),
+  HOST: z.string().default('0.0.0.0'),
+  LOG_LEVEL: logLevel(),
+  /** The public gateway (its origin; a path is ignored). The dashboard talks to nothing else. */
+  GATEWAY_URL: required("the public gateway's URL, such as http://gateway:8080").pipe(httpUrl()),
+  /** The dashboard's own key: it must hold system:full-access (only it reaches /api/ApiKeys and /api/Subscriptions). */
+  DASHBOARD_API_KEY: required('an API key with scope system:full-access').regex(API_KEY_SHAPE, 'expected an API key such as acs_live_<identifier>'),
+  DASHBOARD_API_SECRET: longSecret('the secret of DASHBOARD_API_KEY'),
+  /** Encrypts session cookies and signs CSRF tokens (keys are derived from it); changing it signs everyone out. */
+  SESSION_SECRET: longSecret('32 or more random characters, e.g. from openssl rand -base64 32'),
+  /** Cookies are sent over HTTPS only. On by default; only a plain-HTTP development setup turns it off. */
+  COOKIE_SECURE: booleanFlag(true),
+});
+
+export type DashboardConfig = z.infer<typeof dashboardConfigSchema>;

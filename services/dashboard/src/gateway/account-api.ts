@@ -1,0 +1,76 @@
+import {
+  apiKeyCreatedResponseSchema,
+  apiKeyListResponseSchema,
+  apiKeyViewSchema,
+  deviceListResponseSchema,
+  deviceSchema,
+  loginResponseSchema,
+  registerResponseSchema,
+  subscriptionListResponseSchema,
+  subscriptionPlanListResponseSchema,
+  subscriptionViewSchema,
+} from '@acs/contracts';
+import type { Logger } from '@acs/logger';
+import type { GatewayClient } from './gateway-client.js';
+
+/** Who is asking: our request id and logger, and the user's JWT where the route needs one. */
+export interface CallerContext {
+  requestId: string;
+  log: Logger;
+  token?: string | null;
+}
+
+export interface NewAccount {
+  email: string;
+  password: string;
+  firstName: string;
+  lastName: string;
+}
+
+export interface NewDevice {
+  serialNumber: string;
+  name: string;
+  catalogEntryId?: number;
+  firmwareVersion?: string;
+}
+
+// Path parameters come from our router, which admits only [A-Za-z0-9_-]; encoding is belt and braces.
+const segment = encodeURIComponent;
+
+/**
+ * The gateway endpoints the dashboard uses, each answer parsed with the contract's zod schema.
+ * The dashboard decides nothing about ownership: the user's JWT goes with every call and the
+ * gateway and services answer 404 for anything that is not theirs.
+ */
+export function createAccountApi(gateway: GatewayClient) {
+  return {
+    login: async (ctx: CallerContext, email: string, password: string) =>
+      (await gateway.send(loginResponseSchema, { ...ctx, method: 'POST', path: '/api/Users/Login', body: { email, password } })).data,
+    register: async (ctx: CallerContext, account: NewAccount) =>
+      (await gateway.send(registerResponseSchema, { ...ctx, method: 'POST', path: '/api/Users/Register', body: account })).data,
+
+    listKeys: async (ctx: CallerContext) => (await gateway.send(apiKeyListResponseSchema, { ...ctx, method: 'GET', path: '/api/ApiKeys' })).data.items,
+    createKey: async (ctx: CallerContext, input: { name: string; scopes: string; environment: 'live' | 'test' }) =>
+      (await gateway.send(apiKeyCreatedResponseSchema, { ...ctx, method: 'POST', path: '/api/ApiKeys', body: input })).data,
+    changeKeyScopes: async (ctx: CallerContext, id: string, scopes: string) =>
+      (await gateway.send(apiKeyViewSchema, { ...ctx, method: 'PATCH', path: `/api/ApiKeys/${segment(id)}`, body: { scopes } })).data,
+    revokeKey: async (ctx: CallerContext, id: string) => (await gateway.send(apiKeyViewSchema, { ...ctx, method: 'DELETE', path: `/api/ApiKeys/${segment(id)}` })).data,
+
+    // Plans are public to any key with read:devices; no JWT needed.
+    listPlans: async (ctx: CallerContext) =>
+      (await gateway.send(subscriptionPlanListResponseSchema, { ...ctx, token: null, method: 'GET', path: '/api/SubscriptionPlans' })).data.items,
+    listSubscriptions: async (ctx: CallerContext) => (await gateway.send(subscriptionListResponseSchema, { ...ctx, method: 'GET', path: '/api/Subscriptions' })).data.items,
+    subscribe: async (ctx: CallerContext, planId: string, idempotencyKey: string) =>
+      (await gateway.send(subscriptionViewSchema, { ...ctx, method: 'POST', path: '/api/Subscriptions', body: { planId }, idempotencyKey })).data,
+    cancelSubscription: async (ctx: CallerContext, id: string) =>
+      (await gateway.send(subscriptionViewSchema, { ...ctx, method: 'DELETE', path: `/api/Subscriptions/${segment(id)}` })).data,
+
+    listDevices: async (ctx: CallerContext) => (await gateway.send(deviceListResponseSchema, { ...ctx, method: 'GET', path: '/api/Devices' })).data,
+    registerDevice: async (ctx: CallerContext, device: NewDevice) => {
+      const { status, data } = await gateway.send(deviceSchema, { ...ctx, method: 'POST', path: '/api/Devices/Register', body: device });
+      return { device: data, created: status === 201 };
+    },
+  };
+}
+
+export type AccountApi = ReturnType<typeof createAccountApi>;

@@ -1,0 +1,47 @@
+import type { CallerContext } from '../gateway/account-api.js';
+import { isGatewayError } from '../gateway/gateway-error.js';
+import { describeGatewayError, pageStatusFor, type MessageTopic } from '../gateway/user-messages.js';
+import { redirectTo, type PageHandler, type PageRequest, type PageResponse } from '../http/page.js';
+import type { Chrome } from '../pages/layout.js';
+import { notice } from '../session/flash.js';
+import { isSignedIn } from '../session/session.js';
+
+/** The page frame for this request: its CSRF token, the navigation, and the flash notice if one came. */
+export function chromeFor(req: PageRequest, error: string | null = null): Chrome {
+  return { csrfToken: req.csrfToken, signedIn: isSignedIn(req.session), notice: req.flash?.kind === 'notice' ? req.flash.message : null, error };
+}
+
+export const callerOf = (req: PageRequest): CallerContext => ({ requestId: req.requestId, log: req.log, token: req.session.token });
+
+/** Pages of the account: without a signed-in session the visitor is sent to sign in. */
+export const requireSignIn =
+  (handler: PageHandler): PageHandler =>
+  async (req) =>
+    isSignedIn(req.session) ? handler(req) : redirectTo('/sign-in');
+
+/** The gateway no longer accepts the user's token (it was revoked or its signing key rotated): sign in again. */
+export const sessionEnded = (): PageResponse => redirectTo('/sign-in', { session: null, flash: notice('Your sign-in has ended. Please sign in again.') });
+
+/**
+ * A form field as text, trimmed unless it is a password. Never shortened: the form's size limit
+ * bounds it, and a cut password or name would be a different one.
+ */
+export function field(form: URLSearchParams, name: string, options: { trim?: boolean } = {}): string {
+  const value = form.get(name) ?? '';
+  return options.trim === false ? value : value.trim();
+}
+
+/** A gateway refusal as a page: status and readable message; anything else is a bug and propagates (500). */
+export interface Failure {
+  status: number;
+  message: string;
+  headers?: Record<string, string>;
+}
+
+export function failureOf(err: unknown, req: PageRequest, topic: MessageTopic = {}): Failure {
+  if (!isGatewayError(err)) throw err;
+  const failure: Failure = { status: pageStatusFor(err), message: describeGatewayError(err, req.requestId, topic) };
+  if (err.retryAfterSeconds !== null && (err.status === 429 || err.status === 503)) failure.headers = { 'Retry-After': String(err.retryAfterSeconds) };
+  return failure;
+}
+

@@ -1,0 +1,71 @@
+import { randomBytes } from 'node:crypto';
+import type { AccountApi } from '../gateway/account-api.js';
+import { isGatewayError } from '../gateway/gateway-error.js';
+import { isInsufficientRole } from '../gateway/user-messages.js';
+import { redirectTo, showPage, type PageHandler, type PageRequest, type PageResponse } from '../http/page.js';
+import type { RouteDefinition } from '../http/router.js';
+import { formatTime } from '../pages/labels.js';
+import { messagePage } from '../pages/message-page.js';
+import { subscriptionsPage } from '../pages/subscriptions-page.js';
+import { notice } from '../session/flash.js';
+import { callerOf, chromeFor, failureOf, field, requireSignIn, sessionEnded, type Failure } from './route-kit.js';
+
+/** Billing's Idempotency-Key format: 1-255 visible ASCII characters. */
+const IDEMPOTENCY_KEY = /^[\x21-\x7E]{1,255}$/;
+const SUBSCRIPTION_TOPIC = { notFound: 'That subscription or plan was not found in your account.' };
+
+const newIdempotencyKey = (): string => `dashboard-${randomBytes(18).toString('base64url')}`;
+
+/** Plans, the user's subscriptions, subscribe and cancel. */
+export function subscriptionRoutes(api: AccountApi): RouteDefinition<PageHandler>[] {
+  async function render(req: PageRequest, failure: Failure | null = null): Promise<PageResponse> {
+    let plans, subscriptions;
+    try {
+      [plans, subscriptions] = await Promise.all([api.listPlans(callerOf(req)), api.listSubscriptions(callerOf(req))]);
+    } catch (err) {
+      // Any signed-in user may list their subscriptions: a refusal here means the token is no longer accepted.
+      if (isGatewayError(err) && isInsufficientRole(err)) return sessionEnded();
+      const listing = failureOf(err, req);
+      return showPage(messagePage(chromeFor(req), 'Subscriptions', listing.message), listing.status, listing.headers);
+    }
+    const idempotencyKeys = Object.fromEntries(plans.map((plan) => [plan.id, newIdempotencyKey()]));
+    return showPage(subscriptionsPage(chromeFor(req, failure?.message ?? null), { plans, subscriptions, idempotencyKeys }), failure?.status ?? 200, failure?.headers);
+  }
+
+  return [
+    { method: 'GET', pattern: '/subscriptions', handler: requireSignIn((req) => render(req)) },
+    {
+      method: 'POST',
+      pattern: '/subscriptions',
+      handler: requireSignIn(async (req) => {
+        const planId = field(req.form, 'planId');
+        // The form's own key: the same form sent twice (double click, back and resend) subscribes once.
+        const sent = field(req.form, 'idempotencyKey');
+        const idempotencyKey = IDEMPOTENCY_KEY.test(sent) ? sent : newIdempotencyKey();
+        try {
+          const subscription = await api.subscribe(callerOf(req), planId, idempotencyKey);
+          const until = subscription.currentPeriodEnd ? ` until ${formatTime(subscription.currentPeriodEnd)}` : '';
+          return redirectTo('/subscriptions', { flash: notice(`Your subscription is active${until}. API keys can be managed right away.`) });
+        } catch (err) {
+          return render(req, failureOf(err, req, SUBSCRIPTION_TOPIC));
+        }
+      }),
+    },
+    {
+      method: 'POST',
+      pattern: '/subscriptions/:id/cancel',
+      handler: requireSignIn(async (req) => {
+        try {
+          const canceled = await api.cancelSubscription(callerOf(req), req.params.id!);
+          const message =
+            canceled.status === 'active' && canceled.currentPeriodEnd
+              ? `Your subscription is canceled. It stays active until ${formatTime(canceled.currentPeriodEnd)}.`
+              : 'Your subscription is canceled.';
+          return redirectTo('/subscriptions', { flash: notice(message) });
+        } catch (err) {
+          return render(req, failureOf(err, req, SUBSCRIPTION_TOPIC));
+        }
+      }),
+    },
+  ];
+}

@@ -1,0 +1,152 @@
+import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
+import { SPEC_ERRORS } from '@acs/errors';
+import { textOf } from './browser.js';
+import { createdCredentials, keyIdOf, registerUser, signIn, startDashboardSystem, type DashboardSystem } from './harness.js';
+
+// The happy paths of a user with a trial (the default 14 days): account, keys, devices.
+let system: DashboardSystem;
+
+beforeAll(async () => {
+  system = await startDashboardSystem();
+}, 90_000);
+afterAll(async () => system?.stop());
+
+const gatewayCall = (path: string, auth: { key: string; secret: string }, init: RequestInit = {}) =>
+  system.sut.call(init.method ?? 'GET', path, auth, init);
+
+describe('register, sign in, overview, sign out', () => {
+  it('registering signs the user in and shows who they are: e-mail, role, trial end', async () => {
+    const browser = system.browser();
+    const { email, page } = await registerUser(browser);
+    const text = textOf(page.html);
+    expect(text).toContain('Welcome! Your account is ready.');
+    expect(text).toContain(`Signed in as ${email}`);
+    expect(text).toContain('Role Subscriber'); // effective role during the trial
+    expect(text).toMatch(/Trial active until \d{4}-\d{2}-\d{2} \d{2}:\d{2} UTC/);
+    expect(text).toContain('Plan Free');
+  });
+
+  it('signing out ends the session; signing in again shows the overview', async () => {
+    const browser = system.browser();
+    const { email } = await registerUser(browser);
+    const out = await browser.post('/sign-out', {});
+    expect(out.path).toBe('/sign-in');
+    expect(textOf(out.html)).toContain('You are signed out.');
+    const again = await browser.get('/');
+    expect(again.redirects).toEqual(['/sign-in']);
+
+    const back = await signIn(browser, email);
+    expect(back.redirects).toEqual(['/']);
+    expect(textOf(back.html)).toContain(`Signed in as ${email}`);
+  });
+
+  it('a wrong password shows a readable 401, keeps the e-mail and never echoes the password', async () => {
+    const browser = system.browser();
+    const { email } = await registerUser(browser);
+    await browser.post('/sign-out', {});
+    const page = await signIn(browser, email, 'not-the-password-at-all');
+    expect(page.status).toBe(401);
+    expect(textOf(page.html)).toContain('The e-mail or password is incorrect.');
+    expect(page.html).toContain(`value="${email}"`);
+    expect(page.html).not.toContain('not-the-password-at-all');
+  });
+
+  it('registration errors are shown as sentences (409 duplicate, 400 weak password)', async () => {
+    const first = system.browser();
+    const { email } = await registerUser(first);
+    const second = system.browser();
+    await second.get('/register');
+    const duplicate = await second.post('/register', { email: email.toUpperCase(), firstName: 'A', lastName: 'B', password: 'long-enough-password-9' });
+    expect(duplicate.status).toBe(409);
+    expect(textOf(duplicate.html)).toContain('An account with this e-mail address already exists');
+    const weak = await second.post('/register', { email: `x${email}`, firstName: 'A', lastName: 'B', password: 'short' });
+    expect(weak.status).toBe(400);
+    expect(textOf(weak.html)).toMatch(/Please check: Password: /);
+    expect(weak.html).not.toMatch(/at \S+\.(ts|js):\d+/); // never a stack trace
+  });
+});
+
+describe('API keys', () => {
+  it('creates a key: the secret is shown once, the listing never shows it again, and the key works at the gateway with its scopes', async () => {
+    const browser = system.browser();
+    await registerUser(browser);
+    await browser.get('/keys');
+    const created = await browser.post('/keys', { name: 'catalog reader', scopes: ['read:devices'], environment: 'test' });
+    expect(created.redirects).toEqual(['/keys']);
+    expect(created.headers.get('cache-control')).toBe('no-store');
+    expect(textOf(created.html)).toContain('it is shown only this once');
+    const credentials = createdCredentials(created);
+    expect(credentials.key).toMatch(/^acs_test_[A-Za-z0-9]+$/);
+
+    const again = await browser.get('/keys');
+    expect(again.html).toContain(credentials.key);
+    expect(again.html).not.toContain(credentials.secret);
+    expect(browser.jar.has('acs_flash')).toBe(false);
+
+    expect((await gatewayCall('/api/Dac?pageSize=1', credentials)).status).toBe(200);
+    const login = await gatewayCall('/api/Users/Login', credentials, { method: 'POST', headers: { 'content-type': 'application/json' }, body: '{}' });
+    expect(login.status).toBe(403);
+    expect(await login.json()).toMatchObject({ message: SPEC_ERRORS.insufficientScope.message });
+  });
+
+  it('changes the scopes (applied on the next request), then revokes the key (the gateway answers 401)', async () => {
+    const browser = system.browser();
+    await registerUser(browser);
+    await browser.get('/keys');
+    const credentials = createdCredentials(await browser.post('/keys', { name: 'tool', scopes: ['read:devices'] }));
+    const id = keyIdOf(browser.lastPage!, credentials.key);
+
+    const changed = await browser.post(`/keys/${id}/scopes`, { scopes: ['auth:login', 'register:device'] });
+    expect(changed.redirects).toEqual(['/keys']);
+    expect(textOf(changed.html)).toContain('The scopes of “tool” are now: auth:login register:device.');
+    expect((await gatewayCall('/api/Dac?pageSize=1', credentials)).status).toBe(403);
+
+    const revoked = await browser.post(`/keys/${id}/revoke`, {});
+    expect(textOf(revoked.html)).toContain('The key “tool” is revoked');
+    expect(textOf(revoked.html)).toMatch(/revoked \d{4}-\d{2}-\d{2}/);
+    expect((await gatewayCall('/api/Devices', credentials)).status).toBe(401);
+  });
+
+  it('shows the gateway\'s refusals: unknown or reserved scopes are 400, and nothing is created', async () => {
+    const browser = system.browser();
+    await registerUser(browser);
+    await browser.get('/keys');
+    const refused = await browser.post('/keys', { name: 'greedy', scopes: ['system:full-access'] });
+    expect(refused.status).toBe(400);
+    expect(textOf(refused.html)).toContain('system:full-access');
+    expect(refused.html).toContain('value="greedy"'); // the form is shown again as it was sent
+    expect(textOf((await browser.get('/keys')).html)).toContain('You have no API keys yet.');
+  });
+});
+
+describe('devices', () => {
+  it('lists and registers devices; registering the same serial again updates it', async () => {
+    const browser = system.browser();
+    await registerUser(browser);
+    expect(textOf((await browser.get('/devices')).html)).toContain('No devices are registered to your account yet.');
+    const serial = `DASH-${Date.now()}`;
+    const registered = await browser.post('/devices', { serialNumber: serial, name: 'Desk DAC', catalogEntryId: '1', firmwareVersion: '1.2.0' });
+    expect(registered.redirects).toEqual(['/devices']);
+    const text = textOf(registered.html);
+    expect(text).toContain('“Desk DAC” is registered to your account.');
+    expect(text).toContain(serial);
+    expect(text).toContain('1.2.0');
+
+    const again = await browser.post('/devices', { serialNumber: serial, name: 'Living room DAC', catalogEntryId: '', firmwareVersion: '' });
+    expect(textOf(again.html)).toContain('“Living room DAC” was already registered to your account');
+  });
+
+  it('shows 422 for an unknown catalog entry and 400 for a bad id, keeping what was typed', async () => {
+    const browser = system.browser();
+    await registerUser(browser);
+    await browser.get('/devices');
+    const unknown = await browser.post('/devices', { serialNumber: 'DASH-UNKNOWN-1', name: 'Mystery', catalogEntryId: '999999999', firmwareVersion: '' });
+    expect(unknown.status).toBe(422);
+    expect(textOf(unknown.html)).toContain('Catalog entry id: No catalog entry has this id');
+    expect(unknown.html).toContain('value="DASH-UNKNOWN-1"');
+    const bad = await browser.post('/devices', { serialNumber: 'DASH-BAD-1', name: 'Bad', catalogEntryId: 'abc', firmwareVersion: '' });
+    expect(bad.status).toBe(400);
+    expect(textOf(bad.html)).toContain('The catalog entry id must be a whole number');
+    expect(textOf((await browser.get('/devices')).html)).toContain('No devices are registered');
+  });
+});

@@ -1,0 +1,118 @@
+import { describe, expect, it } from '@jest/globals';
+import { dashboardConfigSchema } from '../src/config.js';
+import { isCrossSitePost } from '../src/http/same-origin.js';
+import { escapeHtml, html } from '../src/pages/html.js';
+import { parseConfig, ConfigError } from '@acs/config';
+import { SPEC_ERRORS } from '@acs/errors';
+import { GatewayError } from '../src/gateway/gateway-error.js';
+import { SUBSCRIPTION_NEEDED, describeGatewayError, pageStatusFor } from '../src/gateway/user-messages.js';
+import { keysPage } from '../src/pages/keys-page.js';
+
+describe('the html template tag', () => {
+  it('escapes every interpolated string, in text and in attributes', () => {
+    expect(escapeHtml(`<a href="x" title='y'>&</a>`)).toBe('&lt;a href=&quot;x&quot; title=&#39;y&#39;&gt;&amp;&lt;/a&gt;');
+    const name = '"><script>alert(1)</script>';
+    expect(html`<input value="${name}"><p>${name}</p>`.value).toBe(
+      '<input value="&quot;&gt;&lt;script&gt;alert(1)&lt;/script&gt;"><p>&quot;&gt;&lt;script&gt;alert(1)&lt;/script&gt;</p>',
+    );
+  });
+
+  it('nests templates without escaping twice; lists join; false, null and undefined render nothing', () => {
+    const items = ['<a>', '<b>'].map((x) => html`<li>${x}</li>`);
+    expect(html`<ul>${items}</ul>${false}${null}${undefined}${0}`.value).toBe('<ul><li>&lt;a&gt;</li><li>&lt;b&gt;</li></ul>0');
+  });
+});
+
+describe('cross-site form posts', () => {
+  const host = 'dash.example:8086';
+  it.each([
+    [{ host }, false],
+    [{ host, origin: 'http://dash.example:8086' }, false],
+    [{ host, origin: 'https://dash.example:8086', 'sec-fetch-site': 'same-origin' }, false],
+    [{ host, 'sec-fetch-site': 'none' }, false],
+    [{ host, origin: 'https://evil.example' }, true],
+    [{ host, origin: 'http://dash.example:9999' }, true],
+    [{ host, origin: 'null' }, true],
+    [{ host, origin: 'not a url' }, true],
+    [{ host, 'sec-fetch-site': 'cross-site' }, true],
+    [{ host, 'sec-fetch-site': 'same-site', origin: 'http://dash.example:8086' }, true],
+  ])('%j -> cross-site: %s', (headers, expected) => {
+    expect(isCrossSitePost(headers)).toBe(expected);
+  });
+});
+
+describe('configuration', () => {
+  const valid = {
+    GATEWAY_URL: 'http://gateway:8080',
+    DASHBOARD_API_KEY: 'acs_live_abcdefghijklmnop1234',
+    DASHBOARD_API_SECRET: 's'.repeat(43),
+    SESSION_SECRET: 'k'.repeat(32),
+  };
+
+  it('defaults: port 8086, Secure cookies', () => {
+    expect(parseConfig('dashboard', dashboardConfigSchema, valid)).toMatchObject({ PORT: 8086, COOKIE_SECURE: true, LOG_LEVEL: 'info' });
+    expect(parseConfig('dashboard', dashboardConfigSchema, { ...valid, COOKIE_SECURE: 'false' }).COOKIE_SECURE).toBe(false);
+  });
+
+  it('names each bad variable and what was expected, never its value', () => {
+    const bad = { ...valid, SESSION_SECRET: 'too-short-secret', DASHBOARD_API_KEY: 'not-a-key', GATEWAY_URL: 'ftp://x', COOKIE_SECURE: 'perhaps' };
+    let error: unknown;
+    try {
+      parseConfig('dashboard', dashboardConfigSchema, bad);
+    } catch (err) {
+      error = err;
+    }
+    expect(error).toBeInstanceOf(ConfigError);
+    const message = (error as ConfigError).message;
+    expect(message).toContain('SESSION_SECRET: expected at least 32 characters');
+    expect(message).toContain('DASHBOARD_API_KEY: expected an API key');
+    expect(message).toContain('GATEWAY_URL: expected a URL starting with http:// or https://');
+    expect(message).toContain('COOKIE_SECURE: expected true or false');
+    expect(message).not.toContain('too-short-secret');
+    const missing = () => parseConfig('dashboard', dashboardConfigSchema, {});
+    expect(missing).toThrow(/DASHBOARD_API_SECRET: required/);
+  });
+});
+
+describe('gateway refusals as sentences', () => {
+  const error = (status: number, body: Partial<{ error: string; message: string; details: { path: string; message: string }[] }> | null, retryAfter: number | null = null) =>
+    new GatewayError(status, body ? { error: 'E', message: 'M', ...body } : null, retryAfter);
+
+  it('429 names the wait; 403 for the role names the subscription; 404 says whose; 400 lists the fields', () => {
+    expect(describeGatewayError(error(429, {}, 840), 'r1')).toBe('Too many attempts. Try again in 14 minutes.');
+    expect(describeGatewayError(error(429, {}, 30), 'r1')).toBe('Too many attempts. Try again in 30 seconds.');
+    expect(describeGatewayError(error(403, SPEC_ERRORS.insufficientUser), 'r1', { insufficientRole: SUBSCRIPTION_NEEDED })).toBe(SUBSCRIPTION_NEEDED);
+    expect(describeGatewayError(error(404, { message: 'No such API key' }), 'r1', { notFound: 'Not in your account.' })).toBe('Not in your account.');
+    expect(describeGatewayError(error(400, { details: [{ path: 'body.password', message: 'too short' }, { path: 'body.firstName', message: 'required' }] }), 'r1')).toBe(
+      'Please check: Password: too short; First name: required.',
+    );
+  });
+
+  it('the dashboard\'s own key refused, or the gateway down: a 503 with a reference, no internals', () => {
+    const refused = error(401, SPEC_ERRORS.missingApiKey);
+    expect(pageStatusFor(refused)).toBe(503);
+    expect(describeGatewayError(refused, 'req-7', { unauthorized: 'wrong password' })).toContain('reference req-7');
+    expect(pageStatusFor(error(503, null))).toBe(503);
+    expect(pageStatusFor(error(500, { message: 'db exploded at line 3' }))).toBe(503);
+    expect(describeGatewayError(error(500, { message: 'db exploded at line 3' }), 'req-8')).not.toContain('exploded');
+  });
+});
+
+describe('the keys page', () => {
+  const chrome = { csrfToken: 't', signedIn: true };
+  const created = { name: 'n', key: 'acs_live_abcdefghijklmnopqrst', secret: 'the-secret-value', scopes: 'read:devices', environment: 'live' };
+
+  it('shows a just-created secret even when the listing cannot be had', () => {
+    const page = keysPage(chrome, { listing: { kind: 'unavailable', message: 'try later' }, created }).value;
+    expect(page).toContain('the-secret-value');
+    expect(page).toContain('try later');
+    expect(page).not.toContain('action="/keys"');
+  });
+
+  it('offers no forms for revoked keys', () => {
+    const key = { id: 'k1', name: 'old', key: 'acs_live_x', scopes: 'read:devices', environment: 'live' as const, createdAt: '2025-01-01T00:00:00Z', lastUsedAt: null, revokedAt: '2025-02-01T00:00:00Z' };
+    const page = keysPage(chrome, { listing: { kind: 'keys', keys: [key] }, created: null }).value;
+    expect(page).toContain('revoked 2025-02-01 00:00 UTC');
+    expect(page).not.toContain('/keys/k1/');
+  });
+});

@@ -1,0 +1,111 @@
+import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
+import { textOf, type Page } from './browser.js';
+import { createdCredentials, registerUser, startDashboardSystem, type DashboardSystem } from './harness.js';
+
+// Users without a trial (TRIAL_DURATION_SECONDS=0): keys need a subscription. The subscription's
+// event reaches identity over the harness's in-process bus, so the role follows within moments.
+let system: DashboardSystem;
+
+beforeAll(async () => {
+  system = await startDashboardSystem({ TRIAL_DURATION_SECONDS: '0' });
+}, 90_000);
+afterAll(async () => system?.stop());
+
+const SUBSCRIPTION_NEEDED = 'Managing API keys needs an active subscription or trial.';
+
+/** The plan form's fields for the plan called `name`, as the page rendered them. */
+function planForm(page: Page, name: string): Record<string, string> {
+  const form = page.html.split('<form').find((f) => f.includes(`Subscribe to ${name}<`) || f.includes(`Switch to ${name}<`));
+  const planId = form && /name="planId" value="([^"]+)"/.exec(form)?.[1];
+  const idempotencyKey = form && /name="idempotencyKey" value="([^"]+)"/.exec(form)?.[1];
+  if (!planId || !idempotencyKey) throw new Error(`no form for plan ${name}`);
+  return { planId, idempotencyKey };
+}
+
+async function eventually(check: () => Promise<boolean>, ms = 5000): Promise<void> {
+  const deadline = Date.now() + ms;
+  while (!(await check())) {
+    if (Date.now() > deadline) throw new Error('not reached in time');
+    await new Promise((r) => setTimeout(r, 50));
+  }
+}
+
+describe('subscriptions and keys', () => {
+  it('a Free user without trial sees the overview as Free and "subscription needed" on keys; creating a key is refused (403)', async () => {
+    const browser = system.browser();
+    const { page } = await registerUser(browser);
+    expect(textOf(page.html)).toContain('Role Free');
+    expect(textOf(page.html)).toContain('Trial none');
+
+    const keys = await browser.get('/keys');
+    expect(keys.status).toBe(200);
+    expect(textOf(keys.html)).toContain(SUBSCRIPTION_NEEDED);
+    expect(keys.html).not.toContain('action="/keys"'); // no create form to fill in for nothing
+
+    const refused = await browser.post('/keys', { name: 'early', scopes: ['read:devices'] });
+    expect(refused.status).toBe(403);
+    expect(textOf(refused.html)).toContain(SUBSCRIPTION_NEEDED);
+  });
+
+  it('subscribing makes keys work with the same sign-in; the plan shows as current; cancelling keeps it until the period end', async () => {
+    const browser = system.browser();
+    await registerUser(browser);
+    const plans = await browser.get('/subscriptions');
+    const text = textOf(plans.html);
+    for (const name of ['Free', 'Monthly', 'Yearly', 'Lifetime']) expect(text).toContain(name);
+    expect(text).toContain('You have no subscriptions.');
+
+    const subscribed = await browser.post('/subscriptions', planForm(plans, 'Monthly'));
+    expect(subscribed.redirects).toEqual(['/subscriptions']);
+    expect(textOf(subscribed.html)).toMatch(/Your subscription is active until \d{4}-\d{2}-\d{2}/);
+    expect(textOf(subscribed.html)).toContain('your current plan');
+
+    await eventually(async () => !textOf((await browser.get('/keys')).html).includes(SUBSCRIPTION_NEEDED));
+    const created = await browser.post('/keys', { name: 'after subscribing', scopes: ['read:devices'] });
+    expect(created.redirects).toEqual(['/keys']);
+    const credentials = createdCredentials(created);
+    expect((await system.sut.call('GET', '/api/Dac?pageSize=1', credentials)).status).toBe(200);
+
+    const listed = await browser.get('/subscriptions');
+    const cancelAction = /action="(\/subscriptions\/[^"]+\/cancel)"/.exec(listed.html)?.[1];
+    expect(cancelAction).toBeDefined();
+    const canceled = await browser.post(cancelAction!, {});
+    expect(textOf(canceled.html)).toMatch(/Your subscription is canceled\. It stays active until \d{4}-/);
+    expect(textOf(canceled.html)).toContain('active, ends at period end');
+    expect(canceled.html).not.toContain('/cancel"');
+    expect(textOf((await browser.get('/keys')).html)).not.toContain(SUBSCRIPTION_NEEDED); // the role stays until then
+  });
+
+  it('the same subscribe form sent twice subscribes once (Idempotency-Key); the same plan with a new form is a readable 409', async () => {
+    const browser = system.browser();
+    await registerUser(browser);
+    const plans = await browser.get('/subscriptions');
+    const form = planForm(plans, 'Yearly');
+    await browser.post('/subscriptions', form);
+    const replay = await browser.post('/subscriptions', form);
+    expect(replay.redirects).toEqual(['/subscriptions']);
+    const rows = replay.html.split('<tr').filter((row) => row.includes('Yearly') && row.includes('/cancel"'));
+    expect(rows).toHaveLength(1);
+
+    // A fresh page has a fresh key per form; the plan is already active and not being canceled, so no button is offered.
+    expect(() => planForm(replay, 'Yearly')).toThrow();
+    const again = await browser.post('/subscriptions', { planId: form.planId!, idempotencyKey: 'a-new-key-0001' });
+    expect(again.status).toBe(409);
+    expect(textOf(again.html)).toContain('You already have an active Yearly subscription');
+  });
+
+  it('cancelling a subscription id that is not the user\'s gives a not-found message and changes nothing', async () => {
+    const owner = system.browser();
+    await registerUser(owner);
+    await owner.post('/subscriptions', planForm(await owner.get('/subscriptions'), 'Monthly'));
+    const ownerCancel = /action="(\/subscriptions\/[^"]+\/cancel)"/.exec((await owner.get('/subscriptions')).html)![1]!;
+
+    const intruder = system.browser();
+    await registerUser(intruder);
+    await intruder.get('/subscriptions');
+    const refused = await intruder.post(ownerCancel, {});
+    expect(refused.status).toBe(404);
+    expect(textOf(refused.html)).toContain('That subscription or plan was not found in your account.');
+    expect((await owner.get('/subscriptions')).html).toContain(`action="${ownerCancel}"`); // still active, still cancellable
+  });
+});
