@@ -101,7 +101,8 @@ try {
   const catalog = await start('catalog', 'services/catalog/dist/main.js', { ...common, DATABASE_URL: dbUrl('catalog') });
   // BENCH_GATEWAY_NODE_ARGS="--cpu-prof --cpu-prof-dir=/tmp/prof" profiles the gateway under this load.
   const nodeArgs = (process.env.BENCH_GATEWAY_NODE_ARGS ?? '').split(' ').filter(Boolean);
-  const gateway = await start('gateway', 'gateway/dist/main.js', { ...common, KEYS_URL: keys.url, IDENTITY_URL: identity.url, CATALOG_URL: catalog.url }, nodeArgs);
+  // METRICS_PORT 0: the metrics listener runs, as in production, on a free port (two gateways run here).
+  const gateway = await start('gateway', 'gateway/dist/main.js', { ...common, METRICS_PORT: '0', KEYS_URL: keys.url, IDENTITY_URL: identity.url, CATALOG_URL: catalog.url }, nodeArgs);
   const plain = await start('plain proxy', 'bench/dist/plain-proxy.js', { UPSTREAM_URL: catalog.url });
 
   const app = createAppKey('read:devices auth:register auth:login');
@@ -141,7 +142,7 @@ try {
   const page = await (await fetch(catalog.url + CATALOG_PATH, { headers: signed(CATALOG_PATH)() })).text();
   const stub = await start('stub', 'bench/dist/stub-upstream.js', { STUB_BODY: page });
   const plainToStub = await start('plain proxy', 'bench/dist/plain-proxy.js', { UPSTREAM_URL: stub.url });
-  const gatewayToStub = await start('gateway', 'gateway/dist/main.js', { ...common, KEYS_URL: keys.url, IDENTITY_URL: identity.url, CATALOG_URL: stub.url, DEVICE_URL: stub.url }, nodeArgs);
+  const gatewayToStub = await start('gateway', 'gateway/dist/main.js', { ...common, METRICS_PORT: '0', KEYS_URL: keys.url, IDENTITY_URL: identity.url, CATALOG_URL: stub.url, DEVICE_URL: stub.url }, nodeArgs);
   for (const [target, path, headers] of [[plainToStub, CATALOG_PATH, signed(CATALOG_PATH)], [gatewayToStub, CATALOG_PATH, appHeaders], [gatewayToStub, '/api/Devices', () => ({ ...appHeaders(), authorization: `Bearer ${token}` })]] as const) {
     await load(target.url, path, headers, 2);
   }

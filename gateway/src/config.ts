@@ -1,10 +1,12 @@
 import { z } from 'zod';
-import { httpUrl, logLevel, port, redisUrl, secret } from '@acs/config';
+import { httpUrl, logLevel, port, portOrOff, redisUrl, secret } from '@acs/config';
 import { JWT_AUDIENCE_DEFAULT, JWT_ISSUER_DEFAULT } from '@acs/contracts';
 
 export const gatewayConfigSchema = z.object({
   PORT: port(8080),
   HOST: z.string().default('0.0.0.0'),
+  /** Prometheus scrapes GET /metrics here, on HOST, never on PORT (the public one); `off`: no listener. */
+  METRICS_PORT: portOrOff(9464),
   LOG_LEVEL: logLevel(),
   REDIS_URL: redisUrl().optional(),
   REDIS_PREFIX: z.string().default('acs:'),

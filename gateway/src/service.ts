@@ -1,6 +1,7 @@
 import type { Cache } from '@acs/cache';
 import { listen, type RunningServer } from '@acs/http';
 import type { Logger } from '@acs/logger';
+import { createMetricsRegistry } from '@acs/metrics';
 import { createCallerAuthenticator } from './auth/api-key-auth.js';
 import { createAuthzClient } from './auth/authz-client.js';
 import { JwksStore } from './auth/jwks-store.js';
@@ -9,6 +10,8 @@ import { TokenVerifier } from './auth/token-verifier.js';
 import { KeyUsageRecorder } from './auth/key-usage-recorder.js';
 import type { GatewayConfig } from './config.js';
 import { createGatewayHandler } from './handler.js';
+import { GatewayMetrics } from './metrics/gateway-metrics.js';
+import { createMetricsListener } from './metrics/metrics-listener.js';
 import { buildOpenApiDocument } from './openapi/build-openapi.js';
 import { closeUpstreams, createUpstreams } from './proxy/upstreams.js';
 import { createPublicEndpoints } from './public-endpoints.js';
@@ -17,6 +20,8 @@ import { ROUTES } from './routing/route-table.js';
 
 export interface Gateway {
   server: RunningServer;
+  /** GET /metrics for Prometheus on METRICS_PORT; null when METRICS_PORT is off. */
+  metricsServer: RunningServer | null;
   close(): Promise<void>;
 }
 
@@ -29,6 +34,8 @@ export async function startGateway(config: GatewayConfig, logger: Logger, cache:
   const tokens = jwks ? new TokenVerifier(jwks, { issuer: config.JWT_ISSUER, audience: config.JWT_AUDIENCE, maxEntries: config.VERIFIED_TOKEN_CACHE_SIZE }) : null;
   const usage = new KeyUsageRecorder(keys, config.INTERNAL_SECRET, logger, config.KEY_USAGE_FLUSH_MS);
   usage.start();
+  const registry = createMetricsRegistry('gateway');
+  const metrics = new GatewayMetrics(registry, ROUTES);
   const handler = createGatewayHandler({
     match: createRouteMatcher(ROUTES),
     authenticate: createCallerAuthenticator(
@@ -36,6 +43,7 @@ export async function startGateway(config: GatewayConfig, logger: Logger, cache:
       createKeysClient(keys, config.INTERNAL_SECRET),
       identity ? createAuthzClient(identity, config.INTERNAL_SECRET) : null,
       logger,
+      metrics,
     ),
     tokens,
     usage,
@@ -44,15 +52,31 @@ export async function startGateway(config: GatewayConfig, logger: Logger, cache:
     maxBodyBytes: config.MAX_BODY_BYTES,
     publicEndpoints: createPublicEndpoints({ upstreams, cache, jwks, openApiDocument: buildOpenApiDocument(ROUTES) }),
     logger,
+    metrics,
   });
   const server = await listen(handler, config.PORT, config.HOST);
-  logger.info({ url: server.url, upstreams: [...upstreams.keys()] }, 'gateway listening');
+  const stop = async (): Promise<void> => {
+    await server.close();
+    await usage.stop();
+    await closeUpstreams(upstreams);
+  };
+  let metricsServer: RunningServer | null = null;
+  if (config.METRICS_PORT !== null) {
+    try {
+      metricsServer = await listen(createMetricsListener(registry, logger), config.METRICS_PORT, config.HOST);
+    } catch (err) {
+      await stop(); // a busy metrics port must not leave the public one serving
+      throw err;
+    }
+  }
+  logger.info({ url: server.url, metrics: metricsServer ? `${metricsServer.url}/metrics` : 'off', upstreams: [...upstreams.keys()] }, 'gateway listening');
+  const running = metricsServer;
   return {
     server,
+    metricsServer,
     close: async () => {
-      await server.close();
-      await usage.stop();
-      await closeUpstreams(upstreams);
+      await running?.close();
+      await stop();
     },
   };
 }

@@ -46,7 +46,8 @@ export interface GatewayHarness {
   redisPrefix: string;
   createKey(scopes: string[]): Promise<{ id: string; key: string; secret: string }>;
   call(method: string, path: string, auth: { key: string; secret: string } | null, init?: RequestInit): Promise<Response>;
-  startAnotherGateway(): Promise<Gateway>;
+  /** Another replica with its own Redis connection, or `cache` (owned by the caller); `env` overrides this harness's variables. */
+  startAnotherGateway(options?: { cache?: Cache; env?: Record<string, string> }): Promise<Gateway>;
   close(): Promise<void>;
 }
 
@@ -57,8 +58,9 @@ export async function startGatewayHarness(upstreamUrls: Record<string, string> =
   const redisPrefix = `${uniqueName('gwtest')}:`;
   const cache = createRedisCache({ url: testServerUrl('REDIS_URL'), keyPrefix: redisPrefix });
   const keys = await startKeysService(keysConfigSchema.parse({ PORT: '0', HOST: '127.0.0.1', DATABASE_URL: database.url, INTERNAL_SECRET }), logger, cache);
-  const gatewayConfig = gatewayConfigSchema.parse({ PORT: '0', HOST: '127.0.0.1', INTERNAL_SECRET, KEYS_URL: keys.server.url, ...upstreamUrls, ...gatewayEnv });
-  const gateway = await startGateway(gatewayConfig, logger, cache);
+  // METRICS_PORT 0: a free port, so gateways of parallel test files never compete for 9464.
+  const gatewayVariables = { PORT: '0', HOST: '127.0.0.1', METRICS_PORT: '0', INTERNAL_SECRET, KEYS_URL: keys.server.url, ...upstreamUrls, ...gatewayEnv };
+  const gateway = await startGateway(gatewayConfigSchema.parse(gatewayVariables), logger, cache);
   const extraGateways: Gateway[] = [];
   return {
     url: gateway.server.url,
@@ -78,11 +80,11 @@ export async function startGatewayHarness(upstreamUrls: Record<string, string> =
       }
       return fetch(gateway.server.url + path, { ...init, method, headers });
     },
-    async startAnotherGateway() {
+    async startAnotherGateway(options = {}) {
       // A second replica with its own Redis connection, as in a scaled deployment.
-      const otherCache = createRedisCache({ url: testServerUrl('REDIS_URL'), keyPrefix: redisPrefix });
-      const other = await startGateway(gatewayConfig, logger, otherCache);
-      extraGateways.push({ server: other.server, close: async () => { await other.close(); await otherCache.close(); } });
+      const otherCache = options.cache ?? createRedisCache({ url: testServerUrl('REDIS_URL'), keyPrefix: redisPrefix });
+      const other = await startGateway(gatewayConfigSchema.parse({ ...gatewayVariables, ...options.env }), logger, otherCache);
+      extraGateways.push({ ...other, close: async () => { await other.close(); if (!options.cache) await otherCache.close(); } });
       return other;
     },
     async close() {

@@ -11,6 +11,9 @@ export function printBanner(config: LauncherConfig, system: RunningSystem): void
     config.REDIS_URL ? 'Redis' : 'in-process cache',
   ].join(', ');
   const lines = ['', `Audio catalog platform is running at ${system.gatewayUrl}  (${mode})`, `  OpenAPI: ${system.gatewayUrl}/openapi.json   Ready: ${system.gatewayUrl}/readyz`];
+  lines.push(`  Account dashboard: ${system.dashboardUrl}  (register, sign in, API keys, subscriptions, devices)`);
+  const metrics = system.gateway.metricsServer;
+  if (metrics) lines.push(`  Metrics: ${metrics.url}/metrics  (Prometheus, the gateway's own listener)`);
   const generated = system.generatedSystemKey;
   if (generated) {
     lines.push(

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { amqpUrl, logLevel, port, postgresUrl, redisUrl, secret } from '@acs/config';
+import { amqpUrl, logLevel, port, portOrOff, postgresUrl, redisUrl, secret } from '@acs/config';
 import { KEY_PREFIX_PATTERN } from '@acs/auth';
 
 /** `npm start`: the whole system in one process. Every variable is optional. */
@@ -7,6 +7,8 @@ export const launcherConfigSchema = z.object({
   PORT: port(8080),
   /** The gateway's address; 127.0.0.1 keeps a development system off the network (set 0.0.0.0 to expose it). */
   HOST: z.string().default('127.0.0.1'),
+  /** The gateway's Prometheus listener (GET /metrics, on HOST). Off unless set, so a busy 9464 never stops `npm start`. */
+  METRICS_PORT: portOrOff('off'),
   LOG_LEVEL: logLevel(),
   DATA_DIR: z.string().default('./.data'),
   /** A PostgreSQL server: each service gets its own database <name>_<service>, created when missing. */
@@ -42,6 +44,10 @@ export const launcherConfigSchema = z.object({
   /** Passed to the keys service and the gateway. */
   KEYS_PER_USER: z.string().optional(),
   KEY_USAGE_FLUSH_MS: z.string().optional(),
+  /** The account dashboard's own HTTP server (on HOST); `0` picks a free port. */
+  DASHBOARD_PORT: port(8086),
+  /** Encrypts the dashboard's session cookies; generated once and kept under DATA_DIR when unset. */
+  SESSION_SECRET: secret().optional(),
 }).refine((c) => !c.SEED_API_KEY || c.SEED_API_SECRET, { message: 'SEED_API_SECRET is required when SEED_API_KEY is set', path: ['SEED_API_SECRET'] })
   .refine((c) => !c.SEED_ADMIN_EMAIL === !c.SEED_ADMIN_PASSWORD, { message: 'SEED_ADMIN_EMAIL and SEED_ADMIN_PASSWORD go together', path: ['SEED_ADMIN_PASSWORD'] });
 

@@ -11,6 +11,8 @@ import { deviceConfigSchema, startDeviceService, type DeviceService } from '@acs
 import { billingConfigSchema, startBillingService, type BillingService } from '@acs/billing-service';
 import type { LauncherConfig } from './config.js';
 import { loadOrCreateInternalSecret } from './internal-secret.js';
+import { startEmbeddedDashboard } from './dashboard.js';
+import type { DashboardService } from '@acs/dashboard-service';
 
 export interface RunningSystem {
   gatewayUrl: string;
@@ -24,6 +26,9 @@ export interface RunningSystem {
   bus: Bus;
   /** Credentials made at this start when no system key existed and no seed was given; shown once. */
   generatedSystemKey: { key: string; secret: string } | null;
+  /** The account dashboard (a client of the gateway, with its own key). */
+  dashboard: DashboardService;
+  dashboardUrl: string;
   stop(): Promise<void>;
 }
 
@@ -91,13 +96,16 @@ export async function startSystem(config: LauncherConfig, logger: Logger): Promi
     );
     stack.push(() => billing.close());
     const gateway = await startGateway(
-      gatewayConfigSchema.parse({ ...shared, HOST: config.HOST, PORT: String(config.PORT), KEYS_URL: keys.server.url, IDENTITY_URL: identity.server.url, CATALOG_URL: catalog.server.url, DEVICE_URL: device.server.url, BILLING_URL: billing.server.url, KEY_USAGE_FLUSH_MS: config.KEY_USAGE_FLUSH_MS }),
+      gatewayConfigSchema.parse({ ...shared, HOST: config.HOST, PORT: String(config.PORT), METRICS_PORT: config.METRICS_PORT === null ? 'off' : String(config.METRICS_PORT), KEYS_URL: keys.server.url, IDENTITY_URL: identity.server.url, CATALOG_URL: catalog.server.url, DEVICE_URL: device.server.url, BILLING_URL: billing.server.url, KEY_USAGE_FLUSH_MS: config.KEY_USAGE_FLUSH_MS }),
       logger.child({ service: 'gateway' }),
       cache,
     );
     stack.push(() => gateway.close());
     const generatedSystemKey = config.SEED_API_KEY ? null : await ensureSystemKey(keys.deps);
-    return { gatewayUrl: gateway.server.url, keys, identity, catalog, device, billing, gateway, cache, bus, generatedSystemKey, stop };
+    // After the operator's key: the first start still prints one, whatever the dashboard holds.
+    const dashboard = await startEmbeddedDashboard(config, keys.deps, gateway.server.url, logger.child({ service: 'dashboard' }));
+    stack.push(() => dashboard.close());
+    return { gatewayUrl: gateway.server.url, keys, identity, catalog, device, billing, gateway, cache, bus, generatedSystemKey, dashboard, dashboardUrl: dashboard.server.url, stop };
   } catch (err) {
     await stop();
     throw err;

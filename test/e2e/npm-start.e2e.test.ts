@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import { spawn, type ChildProcess } from 'node:child_process';
-import { existsSync, mkdtempSync, rmSync } from 'node:fs';
+import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -15,9 +15,9 @@ interface Started {
   url: string;
 }
 
-function start(): Promise<Started> {
+function start(extraEnv: Record<string, string> = {}): Promise<Started> {
   if (!existsSync(ENTRY)) throw new Error(`${ENTRY} is missing: run npm run build first (npm test does)`);
-  const env: Record<string, string> = { PATH: process.env.PATH ?? '', DATA_DIR: dataDir, PORT: '0', LOG_LEVEL: 'warn' };
+  const env: Record<string, string> = { PATH: process.env.PATH ?? '', DATA_DIR: dataDir, PORT: '0', DASHBOARD_PORT: '0', LOG_LEVEL: 'warn', ...extraEnv };
   const child = spawn(process.execPath, [ENTRY], { env, stdio: ['ignore', 'pipe', 'pipe'] });
   let output = '';
   child.stdout!.on('data', (c: Buffer) => (output += c.toString()));
@@ -49,6 +49,19 @@ function stop(child: ChildProcess): Promise<number | null> {
 
 let first: Started;
 let credentials: { key: string; secret: string };
+let dashboardKeyFile: string;
+
+const dashboardUrlOf = (output: string): string => /Account dashboard: +(http:\/\/[\d.:]+)/.exec(output)![1]!;
+
+/** The dashboard's register form, sent as a browser would: where the dashboard sends the new user. */
+async function registerThroughDashboard(url: string): Promise<string | null> {
+  const form = await fetch(`${url}/register`);
+  const cookie = form.headers.get('set-cookie')!.split(';')[0]!;
+  const csrf = /name="_csrf" value="([^"]+)"/.exec(await form.text())![1]!;
+  const body = new URLSearchParams({ _csrf: csrf, email: `npm-start-${Date.now()}@example.com`, firstName: 'Ada', lastName: 'L', password: 'violet-anvil-0427-harbor' });
+  const res = await fetch(`${url}/register`, { method: 'POST', redirect: 'manual', headers: { cookie, 'content-type': 'application/x-www-form-urlencoded' }, body });
+  return res.status === 303 ? res.headers.get('location') : `${res.status}`;
+}
 
 beforeAll(async () => {
   first = await start();
@@ -75,6 +88,18 @@ describe('npm start (embedded mode)', () => {
     expect(body.items.every((i) => i.brand === 'Topping')).toBe(true);
   });
 
+  it('leaves the gateway\'s metrics listener off when METRICS_PORT is not set', () => {
+    expect(first.output()).not.toContain('Metrics:');
+  });
+
+  it('serves the account dashboard: its sign-in page, with a session cookie that is not Secure on plain HTTP', async () => {
+    const page = await fetch(`${dashboardUrlOf(first.output())}/sign-in`);
+    expect(page.status).toBe(200);
+    expect(await page.text()).toContain('action="/sign-in"');
+    expect(page.headers.get('set-cookie')).toMatch(/^acs_session=[^;]+; Path=\/; Max-Age=\d+; HttpOnly; SameSite=Strict$/);
+    dashboardKeyFile = readFileSync(join(dataDir, 'dashboard-api-key.json'), 'utf8');
+  });
+
   it('keeps the secret out of its log lines', () => {
     const logLines = first.output().split('\n').filter((line) => line.startsWith('{'));
     expect(logLines.some((line) => line.includes(credentials.secret))).toBe(false);
@@ -84,13 +109,21 @@ describe('npm start (embedded mode)', () => {
     await expect(start()).rejects.toThrow(/is using/);
   }, 60_000);
 
-  it('stops cleanly on Ctrl-C and keeps its data for the next start', async () => {
+  it('stops cleanly on Ctrl-C and keeps its data for the next start (this one with METRICS_PORT set)', async () => {
     expect(await stop(first.child)).toBe(0);
-    const second = await start();
+    const second = await start({ METRICS_PORT: '0' });
     try {
       expect(second.output()).not.toContain('X-Api-Secret'); // no new system key: the first one persisted
+      // The dashboard kept its key (under DATA_DIR) and the gateway still accepts it: a registration goes through.
+      expect(readFileSync(join(dataDir, 'dashboard-api-key.json'), 'utf8')).toBe(dashboardKeyFile);
+      expect(await registerThroughDashboard(dashboardUrlOf(second.output()))).toBe('/');
       const res = await fetch(`${second.url}/api/Dac?pageSize=1`, { headers: { 'X-Api-Key': credentials.key, 'X-Api-Secret': credentials.secret } });
       expect(res.status).toBe(200);
+      const metricsUrl = /Metrics: +(http:\/\/[\d.:]+\/metrics)/.exec(second.output())?.[1];
+      expect(metricsUrl).toBeDefined();
+      const scraped = await (await fetch(metricsUrl!)).text();
+      expect(scraped).toMatch(/^http_server_requests_total\{[^}]*route="\/api\/Dac"[^}]*status="200"[^}]*\} 1$/m);
+      expect((await fetch(`${second.url}/metrics`)).status).toBe(404);
     } finally {
       expect(await stop(second.child)).toBe(0);
     }

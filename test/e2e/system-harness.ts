@@ -34,6 +34,7 @@ export async function startSystemUnderTest(overrides: Record<string, string> = {
   const redisPrefix = `${base}:`;
   const config = launcherConfigSchema.parse({
     PORT: '0',
+    DASHBOARD_PORT: '0',
     DATABASE_URL: serverUrl.toString(),
     REDIS_URL: testServerUrl('REDIS_URL'),
     REDIS_PREFIX: redisPrefix,

@@ -2,6 +2,7 @@ import { parseApiKey, secretMatchesHash } from '@acs/auth';
 import type { Cache } from '@acs/cache';
 import { MISSING_KEY_MARKER, apiKeyCacheKey, authzCacheKey, type ApiKeyCacheRecord, type AuthzRecord } from '@acs/contracts';
 import type { Logger } from '@acs/logger';
+import type { GatewayMetrics } from '../metrics/gateway-metrics.js';
 import { ParsedMemo } from './parsed-memo.js';
 
 /** Ask the owning service on a cache miss (it refills the cache); null means "no such key/user". */
@@ -23,7 +24,7 @@ type Entry = { version: number; value: string } | null;
 type KeyRecord = ApiKeyCacheRecord & { secretHashBytes: Buffer };
 const withHashBytes = (record: ApiKeyCacheRecord): KeyRecord => ({ ...record, secretHashBytes: Buffer.from(record.secretHash, 'base64url') });
 
-export function createCallerAuthenticator(cache: Cache, lookupKey: KeyLookup, lookupAuthz: AuthzLookup | null, logger: Logger) {
+export function createCallerAuthenticator(cache: Cache, lookupKey: KeyLookup, lookupAuthz: AuthzLookup | null, logger: Logger, metrics: Pick<GatewayMetrics, 'cacheFellBack'>) {
   const keyRecords = new ParsedMemo<KeyRecord>((raw) => withHashBytes(JSON.parse(raw) as ApiKeyCacheRecord));
   const authzRecords = new ParsedMemo<AuthzRecord>((raw) => JSON.parse(raw) as AuthzRecord);
 
@@ -33,6 +34,7 @@ export function createCallerAuthenticator(cache: Cache, lookupKey: KeyLookup, lo
     } catch (err) {
       // Redis is down: the owning services read their databases, which are always current.
       logger.warn({ err, requestId }, 'cache unavailable; asking the owning services');
+      metrics.cacheFellBack();
       return null;
     }
   }

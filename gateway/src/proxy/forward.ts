@@ -1,6 +1,8 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { Dispatcher } from 'undici';
 import type { Logger } from '@acs/logger';
+import type { RouteRecorder } from '@acs/metrics';
+import type { GatewayMetrics } from '../metrics/gateway-metrics.js';
 import { sendError } from '../respond.js';
 import { upstreamError } from './upstream-errors.js';
 import type { Upstream } from './upstreams.js';
@@ -12,6 +14,19 @@ import type { Upstream } from './upstreams.js';
 const FORWARDED_REQUEST_HEADERS = ['content-type', 'content-length', 'transfer-encoding', 'accept', 'accept-language', 'idempotency-key', 'if-none-match'] as const;
 const HOP_BY_HOP = new Set(['connection', 'keep-alive', 'transfer-encoding', 'proxy-connection', 'upgrade', 'te', 'trailer']);
 const CLIENT_GONE = new Error('client closed the connection');
+/** nginx's code for "the client closed the request": counted, so abandoned requests show up, though nobody receives it. */
+const CLIENT_CLOSED_REQUEST = 499;
+
+/** What the exchange needs besides the request: who to log as, and where its answer is counted when it ends. */
+export interface ForwardContext {
+  requestId: string;
+  logger: Logger;
+  metrics: GatewayMetrics;
+  /** The route's recorder, picked by the handler before forwarding. */
+  recorder: RouteRecorder;
+  /** performance.now() when the request arrived. */
+  startedMs: number;
+}
 
 /**
  * One object per proxied request, driven by undici's dispatch API: the cheapest path undici has
@@ -21,14 +36,19 @@ const CLIENT_GONE = new Error('client closed the connection');
 class ProxyExchange implements Dispatcher.DispatchHandler {
   private controller: Dispatcher.DispatchController | null = null;
   private clientGone = false;
+  private statusCode = 0;
 
   constructor(
     private readonly res: ServerResponse,
     private readonly upstream: Upstream,
-    private readonly requestId: string,
-    private readonly logger: Logger,
+    private readonly context: ForwardContext,
   ) {
     res.once('close', this.onClientClose);
+  }
+
+  private record(status: number): void {
+    const { recorder, startedMs } = this.context;
+    recorder.observe(status, (performance.now() - startedMs) / 1000);
   }
 
   private readonly onClientClose = (): void => {
@@ -48,7 +68,8 @@ class ProxyExchange implements Dispatcher.DispatchHandler {
       const value = headers[name];
       if (value !== undefined && !HOP_BY_HOP.has(name)) out[name] = value;
     }
-    out['x-request-id'] = this.requestId;
+    out['x-request-id'] = this.context.requestId;
+    this.statusCode = statusCode;
     this.res.writeHead(statusCode, out);
   }
 
@@ -62,14 +83,21 @@ class ProxyExchange implements Dispatcher.DispatchHandler {
   onResponseEnd(): void {
     this.res.off('close', this.onClientClose);
     this.res.end();
+    this.record(this.statusCode);
   }
 
   onResponseError(_controller: Dispatcher.DispatchController, err: Error): void {
     this.res.off('close', this.onClientClose);
-    if (this.clientGone) return; // nobody is left to answer
+    if (this.clientGone) {
+      this.record(CLIENT_CLOSED_REQUEST);
+      return; // nobody is left to answer
+    }
+    const { requestId, logger, metrics } = this.context;
     const error = upstreamError(this.upstream.name, err);
-    this.logger.warn({ err, requestId: this.requestId, upstream: this.upstream.name, status: error.status }, 'upstream call failed');
-    sendError(this.res, error, this.requestId); // after headers were sent this destroys the response
+    logger.warn({ err, requestId, upstream: this.upstream.name, status: error.status }, 'upstream call failed');
+    sendError(this.res, error, requestId); // after headers were sent this destroys the response
+    metrics.upstreamFailed(this.upstream.name, error.status);
+    this.record(error.status);
   }
 }
 
@@ -80,11 +108,10 @@ export function forward(
   upstream: Upstream,
   url: string,
   contextHeaders: Record<string, string>,
-  requestId: string,
-  logger: Logger,
+  context: ForwardContext,
 ): void {
   const headers: Record<string, string> = contextHeaders;
-  headers['x-request-id'] = requestId;
+  headers['x-request-id'] = context.requestId;
   for (const name of FORWARDED_REQUEST_HEADERS) {
     const value = req.headers[name];
     if (typeof value === 'string') headers[name] = value;
@@ -92,6 +119,6 @@ export function forward(
   const hasBody = headers['content-length'] !== undefined ? headers['content-length'] !== '0' : headers['transfer-encoding'] !== undefined;
   upstream.pool.dispatch(
     { path: url, method: req.method as Dispatcher.HttpMethod, headers, body: hasBody ? req : null },
-    new ProxyExchange(res, upstream, requestId, logger),
+    new ProxyExchange(res, upstream, context),
   );
 }

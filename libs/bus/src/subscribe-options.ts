@@ -1,4 +1,4 @@
-import type { Handler, SubscribeOptions } from './types.js';
+import type { BusMetrics, Handler, SubscribeOptions } from './types.js';
 
 export const DEFAULT_MAX_ATTEMPTS = 5;
 export const DEFAULT_RETRY_DELAYS_MS: readonly number[] = [1_000, 5_000, 30_000, 120_000];
@@ -12,6 +12,7 @@ export interface ResolvedSubscribeOptions {
   maxAttempts: number;
   retryDelaysMs: number[];
   prefetch: number;
+  metrics: BusMetrics | undefined;
 }
 
 function assertPositiveInteger(name: string, value: number): void {
@@ -31,5 +32,5 @@ export function resolveSubscribeOptions(options: SubscribeOptions): ResolvedSubs
   assertPositiveInteger('prefetch', prefetch);
   if (retryDelaysMs.length === 0) throw new TypeError('retryDelaysMs must not be empty');
   retryDelaysMs.forEach((delay, index) => assertPositiveInteger(`retryDelaysMs[${index}]`, delay));
-  return { queue, bindings: [...new Set(bindings)], handler, maxAttempts, retryDelaysMs, prefetch };
+  return { queue, bindings: [...new Set(bindings)], handler, maxAttempts, retryDelaysMs, prefetch, metrics: options.metrics };
 }

@@ -36,6 +36,17 @@ export interface SubscribeOptions {
   retryDelaysMs?: number[];
   /** Messages handled concurrently. Default 10. */
   prefetch?: number;
+  /** Counts what became of each delivery (instrumentBus sets it). */
+  metrics?: BusMetrics;
+}
+
+/** What became of one delivery: handled, sent to a retry queue, parked in `<queue>.dlq`, or put back (moving it failed). */
+export type ConsumeOutcome = 'ack' | 'retry' | 'dead_lettered' | 'requeued';
+
+/** Where a bus reports its traffic; createBusMetrics gives the Prometheus one. */
+export interface BusMetrics {
+  consumed(queue: string, outcome: ConsumeOutcome): void;
+  published(outcome: 'ok' | 'failed'): void;
 }
 
 export interface Subscription {

@@ -1,5 +1,7 @@
 import { afterEach, beforeEach, describe, expect, it } from '@jest/globals';
-import { BusUnavailableError, InvalidEnvelopeError, type Bus, type BusEnvelope, type DeadLetter, type DeliveryInfo, type SubscribeOptions, type Subscription } from '@acs/bus';
+import { BUS_CONSUMED_TOTAL, BUS_PUBLISHED_TOTAL, BusUnavailableError, InvalidEnvelopeError, createBusMetrics, instrumentBus, type Bus, type BusEnvelope, type DeadLetter, type DeliveryInfo, type SubscribeOptions, type Subscription } from '@acs/bus';
+import { Registry } from '@acs/metrics';
+import { metricValue } from '@acs/testing';
 import { buildEnvelope, captureLogs, sleep, waitFor, type CapturedLogs } from './support.js';
 
 /** What the shared suite needs from an implementation. */
@@ -152,6 +154,33 @@ export function describeBusContract(name: string, setUp: (logs: CapturedLogs) =>
       expect(logs.lines.filter((line) => line.includes('retry scheduled'))).toHaveLength(2);
       expect(logs.lines.some((line) => line.includes('parked in dead-letter queue') && line.includes(event.id))).toBe(true);
       expect(logs.lines.join('\n')).not.toContain('tok_secret_do_not_log');
+    });
+
+    it('counts deliveries by queue and outcome (ack, retry, dead_lettered) and publishes by outcome', async () => {
+      const registry = new Registry();
+      const metrics = createBusMetrics(registry);
+      const counted = instrumentBus(bus, metrics);
+      const flaky = harness.queueName('counted_flaky');
+      const doomed = harness.queueName('counted_doomed');
+      await harness.subscribe({ queue: flaky, bindings: ['subscription.#'], ...FAST_RETRY, metrics, handler: async (_m, info) => { if (info.attempt === 1) throw new Error('once'); } });
+      await harness.subscribe({ queue: doomed, bindings: ['billing.#'], maxAttempts: 2, ...FAST_RETRY, metrics, handler: async () => { throw new Error('always'); } });
+
+      await counted.publish('subscription.activated.v1', buildEnvelope());
+      await counted.publish('billing.run.v1', buildEnvelope());
+      await harness.publishRaw('billing.run.v1', Buffer.from('{not json'));
+      await expect(counted.publish('billing.run.v1', { ...buildEnvelope(), type: 'unversioned' })).rejects.toBeInstanceOf(InvalidEnvelopeError);
+
+      const consumed = async (queue: string, outcome: string) => metricValue(await registry.metrics(), BUS_CONSUMED_TOTAL, { queue, outcome });
+      await waitFor('the flaky message handled on its second attempt', async () => (await consumed(flaky, 'ack')) === 1);
+      await waitFor('the doomed and the poison message parked', async () => (await consumed(doomed, 'dead_lettered')) === 2);
+      await sleep(100);
+      const text = await registry.metrics();
+      expect(metricValue(text, BUS_CONSUMED_TOTAL, { queue: flaky })).toBe(2); // retry 1 + ack 1
+      expect(metricValue(text, BUS_CONSUMED_TOTAL, { queue: flaky, outcome: 'retry' })).toBe(1);
+      expect(metricValue(text, BUS_CONSUMED_TOTAL, { queue: doomed, outcome: 'retry' })).toBe(1);
+      expect(metricValue(text, BUS_CONSUMED_TOTAL, { queue: doomed, outcome: 'ack' })).toBeUndefined();
+      expect(metricValue(text, BUS_PUBLISHED_TOTAL, { outcome: 'ok' })).toBe(2);
+      expect(metricValue(text, BUS_PUBLISHED_TOTAL, { outcome: 'failed' })).toBe(1);
     });
 
     it('keeps messages for a subscriber that comes (back) after they were published', async () => {

@@ -1,6 +1,7 @@
 import { describe, expect, it } from '@jest/globals';
-import { createMemoryBus, type Subscription } from '@acs/bus';
-import { uniqueName } from '@acs/testing';
+import { BUS_CONSUMED_TOTAL, createBusMetrics, createMemoryBus, instrumentBus, type Subscription } from '@acs/bus';
+import { Registry } from '@acs/metrics';
+import { metricValue, uniqueName } from '@acs/testing';
 import { describeBusContract } from './bus-contract.js';
 import { buildEnvelope, captureLogs, waitFor } from './support.js';
 
@@ -53,6 +54,19 @@ describe('memory bus', () => {
     bus.deadLetters('async').push({ queue: 'x', routingKey: 'x', content: '', reason: 'poison', attempts: 0, lastError: '', deadLetteredAt: '' });
     expect(bus.deadLetters('async')).toEqual([]);
     await bus.close();
+  });
+
+  it('instrumentBus counts the deliveries of the subscriptions made through it', async () => {
+    const bus = createMemoryBus();
+    const registry = new Registry();
+    const counted = instrumentBus(bus, createBusMetrics(registry));
+    let handled = 0;
+    await counted.subscribe({ queue: 'counted', bindings: ['#'], handler: async () => void (handled += 1) });
+    await bus.publish('a.b.v1', buildEnvelope());
+    await waitFor('the delivery', () => handled === 1);
+    expect(metricValue(await registry.metrics(), BUS_CONSUMED_TOTAL, { queue: 'counted', outcome: 'ack' })).toBe(1);
+    await counted.close();
+    expect(bus.ready()).toBe(false);
   });
 
   it('drops pending retries on close, leaving no timer behind', async () => {

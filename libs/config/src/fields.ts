@@ -5,6 +5,17 @@ import { z } from 'zod';
 export const port = (fallback: number) =>
   z.coerce.number({ error: 'expected a TCP port number' }).int().min(0).max(65535).default(fallback);
 
+/**
+ * A port for an optional listener, or `off` for none (null). `0` keeps its usual meaning, a free
+ * port, so "off" needs a word of its own.
+ */
+export const portOrOff = (fallback: number | 'off') =>
+  z.coerce
+    .string()
+    .default(String(fallback))
+    .refine((value) => value === 'off' || (/^\d{1,5}$/.test(value) && Number(value) <= 65535), 'expected a TCP port number, or off')
+    .transform((value) => (value === 'off' ? null : Number(value)));
+
 export const url = (protocols: readonly string[]) =>
   z.string().refine((value) => {
     try {

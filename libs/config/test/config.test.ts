@@ -1,6 +1,6 @@
 import { describe, expect, it } from '@jest/globals';
 import { z } from 'zod';
-import { ConfigError, booleanFlag, parseConfig, port, postgresUrl, secret } from '@acs/config';
+import { ConfigError, booleanFlag, parseConfig, port, portOrOff, postgresUrl, secret } from '@acs/config';
 
 const schema = z.object({
   PORT: port(8080),
@@ -32,6 +32,18 @@ describe('parseConfig', () => {
     expect(error.message).toContain('keys: invalid configuration');
     expect(error.message).toMatch(/DATABASE_URL: expected a URL starting with postgres:\/\//);
     expect(error.message).toMatch(/INTERNAL_SECRET: expected at least 32 characters/);
+  });
+
+  it('reads an optional listener port: a number, 0 for a free one, or off', () => {
+    const listener = z.object({ METRICS_PORT: portOrOff(9464) });
+    expect(parseConfig('test', listener, {}).METRICS_PORT).toBe(9464);
+    expect(parseConfig('test', listener, { METRICS_PORT: '9100' }).METRICS_PORT).toBe(9100);
+    expect(parseConfig('test', listener, { METRICS_PORT: '0' }).METRICS_PORT).toBe(0);
+    expect(parseConfig('test', listener, { METRICS_PORT: 'off' }).METRICS_PORT).toBeNull();
+    expect(parseConfig('test', z.object({ METRICS_PORT: portOrOff('off') }), {}).METRICS_PORT).toBeNull();
+    for (const bad of ['70000', 'no', '-1', '9464x']) {
+      expect(() => parseConfig('test', listener, { METRICS_PORT: bad })).toThrow(/METRICS_PORT: expected a TCP port number, or off/);
+    }
   });
 
   it('reports a missing required variable', () => {

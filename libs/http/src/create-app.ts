@@ -2,10 +2,12 @@ import Koa from 'koa';
 import type { Router } from '@koa/router';
 import { AppError, notFound } from '@acs/errors';
 import type { Logger } from '@acs/logger';
+import { HttpMetrics, httpMetricsMiddleware, type Registry } from '@acs/metrics';
 import { requestId } from './request-id.js';
 import { accessLog } from './access-log.js';
 import { errorMiddleware } from './error-middleware.js';
 import { requireGatewaySignature } from './internal-auth.js';
+import { metricsRoutes } from './metrics-route.js';
 import type { AppState } from './types.js';
 
 export interface HttpAppOptions {
@@ -13,19 +15,22 @@ export interface HttpAppOptions {
   /** Shared with the gateway; requests without a valid signed context are refused. */
   internalSecret: string;
   routers: Router<AppState>[];
+  /** The service's registry (createMetricsRegistry): served at /metrics, with every request counted by route pattern. */
+  metrics: Registry;
 }
 
 /**
- * The Koa app every service builds on: request id, access log, one error middleware, gateway
- * signature check, the routers, then 404/405 in the platform's error shape. Never listens:
- * tests drive `app.callback()` and main.ts hands it to `listen()`.
+ * The Koa app every service builds on: request id, request metrics, access log, one error
+ * middleware, gateway signature check, the routers (after `/metrics`), then 404/405 in the
+ * platform's error shape. Never listens: tests drive `app.callback()` and main.ts hands it to `listen()`.
  */
-export function createHttpApp({ logger, internalSecret, routers }: HttpAppOptions): Koa<AppState> {
+export function createHttpApp({ logger, internalSecret, routers, metrics }: HttpAppOptions): Koa<AppState> {
   const app = new Koa<AppState>();
   app.silent = true; // errors are logged by errorMiddleware, with the request id
   app.on('error', (err: unknown) => logger.error({ err }, 'unhandled application error'));
 
   app.use(requestId(logger));
+  app.use(httpMetricsMiddleware(new HttpMetrics(metrics)));
   app.use(accessLog());
   app.use(errorMiddleware());
   app.use(requireGatewaySignature(internalSecret));
@@ -37,7 +42,7 @@ export function createHttpApp({ logger, internalSecret, routers }: HttpAppOption
     }
     if (ctx.status === 404) throw notFound(`No route for ${ctx.method} ${ctx.path}`);
   });
-  for (const router of routers) {
+  for (const router of [metricsRoutes(metrics), ...routers]) {
     app.use(router.routes());
     app.use(router.allowedMethods());
   }

@@ -6,6 +6,7 @@ export * from './json-body.js';
 export * from './validate.js';
 export * from './health.js';
 export * from './create-app.js';
+export * from './metrics-route.js';
 export * from './server.js';
 export { Router } from '@koa/router';
 export * from './stop-on-signals.js';

@@ -1,10 +1,11 @@
 import type { Middleware } from 'koa';
 import { AppError } from '@acs/errors';
 import { CONTEXT_HEADER, SIGNATURE_HEADER, verifyContext } from '@acs/auth';
+import { METRICS_PATH } from '@acs/metrics';
 import type { AppState } from './types.js';
 
-/** Probes answer anyone on the cluster network; everything else must come through the gateway. */
-export const PROBE_PATHS: ReadonlySet<string> = new Set(['/healthz', '/readyz', '/metrics']);
+/** Probes and the Prometheus scrape answer anyone on the cluster network; everything else must come through the gateway. */
+export const PROBE_PATHS: ReadonlySet<string> = new Set(['/healthz', '/readyz', METRICS_PATH]);
 
 export function requireGatewaySignature(internalSecret: string): Middleware<AppState> {
   return async (ctx, next) => {

@@ -3,6 +3,8 @@ import { Writable } from 'node:stream';
 import { z } from 'zod';
 import { signContext } from '@acs/auth';
 import { createLogger } from '@acs/logger';
+import { createMetricsRegistry } from '@acs/metrics';
+import { metricSamples, metricValue } from '@acs/testing';
 import { Router, addProbeRoutes, createHttpApp, listen, parseInput, readJsonBody, type AppState, type RunningServer } from '@acs/http';
 
 const SECRET = 'internal-secret-for-http-tests-0123456789';
@@ -15,6 +17,9 @@ router.post('/things', async (ctx) => {
   ctx.status = 201;
   ctx.body = { ...body, caller: ctx.state.caller?.keyId };
 });
+router.get('/things/:id', (ctx) => {
+  ctx.body = { id: ctx.params.id };
+});
 router.get('/boom', () => {
   throw new Error('connection string postgres://admin:hunter2@db leaked');
 });
@@ -22,7 +27,7 @@ addProbeRoutes(router, { db: async () => 'ok', cache: async () => { throw new Er
 
 let server: RunningServer;
 beforeAll(async () => {
-  server = await listen(createHttpApp({ logger, internalSecret: SECRET, routers: [router] }).callback());
+  server = await listen(createHttpApp({ logger, internalSecret: SECRET, routers: [router], metrics: createMetricsRegistry('http-test') }).callback());
 });
 afterAll(async () => server.close());
 
@@ -97,5 +102,23 @@ describe('http app', () => {
     expect(text).not.toContain('hunter2');
     expect(JSON.parse(text)).toMatchObject({ error: 'Internal server error' });
     expect(logLines.some((line) => line.includes('request failed'))).toBe(true);
+  });
+
+  it('serves /metrics without a signature, counting requests by route pattern, never by raw URL', async () => {
+    expect((await signed('GET', '/things/secret-id-42?email=ada@example.com')).status).toBe(200);
+    expect((await signed('GET', '/things/other-id')).status).toBe(200);
+    expect((await fetch(server.url + '/things/unsigned')).status).toBe(401);
+    const res = await fetch(server.url + '/metrics');
+    expect(res.status).toBe(200);
+    expect(res.headers.get('content-type')).toBe('text/plain; version=0.0.4; charset=utf-8');
+    const text = await res.text();
+    expect(metricValue(text, 'http_server_requests_total', { service: 'http-test', method: 'GET', route: '/things/:id', status: '200' })).toBe(2);
+    // Refused before routing: the route is not known then, and the raw path must not stand in for it.
+    expect(metricValue(text, 'http_server_requests_total', { route: 'unmatched', status: '401' })).toBeGreaterThanOrEqual(1);
+    expect(metricValue(text, 'http_server_request_duration_seconds_count', { route: '/things/:id', status: '200' })).toBe(2);
+    const routes = metricSamples(text, 'http_server_requests_total').map((sample) => sample.labels.route);
+    expect(routes.some((route) => route?.includes('secret-id') || route?.includes('unsigned') || route?.includes('@'))).toBe(false);
+    expect(text).not.toContain('ada@example.com');
+    expect(metricValue(text, 'process_cpu_user_seconds_total', { service: 'http-test' })).toBeGreaterThanOrEqual(0);
   });
 });

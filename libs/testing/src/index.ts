@@ -6,3 +6,4 @@ export * from './cli-runner.js';
 export * from './logs.js';
 export * from './ports.js';
 export * from './fault-proxy.js';
+export * from './metric-samples.js';

@@ -1,6 +1,7 @@
 import type Koa from 'koa';
 import { Router, addProbeRoutes, createHttpApp, type AppState } from '@acs/http';
 import { databaseReadinessChecks } from '@acs/db';
+import type { Registry } from '@acs/metrics';
 import type { BillingDeps } from './domain/deps.js';
 import { planRoutes } from './routes/plan-routes.js';
 import { subscriptionRoutes } from './routes/subscription-routes.js';
@@ -9,14 +10,15 @@ export interface BillingAppOptions {
   deps: BillingDeps;
   internalSecret: string;
   migrationsDir: string;
+  metrics: Registry;
 }
 
 /**
  * Readiness covers the database only: subscriptions are accepted while the broker is away (the
  * outbox keeps their events), so a broker outage must not take billing out of the load balancer.
  */
-export function buildBillingApp({ deps, internalSecret, migrationsDir }: BillingAppOptions): Koa<AppState> {
+export function buildBillingApp({ deps, internalSecret, migrationsDir, metrics }: BillingAppOptions): Koa<AppState> {
   const probes = new Router<AppState>();
   addProbeRoutes(probes, databaseReadinessChecks(deps.db, migrationsDir));
-  return createHttpApp({ logger: deps.logger, internalSecret, routers: [probes, planRoutes(deps), subscriptionRoutes(deps)] });
+  return createHttpApp({ logger: deps.logger, internalSecret, routers: [probes, planRoutes(deps), subscriptionRoutes(deps)], metrics });
 }

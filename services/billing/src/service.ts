@@ -1,15 +1,17 @@
 import { fileURLToPath } from 'node:url';
 import { join } from 'node:path';
-import type { Bus } from '@acs/bus';
+import { createBusMetrics, instrumentBus, type Bus } from '@acs/bus';
 import { openDatabase, migrate, type Db } from '@acs/db';
 import type { Logger } from '@acs/logger';
 import { listen, type RunningServer } from '@acs/http';
+import { createMetricsRegistry } from '@acs/metrics';
 import type { BillingConfig } from './config.js';
 import { buildBillingApp } from './app.js';
 import { purgeExpiredAnswers } from './data-access/idempotency-repository.js';
 import type { BillingDeps } from './domain/deps.js';
 import { noPaymentGateway, type PaymentGateway } from './domain/payment-gateway.js';
 import { startOutboxRelay, type OutboxRelay } from './relay/outbox-relay.js';
+import { registerOutboxGauges } from './relay/outbox-gauges.js';
 
 export const BILLING_MIGRATIONS_DIR = fileURLToPath(new URL('../migrations/', import.meta.url));
 
@@ -39,9 +41,12 @@ export async function startBillingService(config: BillingConfig, logger: Logger,
   let purge: NodeJS.Timeout | null = null;
   try {
     await migrate(db, BILLING_MIGRATIONS_DIR, logger);
+    const metrics = createMetricsRegistry('billing');
+    registerOutboxGauges(metrics, db, logger);
     relay = startOutboxRelay({
       db,
-      bus,
+      // Publishes by outcome on this service's /metrics.
+      bus: instrumentBus(bus, createBusMetrics(metrics)),
       logger,
       pollIntervalMs: config.OUTBOX_POLL_INTERVAL_MS,
       retryMinMs: config.OUTBOX_RETRY_MIN_MS,
@@ -62,7 +67,7 @@ export async function startBillingService(config: BillingConfig, logger: Logger,
       purgeExpiredAnswers(db, config.IDEMPOTENCY_KEY_TTL_SECONDS).catch((err: unknown) => logger.warn({ err }, 'could not purge expired idempotency keys'));
     }, PURGE_INTERVAL_MS);
     purge.unref();
-    const app = buildBillingApp({ deps, internalSecret: config.INTERNAL_SECRET, migrationsDir: BILLING_MIGRATIONS_DIR });
+    const app = buildBillingApp({ deps, internalSecret: config.INTERNAL_SECRET, migrationsDir: BILLING_MIGRATIONS_DIR, metrics });
     const server = await listen(app.callback(), config.PORT, config.HOST);
     logger.info({ url: server.url, exchange: config.BUS_EXCHANGE }, 'billing service listening');
     const timer = purge;

@@ -3,6 +3,7 @@ import { join } from 'node:path';
 import { migrate, openDatabase, type Db } from '@acs/db';
 import { listen, type RunningServer } from '@acs/http';
 import type { Logger } from '@acs/logger';
+import { createMetricsRegistry } from '@acs/metrics';
 import { buildCatalogApp } from './app.js';
 import type { CatalogConfig } from './config.js';
 import { seedCatalogOnce } from './domain/seed-catalog.js';
@@ -22,7 +23,7 @@ export async function startCatalogService(config: CatalogConfig, logger: Logger)
   try {
     await migrate(db, CATALOG_MIGRATIONS_DIR, logger);
     if (config.CATALOG_SEED) await seedCatalogOnce(db, logger);
-    const app = buildCatalogApp({ db, logger, internalSecret: config.INTERNAL_SECRET, migrationsDir: CATALOG_MIGRATIONS_DIR });
+    const app = buildCatalogApp({ db, logger, internalSecret: config.INTERNAL_SECRET, migrationsDir: CATALOG_MIGRATIONS_DIR, metrics: createMetricsRegistry('catalog') });
     const server = await listen(app.callback(), config.PORT, config.HOST);
     logger.info({ url: server.url }, 'catalog service listening');
     return {

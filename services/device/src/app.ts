@@ -1,6 +1,7 @@
 import type Koa from 'koa';
 import { Router, addProbeRoutes, createHttpApp, type AppState } from '@acs/http';
 import { databaseReadinessChecks } from '@acs/db';
+import type { Registry } from '@acs/metrics';
 import type { DeviceDeps } from './domain/deps.js';
 import { deviceRoutes } from './routes/device-routes.js';
 
@@ -8,13 +9,14 @@ export interface DeviceAppOptions {
   deps: DeviceDeps;
   internalSecret: string;
   migrationsDir: string;
+  metrics: Registry;
 }
 
-export function buildDeviceApp({ deps, internalSecret, migrationsDir }: DeviceAppOptions): Koa<AppState> {
+export function buildDeviceApp({ deps, internalSecret, migrationsDir, metrics }: DeviceAppOptions): Koa<AppState> {
   const probes = new Router<AppState>();
   // The catalog is not a readiness check: listing works without it (catalogUnavailable), and
   // a registration that needs it answers 503 by itself. Taking the service out of rotation
   // whenever the catalog blips would turn a partial outage into a full one.
   addProbeRoutes(probes, databaseReadinessChecks(deps.db, migrationsDir));
-  return createHttpApp({ logger: deps.logger, internalSecret, routers: [probes, deviceRoutes(deps)] });
+  return createHttpApp({ logger: deps.logger, internalSecret, routers: [probes, deviceRoutes(deps)], metrics });
 }

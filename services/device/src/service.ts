@@ -3,6 +3,7 @@ import { join } from 'node:path';
 import { migrate, openDatabase, type Db } from '@acs/db';
 import { listen, type RunningServer } from '@acs/http';
 import type { Logger } from '@acs/logger';
+import { createMetricsRegistry } from '@acs/metrics';
 import { buildDeviceApp } from './app.js';
 import type { DeviceConfig } from './config.js';
 import { createCatalogClient } from './domain/catalog-client.js';
@@ -21,7 +22,7 @@ export async function startDeviceService(config: DeviceConfig, logger: Logger): 
   const catalog = createCatalogClient(config.CATALOG_URL, config.INTERNAL_SECRET, config.CATALOG_TIMEOUT_MS);
   try {
     await migrate(db, DEVICE_MIGRATIONS_DIR, logger);
-    const app = buildDeviceApp({ deps: { db, logger, catalog }, internalSecret: config.INTERNAL_SECRET, migrationsDir: DEVICE_MIGRATIONS_DIR });
+    const app = buildDeviceApp({ deps: { db, logger, catalog }, internalSecret: config.INTERNAL_SECRET, migrationsDir: DEVICE_MIGRATIONS_DIR, metrics: createMetricsRegistry('device') });
     const server = await listen(app.callback(), config.PORT, config.HOST);
     logger.info({ url: server.url, catalog: new URL(config.CATALOG_URL).origin }, 'device service listening');
     return {

@@ -1,6 +1,7 @@
 import type Koa from 'koa';
 import { Router, addProbeRoutes, createHttpApp, type AppState } from '@acs/http';
 import { databaseReadinessChecks } from '@acs/db';
+import type { Registry } from '@acs/metrics';
 import type { IdentityDeps } from './domain/deps.js';
 import { internalRoutes } from './routes/internal-routes.js';
 import { userRoutes } from './routes/user-routes.js';
@@ -9,13 +10,14 @@ export interface IdentityAppOptions {
   deps: IdentityDeps;
   internalSecret: string;
   migrationsDir: string;
+  metrics: Registry;
 }
 
-export function buildIdentityApp({ deps, internalSecret, migrationsDir }: IdentityAppOptions): Koa<AppState> {
+export function buildIdentityApp({ deps, internalSecret, migrationsDir, metrics }: IdentityAppOptions): Koa<AppState> {
   const probes = new Router<AppState>();
   addProbeRoutes(probes, {
     ...databaseReadinessChecks(deps.db, migrationsDir),
     cache: async () => ((await deps.cache.ping()) ? 'ok' : 'not reachable'),
   });
-  return createHttpApp({ logger: deps.logger, internalSecret, routers: [probes, userRoutes(deps), internalRoutes(deps)] });
+  return createHttpApp({ logger: deps.logger, internalSecret, routers: [probes, userRoutes(deps), internalRoutes(deps)], metrics });
 }

@@ -2,9 +2,10 @@ import { fileURLToPath } from 'node:url';
 import { join } from 'node:path';
 import { openDatabase, migrate, type Db } from '@acs/db';
 import type { Cache } from '@acs/cache';
-import { createAmqpBus, type Bus, type Subscription } from '@acs/bus';
+import { createAmqpBus, createBusMetrics, instrumentBus, type Bus, type Subscription } from '@acs/bus';
 import type { Logger } from '@acs/logger';
 import { listen, type RunningServer } from '@acs/http';
+import { createMetricsRegistry, type Registry } from '@acs/metrics';
 import type { IdentityConfig } from './config.js';
 import { buildIdentityApp } from './app.js';
 import type { IdentityDeps, UserStore } from './domain/deps.js';
@@ -12,6 +13,7 @@ import { createPasswordHasher } from './domain/passwords.js';
 import { applySeedAdmin, assertSeedAdmin } from './domain/seed-admin.js';
 import { loadSigner, type JwtSigner } from './domain/signing-keys.js';
 import { startSubscriptionEventsConsumer } from './consumers/subscription-events-consumer.js';
+import { createIdentityMetrics } from './identity-metrics.js';
 
 export const IDENTITY_MIGRATIONS_DIR = fileURLToPath(new URL('../migrations/', import.meta.url));
 
@@ -40,8 +42,17 @@ export async function openIdentityStore(config: StoreConfig, logger: Logger, cac
   return { db, cache, logger };
 }
 
-/** Everything the HTTP use cases need. The signer is loaded first (by startIdentityService) so a bad key opens nothing. */
-export async function openIdentityDeps(config: IdentityConfig, logger: Logger, cache: Cache, signer?: JwtSigner): Promise<IdentityDeps> {
+/**
+ * Everything the HTTP use cases need. The signer is loaded first (by startIdentityService) so a bad
+ * key opens nothing; the registry is the one the service serves at /metrics.
+ */
+export async function openIdentityDeps(
+  config: IdentityConfig,
+  logger: Logger,
+  cache: Cache,
+  signer?: JwtSigner,
+  registry: Registry = createMetricsRegistry('identity'),
+): Promise<IdentityDeps> {
   const loadedSigner = signer ?? (await loadSigner({ signingKey: config.JWT_SIGNING_KEY, verificationKeys: config.JWT_VERIFICATION_KEYS, dataDir: config.DATA_DIR }, logger));
   const passwords = await createPasswordHasher(config.BCRYPT_COST);
   const store = await openIdentityStore(config, logger, cache);
@@ -58,6 +69,7 @@ export async function openIdentityDeps(config: IdentityConfig, logger: Logger, c
       maxFailuresPerAddress: config.LOGIN_MAX_FAILURES_PER_ADDRESS,
       failureWindowSeconds: config.LOGIN_FAILURE_WINDOW_SECONDS,
     },
+    metrics: createIdentityMetrics(registry),
   };
 }
 
@@ -70,9 +82,12 @@ export async function startIdentityService(config: IdentityConfig, logger: Logge
   // Checked before anything is opened: a bad seed or key must not leave a database pool behind.
   const seed = assertSeedAdmin(config.SEED_ADMIN_EMAIL, config.SEED_ADMIN_PASSWORD);
   const signer = await loadSigner({ signingKey: config.JWT_SIGNING_KEY, verificationKeys: config.JWT_VERIFICATION_KEYS, dataDir: config.DATA_DIR }, logger);
-  const deps = await openIdentityDeps(config, logger, cache, signer);
+  const metrics = createMetricsRegistry('identity');
+  const deps = await openIdentityDeps(config, logger, cache, signer, metrics);
   const ownBus = !bus && config.AMQP_URL ? createAmqpBus({ url: config.AMQP_URL, exchange: config.BUS_EXCHANGE, logger, connectionName: `identity-${process.pid}` }) : null;
-  const eventBus = bus ?? ownBus;
+  const given = bus ?? ownBus;
+  // Deliveries by outcome (ack, retry, dead_lettered) on this service's /metrics.
+  const eventBus = given ? instrumentBus(given, createBusMetrics(metrics)) : null;
   let consumer: Subscription | null = null;
   let stopping = false;
   try {
@@ -92,7 +107,7 @@ export async function startIdentityService(config: IdentityConfig, logger: Logge
           },
         )
       : Promise.resolve();
-    const app = buildIdentityApp({ deps, internalSecret: config.INTERNAL_SECRET, migrationsDir: IDENTITY_MIGRATIONS_DIR });
+    const app = buildIdentityApp({ deps, internalSecret: config.INTERNAL_SECRET, migrationsDir: IDENTITY_MIGRATIONS_DIR, metrics });
     const server = await listen(app.callback(), config.PORT, config.HOST);
     logger.info({ url: server.url, kid: signer.kid }, 'identity service listening');
     return {

@@ -1,6 +1,7 @@
 import type Koa from 'koa';
 import { Router, addProbeRoutes, createHttpApp, type AppState } from '@acs/http';
 import { databaseReadinessChecks } from '@acs/db';
+import type { Registry } from '@acs/metrics';
 import type { KeysDeps } from './domain/deps.js';
 import { internalRoutes } from './routes/internal-routes.js';
 import { apiKeyRoutes } from './routes/api-key-routes.js';
@@ -10,13 +11,14 @@ export interface KeysAppOptions {
   internalSecret: string;
   migrationsDir: string;
   keysPerUser: number;
+  metrics: Registry;
 }
 
-export function buildKeysApp({ deps, internalSecret, migrationsDir, keysPerUser }: KeysAppOptions): Koa<AppState> {
+export function buildKeysApp({ deps, internalSecret, migrationsDir, keysPerUser, metrics }: KeysAppOptions): Koa<AppState> {
   const probes = new Router<AppState>();
   addProbeRoutes(probes, {
     ...databaseReadinessChecks(deps.db, migrationsDir),
     cache: async () => ((await deps.cache.ping()) ? 'ok' : 'not reachable'),
   });
-  return createHttpApp({ logger: deps.logger, internalSecret, routers: [probes, internalRoutes(deps), apiKeyRoutes(deps, keysPerUser)] });
+  return createHttpApp({ logger: deps.logger, internalSecret, routers: [probes, internalRoutes(deps), apiKeyRoutes(deps, keysPerUser)], metrics });
 }

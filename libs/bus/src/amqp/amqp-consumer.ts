@@ -5,7 +5,7 @@ import { failureOutcome, logParked, logRetry, type MessageRef } from '../failure
 import { attemptOf, deadLetterHeaders, errorText, originalRoutingKey, retryHeaders, type Headers } from '../headers.js';
 import { deadLetterQueueName, retryQueueName } from '../queue-names.js';
 import type { ResolvedSubscribeOptions } from '../subscribe-options.js';
-import type { DeadLetterReason } from '../types.js';
+import type { ConsumeOutcome, DeadLetterReason } from '../types.js';
 import { ConfirmedSender, SEND_ID_HEADER } from './confirmed-sender.js';
 import { assertSubscriptionTopology } from './topology.js';
 
@@ -98,15 +98,23 @@ export class AmqpConsumer {
         return;
       }
       logRetry(this.deps.logger, ref, attempt, outcome.delayMs, err);
-      await this.moveTo(retryQueueName(this.options.queue, outcome.delayMs), message, retryHeaders(headers, routingKey, outcome.nextAttempt, err));
+      const moved = await this.moveTo(retryQueueName(this.options.queue, outcome.delayMs), message, retryHeaders(headers, routingKey, outcome.nextAttempt, err));
+      this.count(moved ? 'retry' : 'requeued');
       return;
     }
     this.settle(message, 'ack');
+    this.count('ack');
   }
 
   private async park(message: ConsumeMessage, ref: MessageRef, reason: DeadLetterReason, attempts: number, lastError: string): Promise<void> {
     const headers = deadLetterHeaders(message.properties.headers as Headers | undefined, ref.routingKey, attempts, reason, lastError);
-    if (await this.moveTo(deadLetterQueueName(this.options.queue), message, headers)) logParked(this.deps.logger, ref, reason, attempts, lastError);
+    const moved = await this.moveTo(deadLetterQueueName(this.options.queue), message, headers);
+    if (moved) logParked(this.deps.logger, ref, reason, attempts, lastError);
+    this.count(moved ? 'dead_lettered' : 'requeued');
+  }
+
+  private count(outcome: ConsumeOutcome): void {
+    this.options.metrics?.consumed(this.options.queue, outcome);
   }
 
   /** Copy to `target` with a confirm, then ack the original; on failure requeue it so nothing is lost. */

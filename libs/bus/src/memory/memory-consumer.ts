@@ -78,7 +78,10 @@ export class MemoryConsumer implements QueueListener {
       }
       logRetry(this.deps.logger, ref, message.attempt, outcome.delayMs, err);
       this.deps.scheduleRetry(this.queue, { ...message, attempt: outcome.nextAttempt }, outcome.delayMs);
+      this.options.metrics?.consumed(this.queue.name, 'retry');
+      return;
     }
+    this.options.metrics?.consumed(this.queue.name, 'ack');
   }
 
   private park(message: StoredMessage, ref: MessageRef, reason: DeadLetterReason, attempts: number, lastError: string): void {
@@ -92,5 +95,6 @@ export class MemoryConsumer implements QueueListener {
       deadLetteredAt: new Date().toISOString(),
     });
     logParked(this.deps.logger, ref, reason, attempts, lastError);
+    this.options.metrics?.consumed(this.queue.name, 'dead_lettered');
   }
 }

@@ -78,3 +78,17 @@ export async function countUnsent(db: Queryable): Promise<number> {
   const { rows } = await db.query<{ n: number | string }>('SELECT count(*) AS n FROM outbox WHERE sent_at IS NULL');
   return Number(rows[0]!.n);
 }
+
+export interface PendingOutbox {
+  count: number;
+  /** Seconds since the oldest unsent event was written; 0 when none is waiting. */
+  oldestAgeSeconds: number;
+}
+
+/** Reads only the unsent rows, through outbox_unsent_idx (a partial index), so a scrape stays cheap however long the outbox grows. */
+export async function pendingOutbox(db: Queryable): Promise<PendingOutbox> {
+  const { rows } = await db.query<{ n: number | string; age: number | string | null }>(
+    'SELECT count(*) AS n, GREATEST(0, EXTRACT(EPOCH FROM now() - min(occurred_at))) AS age FROM outbox WHERE sent_at IS NULL',
+  );
+  return { count: Number(rows[0]!.n), oldestAgeSeconds: Number(rows[0]!.age ?? 0) };
+}

@@ -21,9 +21,18 @@ export interface IdentitySettings {
   failureWindowSeconds: number;
 }
 
+/** Which failed-login limit refused a login. */
+export type ThrottledLimit = 'account' | 'address' | 'account_and_address';
+
+/** What the use cases report for operators (identity-metrics.ts counts it for Prometheus). */
+export interface IdentityMetrics {
+  loginThrottled(limit: ThrottledLimit): void;
+}
+
 /** What the use cases need; built once in service.ts and passed down (tests may swap a member). */
 export interface IdentityDeps extends UserStore {
   passwords: PasswordHasher;
   signer: JwtSigner;
   settings: IdentitySettings;
+  metrics: IdentityMetrics;
 }

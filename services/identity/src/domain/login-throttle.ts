@@ -1,6 +1,6 @@
 import { createHash } from 'node:crypto';
 import { AppError } from '@acs/errors';
-import type { IdentityDeps } from './deps.js';
+import type { IdentityDeps, ThrottledLimit } from './deps.js';
 import { addressBucket } from './client-address.js';
 
 /** Keys hold a hash of the e-mail, never the address itself (Redis is not a place for personal data). */
@@ -8,7 +8,10 @@ export const accountFailuresKey = (email: string): string => `login-fail:acct:${
 export const addressFailuresKey = (clientIp: string | undefined): string => `login-fail:addr:${addressBucket(clientIp)}`;
 
 export class LoginThrottledError extends AppError {
-  constructor(readonly retryAfterSeconds: number) {
+  constructor(
+    readonly retryAfterSeconds: number,
+    readonly limit: ThrottledLimit,
+  ) {
     super('too_many_requests', 'Too many requests', `Too many failed sign-in attempts. Try again in ${retryAfterSeconds} seconds.`, {
       headers: { 'Retry-After': String(retryAfterSeconds) },
     });
@@ -38,11 +41,10 @@ export function loginThrottle(deps: Pick<IdentityDeps, 'cache' | 'settings'>, em
       } catch (err) {
         throw throttleUnavailable(err);
       }
-      const over = [
-        Number(counts[0] ?? 0) >= maxFailuresPerAccount ? account : null,
-        Number(counts[1] ?? 0) >= maxFailuresPerAddress ? address : null,
-      ].filter((key): key is string => key !== null);
-      if (over.length === 0) return;
+      const accountOver = Number(counts[0] ?? 0) >= maxFailuresPerAccount;
+      const addressOver = Number(counts[1] ?? 0) >= maxFailuresPerAddress;
+      if (!accountOver && !addressOver) return;
+      const over = [accountOver ? account : null, addressOver ? address : null].filter((key): key is string => key !== null);
       // The attempt counts too (same fixed window, so it never extends the block); its answer says how long is left.
       let ttls: number[];
       try {
@@ -50,7 +52,8 @@ export function loginThrottle(deps: Pick<IdentityDeps, 'cache' | 'settings'>, em
       } catch (err) {
         throw throttleUnavailable(err);
       }
-      throw new LoginThrottledError(Math.max(1, ...ttls));
+      const limit: ThrottledLimit = accountOver && addressOver ? 'account_and_address' : accountOver ? 'account' : 'address';
+      throw new LoginThrottledError(Math.max(1, ...ttls), limit);
     },
     async recordFailure(): Promise<void> {
       try {

@@ -27,6 +27,7 @@ export async function login(deps: IdentityDeps, input: LoginInput, clientIp: str
     await throttle.assertAllowed();
   } catch (err) {
     if (err instanceof LoginThrottledError) {
+      deps.metrics.loginThrottled(err.limit);
       deps.logger.warn({ audit: 'user.login_throttled', address: addressBucket(clientIp), retryAfterSeconds: err.retryAfterSeconds }, 'login throttled');
     }
     throw err;
