@@ -28,7 +28,8 @@ RUN npm ci --ignore-scripts
 COPY . .
 RUN npm run build \
  && mkdir -p /out \
- && cp -r --parents libs/*/dist services/*/dist gateway/dist services/*/migrations services/catalog/seed /out/
+ && cp -r --parents libs/*/dist services/*/dist gateway/dist services/*/migrations services/catalog/seed \
+      services/dashboard/public /out/
 
 FROM base AS prod-deps
 COPY --from=manifests /manifests/ ./
@@ -38,14 +39,15 @@ FROM ${NODE_IMAGE} AS runtime
 ENV NODE_ENV=production
 WORKDIR /app
 # Production node_modules (workspace packages are symlinks into libs/, services/, gateway/), then
-# the compiled code and the files it reads at run time: SQL migrations and the catalog seed.
+# the compiled code and the files it reads at run time: SQL migrations, the catalog seed and the
+# dashboard's stylesheet (services/dashboard/public: the dashboard does not start without it).
 COPY --from=prod-deps /app/ ./
 COPY --from=build /out/ ./
 # Files stay owned by root: the process can read its code but not change it. The uid is numeric
 # (the base image's `node` user) so Kubernetes' runAsNonRoot can verify it.
 USER 1000:1000
 # Service ports (keys 8081, catalog 8082, identity 8083, device 8084, billing 8085), the gateway
-# 8080 and its metrics 9464. No HEALTHCHECK: the port depends on the process; compose and
-# Kubernetes probe /healthz and /readyz per container.
-EXPOSE 8080 8081 8082 8083 8084 8085 9464
+# 8080 and its metrics 9464, the account dashboard 8086. No HEALTHCHECK: the port depends on the
+# process; compose and Kubernetes probe /healthz and /readyz per container.
+EXPOSE 8080 8081 8082 8083 8084 8085 8086 9464
 CMD ["node", "gateway/dist/main.js"]

@@ -1,8 +1,11 @@
 import { existsSync, readdirSync, readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
 import type { z } from 'zod';
 import { gatewayConfigSchema } from '../../gateway/src/config.js';
 import { billingConfigSchema } from '../../services/billing/src/config.js';
 import { catalogConfigSchema } from '../../services/catalog/src/config.js';
+import { dashboardConfigSchema } from '../../services/dashboard/src/config.js';
 import { deviceConfigSchema } from '../../services/device/src/config.js';
 import { identityConfigSchema } from '../../services/identity/src/config.js';
 import { keysConfigSchema } from '../../services/keys/src/config.js';
@@ -21,23 +24,32 @@ export interface Component {
   schema: z.ZodObject;
   /** The name main.ts passes to loadConfigOrExit, checked so this table cannot drift from the code. */
   schemaName: string;
+  /**
+   * A public entry: takes traffic from outside (published by compose, behind the Ingress, open to
+   * anyone in the NetworkPolicies) and is called by no process of ours but as a client would. The
+   * others are services, reached through the gateway (its `<NAME>_URL`).
+   */
+  public?: true;
 }
 
 export const COMPONENTS: readonly Component[] = [
-  { name: 'gateway', dir: 'gateway', schema: gatewayConfigSchema, schemaName: 'gatewayConfigSchema' },
+  { name: 'gateway', dir: 'gateway', schema: gatewayConfigSchema, schemaName: 'gatewayConfigSchema', public: true },
   { name: 'keys', dir: 'services/keys', schema: keysConfigSchema, schemaName: 'keysConfigSchema' },
   { name: 'identity', dir: 'services/identity', schema: identityConfigSchema, schemaName: 'identityConfigSchema' },
   { name: 'catalog', dir: 'services/catalog', schema: catalogConfigSchema, schemaName: 'catalogConfigSchema' },
   { name: 'device', dir: 'services/device', schema: deviceConfigSchema, schemaName: 'deviceConfigSchema' },
   { name: 'billing', dir: 'services/billing', schema: billingConfigSchema, schemaName: 'billingConfigSchema' },
+  { name: 'dashboard', dir: 'services/dashboard', schema: dashboardConfigSchema, schemaName: 'dashboardConfigSchema', public: true },
 ];
 
+export const publicComponents = (): Component[] => COMPONENTS.filter((c) => c.public);
+
 /**
- * Entries known and deliberately left out of docker-compose.yml and k8s/. The dashboard is being
- * built: deploying it takes a compose service, a Deployment, its schema above, and its public/
- * assets in the Dockerfile's runtime copy. Any other new entry fails the tests until it is deployed.
+ * Entries known and deliberately left out of docker-compose.yml and k8s/ (none now). A new entry
+ * fails the tests until it is deployed: a compose service, a Deployment, its schema above, and
+ * any public/ assets in the Dockerfile's runtime copy.
  */
-export const NOT_YET_DEPLOYED: readonly string[] = ['services/dashboard'];
+export const NOT_YET_DEPLOYED: readonly string[] = [];
 
 /** Every standalone process of the repository to deploy: the gateway and each service with a src/main.ts. */
 export function standaloneEntries(): string[] {
@@ -78,6 +90,17 @@ export function containerRequired(component: Component): string[] {
 export function mainSchemaName(component: Component): string | undefined {
   return /loadConfigOrExit\(\s*'[^']+',\s*(\w+)/.exec(readRepoFile(`${component.dir}/src/main.ts`))?.[1];
 }
+
+const sourceFiles = (dir: string): string[] =>
+  readdirSync(dir, { withFileTypes: true }).flatMap((entry) => (entry.isDirectory() ? sourceFiles(join(dir, entry.name)) : entry.name.endsWith('.ts') ? [join(dir, entry.name)] : []));
+
+/**
+ * Whether the process serves Prometheus metrics: its sources use @acs/metrics (every service's
+ * app and the gateway's listener do). The dashboard does not yet; once it does, the k8s tests ask
+ * for its scrape annotations.
+ */
+export const servesMetrics = (component: Component): boolean =>
+  sourceFiles(fileURLToPath(new URL(`${component.dir}/src/`, ROOT))).some((file) => readFileSync(file, 'utf8').includes("'@acs/metrics'"));
 
 /** The seconds a process takes at most to stop after SIGTERM (stopOnSignals' default grace). */
 export function appStopGraceSeconds(): number {

@@ -49,11 +49,15 @@ export function interpolate(raw: string, lookup: (name: string) => string | unde
     .replace(/\$\$/g, '$');
 }
 
-/** A service's environment: with the fixtures for values, and in the worst case for what is guaranteed. */
-export function composeEnv(service: ComposeService, variables: Map<string, { required: boolean }>): ContainerEnv {
-  const entries: [string, string][] = Array.isArray(service.environment)
+/** A service's environment as written (before interpolation), whichever of compose's two forms it uses. */
+export const rawEnvironment = (service: ComposeService): [string, string][] =>
+  Array.isArray(service.environment)
     ? service.environment.map((line) => [line.split('=')[0]!, line.slice(line.indexOf('=') + 1)])
     : Object.entries(service.environment ?? {}).map(([name, value]) => [name, value === null ? '' : String(value)]);
+
+/** A service's environment: with the fixtures for values, and in the worst case for what is guaranteed. */
+export function composeEnv(service: ComposeService, variables: Map<string, { required: boolean }>): ContainerEnv {
+  const entries = rawEnvironment(service);
   const values: Record<string, string> = {};
   const guaranteed = new Set<string>();
   for (const [name, raw] of entries) {

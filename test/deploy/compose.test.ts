@@ -1,7 +1,7 @@
 import { describe, expect, it } from '@jest/globals';
-import { COMPONENTS, appStopGraceSeconds, componentOfCommand, mainSchemaName, readRepoFile, standaloneEntries, type Component } from './components.js';
-import { composeEnv, composeVariables, envExampleVariables, loadCompose, type ComposeFile, type ComposeService } from './compose-file.js';
-import { envProblems, parsedConfig, sharedSettingProblems, targetOfUrlVariable } from './env-check.js';
+import { COMPONENTS, appStopGraceSeconds, componentOfCommand, mainSchemaName, publicComponents, readRepoFile, standaloneEntries, type Component } from './components.js';
+import { composeEnv, composeVariables, envExampleVariables, interpolate, loadCompose, type ComposeFile, type ComposeService } from './compose-file.js';
+import { SECRET_FIXTURES, envProblems, parsedConfig, sharedSettingProblems, targetOfUrlVariable } from './env-check.js';
 
 const compose = loadCompose();
 const variables = composeVariables();
@@ -24,6 +24,22 @@ function allEnvProblems(file: ComposeFile): string[] {
   );
 }
 
+/** `"${DASHBOARD_PORT:-8086}:8086"` → 8086: the container side of a published port. */
+const containerPort = (entry: unknown): number => Number(interpolate(String(entry), (name) => SECRET_FIXTURES[name]).split(':').at(-1)!.split('/')[0]);
+
+/** Published services that are not public entries, and public entries not published on their PORT. */
+function publishedProblems(file: ComposeFile): string[] {
+  const problems: string[] = [];
+  const published = Object.entries(file.services).filter(([, s]) => (s.ports ?? []).length > 0).map(([name]) => name);
+  for (const name of published) if (!publicComponents().some((c) => c.name === name)) problems.push(`${name} is published but is not a public entry`);
+  for (const component of publicComponents()) {
+    const service = file.services[component.name];
+    const port = service && parsedConfig(component, composeEnv(service, variables)).PORT;
+    if (!service || !(service.ports ?? []).some((entry) => containerPort(entry) === port)) problems.push(`${component.name} is not published on its port ${String(port)}`);
+  }
+  return problems;
+}
+
 describe('docker-compose.yml', () => {
   it('runs every standalone process of the repository, each from an entry with a src/main.ts and a known schema', () => {
     expect(ours.flatMap(({ name, component }) => (typeof component === 'string' ? [`${name}: ${component}`] : []))).toEqual([]);
@@ -41,7 +57,7 @@ describe('docker-compose.yml', () => {
     expect(sharedSettingProblems(configs)).toEqual([]);
   });
 
-  it('points every service URL at the compose service of that name, on its port; the gateway reaches every service', () => {
+  it('points every service URL at the compose service of that name, on its port; the gateway reaches every service (not the public entries)', () => {
     const ports = new Map(components.map((c) => [c.name, parsedConfig(c, composeEnv(serviceOf(c).service, variables)).PORT]));
     for (const component of components) {
       const config = parsedConfig(component, composeEnv(serviceOf(component).service, variables));
@@ -53,7 +69,7 @@ describe('docker-compose.yml', () => {
       }
     }
     const gateway = parsedConfig(COMPONENTS[0]!, composeEnv(compose.services.gateway!, variables));
-    for (const component of components.filter((c) => c.name !== 'gateway')) expect(gateway[`${component.name.toUpperCase()}_URL`]).toBeDefined();
+    for (const component of components.filter((c) => !c.public)) expect(gateway[`${component.name.toUpperCase()}_URL`]).toBeDefined();
   });
 
   it('checks health on /healthz or /readyz of the port the process listens on', () => {
@@ -78,9 +94,9 @@ describe('docker-compose.yml', () => {
     }
   });
 
-  it('publishes only the gateway, and runs our containers read-only with a stop grace above the processes’ own', () => {
-    const published = Object.entries(compose.services).filter(([, s]) => (s.ports ?? []).length > 0).map(([name]) => name);
-    expect(published).toEqual(['gateway']);
+  it('publishes only the public entries (gateway, dashboard), each on the port it listens on, and runs our containers read-only with a stop grace above the processes’ own', () => {
+    expect(publishedProblems(compose)).toEqual([]);
+    expect(publicComponents().map((c) => c.name).sort()).toEqual(['dashboard', 'gateway']);
     for (const { service } of ours) {
       expect(service.read_only).toBe(true);
       expect(Number.parseInt(service.stop_grace_period ?? '10', 10)).toBeGreaterThan(appStopGraceSeconds());
@@ -109,6 +125,11 @@ describe('the compose checks catch mistakes', () => {
       mutated((text) => text.replace('      CATALOG_URL: http://catalog:8082\n', '').replace('PORT: "8082"', 'PORT: "eighty"')),
     );
     expect(problems).toEqual(expect.arrayContaining([expect.stringMatching(/device: CATALOG_URL is required/), expect.stringMatching(/catalog: PORT: expected a TCP port/)]));
+  });
+
+  it('a service published that is not a public entry, and a public entry not published', () => {
+    const edited = mutated((text) => text.replace('      - "${DASHBOARD_PORT:-8086}:8086"\n', '      - "8086:8081"\n').replace('  keys:\n    <<: *app\n', '  keys:\n    <<: *app\n    ports: ["8081:8081"]\n'));
+    expect(publishedProblems(edited)).toEqual(['keys is published but is not a public entry', 'dashboard is not published on its port 8086']);
   });
 
   it('a service entry that does not exist', () => {

@@ -1,5 +1,6 @@
 import { describe, expect, it } from '@jest/globals';
-import { readRepoFile } from './components.js';
+import { readdirSync } from 'node:fs';
+import { COMPONENTS, ROOT, readRepoFile, repoFileExists } from './components.js';
 
 // The Dockerfile read as instructions per stage (continuation lines joined, comments dropped).
 
@@ -29,6 +30,42 @@ function parseDockerfile(text: string): { args: Map<string, string>; stages: Sta
     } else stages.at(-1)?.instructions.push({ op: upper, args: rest });
   }
   return { args, stages };
+}
+
+/**
+ * The repository paths (globs as written) that reach the runtime stage's /app: the build stage's
+ * `cp -r --parents <paths> /out/`, when the runtime stage copies that /out/ in.
+ */
+function runtimePaths(text: string): string[] {
+  const { stages: all } = parseDockerfile(text);
+  const final = all.at(-1)!;
+  const paths: string[] = [];
+  for (const copy of final.instructions.filter((i) => i.op === 'COPY')) {
+    const [, from = '', source = ''] = /--from=(\S+)\s+(\S+)/.exec(copy.args) ?? [];
+    const stage = all.find((st) => st.name === from);
+    if (!stage) continue;
+    for (const run of stage.instructions.filter((i) => i.op === 'RUN')) {
+      for (const command of run.args.split('&&')) {
+        const words = command.trim().split(/\s+/);
+        if (words[0] !== 'cp' || !words.includes('--parents')) continue;
+        const destination = words.at(-1)!;
+        if (destination.replace(/\/$/, '') !== source.replace(/\/$/, '')) continue;
+        paths.push(...words.slice(1, -1).filter((word) => !word.startsWith('-')));
+      }
+    }
+  }
+  return paths;
+}
+
+/** `services/*\/dist` matches `services/dashboard/dist`. */
+const globMatches = (glob: string, path: string): boolean =>
+  new RegExp(`^${glob.replace(/[.+?^${}()|[\]\\]/g, '\\$&').replace(/\*/g, '[^/]+')}$`).test(path);
+
+/** Each process's run-time files (`<dir>/dist`, and `<dir>/public` when it has one) that the runtime stage lacks. */
+function missingRuntimeFiles(text: string): string[] {
+  const copied = runtimePaths(text);
+  const needed = COMPONENTS.flatMap((c) => [`${c.dir}/dist`, ...(repoFileExists(`${c.dir}/public`) ? [`${c.dir}/public`] : [])]);
+  return needed.filter((path) => !copied.some((glob) => globMatches(glob, path)));
 }
 
 const { args, stages } = parseDockerfile(readRepoFile('Dockerfile'));
@@ -79,6 +116,19 @@ describe('Dockerfile', () => {
     for (const path of ['libs/*/dist', 'services/*/dist', 'gateway/dist', 'services/*/migrations', 'services/catalog/seed']) expect(text).toContain(path);
   });
 
+  it('copies each process’s compiled code and its public/ assets (the dashboard’s stylesheet) into the runtime stage', () => {
+    expect(runtimePaths(readRepoFile('Dockerfile'))).toContain('services/dashboard/public');
+    expect(missingRuntimeFiles(readRepoFile('Dockerfile'))).toEqual([]);
+  });
+
+  it('a process’s public/ assets or code left out of the runtime copy is caught', () => {
+    const text = readRepoFile('Dockerfile');
+    expect(missingRuntimeFiles(text.replace(/\s+services\/dashboard\/public(?= )/, ''))).toEqual(['services/dashboard/public']);
+    expect(missingRuntimeFiles(text.replace(' services/*/dist ', ' services/keys/dist '))).toEqual(
+      COMPONENTS.filter((c) => c.dir.startsWith('services/') && c.dir !== 'services/keys').map((c) => `${c.dir}/dist`),
+    );
+  });
+
   it('bakes in no secret: no secret-looking ENV or ARG, no env file copied', () => {
     for (const stage of stages) {
       for (const i of stage.instructions) {
@@ -91,5 +141,17 @@ describe('Dockerfile', () => {
   it('.dockerignore keeps dependencies, build output, local data, git and secrets out of the context', () => {
     const ignored = readRepoFile('.dockerignore').split('\n').map((line) => line.trim());
     for (const pattern of ['**/node_modules', '**/dist', '.data', '.git', 'coverage', '.env', 'k8s/secret.yaml']) expect(ignored).toContain(pattern);
+  });
+
+  it('.dockerignore keeps the run-time assets (public/) in the context', () => {
+    // Docker's rules as far as this file uses them: `**/` any folders, `*` within one name, and a
+    // matched folder takes its contents with it.
+    const patterns = readRepoFile('.dockerignore').split('\n').map((line) => line.trim()).filter((line) => line && !line.startsWith('#') && !line.startsWith('!'));
+    const toRegExp = (pattern: string) => new RegExp(`^${pattern.replace(/[.+?^${}()|[\]\\]/g, '\\$&').replace(/\*\*\//g, '\u0000').replace(/\*/g, '[^/]*').replace(/\u0000/g, '(.*/)?')}(/.*)?$`);
+    const excluded = (path: string) => patterns.some((pattern) => toRegExp(pattern).test(path));
+    expect(excluded('services/dashboard/dist/main.js')).toBe(true); // the matcher works
+    const assets = COMPONENTS.filter((c) => repoFileExists(`${c.dir}/public`)).flatMap((c) => readdirSync(new URL(`${c.dir}/public/`, ROOT)).map((file) => `${c.dir}/public/${file}`));
+    expect(assets).toContain('services/dashboard/public/dashboard.css');
+    expect(assets.filter(excluded)).toEqual([]);
   });
 });

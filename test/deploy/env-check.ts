@@ -14,8 +14,10 @@ export const SECRET_FIXTURES: Readonly<Record<string, string>> = {
   INTERNAL_SECRET: 'internal-secret-for-the-deploy-tests-0123456789',
   JWT_SIGNING_KEY: JSON.stringify(signingKey),
   JWT_VERIFICATION_KEYS: '[]',
-  SEED_API_KEY: 'acs_live_0123456789abcdefABCDEFgh',
-  SEED_API_SECRET: 'seed-secret-for-the-deploy-tests-0123456789',
+  // The dashboard's key, which keys seeds (its SEED_API_KEY / SEED_API_SECRET come from these).
+  DASHBOARD_API_KEY: 'acs_live_0123456789abcdefABCDEFgh',
+  DASHBOARD_API_SECRET: 'dashboard-secret-for-the-deploy-tests-012345',
+  SESSION_SECRET: 'session-secret-for-the-deploy-tests-0123456789',
   SEED_ADMIN_EMAIL: 'admin@example.com',
   SEED_ADMIN_PASSWORD: 'plum-lantern-orchard-7731',
   KEYS_DATABASE_URL: 'postgres://keys:pw@db.example:5432/acs_keys',

@@ -45,7 +45,8 @@ export interface Spec {
   podSelector?: { matchLabels?: Labels };
   policyTypes?: string[];
   ingress?: NetworkPolicyRule[];
-  rules?: { http?: { paths: { backend: { service: { name: string; port: { name?: string; number?: number } } } }[] } }[];
+  rules?: { host?: string; http?: { paths: { path?: string; pathType?: string; backend: { service: { name: string; port: { name?: string; number?: number } } } }[] } }[];
+  tls?: { hosts?: string[]; secretName?: string }[];
 }
 
 export interface Manifest {

@@ -1,4 +1,5 @@
 import { describe, expect, it } from '@jest/globals';
+import { servesMetrics } from './components.js';
 import { parsedConfig, targetOfUrlVariable } from './env-check.js';
 import { appliedManifests, appliedManifestsWith, ofKind, type Manifest } from './k8s-files.js';
 import { workloads, type Workload } from './k8s-workloads.js';
@@ -34,21 +35,24 @@ function pathProblems(manifests: Manifest[]): string[] {
   return problems;
 }
 
-/** Ports open to traffic from outside the namespace beyond the gateway's public port and each pod's metrics port. */
+/**
+ * Ports open to traffic from outside the namespace beyond the public entries' ports (gateway,
+ * dashboard) and the metrics port of each pod that serves metrics.
+ */
 function outsideProblems(manifests: Manifest[]): string[] {
   const policies = ofKind(manifests, 'NetworkPolicy');
   const problems: string[] = [];
   for (const w of workloads(manifests).workloads) {
     const listen = parsedConfig(w.component, w.env).PORT as number;
-    const metrics = Number(w.deployment.spec!.template!.metadata.annotations?.['prometheus.io/port']);
+    const metrics = servesMetrics(w.component) ? Number(w.deployment.spec!.template!.metadata.annotations?.['prometheus.io/port']) : undefined;
     const outside = outsidePorts(policies, w.pod);
-    const publicPort = w.component.name === 'gateway' ? listen : undefined;
+    const publicPort = w.component.public ? listen : undefined;
     for (const { port, from } of outside) {
       const fine = (port === publicPort && from === 'anyone') || (port === metrics && from === 'namespaces');
       if (!fine) problems.push(`${w.component.name}:${port} is open to ${from} outside the namespace`);
     }
-    if (!outside.some((o) => o.port === metrics)) problems.push(`${w.component.name}: metrics port ${metrics} cannot be scraped from another namespace`);
-    if (publicPort !== undefined && !outside.some((o) => o.port === publicPort && o.from === 'anyone')) problems.push(`gateway:${publicPort} is not open to outside traffic`);
+    if (metrics !== undefined && !outside.some((o) => o.port === metrics)) problems.push(`${w.component.name}: metrics port ${metrics} cannot be scraped from another namespace`);
+    if (publicPort !== undefined && !outside.some((o) => (o.port === publicPort || o.port === 'all') && o.from === 'anyone')) problems.push(`${w.component.name}:${publicPort} is not open to outside traffic`);
   }
   return problems;
 }
@@ -63,12 +67,16 @@ describe('k8s/ NetworkPolicies', () => {
     for (const w of all) expect(isIsolated(policies, w.pod)).toBe(true);
   });
 
-  it('inside the namespace, admit exactly the calls the configuration makes (gateway → services, device → catalog)', () => {
-    expect(calls(all).map((c) => `${c.from.component.name}→${c.to.component.name}`)).toEqual(expect.arrayContaining(['gateway→keys', 'device→catalog']));
+  it('inside the namespace, admit exactly the calls the configuration makes (gateway → services, device → catalog, dashboard → gateway)', () => {
+    expect(calls(all).map((c) => `${c.from.component.name}→${c.to.component.name}`)).toEqual(expect.arrayContaining(['gateway→keys', 'device→catalog', 'dashboard→gateway']));
+    // The dashboard's calls reach the gateway's port (open to all, so pathProblems does not look at it).
+    for (const c of calls(all).filter((x) => x.to.component.public)) expect(outsidePorts(policies, c.to.pod)).toContainEqual({ port: c.port, from: 'anyone' });
+    // Nobody inside calls the dashboard: it is reached from outside only.
+    expect(calls(all).filter((c) => c.to.component.name === 'dashboard')).toEqual([]);
     expect(pathProblems(manifests)).toEqual([]);
   });
 
-  it('from outside the namespace: anyone to the gateway’s public port, other namespaces to metrics ports only', () => {
+  it('from outside the namespace: anyone to the public entries’ ports (gateway, dashboard), other namespaces to metrics ports only', () => {
     expect(outsideProblems(manifests)).toEqual([]);
   });
 });
@@ -84,5 +92,12 @@ describe('the NetworkPolicy checks catch mistakes', () => {
   it('a service opened to outside traffic', () => {
     const open = appliedManifestsWith('network-policy.yaml', (t) => t.replace(/(name: billing\n[\s\S]*?)- from:\n.*\n\s*/, '$1- '));
     expect(outsideProblems(open)).toEqual(['billing:8085 is open to anyone outside the namespace']);
+  });
+
+  it('the dashboard open on every port, or closed to outside traffic', () => {
+    const allPorts = appliedManifestsWith('network-policy.yaml', (t) => t.replace('    - ports: [{ port: 8086 }]', '    - {}'));
+    expect(outsideProblems(allPorts)).toEqual(['dashboard:all is open to anyone outside the namespace']);
+    const closed = appliedManifestsWith('network-policy.yaml', (t) => t.replace('    - ports: [{ port: 8086 }]', '    - ports: [{ port: 8087 }]'));
+    expect(outsideProblems(closed)).toEqual(['dashboard:8086 is not open to outside traffic']);
   });
 });

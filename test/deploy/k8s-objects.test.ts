@@ -1,6 +1,7 @@
 import { describe, expect, it } from '@jest/globals';
-import { readRepoFile } from './components.js';
-import { appliedManifests, ofKind, resolvePort, secretExample, selects, type Labels } from './k8s-files.js';
+import { publicComponents, readRepoFile } from './components.js';
+import { parsedConfig } from './env-check.js';
+import { appliedManifests, appliedManifestsWith, ofKind, resolvePort, secretExample, selects, type Labels, type Manifest } from './k8s-files.js';
 import { workloads } from './k8s-workloads.js';
 
 // The objects around the Deployments: Services, autoscalers, disruption budgets, the Ingress,
@@ -12,6 +13,34 @@ const services = ofKind(manifests, 'Service');
 const selectorOf = (spec: { selector?: Labels | { matchLabels?: Labels } } | undefined): Labels | undefined =>
   spec?.selector && 'matchLabels' in spec.selector ? (spec.selector.matchLabels as Labels) : (spec?.selector as Labels | undefined);
 const deploymentsSelectedBy = (labels: Labels | undefined) => all.filter((w) => labels && Object.keys(labels).length > 0 && selects(labels, w.labels));
+
+/**
+ * What is wrong with the Ingresses: a backend that is not a public entry's Service port, a public
+ * entry no Ingress reaches, a host without TLS, a path other than `/` (neither process knows a base
+ * path), or a rewritten Host header (the dashboard compares a form's Origin with Host).
+ */
+function ingressProblems(manifests: Manifest[]): string[] {
+  const problems: string[] = [];
+  const reached = new Set<string>();
+  for (const ingress of ofKind(manifests, 'Ingress')) {
+    const where = `Ingress ${ingress.metadata.name}`;
+    if ('nginx.ingress.kubernetes.io/upstream-vhost' in (ingress.metadata.annotations ?? {})) problems.push(`${where}: upstream-vhost replaces the browser's Host header`);
+    const tlsHosts = (ingress.spec?.tls ?? []).flatMap((tls) => tls.hosts ?? []);
+    for (const rule of ingress.spec?.rules ?? []) {
+      if (!rule.host || !tlsHosts.includes(rule.host)) problems.push(`${where}: host ${String(rule.host)} is not served over TLS`);
+      for (const path of rule.http?.paths ?? []) {
+        const backend = path.backend.service;
+        if (path.path !== '/' || path.pathType !== 'Prefix') problems.push(`${where}: ${backend.name} is routed at ${String(path.path)}, not at /`);
+        if (!publicComponents().some((c) => c.name === backend.name)) problems.push(`${where}: ${backend.name} is not a public entry`);
+        const service = ofKind(manifests, 'Service').find((s) => s.metadata.name === backend.name);
+        if (!service?.spec?.ports?.some((p) => (backend.port.name !== undefined && p.name === backend.port.name) || p.port === backend.port.number)) problems.push(`${where}: Service ${backend.name} has no port ${JSON.stringify(backend.port)}`);
+        reached.add(backend.name);
+      }
+    }
+  }
+  for (const component of publicComponents()) if (!reached.has(component.name)) problems.push(`${component.name} is reached by no Ingress`);
+  return problems;
+}
 
 describe('k8s/ Services, autoscalers, disruption budgets, Ingress', () => {
   it('each Service selects one Deployment and targets its container ports', () => {
@@ -47,14 +76,31 @@ describe('k8s/ Services, autoscalers, disruption budgets, Ingress', () => {
     expect(covered).toEqual(expect.arrayContaining(['gateway', 'catalog']));
   });
 
-  it('the Ingress sends everything to the gateway Service', () => {
-    const backends = ofKind(manifests, 'Ingress').flatMap((ing) => (ing.spec?.rules ?? []).flatMap((rule) => rule.http?.paths ?? []).map((p) => p.backend.service));
-    expect(backends.length).toBeGreaterThan(0);
-    const gateway = services.find((s) => s.metadata.name === 'gateway')!;
-    for (const backend of backends) {
-      expect(backend.name).toBe('gateway');
-      expect(gateway.spec!.ports!.some((p) => p.name === backend.port.name || p.port === backend.port.number)).toBe(true);
-    }
+  it('the Ingresses send outside traffic to the public entries only (gateway, dashboard), each on a host of its own, over TLS, Host passed through', () => {
+    expect(ingressProblems(manifests)).toEqual([]);
+    // TLS ends at the Ingress, so the dashboard's cookies are Secure (and HSTS is on).
+    for (const w of all.filter((x) => 'COOKIE_SECURE' in x.component.schema.shape)) expect(parsedConfig(w.component, w.env).COOKIE_SECURE).toBe(true);
+  });
+});
+
+describe('the Ingress checks catch mistakes', () => {
+  // Edits the dashboard's Ingress only: the text after its `  name: dashboard` line.
+  const dashboardIngress = (edit: (text: string) => string) =>
+    appliedManifestsWith('ingress.yaml', (t) => t.replace(/(\n {2}name: dashboard\n)([\s\S]*)$/, (_all, head: string, rest: string) => head + edit(rest)));
+
+  it('a service behind the Ingress, and the dashboard reached by none', () => {
+    expect(ingressProblems(dashboardIngress((t) => t.replace('name: dashboard', 'name: keys')))).toEqual(['Ingress dashboard: keys is not a public entry', 'dashboard is reached by no Ingress']);
+  });
+
+  it('a rewritten Host header, a host without TLS, and a path prefix', () => {
+    const edited = dashboardIngress((t) =>
+      ('  annotations:\n    nginx.ingress.kubernetes.io/upstream-vhost: dashboard\n' + t).replace('hosts: [dashboard.example.com]', 'hosts: [other.example.com]').replace('- path: /\n', '- path: /dashboard\n'),
+    );
+    expect(ingressProblems(edited)).toEqual([
+      "Ingress dashboard: upstream-vhost replaces the browser's Host header",
+      'Ingress dashboard: host dashboard.example.com is not served over TLS',
+      'Ingress dashboard: dashboard is routed at /dashboard, not at /',
+    ]);
   });
 });
 
