@@ -2,7 +2,7 @@ import type { IncomingMessage, ServerResponse } from 'node:http';
 import { SYSTEM_SCOPE, grantsScope, signContext, type InternalContext } from '@acs/auth';
 import { currentPlanType, effectiveRole } from '@acs/contracts';
 import { AppError, insufficientScopeError, insufficientUserError, missingApiKeyError, notFound, payloadTooLarge, toAppError } from '@acs/errors';
-import { pickRequestId } from '@acs/http';
+import { pickRequestId, type ClientAddressResolver } from '@acs/http';
 import type { Logger } from '@acs/logger';
 import type { RouteRecorder } from '@acs/metrics';
 import type { CallerAuthenticator } from './auth/api-key-auth.js';
@@ -26,6 +26,8 @@ export interface GatewayHandlerDeps {
   usage: KeyUsageRecorder;
   upstreams: Upstreams;
   internalSecret: string;
+  /** The client's address for the signed context (X-Forwarded-For from trusted proxies only). */
+  clientAddress: ClientAddressResolver;
   maxBodyBytes: number;
   publicEndpoints: ReadonlyMap<string, PublicEndpoint>;
   logger: Logger;
@@ -53,7 +55,7 @@ const REFUSALS: Record<AuthRejection, () => AppError> = { api_key: missingApiKey
  * Written without a framework because it runs on every request (ARCHITECTURE.md, decision 1).
  */
 export function createGatewayHandler(deps: GatewayHandlerDeps) {
-  const { match, authenticate, tokens, usage, upstreams, internalSecret, maxBodyBytes, publicEndpoints, logger, metrics } = deps;
+  const { match, authenticate, tokens, usage, upstreams, internalSecret, clientAddress, maxBodyBytes, publicEndpoints, logger, metrics } = deps;
 
   function answer(res: ServerResponse, error: AppError, requestId: string): Outcome {
     sendError(res, error, requestId);
@@ -89,7 +91,10 @@ export function createGatewayHandler(deps: GatewayHandlerDeps) {
     const { record } = auth;
     if (!grantsScope(record.scopes, route.scope)) return refuse(res, 'scope', requestId);
 
-    const context: Omit<InternalContext, 'expiresAt'> = { requestId, keyId: record.id, scopes: record.scopes, clientIp: req.socket.remoteAddress ?? '' };
+    const isSystemKey = record.scopes.includes(SYSTEM_SCOPE);
+    // The service's own web application (a system key) says which browser it acts for, as a trusted proxy would.
+    const clientIp = clientAddress(req.socket.remoteAddress, req.headers['x-forwarded-for'], isSystemKey);
+    const context: Omit<InternalContext, 'expiresAt'> = { requestId, keyId: record.id, scopes: record.scopes, clientIp };
     if (route.user.kind === 'user') {
       if (!tokenCheck?.token) return refuse(res, 'user', requestId);
       if (!tokens) {
@@ -113,7 +118,7 @@ export function createGatewayHandler(deps: GatewayHandlerDeps) {
       metrics.upstreamFailed(route.upstream, 503);
       return answer(res, notDeployed(route.upstream), requestId);
     }
-    if (record.scopes.includes(SYSTEM_SCOPE)) {
+    if (isSystemKey) {
       logger.info({ audit: 'system_key.request', keyId: record.id, userId: context.userId, requestId, method, path }, 'request with a system:full-access key');
     }
     const signed = signContext(internalSecret, method, url, context);

@@ -1,5 +1,5 @@
 import type { Cache } from '@acs/cache';
-import { listen, type RunningServer } from '@acs/http';
+import { createClientAddressResolver, listen, type RunningServer } from '@acs/http';
 import type { Logger } from '@acs/logger';
 import { createMetricsRegistry } from '@acs/metrics';
 import { createCallerAuthenticator } from './auth/api-key-auth.js';
@@ -49,6 +49,7 @@ export async function startGateway(config: GatewayConfig, logger: Logger, cache:
     usage,
     upstreams,
     internalSecret: config.INTERNAL_SECRET,
+    clientAddress: createClientAddressResolver(config.TRUSTED_PROXIES),
     maxBodyBytes: config.MAX_BODY_BYTES,
     publicEndpoints: createPublicEndpoints({ upstreams, cache, jwks, openApiDocument: buildOpenApiDocument(ROUTES) }),
     logger,

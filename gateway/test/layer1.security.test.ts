@@ -136,3 +136,34 @@ describe('what the service receives', () => {
     expect(context).toMatchObject({ keyId: reader.id, scopes: ['read:devices'], requestId: 'trace-42' });
   });
 });
+
+describe('the client address in the signed context', () => {
+  const contextSeenBy = (upstream: FakeUpstream) => {
+    const seen = upstream.received.at(-1)!;
+    return verifyContext(INTERNAL_SECRET, 'GET', seen.url, seen.headers['x-acs-context'] as string, seen.headers['x-acs-signature'] as string);
+  };
+
+  it('ignores X-Forwarded-For from a caller that is neither a trusted proxy nor a system key', async () => {
+    await h.call('GET', '/api/Dac', reader, { headers: { 'x-forwarded-for': '198.51.100.1' } });
+    expect(contextSeenBy(catalog)?.clientIp).toBe('127.0.0.1');
+  });
+
+  it("takes it from a system key (the dashboard acting for a browser)", async () => {
+    const dashboard = await h.createKey(['system:full-access']);
+    await h.call('GET', '/api/Dac', dashboard, { headers: { 'x-forwarded-for': '198.51.100.2' } });
+    expect(contextSeenBy(catalog)?.clientIp).toBe('198.51.100.2');
+  });
+
+  it('takes it from a trusted proxy (TRUSTED_PROXIES), and only the part the proxy wrote', async () => {
+    const upstream = await startFakeUpstream();
+    const behindIngress = await startGatewayHarness({ CATALOG_URL: upstream.url }, { TRUSTED_PROXIES: '127.0.0.0/8' });
+    try {
+      const key = await behindIngress.createKey(['read:devices']);
+      await behindIngress.call('GET', '/api/Dac', key, { headers: { 'x-forwarded-for': '6.6.6.6, 198.51.100.3' } });
+      expect(contextSeenBy(upstream)?.clientIp).toBe('198.51.100.3');
+    } finally {
+      await behindIngress.close();
+      await upstream.close();
+    }
+  });
+});

@@ -46,6 +46,8 @@ export const launcherConfigSchema = z.object({
   KEY_USAGE_FLUSH_MS: z.string().optional(),
   /** The account dashboard's own HTTP server (on HOST); `0` picks a free port. */
   DASHBOARD_PORT: port(8086),
+  /** Proxies in front of the gateway and the dashboard (IPs/CIDRs) whose X-Forwarded-For names the client; passed as is. */
+  TRUSTED_PROXIES: z.string().optional(),
   /** Encrypts the dashboard's session cookies; generated once and kept under DATA_DIR when unset. */
   SESSION_SECRET: secret().optional(),
 }).refine((c) => !c.SEED_API_KEY || c.SEED_API_SECRET, { message: 'SEED_API_SECRET is required when SEED_API_KEY is set', path: ['SEED_API_SECRET'] })

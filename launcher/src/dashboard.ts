@@ -22,6 +22,7 @@ export async function startEmbeddedDashboard(config: LauncherConfig, keysDeps: K
       DASHBOARD_API_SECRET: credentials.secret,
       SESSION_SECRET: sessionSecret,
       COOKIE_SECURE: 'false',
+      TRUSTED_PROXIES: config.TRUSTED_PROXIES,
     }),
     logger,
   );

@@ -96,7 +96,7 @@ export async function startSystem(config: LauncherConfig, logger: Logger): Promi
     );
     stack.push(() => billing.close());
     const gateway = await startGateway(
-      gatewayConfigSchema.parse({ ...shared, HOST: config.HOST, PORT: String(config.PORT), METRICS_PORT: config.METRICS_PORT === null ? 'off' : String(config.METRICS_PORT), KEYS_URL: keys.server.url, IDENTITY_URL: identity.server.url, CATALOG_URL: catalog.server.url, DEVICE_URL: device.server.url, BILLING_URL: billing.server.url, KEY_USAGE_FLUSH_MS: config.KEY_USAGE_FLUSH_MS }),
+      gatewayConfigSchema.parse({ ...shared, HOST: config.HOST, PORT: String(config.PORT), METRICS_PORT: config.METRICS_PORT === null ? 'off' : String(config.METRICS_PORT), KEYS_URL: keys.server.url, IDENTITY_URL: identity.server.url, CATALOG_URL: catalog.server.url, DEVICE_URL: device.server.url, BILLING_URL: billing.server.url, KEY_USAGE_FLUSH_MS: config.KEY_USAGE_FLUSH_MS, TRUSTED_PROXIES: config.TRUSTED_PROXIES }),
       logger.child({ service: 'gateway' }),
       cache,
     );

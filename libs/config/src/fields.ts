@@ -1,3 +1,4 @@
+import { isIP } from 'node:net';
 import { z } from 'zod';
 
 // Reusable environment fields, so every service spells ports, URLs and flags the same way.
@@ -41,3 +42,20 @@ export const logLevel = () =>
 
 /** Shared secrets must be long enough that guessing them is hopeless. */
 export const secret = (minLength = 32) => z.string().min(minLength, `expected at least ${minLength} characters`);
+
+/** Comma-separated IP addresses and CIDR ranges (e.g. trusted proxies); empty: none. */
+export const addressList = () =>
+  z
+    .string()
+    .default('')
+    .transform((text) => text.split(',').map((entry) => entry.trim()).filter((entry) => entry.length > 0))
+    .refine(
+      (entries) =>
+        entries.every((entry) => {
+          const [address = '', prefix] = entry.split('/');
+          const family = isIP(address);
+          const maxPrefix = family === 4 ? 32 : 128;
+          return family !== 0 && (prefix === undefined || (/^\d{1,3}$/.test(prefix) && Number(prefix) <= maxPrefix));
+        }),
+      'expected comma-separated IP addresses or CIDR ranges, e.g. 10.0.0.0/8,fd00::/8',
+    );

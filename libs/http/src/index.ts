@@ -10,3 +10,4 @@ export * from './metrics-route.js';
 export * from './server.js';
 export { Router } from '@koa/router';
 export * from './stop-on-signals.js';
+export * from './client-address.js';

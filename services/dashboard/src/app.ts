@@ -1,5 +1,5 @@
 import type { IncomingMessage, RequestListener, ServerResponse } from 'node:http';
-import { pickRequestId } from '@acs/http';
+import { pickRequestId, type ClientAddressResolver } from '@acs/http';
 import type { Logger } from '@acs/logger';
 import type { AccountApi } from './gateway/account-api.js';
 import type { GatewayClient } from './gateway/gateway-client.js';
@@ -27,6 +27,7 @@ export interface DashboardAppDeps {
   /** Cookies are Secure: the dashboard is served over HTTPS (also turns on HSTS). */
   cookieSecure: boolean;
   stylesheet: Buffer;
+  clientAddress: ClientAddressResolver;
 }
 
 const pathOf = (url: string | undefined): string => new URL(url ?? '/', 'http://dashboard.invalid').pathname;
@@ -67,7 +68,7 @@ export function createDashboardHandler(deps: DashboardAppDeps): RequestListener 
       response =
         admission && !admission.admitted
           ? refuse(admission.status, admission.title, admission.message, admission.headers)
-          : await match.handler({ method: req.method ?? 'GET', path, params: match.params, form, session, flash, csrfToken: chrome.csrfToken, requestId, log });
+          : await match.handler({ method: req.method ?? 'GET', path, params: match.params, form, session, flash, csrfToken: chrome.csrfToken, requestId, log, clientAddress: deps.clientAddress(req.socket.remoteAddress, req.headers['x-forwarded-for']) });
     }
 
     const setCookies: string[] = [];

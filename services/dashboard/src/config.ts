@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { booleanFlag, httpUrl, logLevel, port } from '@acs/config';
+import { addressList, booleanFlag, httpUrl, logLevel, port } from '@acs/config';
 
 /** `<prefix>_<live|test>_<identifier>` (service-interface.md, "API key format"). */
 const API_KEY_SHAPE = /^[a-z][a-z0-9]{1,15}_(live|test)_[A-Za-z0-9]{16,64}$/;
@@ -21,6 +21,12 @@ export const dashboardConfigSchema = z.object({
   SESSION_SECRET: longSecret('32 or more random characters, e.g. from openssl rand -base64 32'),
   /** Cookies are sent over HTTPS only. On by default; only a plain-HTTP development setup turns it off. */
   COOKIE_SECURE: booleanFlag(true),
+  /**
+   * Proxies in front of the dashboard (IPs or CIDR ranges, e.g. the Ingress controller's): their
+   * X-Forwarded-For names the browser. The dashboard passes the browser's address on to the gateway,
+   * so identity's per-address login throttle counts each visitor, not the dashboard.
+   */
+  TRUSTED_PROXIES: addressList(),
 });
 
 export type DashboardConfig = z.infer<typeof dashboardConfigSchema>;

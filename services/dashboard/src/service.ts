@@ -1,4 +1,4 @@
-import { listen, type RunningServer } from '@acs/http';
+import { createClientAddressResolver, listen, type RunningServer } from '@acs/http';
 import type { Logger } from '@acs/logger';
 import { createDashboardHandler } from './app.js';
 import { loadStylesheet } from './assets.js';
@@ -23,6 +23,7 @@ export async function startDashboard(config: DashboardConfig, logger: Logger): P
       cookies: createSessionCookies(config.SESSION_SECRET, config.COOKIE_SECURE),
       cookieSecure: config.COOKIE_SECURE,
       stylesheet: await loadStylesheet(),
+      clientAddress: createClientAddressResolver(config.TRUSTED_PROXIES),
     });
     const server = await listen(handler, config.PORT, config.HOST);
     // The key id is public (it is in every request's header); the secret never reaches a log line.

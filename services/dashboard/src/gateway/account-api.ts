@@ -18,6 +18,8 @@ export interface CallerContext {
   requestId: string;
   log: Logger;
   token?: string | null;
+  /** The browser's address: sent as X-Forwarded-For, which the gateway accepts from a system key. */
+  clientAddress?: string;
 }
 
 export interface NewAccount {

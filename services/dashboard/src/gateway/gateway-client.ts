@@ -11,6 +11,8 @@ export interface GatewayCall {
   token?: string | null;
   body?: unknown;
   idempotencyKey?: string;
+  /** The browser's address; the gateway puts it in the caller context for per-address throttling. */
+  clientAddress?: string;
   /** Ours, passed on so the gateway's and the services' log lines carry it too. */
   requestId: string;
   log: Logger;
@@ -49,6 +51,8 @@ export function createGatewayClient({ gatewayUrl, apiKey, apiSecret, timeoutMs =
     const headers: Record<string, string> = { accept: 'application/json', 'x-api-key': apiKey, 'x-api-secret': apiSecret, 'x-request-id': call.requestId };
     if (call.token) headers.authorization = `Bearer ${call.token}`;
     if (call.idempotencyKey) headers['idempotency-key'] = call.idempotencyKey;
+    // One address, ours to vouch for: never the browser's own X-Forwarded-For passed along.
+    if (call.clientAddress) headers['x-forwarded-for'] = call.clientAddress;
     if (call.body !== undefined) headers['content-type'] = 'application/json';
     let response;
     try {

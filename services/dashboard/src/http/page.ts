@@ -16,6 +16,8 @@ export interface PageRequest {
   csrfToken: string;
   requestId: string;
   log: Logger;
+  /** The browser's address (X-Forwarded-For from trusted proxies only), passed on to the gateway. */
+  clientAddress: string;
 }
 
 export interface PageResponse {

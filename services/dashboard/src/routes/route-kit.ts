@@ -11,7 +11,7 @@ export function chromeFor(req: PageRequest, error: string | null = null): Chrome
   return { csrfToken: req.csrfToken, signedIn: isSignedIn(req.session), notice: req.flash?.kind === 'notice' ? req.flash.message : null, error };
 }
 
-export const callerOf = (req: PageRequest): CallerContext => ({ requestId: req.requestId, log: req.log, token: req.session.token });
+export const callerOf = (req: PageRequest): CallerContext => ({ requestId: req.requestId, log: req.log, token: req.session.token, clientAddress: req.clientAddress });
 
 /** Pages of the account: without a signed-in session the visitor is sent to sign in. */
 export const requireSignIn =
