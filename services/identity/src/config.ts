@@ -70,6 +70,8 @@ export const identityConfigSchema = z.object({
   /** Identity's durable queue for subscription events (bound to subscription.*); `<queue>.dlq` parks what cannot be applied. */
   SUBSCRIPTION_EVENTS_QUEUE: z.string().min(1).max(200).default('identity.subscription-events'),
   SUBSCRIPTION_EVENTS_MAX_ATTEMPTS: wholeNumber(1, 100, 5),
+  /** Days a processed subscription event is remembered (redeliveries, dead-letter replays); a user's latest applied one is kept longer. */
+  PROCESSED_EVENTS_RETENTION_DAYS: wholeNumber(1, 3650, 30),
   /** Delays between attempts, comma-separated milliseconds; the last one repeats. */
   SUBSCRIPTION_EVENTS_RETRY_DELAYS_MS: z
     .string()

@@ -13,6 +13,7 @@ import { createPasswordHasher } from './domain/passwords.js';
 import { applySeedAdmin, assertSeedAdmin } from './domain/seed-admin.js';
 import { loadSigner, type JwtSigner } from './domain/signing-keys.js';
 import { startSubscriptionEventsConsumer } from './consumers/subscription-events-consumer.js';
+import { startProcessedEventsPruner } from './consumers/processed-events-pruner.js';
 import { createIdentityMetrics } from './identity-metrics.js';
 
 export const IDENTITY_MIGRATIONS_DIR = fileURLToPath(new URL('../migrations/', import.meta.url));
@@ -73,6 +74,9 @@ export async function openIdentityDeps(
   };
 }
 
+/** How often old processed subscription events are pruned (processed-events-pruner.ts). */
+const PRUNE_EVERY_MS = 60 * 60 * 1000;
+
 /**
  * Starts the identity service; the cache is passed in because the embedded mode shares one with the
  * gateway. With a bus (the embedded mode shares its in-process one with billing), or else with
@@ -90,6 +94,8 @@ export async function startIdentityService(config: IdentityConfig, logger: Logge
   const eventBus = given ? instrumentBus(given, createBusMetrics(metrics)) : null;
   let consumer: Subscription | null = null;
   let stopping = false;
+  // Only where events arrive: without a bus processed_events does not grow.
+  const pruner = eventBus ? startProcessedEventsPruner(deps.db, config.PROCESSED_EVENTS_RETENTION_DAYS, PRUNE_EVERY_MS, logger) : null;
   try {
     if (seed) await applySeedAdmin(deps, seed);
     const eventsReady: Promise<void> = eventBus
@@ -119,6 +125,7 @@ export async function startIdentityService(config: IdentityConfig, logger: Logge
         await server.close();
         // Handlers in flight finish (and ack) before the database goes away.
         await consumer?.close();
+        await pruner?.stop();
         await ownBus?.close();
         await deps.db.close();
       },
@@ -127,6 +134,7 @@ export async function startIdentityService(config: IdentityConfig, logger: Logge
     // A failed start (seed, port taken) must not keep the pool's connections open.
     stopping = true;
     await (consumer as Subscription | null)?.close().catch(() => undefined);
+    await pruner?.stop();
     await ownBus?.close().catch(() => undefined);
     await deps.db.close().catch((closeErr: unknown) => logger.error({ err: closeErr }, 'could not close the database after a failed start'));
     throw err;
