@@ -2,8 +2,8 @@ import { execFile } from 'node:child_process';
 import { promisify } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import { BusUnavailableError, createAmqpBus, subscriptionQueueNames, type BusEnvelope, type DeliveryInfo } from '@acs/bus';
-import { uniqueName } from '@acs/testing';
-import { FlakyProxy, RawBroker, connectedBus } from './amqp-support.js';
+import { startFaultProxy, uniqueName, type FaultProxy } from '@acs/testing';
+import { AMQP_URL, RawBroker, connectedBus } from './amqp-support.js';
 import { buildEnvelope, captureLogs, sleep, waitFor } from './support.js';
 
 const run = promisify(execFile);
@@ -31,13 +31,13 @@ async function forceCloseConnection(connectionName: string): Promise<void> {
 
 describe('amqp bus: losing the broker', () => {
   let raw: RawBroker;
-  let proxy: FlakyProxy;
+  let proxy: FaultProxy;
   const queues = new Set<string>();
   const exchanges = new Set<string>();
 
   beforeAll(async () => {
     raw = await RawBroker.open();
-    proxy = await FlakyProxy.start();
+    proxy = await startFaultProxy(AMQP_URL, 5672);
   });
   afterAll(async () => {
     await proxy.close();

@@ -1,4 +1,3 @@
-import { createServer, connect as connectTcp, type Server, type Socket } from 'node:net';
 import { connect, type ChannelModel, type ConfirmChannel } from 'amqplib';
 import { createAmqpBus, HEADERS, type AmqpBus, type AmqpBusOptions, type DeadLetter, type DeadLetterReason } from '@acs/bus';
 import { testServerUrl, uniqueName } from '@acs/testing';
@@ -66,71 +65,5 @@ export class RawBroker {
 
   async close(): Promise<void> {
     await this.model.close();
-  }
-}
-
-/**
- * A TCP proxy in front of the broker. `cut()` destroys every proxied socket and refuses new ones,
- * which is what a client sees when the broker dies or restarts; `restore()` lets them through again.
- */
-export class FlakyProxy {
-  private readonly sockets = new Set<Socket>();
-  private readonly server: Server = createServer((client) => this.accept(client));
-  private readonly target = new URL(AMQP_URL);
-  private refusing = false;
-  private port = 0;
-
-  static async start(): Promise<FlakyProxy> {
-    const proxy = new FlakyProxy();
-    proxy.port = await new Promise<number>((resolve, reject) => {
-      proxy.server.once('error', reject);
-      proxy.server.listen(0, '127.0.0.1', () => {
-        const address = proxy.server.address();
-        if (address === null || typeof address === 'string') reject(new Error('no TCP address'));
-        else resolve(address.port);
-      });
-    });
-    return proxy;
-  }
-
-  /** The broker URL with its host and port replaced by the proxy's. */
-  get url(): string {
-    const url = new URL(AMQP_URL);
-    url.hostname = '127.0.0.1';
-    url.port = String(this.port);
-    return url.toString();
-  }
-
-  cut(): void {
-    this.refusing = true;
-    for (const socket of this.sockets) socket.destroy();
-  }
-
-  restore(): void {
-    this.refusing = false;
-  }
-
-  async close(): Promise<void> {
-    this.cut();
-    await new Promise<void>((resolve) => this.server.close(() => resolve()));
-  }
-
-  private accept(client: Socket): void {
-    if (this.refusing) {
-      client.destroy();
-      return;
-    }
-    const upstream = connectTcp(Number(this.target.port || 5672), this.target.hostname);
-    for (const socket of [client, upstream]) {
-      this.sockets.add(socket);
-      socket.on('error', () => undefined);
-      socket.on('close', () => {
-        this.sockets.delete(socket);
-        client.destroy();
-        upstream.destroy();
-      });
-    }
-    client.pipe(upstream);
-    upstream.pipe(client);
   }
 }

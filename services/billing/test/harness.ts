@@ -11,7 +11,7 @@ import { captureLogger as captureLines, silentLogger as silent, type LogLine } f
 export type { LogLine };
 export const silentLogger = (): Logger => silent('billing-test');
 
-export { RawBroker, FlakyProxy } from '../../../libs/bus/test/amqp-support.js';
+export { RawBroker } from '../../../libs/bus/test/amqp-support.js';
 export { captureLogs, sleep, waitFor } from '../../../libs/bus/test/support.js';
 
 export const INTERNAL_SECRET = `billing-test-secret-${randomBytes(16).toString('hex')}`;

@@ -1,18 +1,19 @@
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import type { AmqpBus, BusEnvelope } from '@acs/bus';
 import { subscriptionEventSchema } from '../src/contracts.js';
-import { AmqpWorld, FlakyProxy, newUserId, outboxRows, sleep, startBilling, waitFor, type BillingHarness } from './harness.js';
+import { startFaultProxy, testServerUrl, type FaultProxy } from '@acs/testing';
+import { AmqpWorld, newUserId, outboxRows, sleep, startBilling, waitFor, type BillingHarness } from './harness.js';
 
 describe('billing with the broker unreachable', () => {
   let world: AmqpWorld;
-  let proxy: FlakyProxy;
+  let proxy: FaultProxy;
   let billingBus: AmqpBus;
   let events: BusEnvelope[];
   let billing: BillingHarness;
 
   beforeAll(async () => {
     world = await AmqpWorld.open();
-    proxy = await FlakyProxy.start();
+    proxy = await startFaultProxy(testServerUrl('AMQP_URL'), 5672);
     // The consumer's bus talks to RabbitMQ directly; billing's goes through the proxy the test cuts.
     events = await world.collector(await world.bus());
     billingBus = await world.bus(proxy.url);

@@ -1,8 +1,8 @@
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import { createAmqpBus, deadLetterQueueName, subscriptionQueueNames, type AmqpBus } from '@acs/bus';
-import { signedFetch, uniqueName } from '@acs/testing';
+import { signedFetch, startFaultProxy, uniqueName, type FaultProxy } from '@acs/testing';
 import { SUBSCRIPTION_ROUTING_KEYS } from '../src/consumers/contracts.js';
-import { AMQP_URL, FlakyProxy, RawBroker } from '../../../libs/bus/test/amqp-support.js';
+import { AMQP_URL, RawBroker } from '../../../libs/bus/test/amqp-support.js';
 import { captureLogs, sleep, waitFor } from '../../../libs/bus/test/support.js';
 import { startIdentityService } from '../src/index.js';
 import { INTERNAL_SECRET, REGISTER_PATH, buildRegisterBody, findRow, identityConfig, registered, silentLogger, startIdentity, type IdentityHarness } from './harness.js';
@@ -14,13 +14,13 @@ describe('identity consuming subscription events from RabbitMQ', () => {
   const exchange = uniqueName('identity_test_ex');
   const queue = uniqueName('identity_test_subscription_events');
   let raw: RawBroker;
-  let proxy: FlakyProxy;
+  let proxy: FaultProxy;
   let bus: AmqpBus;
   let identity: IdentityHarness;
 
   beforeAll(async () => {
     raw = await RawBroker.open();
-    proxy = await FlakyProxy.start();
+    proxy = await startFaultProxy(AMQP_URL, 5672);
     // Identity's bus goes through a proxy the test can cut, as a broker restart would.
     bus = createAmqpBus({ url: proxy.url, exchange, logger: captureLogs('identity-bus').logger, reconnectDelayMs: 50, maxReconnectDelayMs: 200 });
     await waitFor('identity bus connected', () => bus.ready(), 5_000);
@@ -84,7 +84,7 @@ describe('identity consuming subscription events from RabbitMQ', () => {
   });
 
   it('starts and serves logins while the broker is unreachable, and consumes once it is back', async () => {
-    const otherProxy = await FlakyProxy.start();
+    const otherProxy = await startFaultProxy(AMQP_URL, 5672);
     const otherQueue = uniqueName('identity_test_late_consumer');
     otherProxy.cut();
     const lateBus = createAmqpBus({ url: otherProxy.url, exchange, logger: captureLogs('identity-late-bus').logger, reconnectDelayMs: 50, maxReconnectDelayMs: 200 });
