@@ -2,6 +2,7 @@ import { parseArgs } from 'node:util';
 import { execFileSync } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import os from 'node:os';
+import { resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import bcrypt from 'bcrypt';
 import pg from 'pg';
@@ -14,12 +15,15 @@ import { measure, medianByCpu, row, type Load, type Measured } from './scenario.
 
 const HELP = `Gateway benchmark on the real PostgreSQL and Redis, every service its own process.
 
-Usage: npm run bench -- [--seconds N] [--connections N] [--rounds N] [--isolated-only] [--node-load]
+Usage: npm run bench -- [--seconds N] [--connections N] [--rounds N] [--isolated-only] [--baseline DIR] [--node-load]
 
   --seconds N       measured seconds per scenario (default 10; plus 2 s warm-up)
   --connections N   concurrent keep-alive connections (default 32; logins use 8)
   --rounds N        rounds of the isolated (stub) scenarios, interleaved; the median is the figure (default 3)
   --isolated-only   only the isolated scenarios (quick iteration on the gateway's own CPU)
+  --baseline DIR    another checkout, built (DIR/gateway/dist/main.js): its gateway joins the isolated
+                    rounds, interleaved with this one, so a change is compared at the same moment
+                    (e.g. git worktree add /tmp/base HEAD && cd /tmp/base && npm ci && npm run build)
   --node-load       use the Node load generator even when wrk is installed
 
 Scenarios: GET /api/Dac direct to the catalog, through a plain Node proxy (the floor) and through
@@ -34,6 +38,7 @@ const { values } = parseArgs({
     connections: { type: 'string', default: '32' },
     rounds: { type: 'string', default: '3' },
     'isolated-only': { type: 'boolean' },
+    baseline: { type: 'string' },
     help: { type: 'boolean', short: 'h' },
     'node-load': { type: 'boolean' },
   },
@@ -143,18 +148,33 @@ try {
   const stub = await start('stub', 'bench/dist/stub-upstream.js', { STUB_BODY: page });
   const plainToStub = await start('plain proxy', 'bench/dist/plain-proxy.js', { UPSTREAM_URL: stub.url });
   const gatewayToStub = await start('gateway', 'gateway/dist/main.js', { ...common, METRICS_PORT: '0', KEYS_URL: keys.url, IDENTITY_URL: identity.url, CATALOG_URL: stub.url, DEVICE_URL: stub.url }, nodeArgs);
-  for (const [target, path, headers] of [[plainToStub, CATALOG_PATH, signed(CATALOG_PATH)], [gatewayToStub, CATALOG_PATH, appHeaders], [gatewayToStub, '/api/Devices', () => ({ ...appHeaders(), authorization: `Bearer ${token}` })]] as const) {
-    await load(target.url, path, headers, 2);
+  const baselineEntry = values.baseline ? resolve(values.baseline, 'gateway/dist/main.js') : null;
+  const baselineToStub = baselineEntry
+    ? await start('baseline gateway', baselineEntry, { ...common, METRICS_PORT: '0', KEYS_URL: keys.url, IDENTITY_URL: identity.url, CATALOG_URL: stub.url, DEVICE_URL: stub.url }, nodeArgs)
+    : null;
+  const userHeaders = () => ({ ...appHeaders(), authorization: `Bearer ${token}` });
+  const gateways = baselineToStub ? [gatewayToStub, baselineToStub] : [gatewayToStub];
+  await load(plainToStub.url, CATALOG_PATH, signed(CATALOG_PATH), 2);
+  for (const target of gateways) {
+    await load(target.url, CATALOG_PATH, appHeaders, 2);
+    await load(target.url, '/api/Devices', userHeaders, 2);
   }
-  // Rounds interleave the three scenarios so that a burst of noise on the machine hits all of them alike.
-  const isolated = { plain: [] as Measured[], layer1: [] as Measured[], layer2: [] as Measured[] };
-  console.log(`\nisolated: the same ${page.length}-byte page from a static stub, ${rounds} round(s), median shown`);
+  // Rounds interleave the scenarios so that a burst of noise on the machine hits all of them alike.
+  const isolated = { plain: [] as Measured[], layer1: [] as Measured[], layer2: [] as Measured[], baseline1: [] as Measured[], baseline2: [] as Measured[] };
+  console.log(`\nisolated: the same ${page.length}-byte page from a static stub, ${rounds} round(s), median shown${baselineToStub ? `; baseline: ${baselineEntry}` : ''}`);
   for (let round = 1; round <= rounds; round++) {
     isolated.plain.push(await measure(load, plainToStub, CATALOG_PATH, signed(CATALOG_PATH), seconds, plainToStub));
     isolated.layer1.push(await measure(load, gatewayToStub, CATALOG_PATH, appHeaders, seconds, gatewayToStub));
-    isolated.layer2.push(await measure(load, gatewayToStub, '/api/Devices', () => ({ ...appHeaders(), authorization: `Bearer ${token}` }), seconds, gatewayToStub));
+    if (baselineToStub) isolated.baseline1.push(await measure(load, baselineToStub, CATALOG_PATH, appHeaders, seconds, baselineToStub));
+    isolated.layer2.push(await measure(load, gatewayToStub, '/api/Devices', userHeaders, seconds, gatewayToStub));
+    if (baselineToStub) isolated.baseline2.push(await measure(load, baselineToStub, '/api/Devices', userHeaders, seconds, baselineToStub));
     const cpu = (m: Measured[]) => m.at(-1)!.cpuUs!.toFixed(1);
-    console.log(`  round ${round}: plain ${cpu(isolated.plain)} µs, layer 1 ${cpu(isolated.layer1)} µs, layer 1 + 2 ${cpu(isolated.layer2)} µs`);
+    const baseline = baselineToStub ? ` (baseline: layer 1 ${cpu(isolated.baseline1)} µs, layer 1 + 2 ${cpu(isolated.baseline2)} µs)` : '';
+    console.log(`  round ${round}: plain ${cpu(isolated.plain)} µs, layer 1 ${cpu(isolated.layer1)} µs, layer 1 + 2 ${cpu(isolated.layer2)} µs${baseline}`);
+  }
+  if (baselineToStub) {
+    print('  baseline gateway layer 1 -> stub', medianByCpu(isolated.baseline1), 'gateway CPU');
+    print('  baseline gateway layer 1 + 2 -> stub', medianByCpu(isolated.baseline2), 'gateway CPU');
   }
   const isoPlain = medianByCpu(isolated.plain);
   const isoLayer1 = medianByCpu(isolated.layer1);

@@ -14,11 +14,11 @@ export interface ServiceProcess {
   stop(): Promise<void>;
 }
 
-/** Runs `node <entry>` with env on a free port and waits until its /healthz answers. */
+/** Runs `node <entry>` (relative to the repository, or absolute) with env on a free port and waits until its /healthz answers. */
 export async function startProcess(name: string, entry: string, env: Record<string, string>, nodeArgs: string[] = []): Promise<ServiceProcess> {
   const port = await unusedPort();
   const url = `http://127.0.0.1:${port}`;
-  const child = spawn(process.execPath, [...nodeArgs, ROOT + entry], { env: { PATH: process.env.PATH ?? '', ...env, PORT: String(port) }, stdio: ['ignore', 'inherit', 'pipe'] });
+  const child = spawn(process.execPath, [...nodeArgs, entry.startsWith('/') ? entry : ROOT + entry], { env: { PATH: process.env.PATH ?? '', ...env, PORT: String(port) }, stdio: ['ignore', 'inherit', 'pipe'] });
   let output = '';
   child.stderr!.on('data', (c: Buffer) => (output += c.toString()));
   let exited: number | null | undefined;
