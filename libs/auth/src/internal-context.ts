@@ -1,4 +1,4 @@
-import { createHmac, createSecretKey, timingSafeEqual, type KeyObject } from 'node:crypto';
+import { HmacSha256 } from './hmac-sha256.js';
 
 /**
  * What the gateway tells a service about the caller. Services trust it only when the signature,
@@ -30,18 +30,23 @@ export const INTERNAL_HEADERS = [CONTEXT_HEADER, SIGNATURE_HEADER] as const;
 const CONTEXT_LIFETIME_SECONDS = 60;
 
 /*
- * Every proxied request is signed by the gateway and verified by a service, so the secret is turned into a
- * KeyObject once rather than on each call (a process holds one internal secret; a different one replaces it).
+ * Every proxied request is signed by the gateway and verified by a service, so the key's padded blocks are made
+ * once per secret, not on each call (a process holds one internal secret; a different one replaces it).
  */
-let cachedKey: { secret: string; key: KeyObject } | null = null;
-function macKey(secret: string): KeyObject {
-  if (cachedKey?.secret !== secret) cachedKey = { secret, key: createSecretKey(Buffer.from(secret, 'utf8')) };
-  return cachedKey.key;
+let cachedMac: { secret: string; mac: HmacSha256 } | null = null;
+function macFor(secret: string): HmacSha256 {
+  if (cachedMac?.secret !== secret) cachedMac = { secret, mac: new HmacSha256(secret) };
+  return cachedMac.mac;
 }
 
 // Method and URL are signed too, so a captured context cannot be replayed against another endpoint.
-function mac(secret: string, method: string, url: string, encoded: string): Buffer {
-  return createHmac('sha256', macKey(secret)).update(`${method}\n${url}\n${encoded}`).digest();
+const signedMessage = (method: string, url: string, encoded: string): string => `${method}\n${url}\n${encoded}`;
+
+/** base64url of a string's UTF-8 bytes through one reused buffer: Buffer.from would allocate on every request. */
+const encodeScratch = Buffer.alloc(4096);
+function toBase64Url(text: string): string {
+  if (text.length * 3 > encodeScratch.length) return Buffer.from(text, 'utf8').toString('base64url');
+  return encodeScratch.toString('base64url', 0, encodeScratch.write(text, 0, 'utf8'));
 }
 
 export interface SignedContext {
@@ -61,8 +66,8 @@ export function signContext(
   // wins in JSON.parse, so a stray expiresAt in `context` cannot outlive the one set here.
   const json = JSON.stringify(context);
   const withExpiry = `${json.slice(0, -1)},"expiresAt":${nowSeconds + CONTEXT_LIFETIME_SECONDS}}`;
-  const encoded = Buffer.from(withExpiry, 'utf8').toString('base64url');
-  return { context: encoded, signature: mac(secret, method, url, encoded).toString('base64url') };
+  const encoded = toBase64Url(withExpiry);
+  return { context: encoded, signature: macFor(secret).sign(signedMessage(method, url, encoded)) };
 }
 
 export function verifyContext(
@@ -74,9 +79,7 @@ export function verifyContext(
   nowSeconds = Math.floor(Date.now() / 1000),
 ): InternalContext | null {
   if (!encoded || !signature) return null;
-  const expected = mac(secret, method, url, encoded);
-  const presented = Buffer.from(signature, 'base64url');
-  if (presented.length !== expected.length || !timingSafeEqual(presented, expected)) return null;
+  if (!macFor(secret).verify(signedMessage(method, url, encoded), signature)) return null;
   let context: InternalContext;
   try {
     context = JSON.parse(Buffer.from(encoded, 'base64url').toString('utf8')) as InternalContext;
