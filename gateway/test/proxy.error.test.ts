@@ -1,5 +1,7 @@
+import { connect } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
-import { unusedPort } from '@acs/testing';
+import { createRedisCache } from '@acs/cache';
+import { metricValue, startFaultProxy, testServerUrl, unusedPort } from '@acs/testing';
 import { startFakeUpstream, startGatewayHarness, type FakeUpstream, type GatewayHarness } from './harness.js';
 
 let h: GatewayHarness;
@@ -55,6 +57,38 @@ describe('gateway errors', () => {
     expect(upstreamClosed).toBe(true);
     catalog.handle = (_req, res) => { res.writeHead(200, { 'content-type': 'application/json' }); res.end('{"ok":true}'); };
     expect((await h.call('GET', '/api/Dac', key)).status).toBe(200);
+  });
+
+  it('does not forward a request whose client left while its key was being read', async () => {
+    // A second gateway whose Redis replies can be held: the client leaves while its MGET is unanswered.
+    const proxy = await startFaultProxy(testServerUrl('REDIS_URL'), 6379);
+    const cache = createRedisCache({ url: proxy.url, keyPrefix: h.redisPrefix });
+    const other = await h.startAnotherGateway({ cache });
+    try {
+      catalog.handle = (_req, res) => { res.writeHead(200, { 'content-type': 'application/json' }); res.end('{"ok":true}'); };
+      expect((await fetch(`${other.server.url}/api/Dac`, { headers: { 'x-api-key': key.key, 'x-api-secret': key.secret } })).status).toBe(200);
+      const forwardedBefore = catalog.received.length;
+      proxy.holdReplies();
+      const client = connect(other.server.port, '127.0.0.1');
+      client.on('error', () => {});
+      client.write(`GET /api/Dac HTTP/1.1\r\nHost: gw\r\nX-Api-Key: ${key.key}\r\nX-Api-Secret: ${key.secret}\r\n\r\n`);
+      for (let i = 0; i < 200 && proxy.heldBytes() === 0; i++) await new Promise((r) => setTimeout(r, 5));
+      expect(proxy.heldBytes()).toBeGreaterThan(0); // Redis has answered; the gateway has not seen it
+      client.destroy();
+      await new Promise((r) => setTimeout(r, 50));
+      proxy.releaseReplies();
+      await new Promise((r) => setTimeout(r, 100));
+      expect(catalog.received.length).toBe(forwardedBefore);
+      const metrics = await (await fetch(`${other.metricsServer!.url}/metrics`)).text();
+      expect(metricValue(metrics, 'http_server_requests_total', { route: '/api/Dac', status: '499' })).toBe(1);
+      // The pooled connections are all free: the next request goes through at once.
+      expect((await fetch(`${other.server.url}/api/Dac`, { headers: { 'x-api-key': key.key, 'x-api-secret': key.secret } })).status).toBe(200);
+      expect(catalog.received.length).toBe(forwardedBefore + 1);
+    } finally {
+      // The harness closes the gateway itself; the cache and the proxy are this test's.
+      await cache.close();
+      await proxy.close();
+    }
   });
 
   it('survives a client that aborts while sending its body', async () => {

@@ -110,6 +110,13 @@ export function forward(
   contextHeaders: Record<string, string>,
   context: ForwardContext,
 ): void {
+  // A client that left while the gateway was authenticating (its 'close' has already fired) is not
+  // forwarded: the service would do work nobody receives, and the answer, never drained, would hold
+  // the pooled connection until the service closed it.
+  if (res.destroyed) {
+    context.recorder.observe(CLIENT_CLOSED_REQUEST, (performance.now() - context.startedMs) / 1000);
+    return;
+  }
   const headers: Record<string, string> = contextHeaders;
   headers['x-request-id'] = context.requestId;
   for (const name of FORWARDED_REQUEST_HEADERS) {

@@ -5,13 +5,20 @@ import { createConnection, createServer, type Socket } from 'node:net';
  * can cut and restore: `cut()` drops every open connection and refuses new ones, as a server that
  * crashed or a network that partitioned would; `restore()` lets connections through again.
  * The server behind it keeps its data, so what a test sees after `restore()` is a recovery, not a
- * fresh start.
+ * fresh start. `holdReplies()` keeps what the server sends until `releaseReplies()`, as a slow
+ * server or network would, so a test can act while a reply is known to be outstanding.
  */
 export interface FaultProxy {
   /** The target URL with host and port pointing at the proxy (credentials, path and query kept). */
   url: string;
   cut(): void;
   restore(): void;
+  /** From now on, bytes from the server wait in the proxy (requests still go through). */
+  holdReplies(): void;
+  /** Sends what was held, in order, and lets replies through again. */
+  releaseReplies(): void;
+  /** Bytes from the server held so far (a test can wait until a request has been answered). */
+  heldBytes(): number;
   close(): Promise<void>;
 }
 
@@ -21,6 +28,8 @@ export async function startFaultProxy(targetUrl: string, defaultPort: number): P
   const targetPort = Number(target.port || defaultPort);
   const sockets = new Set<Socket>();
   let down = false;
+  let holding = false;
+  const held: { client: Socket; chunk: Buffer }[] = [];
 
   const server = createServer((client) => {
     if (down) {
@@ -37,7 +46,14 @@ export async function startFaultProxy(targetUrl: string, defaultPort: number): P
         upstream.destroy();
       });
     }
-    client.pipe(upstream).pipe(client);
+    client.pipe(upstream);
+    upstream.on('data', (chunk: Buffer) => {
+      if (holding) held.push({ client, chunk });
+      else if (!client.write(chunk)) {
+        upstream.pause(); // backpressure, as pipe() would
+        client.once('drain', () => upstream.resume());
+      }
+    });
   });
   const port = await new Promise<number>((resolve, reject) => {
     server.once('error', reject);
@@ -55,6 +71,16 @@ export async function startFaultProxy(targetUrl: string, defaultPort: number): P
     },
     restore() {
       down = false;
+    },
+    holdReplies() {
+      holding = true;
+    },
+    releaseReplies() {
+      holding = false;
+      for (const { client, chunk } of held.splice(0)) if (!client.destroyed) client.write(chunk);
+    },
+    heldBytes() {
+      return held.reduce((sum, { chunk }) => sum + chunk.length, 0);
     },
     close() {
       down = true;
