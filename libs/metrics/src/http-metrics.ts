@@ -1,5 +1,6 @@
-import { Histogram, type Registry } from 'prom-client';
+import type { Registry } from 'prom-client';
 import { FlushedCounter, type CounterSeries } from './flushed-counter.js';
+import { SeriesHistogram, type HistogramSeries } from './series-histogram.js';
 
 export const HTTP_REQUESTS_TOTAL = 'http_server_requests_total';
 export const HTTP_REQUEST_DURATION_SECONDS = 'http_server_request_duration_seconds';
@@ -17,7 +18,7 @@ export interface RouteRecorder {
 
 interface StatusSeries {
   requests: CounterSeries;
-  duration: { observe(seconds: number): void };
+  duration: HistogramSeries<HttpLabel>;
 }
 
 class Recorder implements RouteRecorder {
@@ -47,18 +48,18 @@ class Recorder implements RouteRecorder {
  */
 export class HttpMetrics {
   private readonly requests: FlushedCounter<HttpLabel>;
-  private readonly duration: Histogram<HttpLabel>;
+  private readonly duration: SeriesHistogram<HttpLabel>;
   private readonly recorders = new Map<string, Map<string, RouteRecorder>>();
 
   constructor(registry: Registry, buckets: readonly number[] = HTTP_DURATION_BUCKETS) {
     const labelNames = ['method', 'route', 'status'] as const;
     this.requests = new FlushedCounter({ registry, name: HTTP_REQUESTS_TOTAL, help: 'HTTP requests answered, by method, route pattern and status', labelNames });
-    this.duration = new Histogram({
+    this.duration = new SeriesHistogram({
+      registry,
       name: HTTP_REQUEST_DURATION_SECONDS,
       help: 'Time from request to the end of the answer, by method, route pattern and status',
       labelNames,
-      buckets: [...buckets],
-      registers: [registry],
+      buckets,
     });
   }
 
@@ -71,7 +72,7 @@ export class HttpMetrics {
     }
     let recorder = byMethod.get(method);
     if (recorder === undefined) {
-      recorder = new Recorder({ method, route }, (labels) => ({ requests: this.requests.series(labels), duration: this.duration.labels(labels) }));
+      recorder = new Recorder({ method, route }, (labels) => ({ requests: this.requests.series(labels), duration: this.duration.series(labels) }));
       byMethod.set(method, recorder);
     }
     return recorder;
