@@ -134,6 +134,48 @@ describe('dedicated MGET connection against servers that misbehave', () => {
     }
   });
 
+  it('holds calls made while a write awaits its replies, then sends them in one write', async () => {
+    const writes: number[] = [];
+    let answerNow: (() => void) | null = null;
+    const server = createServer((socket) => {
+      sockets.add(socket);
+      socket.on('data', (chunk: Buffer) => {
+        const commands = chunk.toString('latin1').split('MGET').length - 1;
+        writes.push(commands);
+        // Each write is answered only when the test says so, one reply per command.
+        answerNow = () => socket.write('*1\r\n$1\r\nv\r\n'.repeat(commands));
+      });
+    });
+    const port = await listenOnce(server);
+    const reads = new MgetConnection({ url: `redis://127.0.0.1:${port}`, ...TIMEOUTS });
+    const waitFor = async (condition: () => boolean) => {
+      for (let i = 0; i < 200 && !condition(); i++) await new Promise((resolve) => setTimeout(resolve, 5));
+    };
+    try {
+      const first = reads.mget(['a']);
+      first.catch(() => {});
+      await waitFor(() => writes.length === 1);
+      const later: Promise<unknown>[] = [];
+      for (let i = 0; i < 5; i++) {
+        const call = reads.mget([`k${i}`]);
+        call.catch(() => {}); // if the assertions below fail first, the rejection is not unhandled
+        later.push(call);
+        await new Promise((resolve) => setImmediate(resolve)); // each call in a turn of its own
+      }
+      await new Promise((resolve) => setTimeout(resolve, 50));
+      expect(writes).toEqual([1]); // nothing more went out while the first write was unanswered
+      answerNow!();
+      expect(await first).toEqual(['v']);
+      await waitFor(() => writes.length === 2);
+      expect(writes).toEqual([1, 5]);
+      answerNow!();
+      expect(await Promise.all(later)).toEqual(Array.from({ length: 5 }, () => ['v']));
+    } finally {
+      await reads.close();
+      server.close();
+    }
+  });
+
   it('rejects within the command timeout when the server never answers', async () => {
     const server = createServer((socket) => sockets.add(socket));
     const port = await listenOnce(server);
