@@ -123,7 +123,7 @@ try {
   };
   const dashboardHeaders = () => ({ 'x-api-key': SYSTEM_KEY, 'x-api-secret': SYSTEM_SECRET, authorization: `Bearer ${token}` });
 
-  let viaGatewayCpu: number | undefined;
+  let withRealCatalog: { gateway: number; plain: number } | undefined;
   if (!isolatedOnly) {
     console.log(`warming up (2 s each), then ${seconds} s per scenario, ${connections} connections\n`);
     for (const [target, path, headers] of [[catalog, CATALOG_PATH, signed(CATALOG_PATH)], [plain, CATALOG_PATH, signed(CATALOG_PATH)], [gateway, CATALOG_PATH, appHeaders], [gateway, '/api/ApiKeys', dashboardHeaders]] as const) {
@@ -140,7 +140,7 @@ try {
     console.log(`  ratio gateway/direct: throughput ${(viaGateway.result.rps / direct.result.rps).toFixed(2)}, p50 +${(viaGateway.result.p50ms - direct.result.p50ms).toFixed(2)} ms, p99 +${(viaGateway.result.p99ms - direct.result.p99ms).toFixed(2)} ms`);
     console.log('GET /api/ApiKeys (layer 2: key + JWT, real keys service):');
     print('  gateway, layer 1 + 2', layer2, 'gateway CPU');
-    viaGatewayCpu = viaGateway.cpuUs;
+    withRealCatalog = { gateway: viaGateway.cpuUs!, plain: viaPlain.cpuUs! };
   }
 
   // Isolation: the same response bytes from a static stub, so only the proxies' own CPU counts.
@@ -183,7 +183,9 @@ try {
   print('  gateway layer 1 -> stub', isoLayer1, 'gateway CPU');
   print('  gateway layer 1 + 2 -> stub', isoLayer2, 'gateway CPU');
   console.log(`  gateway CPU beyond a plain proxy: layer 1 +${(isoLayer1.cpuUs! - isoPlain.cpuUs!).toFixed(1)} µs, layer 1 + 2 +${(isoLayer2.cpuUs! - isoPlain.cpuUs!).toFixed(1)} µs`);
-  const withCatalog = viaGatewayCpu === undefined ? '' : `, ${viaGatewayCpu < 80 ? 'met' : 'NOT met'} with the real catalog (${viaGatewayCpu.toFixed(1)} µs)`;
+  // With the catalog and PostgreSQL on the same two cores every process pays for the contention, so that figure is
+  // shown beside the plain proxy's of the same scenario rather than judged against the goal (docs/performance.md).
+  const withCatalog = withRealCatalog === undefined ? '' : `; with the real catalog ${withRealCatalog.gateway.toFixed(1)} µs, plain proxy ${withRealCatalog.plain.toFixed(1)} µs (shared cores)`;
   console.log(`  goal: gateway CPU per proxied request with layer-1 auth under 80 µs -> ${isoLayer1.cpuUs! < 80 ? 'met' : 'NOT met'} isolated (${isoLayer1.cpuUs!.toFixed(1)} µs)${withCatalog}`);
   console.log(`  goal: layer-2 request under 100 µs -> ${isoLayer2.cpuUs! < 100 ? 'met' : 'NOT met'} isolated (${isoLayer2.cpuUs!.toFixed(1)} µs)`);
 
