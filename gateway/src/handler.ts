@@ -67,19 +67,22 @@ export function createGatewayHandler(deps: GatewayHandlerDeps) {
     return answer(res, REFUSALS[reason](), requestId);
   }
 
-  async function checkToken(req: IncomingMessage): Promise<TokenCheck> {
+  /** Synchronous for a token seen before (the usual case), so the request does not wait a turn for it. */
+  function checkToken(req: IncomingMessage): TokenCheck | Promise<TokenCheck> {
     const token = bearerToken(req.headers.authorization);
     if (!token || !tokens) return { token, verified: null, failure: null };
-    try {
-      return { token, verified: await tokens.verify(token), failure: null };
-    } catch (failure) {
-      return { token, verified: null, failure };
-    }
+    const remembered = tokens.remembered(token);
+    if (remembered !== undefined) return { token, verified: remembered, failure: null };
+    return tokens.verify(token).then(
+      (verified) => ({ token, verified, failure: null }),
+      (failure: unknown) => ({ token, verified: null, failure }),
+    );
   }
 
   async function handleApi(req: IncomingMessage, res: ServerResponse, url: string, path: string, method: string, found: RouteMatch, requestId: string, recorder: RouteRecorder, startedMs: number): Promise<Outcome> {
     const needsUser = found.kind === 'found' && found.route.user.kind === 'user';
-    const tokenCheck = needsUser ? await checkToken(req) : null;
+    let tokenCheck = needsUser ? checkToken(req) : null;
+    if (tokenCheck instanceof Promise) tokenCheck = await tokenCheck;
     const auth = await authenticate(req.headers['x-api-key'], req.headers['x-api-secret'], requestId, tokenCheck?.verified?.userId);
     if (!auth.ok) return refuse(res, 'api_key', requestId);
     usage.record(auth.record.id);

@@ -61,6 +61,20 @@ beforeEach(() => {
 });
 
 describe('token verifier', () => {
+  it('answers a token verified before without waiting, and never one that failed', async () => {
+    const { verifier: v } = verifier();
+    const good = await token();
+    const forged = await token({}, { key: otherKey });
+    expect(v.remembered(good)).toBeUndefined(); // never verified: the caller must verify()
+    expect(await v.verify(good)).toEqual({ userId: 42, exp: now + 3600 });
+    expect(v.remembered(good)).toEqual({ userId: 42, exp: now + 3600 });
+    expect(await v.verify(forged)).toBeNull();
+    expect(v.remembered(forged)).toBeUndefined(); // a failure is not remembered: it is verified (and fails) again
+    now += 3601;
+    expect(v.remembered(good)).toBeNull(); // expired since: refused and forgotten
+    expect(v.remembered(good)).toBeUndefined();
+  });
+
   it('accepts a valid token and remembers it', async () => {
     const { verifier: v } = verifier();
     const t = await token();

@@ -34,14 +34,23 @@ export class TokenVerifier {
     return this.options.nowSeconds ? this.options.nowSeconds() : Math.floor(Date.now() / 1000);
   }
 
+  /**
+   * The answer for a token verified before, without waiting: the user while the token is unexpired,
+   * null once it has expired, undefined when it was never verified (call verify()). Tokens are
+   * presented again and again, so this is the gateway's usual path.
+   */
+  remembered(token: string): VerifiedToken | null | undefined {
+    const cached = this.verified.get(token);
+    if (cached === undefined) return undefined;
+    if (cached.exp > this.now()) return cached;
+    this.verified.delete(token);
+    return null;
+  }
+
   /** The verified user, or null for any invalid token. Throws only when identity's keys cannot be had (503). */
   async verify(token: string): Promise<VerifiedToken | null> {
-    const cached = this.verified.get(token);
-    if (cached) {
-      if (cached.exp > this.now()) return cached;
-      this.verified.delete(token);
-      return null;
-    }
+    const remembered = this.remembered(token);
+    if (remembered !== undefined) return remembered;
     if (token.length > MAX_TOKEN_LENGTH) return null;
     let kid: unknown;
     try {
