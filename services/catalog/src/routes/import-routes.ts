@@ -1,13 +1,11 @@
 import { z } from 'zod';
-import { Router, parseInput, readJsonBody, type AppContext, type AppState } from '@acs/http';
-import type { CatalogEntryInput } from '@acs/contracts';
-import { AppError, badRequest, insufficientUserError } from '@acs/errors';
+import { Router, parseInput, readJsonBody, requireCaller, type AppContext, type AppState } from '@acs/http';
+import { ROLE, type CatalogEntryInput } from '@acs/contracts';
+import { AppError, badRequest } from '@acs/errors';
 import type { Db } from '@acs/db';
 import { importCatalog } from '../domain/import-catalog.js';
 import { IMPORT_MAX_BODY_BYTES, IMPORT_MAX_DETAILS, IMPORT_MAX_ROWS } from '../domain/import-limits.js';
 import { importRows, problemsMessage, validateImport } from '../domain/validate-import.js';
-
-const ADMIN_ROLE = 2;
 
 /** Only dryRun; anything else (a typo such as dry_run) is refused rather than silently writing. */
 const importQuerySchema = z.strictObject({
@@ -37,7 +35,7 @@ export function importRoutes(db: Db): Router<AppState> {
   router.post(IMPORT_PATH, async (ctx) => {
     // The gateway already required write:devices and an Admin JWT; the service checks the role it
     // was given too, so a mis-declared route can never open the import to other callers.
-    if ((ctx.state.caller?.role ?? -1) < ADMIN_ROLE) throw insufficientUserError();
+    requireCaller(ctx, { minRole: ROLE.admin });
     const { dryRun } = parseInput(importQuerySchema, ctx.query, 'query');
     const entries = await readImport(ctx);
     ctx.body = await importCatalog(db, entries, dryRun === 'true');
