@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { Router, parseInput, readJsonBody, requireCaller, type AppContext, type AppState } from '@acs/http';
 import { ROLE, type CatalogEntryInput } from '@acs/contracts';
-import { AppError, badRequest } from '@acs/errors';
+import { badRequest, errorOf } from '@acs/errors';
 import type { Db } from '@acs/db';
 import { importCatalog } from '../domain/import-catalog.js';
 import { IMPORT_MAX_BODY_BYTES, IMPORT_MAX_DETAILS, IMPORT_MAX_ROWS } from '../domain/import-limits.js';
@@ -23,7 +23,7 @@ async function readImport(ctx: AppContext): Promise<CatalogEntryInput[]> {
   if (!rows) throw badRequest('The body must be a JSON array of catalog entries or {"items": [...]}', [{ path: 'body', message: 'Expected an array or an object with only "items"' }]);
   if (rows.length === 0) throw badRequest('The import holds no entries', [{ path: 'items', message: 'At least one entry is required' }]);
   if (rows.length > IMPORT_MAX_ROWS) {
-    throw new AppError('payload_too_large', 'Payload too large', `The import holds ${rows.length} entries; at most ${IMPORT_MAX_ROWS} are accepted per request: split it into batches (the catalog CLI does)`);
+    throw errorOf('payload_too_large', `The import holds ${rows.length} entries; at most ${IMPORT_MAX_ROWS} are accepted per request: split it into batches (the catalog CLI does)`);
   }
   const validated = validateImport(rows, IMPORT_MAX_DETAILS);
   if (!validated.ok) throw badRequest(problemsMessage(validated.problems, rows.length), validated.problems.details);
