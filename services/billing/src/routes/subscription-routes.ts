@@ -2,7 +2,9 @@ import { Router, parseInput, readJsonBody, requireCaller, type AppContext, type 
 import { badRequest } from '@acs/errors';
 import { IDEMPOTENCY_KEY_HEADER, idempotencyKeySchema, subscriptionCreateRequestSchema } from '../contracts.js';
 import type { BillingDeps } from '../domain/deps.js';
-import { cancelSubscription, listUserSubscriptions, subscribe } from '../domain/subscriptions.js';
+import { cancelSubscription } from '../domain/cancel-subscription.js';
+import { listUserSubscriptions } from '../domain/list-subscriptions.js';
+import { subscribe } from '../domain/subscribe.js';
 
 function idempotencyKey(ctx: AppContext): string | null {
   const raw = ctx.get(IDEMPOTENCY_KEY_HEADER);
