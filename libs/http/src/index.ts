@@ -11,3 +11,4 @@ export * from './server.js';
 export { Router } from '@koa/router';
 export * from './stop-on-signals.js';
 export * from './client-address.js';
+export * from './close-stack.js';
