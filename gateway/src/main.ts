@@ -1,7 +1,7 @@
 import { loadConfigOrExit, requireWhenRunningAlone } from '@acs/config';
 import { createLogger } from '@acs/logger';
 import { createRedisCache } from '@acs/cache';
-import { stopOnSignals } from '@acs/http';
+import { runStandalone } from '@acs/http';
 import { gatewayConfigSchema } from './config.js';
 import { startGateway } from './service.js';
 
@@ -10,13 +10,4 @@ const config = loadConfigOrExit('gateway', gatewayConfigSchema);
 const logger = createLogger({ name: 'gateway', level: config.LOG_LEVEL });
 const redisUrl = requireWhenRunningAlone('gateway', 'REDIS_URL', config.REDIS_URL);
 const cache = createRedisCache({ url: redisUrl, keyPrefix: config.REDIS_PREFIX, logger });
-try {
-  const gateway = await startGateway(config, logger, cache);
-  stopOnSignals(logger, async () => {
-    await gateway.close();
-    await cache.close();
-  });
-} catch (err) {
-  logger.fatal({ err }, 'gateway failed to start');
-  process.exit(1);
-}
+await runStandalone(logger, 'gateway', () => startGateway(config, logger, cache), [cache]);

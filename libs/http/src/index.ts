@@ -12,3 +12,4 @@ export { Router } from '@koa/router';
 export * from './stop-on-signals.js';
 export * from './client-address.js';
 export * from './close-stack.js';
+export * from './run-standalone.js';

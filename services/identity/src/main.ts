@@ -1,7 +1,7 @@
 import { loadConfigOrExit, requireWhenRunningAlone } from '@acs/config';
 import { createLogger } from '@acs/logger';
 import { createRedisCache } from '@acs/cache';
-import { stopOnSignals } from '@acs/http';
+import { runStandalone } from '@acs/http';
 import { identityConfigSchema } from './config.js';
 import { startIdentityService } from './service.js';
 
@@ -16,13 +16,4 @@ if (!config.JWT_SIGNING_KEY) {
   logger.warn('JWT_SIGNING_KEY is not set: using the key kept under DATA_DIR. Replicas must share one key: set JWT_SIGNING_KEY on each.');
 }
 const cache = createRedisCache({ url: redisUrl, keyPrefix: config.REDIS_PREFIX, logger });
-try {
-  const service = await startIdentityService(config, logger, cache);
-  stopOnSignals(logger, async () => {
-    await service.close();
-    await cache.close();
-  });
-} catch (err) {
-  logger.fatal({ err }, 'identity service failed to start');
-  process.exit(1);
-}
+await runStandalone(logger, 'identity service', () => startIdentityService(config, logger, cache), [cache]);

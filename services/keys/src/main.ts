@@ -3,7 +3,7 @@ import { createLogger } from '@acs/logger';
 import { createRedisCache } from '@acs/cache';
 import { keysConfigSchema } from './config.js';
 import { startKeysService } from './service.js';
-import { stopOnSignals } from '@acs/http';
+import { runStandalone } from '@acs/http';
 
 // Standalone entry (containers): `node services/keys/dist/main.js`. Needs REDIS_URL: the
 // gateway reads key records from the same Redis, so an in-process cache makes no sense here.
@@ -11,13 +11,4 @@ const config = loadConfigOrExit('keys', keysConfigSchema);
 const logger = createLogger({ name: 'keys', level: config.LOG_LEVEL });
 const redisUrl = requireWhenRunningAlone('keys', 'REDIS_URL', config.REDIS_URL);
 const cache = createRedisCache({ url: redisUrl, keyPrefix: config.REDIS_PREFIX, logger });
-try {
-  const service = await startKeysService(config, logger, cache);
-  stopOnSignals(logger, async () => {
-    await service.close();
-    await cache.close();
-  });
-} catch (err) {
-  logger.fatal({ err }, 'keys service failed to start');
-  process.exit(1);
-}
+await runStandalone(logger, 'keys service', () => startKeysService(config, logger, cache), [cache]);
