@@ -88,7 +88,7 @@ describe('openCliStore', () => {
       await store.close();
     }
     expect(await readdir(dataDir)).toEqual(['notes']);
-  });
+  }, 120_000); // PGlite's first start compiles its WebAssembly: seconds alone, more on a busy machine
 
   it('prefers <SERVICE>_DATABASE_URL, parses the extra variables, and says when the cache is not the gateway\'s', async () => {
     const database = await createTestDatabase('cli_store');

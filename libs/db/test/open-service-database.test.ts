@@ -35,7 +35,7 @@ describe('openServiceDatabase', () => {
     } finally {
       await Promise.all([data.remove(), migrations.remove()]);
     }
-  });
+  }, 120_000); // PGlite's first start compiles its WebAssembly: seconds alone, more on a busy machine
 
   it('with a URL: that PostgreSQL database, migrated; a failed migration leaves no connection open', async () => {
     const [database, good, bad] = await Promise.all([createTestDatabase('service_db'), migrationsDir(GOOD), migrationsDir(BAD)]);
