@@ -1,21 +1,18 @@
 import { z } from 'zod';
-import { addressList, httpUrl, logLevel, port, portOrOff, redisUrl, secret } from '@acs/config';
+import { addressList, httpUrl, listenerFields, portOrOff, redisFields, secret } from '@acs/config';
 import { JWT_AUDIENCE_DEFAULT, JWT_ISSUER_DEFAULT } from '@acs/contracts';
 
 export const gatewayConfigSchema = z.object({
-  PORT: port(8080),
-  HOST: z.string().default('0.0.0.0'),
+  ...listenerFields(8080),
   /** Prometheus scrapes GET /metrics here, on HOST, never on PORT (the public one); `off`: no listener. */
   METRICS_PORT: portOrOff(9464),
-  LOG_LEVEL: logLevel(),
   /**
    * Load balancers / Ingress controllers in front of the gateway (IPs or CIDR ranges): their
    * X-Forwarded-For names the client, which identity's per-address login throttle needs.
    * Empty: the connection's address is the client's.
    */
   TRUSTED_PROXIES: addressList(),
-  REDIS_URL: redisUrl().optional(),
-  REDIS_PREFIX: z.string().default('acs:'),
+  ...redisFields(),
   /** Signs the caller context sent to the services; the same value on every service. */
   INTERNAL_SECRET: secret(),
   KEYS_URL: httpUrl(),

@@ -27,8 +27,8 @@ export function printBanner(config: LauncherConfig, system: RunningSystem): void
       '',
       'Make narrower keys with: npm run keys -- create --scopes "read:devices" --name "my app" (after stopping, in embedded mode)',
     );
-  } else if (config.SEED_API_KEY) {
-    lines.push(`  Seed key ${config.SEED_API_KEY} is active with scopes: ${config.SEED_API_SCOPES}`);
+  } else if (system.seedKey) {
+    lines.push(`  Seed key ${system.seedKey.key} is active with scopes: ${system.seedKey.scopes}`);
   } else {
     lines.push('  Use the system key printed at the first start, or make one with npm run keys -- create --scopes "...".');
   }

@@ -1,8 +1,9 @@
 import type { Logger } from '@acs/logger';
 import type { KeysDeps } from '@acs/keys-service';
-import { dashboardConfigSchema, startDashboard, type DashboardService } from '@acs/dashboard-service';
+import { startDashboard, type DashboardService } from '@acs/dashboard-service';
 import type { LauncherConfig } from './config.js';
 import { ensureDashboardKey, loadOrCreateSessionSecret } from './dashboard-credentials.js';
+import { embeddedConfig } from './embedded-configs.js';
 
 /**
  * The account dashboard as `npm start` runs it: its own HTTP server on HOST:DASHBOARD_PORT,
@@ -13,7 +14,7 @@ export async function startEmbeddedDashboard(config: LauncherConfig, keysDeps: K
   const credentials = await ensureDashboardKey(keysDeps, config.DATA_DIR);
   const sessionSecret = config.SESSION_SECRET ?? (await loadOrCreateSessionSecret(config.DATA_DIR));
   return startDashboard(
-    dashboardConfigSchema.parse({
+    embeddedConfig('dashboard', config.env, {
       HOST: config.HOST,
       PORT: String(config.DASHBOARD_PORT),
       LOG_LEVEL: config.LOG_LEVEL,
@@ -22,7 +23,6 @@ export async function startEmbeddedDashboard(config: LauncherConfig, keysDeps: K
       DASHBOARD_API_SECRET: credentials.secret,
       SESSION_SECRET: sessionSecret,
       COOKIE_SECURE: 'false',
-      TRUSTED_PROXIES: config.TRUSTED_PROXIES,
     }),
     logger,
   );

@@ -40,6 +40,15 @@ export const booleanFlag = (fallback: boolean) =>
 export const logLevel = () =>
   z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'], { error: 'expected a pino level (info, debug, ...)' }).default('info');
 
+/** A count or duration in whole units within [min, max]; the messages name the bounds. */
+export const wholeNumber = (min: number, max: number, fallback: number) =>
+  z.coerce
+    .number({ error: 'expected a whole number' })
+    .int('expected a whole number')
+    .min(min, `expected at least ${min}`)
+    .max(max, `expected at most ${max}`)
+    .default(fallback);
+
 /** Shared secrets must be long enough that guessing them is hopeless. */
 export const secret = (minLength = 32) => z.string().min(minLength, `expected at least ${minLength} characters`);
 

@@ -17,20 +17,33 @@ export class ConfigError extends Error {
   }
 }
 
-type Env = Record<string, string | undefined>;
+export type Env = Record<string, string | undefined>;
 
-/** Parses the environment with a zod object schema whose keys are the variable names. */
-export function parseConfig<S extends z.ZodType>(service: string, schema: S, env: Env = process.env): z.infer<S> {
-  // Empty strings count as unset: `FOO= node main.js` should fall back to the default.
+/** Empty strings count as unset: `FOO= node main.js` should fall back to the default. */
+export function withoutEmptyValues(env: Env): Env {
   const cleaned: Env = {};
   for (const [name, value] of Object.entries(env)) if (value !== undefined && value !== '') cleaned[name] = value;
-  const result = schema.safeParse(cleaned);
-  if (result.success) return result.data;
-  const problems = result.error.issues.map((issue) => ({
+  return cleaned;
+}
+
+/** The problems of a failed parse, one per issue, named by variable. */
+export function configProblems(error: z.ZodError): ConfigProblem[] {
+  return error.issues.map((issue) => ({
     variable: issue.path.map(String).join('.') || '(environment)',
     expected: issue.message,
   }));
-  throw new ConfigError(service, problems);
+}
+
+/** Parses the environment with a zod object schema whose keys are the variable names. */
+export function parseConfig<S extends z.ZodType>(service: string, schema: S, env: Env = process.env): z.infer<S> {
+  const result = schema.safeParse(withoutEmptyValues(env));
+  if (result.success) return result.data;
+  throw new ConfigError(service, configProblems(result.error));
+}
+
+function exitWith(err: ConfigError): never {
+  process.stderr.write(`${err.message}\n`);
+  process.exit(1);
 }
 
 /** For main.ts: a bad environment ends the process with a clear message and a non-zero code. */
@@ -39,7 +52,15 @@ export function loadConfigOrExit<S extends z.ZodType>(service: string, schema: S
     return parseConfig(service, schema, env);
   } catch (err) {
     if (!(err instanceof ConfigError)) throw err;
-    process.stderr.write(`${err.message}\n`);
-    process.exit(1);
+    return exitWith(err);
   }
+}
+
+/**
+ * For main.ts: a variable that may stay unset only inside `npm start`, which passes its in-process
+ * cache or bus instead. Alone, its absence ends the process like any other bad variable.
+ */
+export function requireWhenRunningAlone<T>(service: string, variable: string, value: T | undefined): T {
+  if (value !== undefined) return value;
+  return exitWith(new ConfigError(service, [{ variable, expected: 'required when the service runs alone (npm start runs the embedded mode)' }]));
 }

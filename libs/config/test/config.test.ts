@@ -1,6 +1,6 @@
 import { describe, expect, it } from '@jest/globals';
 import { z } from 'zod';
-import { ConfigError, booleanFlag, parseConfig, port, portOrOff, postgresUrl, secret } from '@acs/config';
+import { ConfigError, booleanFlag, listenerFields, parseConfig, port, portOrOff, postgresUrl, secret, serviceFields, wholeNumber } from '@acs/config';
 
 const schema = z.object({
   PORT: port(8080),
@@ -57,5 +57,35 @@ describe('serviceDatabaseUrl', () => {
     expect(serviceDatabaseUrl('postgres://postgres@127.0.0.1:5432/acs', 'keys')).toBe('postgres://postgres@127.0.0.1:5432/acs_keys');
     expect(serviceDatabaseUrl('postgres://u:p@db:5432', 'catalog')).toBe('postgres://u:p@db:5432/acs_catalog');
     expect(serviceDatabaseUrl('postgresql://db/prod?sslmode=require', 'keys')).toBe('postgresql://db/prod_keys?sslmode=require');
+  });
+});
+
+describe('base fields', () => {
+  const service = z.object({ ...serviceFields(8082), EXTRA: booleanFlag(true) });
+
+  it('gives every service the same PORT, HOST, LOG_LEVEL, DATABASE_URL, DATA_DIR and INTERNAL_SECRET, with its own port', () => {
+    expect(parseConfig('catalog', service, { INTERNAL_SECRET: 's'.repeat(32) })).toEqual({
+      PORT: 8082, HOST: '0.0.0.0', LOG_LEVEL: 'info', DATA_DIR: './.data', INTERNAL_SECRET: 's'.repeat(32), EXTRA: true,
+    });
+    expect(parseConfig('gateway', z.object(listenerFields(8080)), {})).toEqual({ PORT: 8080, HOST: '0.0.0.0', LOG_LEVEL: 'info' });
+  });
+
+  it('names each bad shared variable', () => {
+    expect(() => parseConfig('catalog', service, { PORT: 'x', LOG_LEVEL: 'loud', DATABASE_URL: 'mysql://db', INTERNAL_SECRET: 'short' })).toThrow(
+      /PORT: expected a TCP port number[\s\S]*LOG_LEVEL: expected a pino level[\s\S]*DATABASE_URL: expected a URL starting with postgres:\/\/[\s\S]*INTERNAL_SECRET: expected at least 32/,
+    );
+  });
+});
+
+describe('wholeNumber', () => {
+  const schema = z.object({ TTL: wholeNumber(60, 3600, 300) });
+
+  it('takes whole numbers within its bounds and names the bound that was missed', () => {
+    expect(parseConfig('test', schema, {}).TTL).toBe(300);
+    expect(parseConfig('test', schema, { TTL: '3600' }).TTL).toBe(3600);
+    expect(() => parseConfig('test', schema, { TTL: '59' })).toThrow(/TTL: expected at least 60/);
+    expect(() => parseConfig('test', schema, { TTL: '3601' })).toThrow(/TTL: expected at most 3600/);
+    expect(() => parseConfig('test', schema, { TTL: '1.5' })).toThrow(/TTL: expected a whole number/);
+    expect(() => parseConfig('test', schema, { TTL: 'soon' })).toThrow(/TTL: expected a whole number/);
   });
 });

@@ -1,5 +1,6 @@
 export type { Db, OpenDatabaseOptions, Queryable, QueryResult } from './db.js';
 export { openDatabase } from './open-database.js';
+export { openServiceDatabase, type ServiceDatabaseOptions } from './open-service-database.js';
 export { migrate } from './migrations/migrate.js';
 export { pendingMigrations } from './migrations/pending.js';
 export { MigrationError } from './migrations/migration-error.js';

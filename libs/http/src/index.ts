@@ -12,3 +12,5 @@ export { Router } from '@koa/router';
 export * from './stop-on-signals.js';
 export * from './client-address.js';
 export * from './require-caller.js';
+export * from './close-stack.js';
+export * from './run-standalone.js';

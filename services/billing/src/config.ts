@@ -1,25 +1,11 @@
 import { z } from 'zod';
-import { amqpUrl, logLevel, port, postgresUrl, secret } from '@acs/config';
+import { amqpUrl, serviceFields, wholeNumber } from '@acs/config';
 import { DEFAULT_BUS_EXCHANGE } from './contracts.js';
-
-const wholeNumber = (min: number, max: number, fallback: number) =>
-  z.coerce
-    .number({ error: 'expected a whole number' })
-    .int('expected a whole number')
-    .min(min, `expected at least ${min}`)
-    .max(max, `expected at most ${max}`)
-    .default(fallback);
 
 const DAY = 24 * 3600;
 
 export const billingConfigSchema = z.object({
-  PORT: port(8085),
-  HOST: z.string().default('0.0.0.0'),
-  LOG_LEVEL: logLevel(),
-  /** This service's own database; created when missing. Unset: embedded PGlite under DATA_DIR. */
-  DATABASE_URL: postgresUrl().optional(),
-  DATA_DIR: z.string().default('./.data'),
-  INTERNAL_SECRET: secret(),
+  ...serviceFields(8085),
   /** RabbitMQ. Required by main.ts (standalone); the embedded mode passes its in-process bus instead. */
   AMQP_URL: amqpUrl().optional(),
   BUS_EXCHANGE: z.string().min(1).default(DEFAULT_BUS_EXCHANGE),

@@ -1,7 +1,7 @@
-import { loadConfigOrExit } from '@acs/config';
+import { loadConfigOrExit, requireWhenRunningAlone } from '@acs/config';
 import { createLogger } from '@acs/logger';
 import { createAmqpBus } from '@acs/bus';
-import { stopOnSignals } from '@acs/http';
+import { runStandalone } from '@acs/http';
 import { billingConfigSchema } from './config.js';
 import { startBillingService } from './service.js';
 
@@ -9,19 +9,6 @@ import { startBillingService } from './service.js';
 // consumes the events from RabbitMQ, so an in-process bus makes no sense here.
 const config = loadConfigOrExit('billing', billingConfigSchema);
 const logger = createLogger({ name: 'billing', level: config.LOG_LEVEL });
-if (!config.AMQP_URL) {
-  process.stderr.write('billing: invalid configuration\n  AMQP_URL: required when the service runs alone (npm start runs the embedded mode)\n');
-  process.exit(1);
-}
-const bus = createAmqpBus({ url: config.AMQP_URL, exchange: config.BUS_EXCHANGE, logger, connectionName: `billing-${process.pid}` });
-try {
-  const service = await startBillingService(config, logger, bus);
-  stopOnSignals(logger, async () => {
-    await service.close();
-    await bus.close();
-  });
-} catch (err) {
-  logger.fatal({ err }, 'billing service failed to start');
-  await bus.close().catch(() => undefined);
-  process.exit(1);
-}
+const amqpUrl = requireWhenRunningAlone('billing', 'AMQP_URL', config.AMQP_URL);
+const bus = createAmqpBus({ url: amqpUrl, exchange: config.BUS_EXCHANGE, logger, connectionName: `billing-${process.pid}` });
+await runStandalone(logger, 'billing service', () => startBillingService(config, logger, bus), [bus]);

@@ -1,9 +1,8 @@
 import { fileURLToPath } from 'node:url';
-import { join } from 'node:path';
 import { createBusMetrics, instrumentBus, type Bus } from '@acs/bus';
-import { openDatabase, migrate, type Db } from '@acs/db';
+import { openServiceDatabase, type Db } from '@acs/db';
 import type { Logger } from '@acs/logger';
-import { listen, type RunningServer } from '@acs/http';
+import { listen, startWithCloseStack, type RunningServer } from '@acs/http';
 import { createMetricsRegistry } from '@acs/metrics';
 import type { BillingConfig } from './config.js';
 import { buildBillingApp } from './app.js';
@@ -35,15 +34,14 @@ export interface BillingServiceOptions {
  * Starts billing and its outbox relay. The bus is passed in: main.ts makes a RabbitMQ one from
  * AMQP_URL, the embedded mode shares its in-process bus with identity.
  */
-export async function startBillingService(config: BillingConfig, logger: Logger, bus: Bus, options: BillingServiceOptions = {}): Promise<BillingService> {
-  const db: Db = await openDatabase(config.DATABASE_URL ? { url: config.DATABASE_URL, logger } : { dataDir: join(config.DATA_DIR, 'billing'), logger });
-  let relay: OutboxRelay | null = null;
-  let purge: NodeJS.Timeout | null = null;
-  try {
-    await migrate(db, BILLING_MIGRATIONS_DIR, logger);
+export function startBillingService(config: BillingConfig, logger: Logger, bus: Bus, options: BillingServiceOptions = {}): Promise<BillingService> {
+  // A failed start closes what it opened (relay, pool) before the error goes on.
+  return startWithCloseStack(logger, async (stack) => {
+    const db = await openServiceDatabase({ service: 'billing', url: config.DATABASE_URL, dataDir: config.DATA_DIR, migrationsDir: BILLING_MIGRATIONS_DIR, logger });
+    stack.defer('the database', () => db.close());
     const metrics = createMetricsRegistry('billing');
     registerOutboxGauges(metrics, db, logger);
-    relay = startOutboxRelay({
+    const relay = startOutboxRelay({
       db,
       // Publishes by outcome on this service's /metrics.
       bus: instrumentBus(bus, createBusMetrics(metrics)),
@@ -52,7 +50,7 @@ export async function startBillingService(config: BillingConfig, logger: Logger,
       retryMinMs: config.OUTBOX_RETRY_MIN_MS,
       retryMaxMs: Math.max(config.OUTBOX_RETRY_MIN_MS, config.OUTBOX_RETRY_MAX_MS),
     });
-    const running = relay;
+    stack.defer('the outbox relay', () => relay.close());
     const deps: BillingDeps = {
       db,
       logger,
@@ -61,32 +59,17 @@ export async function startBillingService(config: BillingConfig, logger: Logger,
         periodSeconds: { month: config.BILLING_PERIOD_SECONDS_MONTHLY, year: config.BILLING_PERIOD_SECONDS_YEARLY },
         idempotencyKeyTtlSeconds: config.IDEMPOTENCY_KEY_TTL_SECONDS,
       },
-      onOutboxWrite: () => running.wake(),
+      onOutboxWrite: () => relay.wake(),
     };
-    purge = setInterval(() => {
+    const purge = setInterval(() => {
       purgeExpiredAnswers(db, config.IDEMPOTENCY_KEY_TTL_SECONDS).catch((err: unknown) => logger.warn({ err }, 'could not purge expired idempotency keys'));
     }, PURGE_INTERVAL_MS);
     purge.unref();
+    stack.defer('the idempotency-key purge', () => clearInterval(purge));
     const app = buildBillingApp({ deps, internalSecret: config.INTERNAL_SECRET, migrationsDir: BILLING_MIGRATIONS_DIR, metrics });
     const server = await listen(app.callback(), config.PORT, config.HOST);
+    stack.defer('the HTTP server', () => server.close());
     logger.info({ url: server.url, exchange: config.BUS_EXCHANGE }, 'billing service listening');
-    const timer = purge;
-    return {
-      server,
-      db,
-      deps,
-      relay: running,
-      close: async () => {
-        clearInterval(timer);
-        await server.close();
-        await running.close();
-        await db.close();
-      },
-    };
-  } catch (err) {
-    if (purge) clearInterval(purge);
-    await relay?.close().catch(() => undefined);
-    await db.close().catch((closeErr: unknown) => logger.error({ err: closeErr }, 'could not close the database after a failed start'));
-    throw err;
-  }
+    return { server, db, deps, relay, close: stack.close };
+  });
 }

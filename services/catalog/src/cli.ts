@@ -1,12 +1,6 @@
 import { readFile } from 'node:fs/promises';
-import { join } from 'node:path';
-import { parseArgs } from 'node:util';
-import { z } from 'zod';
-import { ConfigError, parseConfig, postgresUrl, serviceDatabaseUrl } from '@acs/config';
-import { assertDataDirFree, migrate, openDatabase, type Db } from '@acs/db';
-import { AppError } from '@acs/errors';
-import { createLogger } from '@acs/logger';
-import { importBatch, type ImportCounts } from './domain/import-catalog.js';
+import { UsageError, assertNoOperands, openCliStore, runCli } from '@acs/cli';
+import { importInBatches } from './domain/import-catalog.js';
 import { IMPORT_MAX_ROWS } from './domain/import-limits.js';
 import { importRows, problemsMessage, validateImport } from './domain/validate-import.js';
 import { CATALOG_MIGRATIONS_DIR } from './service.js';
@@ -35,28 +29,6 @@ Environment:
 /** Problems printed for a bad file; the count of all of them is printed as well. */
 const CLI_MAX_DETAILS = 1000;
 
-const cliEnvSchema = z.object({
-  CATALOG_DATABASE_URL: postgresUrl().optional(),
-  DATABASE_URL: postgresUrl().optional(),
-  DATA_DIR: z.string().default('./.data'),
-});
-
-async function openCatalogDb(): Promise<Db> {
-  const env = parseConfig('catalog cli', cliEnvSchema);
-  const url = env.CATALOG_DATABASE_URL ?? (env.DATABASE_URL ? serviceDatabaseUrl(env.DATABASE_URL, 'catalog') : undefined);
-  // PGlite is single-process: writing under a running system's feet would corrupt it.
-  if (!url) await assertDataDirFree(env.DATA_DIR);
-  const logger = createLogger({ name: 'catalog-cli', level: 'warn' });
-  const db = await openDatabase(url ? { url, logger, poolSize: 1 } : { dataDir: join(env.DATA_DIR, 'catalog'), logger });
-  try {
-    await migrate(db, CATALOG_MIGRATIONS_DIR, logger);
-  } catch (err) {
-    await db.close().catch(() => {});
-    throw err;
-  }
-  return db;
-}
-
 function progress(done: number, total: number, verb: string): void {
   const percent = Math.floor((done / total) * 100);
   const line = `${verb} ${done}/${total} rows (${percent}%)`;
@@ -74,19 +46,19 @@ async function runImport(file: string, dryRun: boolean): Promise<boolean> {
   try {
     text = await readFile(file, 'utf8');
   } catch (err) {
-    throw new AppError('bad_request', 'Bad request', `Cannot read ${file}: ${(err as Error).message}`);
+    throw new UsageError(`Cannot read ${file}: ${(err as Error).message}`);
   }
   let body: unknown;
   try {
     body = JSON.parse(text);
   } catch (err) {
-    throw new AppError('bad_request', 'Bad request', `${file} is not valid JSON: ${(err as Error).message}`);
+    throw new UsageError(`${file} is not valid JSON: ${(err as Error).message}`);
   }
   text = '';
   const rows = importRows(body);
   body = undefined;
-  if (!rows) throw new AppError('bad_request', 'Bad request', `${file} must hold a JSON array of entries or {"items": [...]}`);
-  if (rows.length === 0) throw new AppError('bad_request', 'Bad request', `${file} holds no entries`);
+  if (!rows) throw new UsageError(`${file} must hold a JSON array of entries or {"items": [...]}`);
+  if (rows.length === 0) throw new UsageError(`${file} holds no entries`);
 
   // The whole file is validated (and checked for repeated products) before the first batch.
   const validated = validateImport(rows, CLI_MAX_DETAILS);
@@ -104,21 +76,10 @@ async function runImport(file: string, dryRun: boolean): Promise<boolean> {
   const entries = validated.entries;
   rows.length = 0;
 
-  const db = await openCatalogDb();
+  const store = await openCliStore({ service: 'catalog', cli: 'catalog cli', migrationsDir: CATALOG_MIGRATIONS_DIR, sharedCache: false, poolSize: 1 });
   try {
     const verb = dryRun ? 'checked' : 'imported';
-    const run = async (q: Parameters<typeof importBatch>[0]): Promise<ImportCounts> => {
-      const sum: ImportCounts = { inserted: 0, updated: 0, total: 0 };
-      for (let start = 0; start < entries.length; start += IMPORT_MAX_ROWS) {
-        const counts = await importBatch(q, entries.slice(start, start + IMPORT_MAX_ROWS), dryRun);
-        sum.inserted += counts.inserted;
-        sum.updated += counts.updated;
-        sum.total += counts.total;
-        progress(sum.total, entries.length, verb);
-      }
-      return sum;
-    };
-    const counts = dryRun ? await run(db) : await db.transaction(run);
+    const counts = await importInBatches(store.db, entries, { dryRun, batchSize: IMPORT_MAX_ROWS, onProgress: (done, total) => progress(done, total, verb) });
     console.log(
       dryRun
         ? `Dry run: ${counts.total} entries valid; would insert ${counts.inserted} and update ${counts.updated}. Nothing was written.`
@@ -126,33 +87,17 @@ async function runImport(file: string, dryRun: boolean): Promise<boolean> {
     );
     return true;
   } finally {
-    await db.close();
+    await store.close();
   }
 }
 
-async function run(argv: string[]): Promise<boolean> {
-  const { values, positionals } = parseArgs({
-    args: argv,
-    allowPositionals: true,
-    options: { help: { type: 'boolean', short: 'h' }, 'dry-run': { type: 'boolean' } },
-  });
-  const [command, file, ...rest] = positionals;
-  if (values.help || !command) {
-    console.log(HELP);
-    return true;
-  }
-  if (command !== 'import') throw new AppError('bad_request', 'Bad request', `Unknown command "${command}". Run with --help.`);
-  if (!file) throw new AppError('bad_request', 'Bad request', 'Name the file: import FILE.json');
-  if (rest.length > 0) throw new AppError('bad_request', 'Bad request', `Unexpected argument "${rest[0]}". Run with --help.`);
-  return runImport(file, values['dry-run'] === true);
-}
-
-run(process.argv.slice(2)).then(
-  (ok) => process.exit(ok ? 0 : 1),
-  (err: unknown) => {
-    if (err instanceof AppError || err instanceof ConfigError) console.error(err.message);
-    else if (err instanceof Error && 'code' in err && String(err.code).startsWith('ERR_PARSE_ARGS')) console.error(`${err.message}. Run with --help.`);
-    else console.error(err instanceof Error ? err.message : err);
-    process.exit(1);
+runCli({
+  help: HELP,
+  commands: ['import'],
+  options: { 'dry-run': { type: 'boolean' } },
+  async run({ operands: [file, ...rest], values }) {
+    if (!file) throw new UsageError('Name the file: import FILE.json');
+    assertNoOperands(rest);
+    return runImport(file, values['dry-run'] === true);
   },
-);
+});

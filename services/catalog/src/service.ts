@@ -1,7 +1,6 @@
 import { fileURLToPath } from 'node:url';
-import { join } from 'node:path';
-import { migrate, openDatabase, type Db } from '@acs/db';
-import { listen, type RunningServer } from '@acs/http';
+import { openServiceDatabase, type Db } from '@acs/db';
+import { listen, startWithCloseStack, type RunningServer } from '@acs/http';
 import type { Logger } from '@acs/logger';
 import { createMetricsRegistry } from '@acs/metrics';
 import { buildCatalogApp } from './app.js';
@@ -16,27 +15,18 @@ export interface CatalogService {
   close(): Promise<void>;
 }
 
-export async function startCatalogService(config: CatalogConfig, logger: Logger): Promise<CatalogService> {
-  const db = await openDatabase(
-    config.DATABASE_URL ? { url: config.DATABASE_URL, logger, poolSize: config.DB_POOL_SIZE } : { dataDir: join(config.DATA_DIR, 'catalog'), logger },
-  );
-  try {
-    await migrate(db, CATALOG_MIGRATIONS_DIR, logger);
+export function startCatalogService(config: CatalogConfig, logger: Logger): Promise<CatalogService> {
+  // A failed start (migration, seed, port taken) closes what it opened: no pool stays behind.
+  return startWithCloseStack(logger, async (stack) => {
+    const db = await openServiceDatabase({
+      service: 'catalog', url: config.DATABASE_URL, dataDir: config.DATA_DIR, migrationsDir: CATALOG_MIGRATIONS_DIR, logger, poolSize: config.DB_POOL_SIZE,
+    });
+    stack.defer('the database', () => db.close());
     if (config.CATALOG_SEED) await seedCatalogOnce(db, logger);
     const app = buildCatalogApp({ db, logger, internalSecret: config.INTERNAL_SECRET, migrationsDir: CATALOG_MIGRATIONS_DIR, metrics: createMetricsRegistry('catalog') });
     const server = await listen(app.callback(), config.PORT, config.HOST);
+    stack.defer('the HTTP server', () => server.close());
     logger.info({ url: server.url }, 'catalog service listening');
-    return {
-      server,
-      db,
-      close: async () => {
-        await server.close();
-        await db.close();
-      },
-    };
-  } catch (err) {
-    // A failed start (migration, seed, port taken) must not keep the pool's connections open.
-    await db.close().catch((closeErr: unknown) => logger.error({ err: closeErr }, 'could not close the database after a failed start'));
-    throw err;
-  }
+    return { server, db, close: stack.close };
+  });
 }

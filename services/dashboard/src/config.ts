@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { addressList, booleanFlag, httpUrl, logLevel, port } from '@acs/config';
+import { addressList, booleanFlag, httpUrl, listenerFields } from '@acs/config';
 
 /** `<prefix>_<live|test>_<identifier>` (service-interface.md, "API key format"). */
 const API_KEY_SHAPE = /^[a-z][a-z0-9]{1,15}_(live|test)_[A-Za-z0-9]{16,64}$/;
@@ -9,9 +9,7 @@ const required = (what: string) => z.string({ error: `required: ${what}` });
 const longSecret = (what: string) => required(what).min(32, 'expected at least 32 characters');
 
 export const dashboardConfigSchema = z.object({
-  PORT: port(8086),
-  HOST: z.string().default('0.0.0.0'),
-  LOG_LEVEL: logLevel(),
+  ...listenerFields(8086),
   /** The public gateway (its origin; a path is ignored). The dashboard talks to nothing else. */
   GATEWAY_URL: required("the public gateway's URL, such as http://gateway:8080").pipe(httpUrl()),
   /** The dashboard's own key: it must hold system:full-access (only it reaches /api/ApiKeys and /api/Subscriptions). */

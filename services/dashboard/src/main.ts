@@ -1,6 +1,6 @@
 import { loadConfigOrExit } from '@acs/config';
 import { createLogger } from '@acs/logger';
-import { stopOnSignals } from '@acs/http';
+import { runStandalone } from '@acs/http';
 import { dashboardConfigSchema } from './config.js';
 import { startDashboard } from './service.js';
 
@@ -9,10 +9,4 @@ import { startDashboard } from './service.js';
 const config = loadConfigOrExit('dashboard', dashboardConfigSchema);
 const logger = createLogger({ name: 'dashboard', level: config.LOG_LEVEL });
 if (!config.COOKIE_SECURE) logger.warn('COOKIE_SECURE is false: session cookies also travel over plain HTTP. Use this only on a development machine.');
-try {
-  const service = await startDashboard(config, logger);
-  stopOnSignals(logger, () => service.close());
-} catch (err) {
-  logger.fatal({ err }, 'dashboard failed to start');
-  process.exit(1);
-}
+await runStandalone(logger, 'dashboard', () => startDashboard(config, logger));

@@ -1,14 +1,8 @@
 import { z } from 'zod';
-import { httpUrl, logLevel, port, postgresUrl, secret } from '@acs/config';
+import { httpUrl, serviceFields } from '@acs/config';
 
 export const deviceConfigSchema = z.object({
-  PORT: port(8084),
-  HOST: z.string().default('0.0.0.0'),
-  LOG_LEVEL: logLevel(),
-  /** This service's own database; created when missing. Unset: embedded PGlite under DATA_DIR. */
-  DATABASE_URL: postgresUrl().optional(),
-  DATA_DIR: z.string().default('./.data'),
-  INTERNAL_SECRET: secret(),
+  ...serviceFields(8084),
   /** The catalog service's origin (any path is ignored): asked which catalog entries exist. */
   CATALOG_URL: httpUrl(),
   /** Whole deadline of one call to the catalog (connect, headers and body); beyond it the call fails. */

@@ -1,16 +1,10 @@
 import { loadConfigOrExit } from '@acs/config';
 import { createLogger } from '@acs/logger';
-import { stopOnSignals } from '@acs/http';
+import { runStandalone } from '@acs/http';
 import { deviceConfigSchema } from './config.js';
 import { startDeviceService } from './service.js';
 
 // Standalone entry (containers): `node services/device/dist/main.js`. Needs CATALOG_URL.
 const config = loadConfigOrExit('device', deviceConfigSchema);
 const logger = createLogger({ name: 'device', level: config.LOG_LEVEL });
-try {
-  const service = await startDeviceService(config, logger);
-  stopOnSignals(logger, () => service.close());
-} catch (err) {
-  logger.fatal({ err }, 'device service failed to start');
-  process.exit(1);
-}
+await runStandalone(logger, 'device service', () => startDeviceService(config, logger));

@@ -1,7 +1,6 @@
 import { fileURLToPath } from 'node:url';
-import { join } from 'node:path';
-import { migrate, openDatabase, type Db } from '@acs/db';
-import { listen, type RunningServer } from '@acs/http';
+import { openServiceDatabase, type Db } from '@acs/db';
+import { listen, startWithCloseStack, type RunningServer } from '@acs/http';
 import type { Logger } from '@acs/logger';
 import { createMetricsRegistry } from '@acs/metrics';
 import { buildDeviceApp } from './app.js';
@@ -17,27 +16,17 @@ export interface DeviceService {
 }
 
 /** Starts the device service on its own database (PostgreSQL when DATABASE_URL is set, else PGlite under DATA_DIR/device). */
-export async function startDeviceService(config: DeviceConfig, logger: Logger): Promise<DeviceService> {
-  const db = await openDatabase(config.DATABASE_URL ? { url: config.DATABASE_URL, logger } : { dataDir: join(config.DATA_DIR, 'device'), logger });
-  const catalog = createCatalogClient(config.CATALOG_URL, config.INTERNAL_SECRET, config.CATALOG_TIMEOUT_MS);
-  try {
-    await migrate(db, DEVICE_MIGRATIONS_DIR, logger);
+export function startDeviceService(config: DeviceConfig, logger: Logger): Promise<DeviceService> {
+  // A failed start (migration, port taken) closes what it opened: no pool stays behind.
+  return startWithCloseStack(logger, async (stack) => {
+    const db = await openServiceDatabase({ service: 'device', url: config.DATABASE_URL, dataDir: config.DATA_DIR, migrationsDir: DEVICE_MIGRATIONS_DIR, logger });
+    stack.defer('the database', () => db.close());
+    const catalog = createCatalogClient(config.CATALOG_URL, config.INTERNAL_SECRET, config.CATALOG_TIMEOUT_MS);
+    stack.defer('the catalog client', () => catalog.close());
     const app = buildDeviceApp({ deps: { db, logger, catalog }, internalSecret: config.INTERNAL_SECRET, migrationsDir: DEVICE_MIGRATIONS_DIR, metrics: createMetricsRegistry('device') });
     const server = await listen(app.callback(), config.PORT, config.HOST);
+    stack.defer('the HTTP server', () => server.close());
     logger.info({ url: server.url, catalog: new URL(config.CATALOG_URL).origin }, 'device service listening');
-    return {
-      server,
-      db,
-      close: async () => {
-        await server.close();
-        await catalog.close();
-        await db.close();
-      },
-    };
-  } catch (err) {
-    // A failed start (migration, port taken) must not keep the pool's connections open.
-    await catalog.close().catch(() => {});
-    await db.close().catch((closeErr: unknown) => logger.error({ err: closeErr }, 'could not close the database after a failed start'));
-    throw err;
-  }
+    return { server, db, close: stack.close };
+  });
 }

@@ -1,15 +1,7 @@
 import { z } from 'zod';
-import { amqpUrl, logLevel, port, postgresUrl, redisUrl, secret } from '@acs/config';
+import { amqpUrl, redisFields, serviceFields, wholeNumber } from '@acs/config';
 import { JWT_AUDIENCE_DEFAULT, JWT_ISSUER_DEFAULT } from '@acs/contracts';
 import { privateSigningJwkSchema, publicVerificationJwkSchema } from './domain/jwk.js';
-
-const wholeNumber = (min: number, max: number, fallback: number) =>
-  z.coerce
-    .number({ error: 'expected a whole number' })
-    .int('expected a whole number')
-    .min(min, `expected at least ${min}`)
-    .max(max, `expected at most ${max}`)
-    .default(fallback);
 
 /** A variable holding JSON; problems name the variable and the member, never the value (it may be a private key). */
 const json = <S extends z.ZodType>(schema: S, what: string) =>
@@ -26,15 +18,8 @@ const json = <S extends z.ZodType>(schema: S, what: string) =>
     .pipe(schema);
 
 export const identityConfigSchema = z.object({
-  PORT: port(8083),
-  HOST: z.string().default('0.0.0.0'),
-  LOG_LEVEL: logLevel(),
-  /** This service's own database; created when missing. Unset: embedded PGlite under DATA_DIR. */
-  DATABASE_URL: postgresUrl().optional(),
-  DATA_DIR: z.string().default('./.data'),
-  INTERNAL_SECRET: secret(),
-  REDIS_URL: redisUrl().optional(),
-  REDIS_PREFIX: z.string().default('acs:'),
+  ...serviceFields(8083),
+  ...redisFields(),
   /** Trial of a new account; 0 means new accounts get no trial. At most a year. */
   TRIAL_DURATION_SECONDS: wholeNumber(0, 366 * 24 * 3600, 14 * 24 * 3600),
   /** Lifetime of a login token. The gateway recomputes the role per request, so this bounds only who, not what. */

@@ -1,7 +1,7 @@
-import { loadConfigOrExit } from '@acs/config';
+import { loadConfigOrExit, requireWhenRunningAlone } from '@acs/config';
 import { createLogger } from '@acs/logger';
 import { createRedisCache } from '@acs/cache';
-import { stopOnSignals } from '@acs/http';
+import { runStandalone } from '@acs/http';
 import { identityConfigSchema } from './config.js';
 import { startIdentityService } from './service.js';
 
@@ -11,21 +11,9 @@ import { startIdentityService } from './service.js';
 // logins are checked at once.
 const config = loadConfigOrExit('identity', identityConfigSchema);
 const logger = createLogger({ name: 'identity', level: config.LOG_LEVEL });
-if (!config.REDIS_URL) {
-  process.stderr.write('identity: invalid configuration\n  REDIS_URL: required when the service runs alone (npm start runs the embedded mode)\n');
-  process.exit(1);
-}
+const redisUrl = requireWhenRunningAlone('identity', 'REDIS_URL', config.REDIS_URL);
 if (!config.JWT_SIGNING_KEY) {
   logger.warn('JWT_SIGNING_KEY is not set: using the key kept under DATA_DIR. Replicas must share one key: set JWT_SIGNING_KEY on each.');
 }
-const cache = createRedisCache({ url: config.REDIS_URL, keyPrefix: config.REDIS_PREFIX, logger });
-try {
-  const service = await startIdentityService(config, logger, cache);
-  stopOnSignals(logger, async () => {
-    await service.close();
-    await cache.close();
-  });
-} catch (err) {
-  logger.fatal({ err }, 'identity service failed to start');
-  process.exit(1);
-}
+const cache = createRedisCache({ url: redisUrl, keyPrefix: config.REDIS_PREFIX, logger });
+await runStandalone(logger, 'identity service', () => startIdentityService(config, logger, cache), [cache]);

@@ -1,10 +1,9 @@
 import { fileURLToPath } from 'node:url';
-import { join } from 'node:path';
-import { openDatabase, migrate, type Db } from '@acs/db';
+import { openServiceDatabase } from '@acs/db';
 import type { Cache } from '@acs/cache';
 import { createAmqpBus, createBusMetrics, instrumentBus, type Bus, type Subscription } from '@acs/bus';
 import type { Logger } from '@acs/logger';
-import { listen, type RunningServer } from '@acs/http';
+import { listen, startWithCloseStack, type RunningServer } from '@acs/http';
 import { createMetricsRegistry, type Registry } from '@acs/metrics';
 import type { IdentityConfig } from './config.js';
 import { buildIdentityApp } from './app.js';
@@ -33,13 +32,7 @@ type StoreConfig = Pick<IdentityConfig, 'DATABASE_URL' | 'DATA_DIR'>;
 
 /** Opens this service's database (PostgreSQL when DATABASE_URL is set, else PGlite under DATA_DIR/identity), migrated. */
 export async function openIdentityStore(config: StoreConfig, logger: Logger, cache: Cache): Promise<UserStore> {
-  const db: Db = await openDatabase(config.DATABASE_URL ? { url: config.DATABASE_URL, logger } : { dataDir: join(config.DATA_DIR, 'identity'), logger });
-  try {
-    await migrate(db, IDENTITY_MIGRATIONS_DIR, logger);
-  } catch (err) {
-    await db.close().catch(() => {});
-    throw err;
-  }
+  const db = await openServiceDatabase({ service: 'identity', url: config.DATABASE_URL, dataDir: config.DATA_DIR, migrationsDir: IDENTITY_MIGRATIONS_DIR, logger });
   return { db, cache, logger };
 }
 
@@ -87,16 +80,26 @@ export async function startIdentityService(config: IdentityConfig, logger: Logge
   const seed = assertSeedAdmin(config.SEED_ADMIN_EMAIL, config.SEED_ADMIN_PASSWORD);
   const signer = await loadSigner({ signingKey: config.JWT_SIGNING_KEY, verificationKeys: config.JWT_VERIFICATION_KEYS, dataDir: config.DATA_DIR }, logger);
   const metrics = createMetricsRegistry('identity');
-  const deps = await openIdentityDeps(config, logger, cache, signer, metrics);
-  const ownBus = !bus && config.AMQP_URL ? createAmqpBus({ url: config.AMQP_URL, exchange: config.BUS_EXCHANGE, logger, connectionName: `identity-${process.pid}` }) : null;
-  const given = bus ?? ownBus;
-  // Deliveries by outcome (ack, retry, dead_lettered) on this service's /metrics.
-  const eventBus = given ? instrumentBus(given, createBusMetrics(metrics)) : null;
-  let consumer: Subscription | null = null;
-  let stopping = false;
-  // Only where events arrive: without a bus processed_events does not grow.
-  const pruner = eventBus ? startProcessedEventsPruner(deps.db, config.PROCESSED_EVENTS_RETENTION_DAYS, PRUNE_EVERY_MS, logger) : null;
-  try {
+  // A failed start (seed, port taken) closes what it opened: no pool stays behind.
+  return startWithCloseStack(logger, async (stack) => {
+    const deps = await openIdentityDeps(config, logger, cache, signer, metrics);
+    stack.defer('the database', () => deps.db.close());
+    const ownBus = !bus && config.AMQP_URL ? createAmqpBus({ url: config.AMQP_URL, exchange: config.BUS_EXCHANGE, logger, connectionName: `identity-${process.pid}` }) : null;
+    if (ownBus) stack.defer('the message bus', () => ownBus.close());
+    const given = bus ?? ownBus;
+    // Deliveries by outcome (ack, retry, dead_lettered) on this service's /metrics.
+    const eventBus = given ? instrumentBus(given, createBusMetrics(metrics)) : null;
+    // Only where events arrive: without a bus processed_events does not grow.
+    const pruner = eventBus ? startProcessedEventsPruner(deps.db, config.PROCESSED_EVENTS_RETENTION_DAYS, PRUNE_EVERY_MS, logger) : null;
+    if (pruner) stack.defer('the processed-events pruner', () => pruner.stop());
+    let consumer: Subscription | null = null;
+    let stopping = false;
+    // Handlers in flight finish (and ack) before the database goes away; a subscription that
+    // completes after this point closes itself (below).
+    stack.defer('the subscription-events consumer', async () => {
+      stopping = true;
+      await consumer?.close();
+    });
     if (seed) await applySeedAdmin(deps, seed);
     const eventsReady: Promise<void> = eventBus
       ? startSubscriptionEventsConsumer(deps, eventBus, {
@@ -115,6 +118,7 @@ export async function startIdentityService(config: IdentityConfig, logger: Logge
       : Promise.resolve();
     const app = buildIdentityApp({ deps, internalSecret: config.INTERNAL_SECRET, migrationsDir: IDENTITY_MIGRATIONS_DIR, metrics });
     const server = await listen(app.callback(), config.PORT, config.HOST);
+    stack.defer('the HTTP server', () => server.close());
     logger.info({ url: server.url, kid: signer.kid }, 'identity service listening');
     return {
       server,
@@ -122,21 +126,8 @@ export async function startIdentityService(config: IdentityConfig, logger: Logge
       eventsReady,
       close: async () => {
         stopping = true;
-        await server.close();
-        // Handlers in flight finish (and ack) before the database goes away.
-        await consumer?.close();
-        await pruner?.stop();
-        await ownBus?.close();
-        await deps.db.close();
+        await stack.close();
       },
     };
-  } catch (err) {
-    // A failed start (seed, port taken) must not keep the pool's connections open.
-    stopping = true;
-    await (consumer as Subscription | null)?.close().catch(() => undefined);
-    await pruner?.stop();
-    await ownBus?.close().catch(() => undefined);
-    await deps.db.close().catch((closeErr: unknown) => logger.error({ err: closeErr }, 'could not close the database after a failed start'));
-    throw err;
-  }
+  });
 }

@@ -1,17 +1,10 @@
 import { z } from 'zod';
-import { logLevel, port, postgresUrl, redisUrl, secret } from '@acs/config';
+import { redisFields, serviceFields } from '@acs/config';
 import { KEY_PREFIX_PATTERN } from '@acs/auth';
 
 export const keysConfigSchema = z.object({
-  PORT: port(8081),
-  HOST: z.string().default('0.0.0.0'),
-  LOG_LEVEL: logLevel(),
-  /** This service's own database; created when missing. Unset: embedded PGlite under DATA_DIR. */
-  DATABASE_URL: postgresUrl().optional(),
-  DATA_DIR: z.string().default('./.data'),
-  REDIS_URL: redisUrl().optional(),
-  REDIS_PREFIX: z.string().default('acs:'),
-  INTERNAL_SECRET: secret(),
+  ...serviceFields(8081),
+  ...redisFields(),
   KEY_PREFIX: z.string().regex(KEY_PREFIX_PATTERN, 'expected 2-16 lower-case letters or digits, starting with a letter').default('acs'),
   /** Active (not revoked) keys a user may hold; creating one more answers 409. */
   KEYS_PER_USER: z.coerce.number().int().positive().default(25),

@@ -1,9 +1,8 @@
 import { fileURLToPath } from 'node:url';
-import { join } from 'node:path';
-import { openDatabase, migrate, type Db } from '@acs/db';
+import { openServiceDatabase } from '@acs/db';
 import type { Cache } from '@acs/cache';
 import type { Logger } from '@acs/logger';
-import { listen, type RunningServer } from '@acs/http';
+import { listen, startWithCloseStack, type RunningServer } from '@acs/http';
 import { createMetricsRegistry } from '@acs/metrics';
 import type { KeysConfig } from './config.js';
 import { buildKeysApp } from './app.js';
@@ -18,15 +17,9 @@ export interface KeysService {
   close(): Promise<void>;
 }
 
-/** Opens this service's database (PostgreSQL when DATABASE_URL is set, else PGlite under DATA_DIR/keys). */
-export async function openKeysDeps(config: KeysConfig, logger: Logger, cache: Cache): Promise<KeysDeps> {
-  const db: Db = await openDatabase(config.DATABASE_URL ? { url: config.DATABASE_URL, logger } : { dataDir: join(config.DATA_DIR, 'keys'), logger });
-  try {
-    await migrate(db, KEYS_MIGRATIONS_DIR, logger);
-  } catch (err) {
-    await db.close().catch(() => {});
-    throw err;
-  }
+/** Opens this service's database (PostgreSQL when DATABASE_URL is set, else PGlite under DATA_DIR/keys), migrated. */
+export async function openKeysDeps(config: Pick<KeysConfig, 'DATABASE_URL' | 'DATA_DIR' | 'KEY_PREFIX'>, logger: Logger, cache: Cache): Promise<KeysDeps> {
+  const db = await openServiceDatabase({ service: 'keys', url: config.DATABASE_URL, dataDir: config.DATA_DIR, migrationsDir: KEYS_MIGRATIONS_DIR, logger });
   return { db, cache, logger, keyPrefix: config.KEY_PREFIX };
 }
 
@@ -34,25 +27,17 @@ export async function openKeysDeps(config: KeysConfig, logger: Logger, cache: Ca
 export async function startKeysService(config: KeysConfig, logger: Logger, cache: Cache): Promise<KeysService> {
   // Checked before anything is opened: a bad seed must not leave a database pool behind.
   if (config.SEED_API_KEY && !config.SEED_API_SECRET) throw new Error('SEED_API_SECRET is required when SEED_API_KEY is set');
-  const deps = await openKeysDeps(config, logger, cache);
-  try {
+  // A failed start (bad seed, port taken) closes what it opened: no pool stays behind.
+  return startWithCloseStack(logger, async (stack) => {
+    const deps = await openKeysDeps(config, logger, cache);
+    stack.defer('the database', () => deps.db.close());
     if (config.SEED_API_KEY) {
       await applySeedKey(deps, { key: config.SEED_API_KEY, secret: config.SEED_API_SECRET!, scopes: config.SEED_API_SCOPES, name: config.SEED_API_NAME });
     }
     const app = buildKeysApp({ deps, internalSecret: config.INTERNAL_SECRET, migrationsDir: KEYS_MIGRATIONS_DIR, keysPerUser: config.KEYS_PER_USER, metrics: createMetricsRegistry('keys') });
     const server = await listen(app.callback(), config.PORT, config.HOST);
+    stack.defer('the HTTP server', () => server.close());
     logger.info({ url: server.url }, 'keys service listening');
-    return {
-      server,
-      deps,
-      close: async () => {
-        await server.close();
-        await deps.db.close();
-      },
-    };
-  } catch (err) {
-    // A failed start (bad seed, port taken) must not keep the pool's connections open.
-    await deps.db.close().catch((closeErr: unknown) => logger.error({ err: closeErr }, 'could not close the database after a failed start'));
-    throw err;
-  }
+    return { server, deps, close: stack.close };
+  });
 }

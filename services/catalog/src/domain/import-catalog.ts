@@ -36,6 +36,30 @@ export function importCatalog(db: Db, entries: readonly CatalogEntryInput[], dry
 }
 
 /**
+ * A whole file's validated entries, in batches of `batchSize` through the same code as the API;
+ * all in one transaction (an error part-way leaves the catalog as it was), or, dry, only counted.
+ * `onProgress` hears the rows done after each batch.
+ */
+export async function importInBatches(
+  db: Db,
+  entries: readonly CatalogEntryInput[],
+  options: { dryRun: boolean; batchSize: number; onProgress: (done: number, total: number) => void },
+): Promise<ImportCounts> {
+  const run = async (q: Queryable): Promise<ImportCounts> => {
+    const sum: ImportCounts = { inserted: 0, updated: 0, total: 0 };
+    for (let start = 0; start < entries.length; start += options.batchSize) {
+      const counts = await importBatch(q, entries.slice(start, start + options.batchSize), options.dryRun);
+      sum.inserted += counts.inserted;
+      sum.updated += counts.updated;
+      sum.total += counts.total;
+      options.onProgress(sum.total, entries.length);
+    }
+    return sum;
+  };
+  return options.dryRun ? run(db) : db.transaction(run);
+}
+
+/**
  * 21000: two rows of the batch are one product in PostgreSQL's lower() though not in JS's
  * toLowerCase() (a few Unicode letters). Still the client's duplicate, so 400 rather than 500.
  */

@@ -1,0 +1,3 @@
+export * from './usage-error.js';
+export * from './run-cli.js';
+export * from './open-cli-store.js';

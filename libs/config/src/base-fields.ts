@@ -1,0 +1,28 @@
+import { z } from 'zod';
+import { logLevel, port, postgresUrl, redisUrl, secret } from './fields.js';
+
+// The variables every process shares, spelled once; a service's schema spreads these and adds its own:
+// `z.object({ ...serviceFields(8082), CATALOG_SEED: booleanFlag(true) })`.
+
+/** Any HTTP process: where it listens and how much it logs. */
+export const listenerFields = (defaultPort: number) => ({
+  PORT: port(defaultPort),
+  HOST: z.string().default('0.0.0.0'),
+  LOG_LEVEL: logLevel(),
+});
+
+/** A service behind the gateway: it owns a database and trusts only gateway-signed calls. */
+export const serviceFields = (defaultPort: number) => ({
+  ...listenerFields(defaultPort),
+  /** This service's own database; created when missing. Unset: embedded PGlite under DATA_DIR. */
+  DATABASE_URL: postgresUrl().optional(),
+  DATA_DIR: z.string().default('./.data'),
+  /** Verifies the gateway's signature on the caller context; the same value on every process. */
+  INTERNAL_SECRET: secret(),
+});
+
+/** The shared Redis (key records, authorization records); unset where the caller passes a cache in. */
+export const redisFields = () => ({
+  REDIS_URL: redisUrl().optional(),
+  REDIS_PREFIX: z.string().default('acs:'),
+});

@@ -1,0 +1,67 @@
+import { describe, expect, it } from '@jest/globals';
+import { Writable } from 'node:stream';
+import { createLogger } from '@acs/logger';
+import { createCloseStack, startWithCloseStack } from '@acs/http';
+
+function capturingLogger() {
+  const lines: { level: string; msg: string; step?: string; err?: { message: string } }[] = [];
+  const logger = createLogger({ name: 'close-stack-test', destination: new Writable({ write(chunk, _enc, cb) { lines.push(JSON.parse(String(chunk))); cb(); } }) });
+  return { logger, lines };
+}
+
+describe('close stack', () => {
+  it('runs every step newest first, logs a failing step by name and still runs the rest', async () => {
+    const { logger, lines } = capturingLogger();
+    const ran: string[] = [];
+    const stack = createCloseStack(logger);
+    stack.defer('the database', () => void ran.push('database'));
+    stack.defer('the relay', async () => {
+      ran.push('relay');
+      throw new Error('relay stuck');
+    });
+    stack.defer('the HTTP server', async () => void ran.push('server'));
+    await expect(stack.close()).resolves.toBeUndefined();
+    expect(ran).toEqual(['server', 'relay', 'database']);
+    const errors = lines.filter((line) => line.level === 'error');
+    expect(errors).toHaveLength(1);
+    expect(errors[0]).toMatchObject({ msg: 'could not close the relay', step: 'the relay', err: { message: 'relay stuck' } });
+  });
+
+  it('closes once, however often close() is called', async () => {
+    const { logger } = capturingLogger();
+    let count = 0;
+    const stack = createCloseStack(logger);
+    stack.defer('a thing', () => void count++);
+    await Promise.all([stack.close(), stack.close()]);
+    await stack.close();
+    expect(count).toBe(1);
+  });
+});
+
+describe('startWithCloseStack', () => {
+  it('closes what a failed start opened, then passes the error on', async () => {
+    const { logger } = capturingLogger();
+    const closed: string[] = [];
+    const failure = new Error('port taken');
+    await expect(
+      startWithCloseStack(logger, async (stack) => {
+        stack.defer('the database', () => void closed.push('database'));
+        stack.defer('the cache', () => void closed.push('cache'));
+        throw failure;
+      }),
+    ).rejects.toBe(failure);
+    expect(closed).toEqual(['cache', 'database']);
+  });
+
+  it('leaves a started service open until its close is called', async () => {
+    const { logger } = capturingLogger();
+    const closed: string[] = [];
+    const service = await startWithCloseStack(logger, async (stack) => {
+      stack.defer('the database', () => void closed.push('database'));
+      return { close: stack.close };
+    });
+    expect(closed).toEqual([]);
+    await service.close();
+    expect(closed).toEqual(['database']);
+  });
+});
