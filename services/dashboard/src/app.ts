@@ -28,9 +28,12 @@ export interface DashboardAppDeps {
   cookieSecure: boolean;
   stylesheet: Buffer;
   clientAddress: ClientAddressResolver;
+  /** The gateway's address as the users' applications reach it (the snippet shown with a new key). */
+  publicGatewayUrl: string;
 }
 
-const pathOf = (url: string | undefined): string => new URL(url ?? '/', 'http://dashboard.invalid').pathname;
+const parseUrl = (url: string | undefined): URL => new URL(url ?? '/', 'http://dashboard.invalid');
+const pathOf = (url: string | undefined): string => parseUrl(url).pathname;
 
 /**
  * The dashboard as a plain node:http handler: security headers, request id and access log on
@@ -39,7 +42,7 @@ const pathOf = (url: string | undefined): string => new URL(url ?? '/', 'http://
  */
 export function createDashboardHandler(deps: DashboardAppDeps): RequestListener {
   const { api, cookies } = deps;
-  const router = createRouter<PageHandler>([...authRoutes(api), ...overviewRoutes(), ...keyRoutes(api), ...subscriptionRoutes(api), ...deviceRoutes(api)]);
+  const router = createRouter<PageHandler>([...authRoutes(api), ...overviewRoutes(), ...keyRoutes(api, deps.publicGatewayUrl), ...subscriptionRoutes(api), ...deviceRoutes(api)]);
   const serveFixed = createFixedRoutes(deps);
 
   async function servePage(req: IncomingMessage, res: ServerResponse, path: string, requestId: string, log: Logger): Promise<void> {
@@ -47,7 +50,7 @@ export function createDashboardHandler(deps: DashboardAppDeps): RequestListener 
     const stored = cookies.readSession(cookieHeader);
     // Missing, expired or tampered with: a fresh anonymous session, so the visitor is simply signed out.
     const session: Session = stored ?? anonymousSession();
-    const chrome = { csrfToken: cookies.csrfToken(session), signedIn: isSignedIn(session) };
+    const chrome = { csrfToken: cookies.csrfToken(session), signedIn: isSignedIn(session), path };
     const refuse = (status: number, title: string, message: string, headers: Record<string, string> = {}): PageResponse => ({
       status,
       html: messagePage(chrome, title, message),
@@ -68,7 +71,7 @@ export function createDashboardHandler(deps: DashboardAppDeps): RequestListener 
       response =
         admission && !admission.admitted
           ? refuse(admission.status, admission.title, admission.message, admission.headers)
-          : await match.handler({ method: req.method ?? 'GET', path, params: match.params, form, session, flash, csrfToken: chrome.csrfToken, requestId, log, clientAddress: deps.clientAddress(req.socket.remoteAddress, req.headers['x-forwarded-for']) });
+          : await match.handler({ method: req.method ?? 'GET', path, query: parseUrl(req.url).searchParams, params: match.params, form, session, flash, csrfToken: chrome.csrfToken, requestId, log, clientAddress: deps.clientAddress(req.socket.remoteAddress, req.headers['x-forwarded-for']) });
     }
 
     const setCookies: string[] = [];
