@@ -6,8 +6,10 @@ import type { GatewayClient } from './gateway/gateway-client.js';
 import type { PageHandler, PageResponse } from './http/page.js';
 import { createRouter } from './http/router.js';
 import { admitPost } from './http/post-gate.js';
+import { cookiesWithheld } from './http/same-origin.js';
 import { setSecurityHeaders } from './http/security-headers.js';
 import { sendHtml, sendPage } from './http/send.js';
+import { arrivalPage } from './pages/arrival-page.js';
 import { messagePage } from './pages/message-page.js';
 import { authRoutes } from './routes/auth-routes.js';
 import { deviceRoutes } from './routes/device-routes.js';
@@ -48,6 +50,11 @@ export function createDashboardHandler(deps: DashboardAppDeps): RequestListener 
   async function servePage(req: IncomingMessage, res: ServerResponse, path: string, requestId: string, log: Logger): Promise<void> {
     const cookieHeader = req.headers.cookie;
     const stored = cookies.readSession(cookieHeader);
+    if ((req.method === 'GET' || req.method === 'HEAD') && !stored && cookiesWithheld(req.headers)) {
+      // A link from another site: load the page again from here, where the browser sends our cookies.
+      const target = parseUrl(req.url);
+      return sendPage(res, { status: 200, html: arrivalPage(target.pathname + target.search) }, []);
+    }
     // Missing, expired or tampered with: a fresh anonymous session, so the visitor is simply signed out.
     const session: Session = stored ?? anonymousSession();
     const chrome = { csrfToken: cookies.csrfToken(session), signedIn: isSignedIn(session), path };
@@ -75,11 +82,15 @@ export function createDashboardHandler(deps: DashboardAppDeps): RequestListener 
     }
 
     const setCookies: string[] = [];
-    // A handler's new session (sign-in), or a fresh anonymous one (sign-out, or none came in).
-    const outgoing = response.session !== undefined ? (response.session ?? anonymousSession()) : stored ? null : session;
-    if (outgoing) setCookies.push(cookies.sessionCookie(outgoing));
-    if (response.flash) setCookies.push(cookies.flashCookie(response.flash, outgoing ?? session));
-    else if (flash) setCookies.push(cookies.clearFlashCookie()); // shown once: a created key's secret goes with it
+    // From another site the browser sent no cookie (SameSite=Strict): the visitor may well have a
+    // session, so this answer sets none and overwrites none.
+    if (!(cookiesWithheld(req.headers) && !stored)) {
+      // A handler's new session (sign-in), or a fresh anonymous one (sign-out, or none came in).
+      const outgoing = response.session !== undefined ? (response.session ?? anonymousSession()) : stored ? null : session;
+      if (outgoing) setCookies.push(cookies.sessionCookie(outgoing));
+      if (response.flash) setCookies.push(cookies.flashCookie(response.flash, outgoing ?? session));
+      else if (flash) setCookies.push(cookies.clearFlashCookie()); // shown once: a created key's secret goes with it
+    }
     sendPage(res, response, setCookies);
   }
 

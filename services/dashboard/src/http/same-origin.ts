@@ -47,3 +47,13 @@ export function postOrigin(headers: IncomingHttpHeaders): PostOrigin {
 }
 
 export const isCrossSitePost = (headers: IncomingHttpHeaders): boolean => postOrigin(headers) === 'cross-site';
+
+/**
+ * A request on which the browser withheld our SameSite=Strict cookies: it came from another site
+ * (a link, a form). Its missing session says nothing about the visitor, so nothing may replace the
+ * session cookie they have (a link or a refused form from another site must not sign them out).
+ */
+export function cookiesWithheld(headers: IncomingHttpHeaders): boolean {
+  const fetchSite = single(headers['sec-fetch-site']);
+  return fetchSite === 'cross-site' || fetchSite === 'same-site';
+}
