@@ -36,7 +36,7 @@ async function picture(name: string): Promise<void> {
   await page.setViewportSize({ width: 390, height: 844 });
   try {
     await page.screenshot({ path: join(shots, `${name}-phone.png`), fullPage: true });
-    const width = await page.evaluate(() => document.documentElement.scrollWidth);
+    const width = await page.evaluate<number>('document.documentElement.scrollWidth');
     expect({ page: name, width }).toEqual({ page: name, width: 390 });
   } finally {
     await page.setViewportSize({ width: 1280, height: 900 });
@@ -80,7 +80,7 @@ describe('register, keys, subscriptions, devices, sign out', () => {
     const describedBy = (await password.getAttribute('aria-describedby')) ?? '';
     expect(describedBy).toContain('field-password-error');
     expect(await page.locator('#field-password-error').innerText()).not.toBe('');
-    expect(await page.evaluate(() => document.activeElement?.getAttribute('name'))).toBe('password');
+    expect(await page.evaluate<string | null>("document.activeElement && document.activeElement.getAttribute('name')")).toBe('password');
     expect(await page.getByLabel('E-mail').inputValue()).toBe(email); // what was typed stays, except the password
     expect(await password.inputValue()).toBe('');
     await picture('register-refused');
@@ -113,7 +113,7 @@ describe('register, keys, subscriptions, devices, sign out', () => {
     expect(await copySecret.isVisible()).toBe(true);
     await copySecret.click();
     await page.locator('#created-secret-status').filter({ hasText: 'Copied.' }).waitFor();
-    expect(await page.evaluate(() => navigator.clipboard.readText())).toBe(secret);
+    expect(await page.evaluate<string>('navigator.clipboard.readText()')).toBe(secret);
     await picture('key-created');
 
     expect((await gateway(credentials)).status).toBe(200);
