@@ -52,8 +52,6 @@ export const isCrossSitePost = (headers: IncomingHttpHeaders): boolean => postOr
  * A request on which the browser withheld our SameSite=Strict cookies: it came from another site
  * (a link, a form). Its missing session says nothing about the visitor, so nothing may replace the
  * session cookie they have (a link or a refused form from another site must not sign them out).
+ * `same-site` requests do carry Strict cookies: a missing session there is a real absence.
  */
-export function cookiesWithheld(headers: IncomingHttpHeaders): boolean {
-  const fetchSite = single(headers['sec-fetch-site']);
-  return fetchSite === 'cross-site' || fetchSite === 'same-site';
-}
+export const cookiesWithheld = (headers: IncomingHttpHeaders): boolean => single(headers['sec-fetch-site']) === 'cross-site';

@@ -12,7 +12,6 @@ export function landingPage(chrome: Chrome): SafeHtml {
   <li><strong>Subscriptions</strong>: see the plans and choose, change or cancel yours.</li>
   <li><strong>Devices</strong>: register your devices and see their catalog details.</li>
 </ul>
-<p class="actions"><a class="button" href="/sign-in">Sign in</a> <a class="button secondary" href="/register">Create an account</a></p>
-<p class="hint">A new account comes with a free trial, during which API keys can be created.</p>`,
+<p class="actions"><a class="button" href="/sign-in">Sign in</a> <a class="button secondary" href="/register">Create an account</a></p>`,
   );
 }

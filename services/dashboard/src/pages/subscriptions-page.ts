@@ -89,7 +89,7 @@ export function subscribePage(chrome: Chrome, plan: SubscriptionPlanView, curren
 export function cancelSubscriptionPage(chrome: Chrome, subscription: SubscriptionView, name: string): SafeHtml {
   const until = subscription.currentPeriodEnd
     ? html`It stays active until <strong>${formatTime(subscription.currentPeriodEnd)}</strong> and is not renewed.`
-    : html`It ends now.`;
+    : html`It ends now: a lifetime plan has no period to run out.`;
   return layout(
     `Cancel your ${name} subscription?`,
     chrome,
