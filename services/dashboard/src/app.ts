@@ -53,7 +53,8 @@ export function createDashboardHandler(deps: DashboardAppDeps): RequestListener 
     if ((req.method === 'GET' || req.method === 'HEAD') && !stored && cookiesWithheld(req.headers)) {
       // A link from another site: load the page again from here, where the browser sends our cookies.
       const target = parseUrl(req.url);
-      return sendPage(res, { status: 200, html: arrivalPage(target.pathname + target.search) }, []);
+      // One leading slash only: `//host` (which `/x/..//host` normalizes to) would leave the site.
+      return sendPage(res, { status: 200, html: arrivalPage(target.pathname.replace(/^\/+/, '/') + target.search) }, []);
     }
     // Missing, expired or tampered with: a fresh anonymous session, so the visitor is simply signed out.
     const session: Session = stored ?? anonymousSession();

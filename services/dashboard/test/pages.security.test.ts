@@ -1,3 +1,4 @@
+import { request } from 'node:http';
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import { Browser, csrfTokenOf, textOf, withoutOwnScript } from './browser.js';
 import { PASSWORD, createdCredentials, keyIdOf, registerUser, signIn, startDashboardSystem, type DashboardSystem } from './harness.js';
@@ -255,5 +256,33 @@ describe('values from users are escaped', () => {
     expect(page.status).toBe(400);
     expect(withoutOwnScript(page.html)).not.toContain('<script');
     expect(page.html).toContain('value="&quot; autofocus onfocus=&quot;alert(1)"');
+  });
+});
+
+describe('a link from another site (no cookies: SameSite=Strict)', () => {
+  /** A GET with the exact request target given (fetch would normalize `..` and `//`). */
+  function rawGet(target: string): Promise<{ status: number; setCookie: string[]; body: string }> {
+    const { hostname, port } = new URL(system.url);
+    return new Promise((resolve, reject) => {
+      const req = request({ hostname, port, path: target, headers: { 'sec-fetch-site': 'cross-site', 'sec-fetch-mode': 'navigate' } }, (res) => {
+        let body = '';
+        res.on('data', (chunk: Buffer) => (body += chunk.toString()));
+        res.on('end', () => resolve({ status: res.statusCode ?? 0, setCookie: res.headers['set-cookie'] ?? [], body }));
+      });
+      req.on('error', reject);
+      req.end();
+    });
+  }
+
+  it.each([
+    ['/keys?tab=1', '/keys?tab=1'],
+    ['/x/..//evil.example/keys', '/evil.example/keys'],
+    ['//evil.example/keys', '/keys'],
+  ])('%s gets a page that reloads %s from here, never another host, and sets no cookie', async (target, expected) => {
+    const res = await rawGet(target);
+    expect(res.status).toBe(200);
+    expect(res.setCookie).toEqual([]);
+    expect(/<meta http-equiv="refresh" content="0;url=([^"]*)">/.exec(res.body)?.[1]).toBe(expected);
+    expect(res.body).toContain(`<a href="${expected}">`);
   });
 });
