@@ -16,7 +16,9 @@ const cspViolations: string[] = [];
 const email = uniqueEmail();
 
 beforeAll(async () => {
-  [system, browser, shots] = await Promise.all([startDashboardSystem(), launchChromium(), screenshotDir()]);
+  // The browser first: without Chromium the run fails at once with how to install it, before a system is started.
+  browser = await launchChromium();
+  [system, shots] = await Promise.all([startDashboardSystem(), screenshotDir()]);
   context = await browser.newContext({ viewport: { width: 1280, height: 900 } });
   context.setDefaultTimeout(10_000);
   await context.grantPermissions(['clipboard-read', 'clipboard-write'], { origin: system.url });

@@ -29,7 +29,8 @@ function startAttacker(): Promise<Server> {
 }
 
 beforeAll(async () => {
-  [system, browser, attacker] = await Promise.all([startDashboardSystem(), launchChromium(), startAttacker()]);
+  browser = await launchChromium(); // first: without it, fail at once with how to install it
+  [system, attacker] = await Promise.all([startDashboardSystem(), startAttacker()]);
   attackerPort = (attacker.address() as AddressInfo).port;
 }, 120_000);
 afterAll(async () => {
