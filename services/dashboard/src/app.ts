@@ -6,8 +6,10 @@ import type { GatewayClient } from './gateway/gateway-client.js';
 import type { PageHandler, PageResponse } from './http/page.js';
 import { createRouter } from './http/router.js';
 import { admitPost } from './http/post-gate.js';
+import { cookiesWithheld } from './http/same-origin.js';
 import { setSecurityHeaders } from './http/security-headers.js';
 import { sendHtml, sendPage } from './http/send.js';
+import { arrivalPage } from './pages/arrival-page.js';
 import { messagePage } from './pages/message-page.js';
 import { authRoutes } from './routes/auth-routes.js';
 import { deviceRoutes } from './routes/device-routes.js';
@@ -28,9 +30,12 @@ export interface DashboardAppDeps {
   cookieSecure: boolean;
   stylesheet: Buffer;
   clientAddress: ClientAddressResolver;
+  /** The gateway's address as the users' applications reach it (the snippet shown with a new key). */
+  publicGatewayUrl: string;
 }
 
-const pathOf = (url: string | undefined): string => new URL(url ?? '/', 'http://dashboard.invalid').pathname;
+const parseUrl = (url: string | undefined): URL => new URL(url ?? '/', 'http://dashboard.invalid');
+const pathOf = (url: string | undefined): string => parseUrl(url).pathname;
 
 /**
  * The dashboard as a plain node:http handler: security headers, request id and access log on
@@ -39,15 +44,21 @@ const pathOf = (url: string | undefined): string => new URL(url ?? '/', 'http://
  */
 export function createDashboardHandler(deps: DashboardAppDeps): RequestListener {
   const { api, cookies } = deps;
-  const router = createRouter<PageHandler>([...authRoutes(api), ...overviewRoutes(), ...keyRoutes(api), ...subscriptionRoutes(api), ...deviceRoutes(api)]);
+  const router = createRouter<PageHandler>([...authRoutes(api), ...overviewRoutes(), ...keyRoutes(api, deps.publicGatewayUrl), ...subscriptionRoutes(api), ...deviceRoutes(api)]);
   const serveFixed = createFixedRoutes(deps);
 
   async function servePage(req: IncomingMessage, res: ServerResponse, path: string, requestId: string, log: Logger): Promise<void> {
     const cookieHeader = req.headers.cookie;
     const stored = cookies.readSession(cookieHeader);
+    if ((req.method === 'GET' || req.method === 'HEAD') && !stored && cookiesWithheld(req.headers)) {
+      // A link from another site: load the page again from here, where the browser sends our cookies.
+      const target = parseUrl(req.url);
+      // One leading slash only: `//host` (which `/x/..//host` normalizes to) would leave the site.
+      return sendPage(res, { status: 200, html: arrivalPage(target.pathname.replace(/^\/+/, '/') + target.search) }, []);
+    }
     // Missing, expired or tampered with: a fresh anonymous session, so the visitor is simply signed out.
     const session: Session = stored ?? anonymousSession();
-    const chrome = { csrfToken: cookies.csrfToken(session), signedIn: isSignedIn(session) };
+    const chrome = { csrfToken: cookies.csrfToken(session), signedIn: isSignedIn(session), path };
     const refuse = (status: number, title: string, message: string, headers: Record<string, string> = {}): PageResponse => ({
       status,
       html: messagePage(chrome, title, message),
@@ -68,15 +79,19 @@ export function createDashboardHandler(deps: DashboardAppDeps): RequestListener 
       response =
         admission && !admission.admitted
           ? refuse(admission.status, admission.title, admission.message, admission.headers)
-          : await match.handler({ method: req.method ?? 'GET', path, params: match.params, form, session, flash, csrfToken: chrome.csrfToken, requestId, log, clientAddress: deps.clientAddress(req.socket.remoteAddress, req.headers['x-forwarded-for']) });
+          : await match.handler({ method: req.method ?? 'GET', path, query: parseUrl(req.url).searchParams, params: match.params, form, session, flash, csrfToken: chrome.csrfToken, requestId, log, clientAddress: deps.clientAddress(req.socket.remoteAddress, req.headers['x-forwarded-for']) });
     }
 
     const setCookies: string[] = [];
-    // A handler's new session (sign-in), or a fresh anonymous one (sign-out, or none came in).
-    const outgoing = response.session !== undefined ? (response.session ?? anonymousSession()) : stored ? null : session;
-    if (outgoing) setCookies.push(cookies.sessionCookie(outgoing));
-    if (response.flash) setCookies.push(cookies.flashCookie(response.flash, outgoing ?? session));
-    else if (flash) setCookies.push(cookies.clearFlashCookie()); // shown once: a created key's secret goes with it
+    // From another site the browser sent no cookie (SameSite=Strict): the visitor may well have a
+    // session, so this answer sets none and overwrites none.
+    if (!(cookiesWithheld(req.headers) && !stored)) {
+      // A handler's new session (sign-in), or a fresh anonymous one (sign-out, or none came in).
+      const outgoing = response.session !== undefined ? (response.session ?? anonymousSession()) : stored ? null : session;
+      if (outgoing) setCookies.push(cookies.sessionCookie(outgoing));
+      if (response.flash) setCookies.push(cookies.flashCookie(response.flash, outgoing ?? session));
+      else if (flash) setCookies.push(cookies.clearFlashCookie()); // shown once: a created key's secret goes with it
+    }
     sendPage(res, response, setCookies);
   }
 

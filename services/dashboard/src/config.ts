@@ -13,6 +13,11 @@ export const dashboardConfigSchema = z.object({
   /** The public gateway (its origin; a path is ignored). The dashboard talks to nothing else. */
   GATEWAY_URL: required("the public gateway's URL, such as http://gateway:8080").pipe(httpUrl()),
   /** The dashboard's own key: it must hold system:full-access (only it reaches /api/ApiKeys and /api/Subscriptions). */
+  /**
+   * The gateway as the users' applications reach it, shown in the snippet next to a new key.
+   * Unset: GATEWAY_URL (right for `npm start`; in a cluster GATEWAY_URL is an internal name).
+   */
+  PUBLIC_GATEWAY_URL: httpUrl().optional(),
   DASHBOARD_API_KEY: required('an API key with scope system:full-access').regex(API_KEY_SHAPE, 'expected an API key such as acs_live_<identifier>'),
   DASHBOARD_API_SECRET: longSecret('the secret of DASHBOARD_API_KEY'),
   /** Encrypts session cookies and signs CSRF tokens (keys are derived from it); changing it signs everyone out. */

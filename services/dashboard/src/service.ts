@@ -24,6 +24,7 @@ export async function startDashboard(config: DashboardConfig, logger: Logger): P
       cookieSecure: config.COOKIE_SECURE,
       stylesheet: await loadStylesheet(),
       clientAddress: createClientAddressResolver(config.TRUSTED_PROXIES),
+      publicGatewayUrl: config.PUBLIC_GATEWAY_URL ?? new URL(config.GATEWAY_URL).origin,
     });
     const server = await listen(handler, config.PORT, config.HOST);
     // The key id is public (it is in every request's header); the secret never reaches a log line.

@@ -1,3 +1,5 @@
+import { copyScriptElement } from '../src/pages/copy-script.js';
+
 // A browser as far as these tests need one: a cookie jar, forms sent the way an HTML form sends
 // them (urlencoded, with the page's CSRF token), and redirects followed by hand so each hop can be inspected.
 
@@ -26,10 +28,16 @@ const ENTITIES: Record<string, string> = { '&amp;': '&', '&lt;': '<', '&gt;': '>
 /** The page as a reader sees it: tags dropped, entities decoded, whitespace collapsed. */
 export function textOf(html: string): string {
   return html
+    .replace(/<script>[\s\S]*?<\/script>/g, ' ')
     .replace(/<[^>]*>/g, ' ')
     .replace(/&(amp|lt|gt|quot|#39);/g, (e) => ENTITIES[e]!)
     .replace(/\s+/g, ' ')
     .trim();
+}
+
+/** The page without the dashboard's own script element (the copy buttons'), to look for injected ones. */
+export function withoutOwnScript(html: string): string {
+  return html.replace(copyScriptElement().value, '');
 }
 
 export function csrfTokenOf(html: string): string | null {

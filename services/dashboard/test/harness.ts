@@ -41,16 +41,16 @@ export async function signIn(browser: Browser, email: string, password = PASSWOR
 
 /** The key and secret shown once after creating a key. */
 export function createdCredentials(page: Page): { key: string; secret: string } {
-  const key = /<dt>X-Api-Key<\/dt><dd><code>([^<]+)<\/code>/.exec(page.html)?.[1];
-  const secret = /<code class="secret-value">([^<]+)<\/code>/.exec(page.html)?.[1];
+  const key = /<code id="created-key">([^<]+)<\/code>/.exec(page.html)?.[1];
+  const secret = /<code id="created-secret" class="secret-value">([^<]+)<\/code>/.exec(page.html)?.[1];
   if (!key || !secret) throw new Error(`no created key on the page: ${textOf(page.html).slice(0, 500)}`);
   return { key, secret };
 }
 
-/** The id of the key row whose key is `key` (from its forms' actions). */
+/** The id of the (not revoked) key card whose key is `key`. */
 export function keyIdOf(page: Page, key: string): string {
-  const row = page.html.split('<tr').find((r) => r.includes(`<code>${key}</code>`) && r.includes('/revoke'));
-  const id = row && /action="\/keys\/([^/"]+)\/revoke"/.exec(row)?.[1];
+  const card = page.html.split('<li class="card').find((c) => c.includes(`<code>${key}</code>`) && c.includes('/revoke'));
+  const id = card && /href="\/keys\/([^/"]+)\/revoke"/.exec(card)?.[1];
   if (!id) throw new Error(`no revocable row for ${key}`);
   return id;
 }

@@ -1,5 +1,6 @@
+import { request } from 'node:http';
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
-import { Browser, csrfTokenOf, textOf } from './browser.js';
+import { Browser, csrfTokenOf, textOf, withoutOwnScript } from './browser.js';
 import { PASSWORD, createdCredentials, keyIdOf, registerUser, signIn, startDashboardSystem, type DashboardSystem } from './harness.js';
 
 // What a reviewer checks: sessions, CSRF and origin checks, headers, escaping, ownership, throttling.
@@ -24,11 +25,37 @@ async function userWithKey(name = 'victim key') {
 const keyWorks = async (credentials: { key: string; secret: string }) => (await system.sut.call('GET', '/api/Dac?pageSize=1', credentials)).status === 200;
 
 describe('no session, or a session that is not ours', () => {
-  it.each(['/', '/keys', '/subscriptions', '/devices'])('GET %s without a session redirects to sign-in', async (path) => {
-    const page = await system.browser().get(path);
-    expect(page.redirects).toEqual(['/sign-in']);
+  it.each(['/keys', '/subscriptions', '/devices'])('GET %s without a session redirects to sign-in, and back there afterwards', async (path) => {
+    const browser = system.browser();
+    const { email } = await registerUser(browser);
+    await browser.post('/sign-out', {});
+    const page = await browser.get(path);
+    expect(page.redirects).toEqual([`/sign-in?next=${encodeURIComponent(path)}`]);
     expect(page.status).toBe(200);
-    expect(page.html).toContain('action="/sign-in"');
+    expect(textOf(page.html)).toContain('Please sign in to see that page.');
+    expect(page.html).toContain(`name="next" value="${path}"`);
+    const back = await browser.post('/sign-in', { email, password: PASSWORD, next: path });
+    expect(back.redirects).toEqual([path]);
+  });
+
+  it('after sign-in only a path of this site is followed: anything else goes to the overview', async () => {
+    const browser = system.browser();
+    const { email } = await registerUser(browser);
+    for (const next of ['https://evil.example/', '//evil.example/keys', '/\\evil.example', '/keys?x=1', '/../keys', 'keys', '/sign-out']) {
+      await browser.post('/sign-out', {});
+      await browser.get(`/sign-in?next=${encodeURIComponent(next)}`);
+      expect(browser.lastPage!.html).not.toContain('name="next"');
+      const page = await browser.post('/sign-in', { email, password: PASSWORD, next });
+      expect(page.redirects).toEqual(['/']);
+    }
+  });
+
+  it('GET / without a session is the landing page: what this is, and the ways in', async () => {
+    const page = await system.browser().get('/');
+    expect(page.status).toBe(200);
+    expect(page.redirects).toEqual([]);
+    expect(textOf(page.html)).toContain('manage their account on the audio platform');
+    expect(page.html).toContain('href="/register"');
   });
 
   it('a tampered session cookie is treated as signed out (and replaced)', async () => {
@@ -37,8 +64,8 @@ describe('no session, or a session that is not ours', () => {
     const sealed = browser.jar.get('acs_session')!;
     const i = Math.floor(sealed.length / 2);
     browser.jar.set('acs_session', sealed.slice(0, i) + (sealed[i] === 'A' ? 'B' : 'A') + sealed.slice(i + 1));
-    const page = await browser.get('/');
-    expect(page.redirects).toEqual(['/sign-in']);
+    const page = await browser.get('/keys');
+    expect(page.redirects).toEqual(['/sign-in?next=%2Fkeys']);
     expect(browser.jar.get('acs_session')).not.toBe(sealed);
   });
 
@@ -151,7 +178,10 @@ describe('sign-in throttling comes from identity', () => {
     expect(throttled.status).toBe(429);
     const retryAfter = Number(throttled.headers.get('retry-after'));
     expect(retryAfter).toBeGreaterThan(0);
-    expect(textOf(throttled.html)).toMatch(/Too many attempts\. Try again in \d+ (seconds|minutes)\./);
+    expect(textOf(throttled.html)).toContain(`Too many attempts from your network, try again in ${Math.ceil(retryAfter / 60)} minute`);
+    const banner = /<p class="error" role="alert" id="form-error">([^<]*)<\/p>/.exec(throttled.html)?.[1];
+    expect(banner).toBe(`Too many attempts from your network, try again in ${Math.ceil(retryAfter / 60)} minute${Math.ceil(retryAfter / 60) === 1 ? '' : 's'}.`);
+    expect(throttled.html).not.toContain('aria-invalid'); // no field singled out: nothing about which limit, or whether the account exists
   });
 });
 
@@ -165,7 +195,8 @@ describe('every response', () => {
     expect(csp).toContain("frame-ancestors 'none'");
     expect(csp).not.toContain('unsafe-inline');
     expect(res.headers.get('x-frame-options')).toBe('DENY');
-    expect(res.headers.get('referrer-policy')).toBe('no-referrer');
+    expect(res.headers.get('referrer-policy')).toBe('same-origin');
+    expect(csp).toMatch(/script-src 'sha256-[A-Za-z0-9+/]+=*'(;|$)/); // one script, by its hash
     expect(res.headers.get('x-content-type-options')).toBe('nosniff');
     await res.arrayBuffer();
   });
@@ -207,13 +238,13 @@ describe('values from users are escaped', () => {
     await registerUser(browser);
     await browser.get('/devices');
     const devices = await browser.post('/devices', { serialNumber: `ESC-${Date.now()}`, name: SCRIPT, catalogEntryId: '', firmwareVersion: '' });
-    expect(devices.html).not.toContain('<script');
+    expect(withoutOwnScript(devices.html)).not.toContain('<script');
     expect(devices.html).toContain('&lt;script&gt;alert(&quot;x&quot;)&lt;/script&gt;');
     expect(textOf(devices.html)).toContain(SCRIPT);
 
     await browser.get('/keys');
     const keys = await browser.post('/keys', { name: `"><img src=x onerror=alert(1)>${SCRIPT}`, scopes: ['read:devices'] });
-    expect(keys.html).not.toContain('<script');
+    expect(withoutOwnScript(keys.html)).not.toContain('<script');
     expect(keys.html).not.toContain('<img');
     expect(textOf(keys.html)).toContain(`"><img src=x onerror=alert(1)>${SCRIPT}`);
   });
@@ -223,7 +254,35 @@ describe('values from users are escaped', () => {
     await browser.get('/register');
     const page = await browser.post('/register', { email: `"><script>x</script>@example.com`, firstName: '" autofocus onfocus="alert(1)', lastName: 'L', password: 'x' });
     expect(page.status).toBe(400);
-    expect(page.html).not.toContain('<script');
+    expect(withoutOwnScript(page.html)).not.toContain('<script');
     expect(page.html).toContain('value="&quot; autofocus onfocus=&quot;alert(1)"');
+  });
+});
+
+describe('a link from another site (no cookies: SameSite=Strict)', () => {
+  /** A GET with the exact request target given (fetch would normalize `..` and `//`). */
+  function rawGet(target: string): Promise<{ status: number; setCookie: string[]; body: string }> {
+    const { hostname, port } = new URL(system.url);
+    return new Promise((resolve, reject) => {
+      const req = request({ hostname, port, path: target, headers: { 'sec-fetch-site': 'cross-site', 'sec-fetch-mode': 'navigate' } }, (res) => {
+        let body = '';
+        res.on('data', (chunk: Buffer) => (body += chunk.toString()));
+        res.on('end', () => resolve({ status: res.statusCode ?? 0, setCookie: res.headers['set-cookie'] ?? [], body }));
+      });
+      req.on('error', reject);
+      req.end();
+    });
+  }
+
+  it.each([
+    ['/keys?tab=1', '/keys?tab=1'],
+    ['/x/..//evil.example/keys', '/evil.example/keys'],
+    ['//evil.example/keys', '/keys'],
+  ])('%s gets a page that reloads %s from here, never another host, and sets no cookie', async (target, expected) => {
+    const res = await rawGet(target);
+    expect(res.status).toBe(200);
+    expect(res.setCookie).toEqual([]);
+    expect(/<meta http-equiv="refresh" content="0;url=([^"]*)">/.exec(res.body)?.[1]).toBe(expected);
+    expect(res.body).toContain(`<a href="${expected}">`);
   });
 });

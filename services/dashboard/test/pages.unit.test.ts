@@ -1,3 +1,4 @@
+import { createHash } from 'node:crypto';
 import { describe, expect, it } from '@jest/globals';
 import { dashboardConfigSchema } from '../src/config.js';
 import { isCrossSitePost } from '../src/http/same-origin.js';
@@ -7,6 +8,9 @@ import { SPEC_ERRORS } from '@acs/errors';
 import { GatewayError } from '../src/gateway/gateway-error.js';
 import { SUBSCRIPTION_NEEDED, describeGatewayError, pageStatusFor } from '../src/gateway/user-messages.js';
 import { keysPage } from '../src/pages/keys-page.js';
+import { copyScriptElement } from '../src/pages/copy-script.js';
+import { CONTENT_SECURITY_POLICY } from '../src/http/security-headers.js';
+import { safeNextPath } from '../src/routes/next-path.js';
 
 describe('the html template tag', () => {
   it('escapes every interpolated string, in text and in attributes', () => {
@@ -33,6 +37,12 @@ describe('cross-site form posts', () => {
     [{ host, origin: 'https://evil.example' }, true],
     [{ host, origin: 'http://dash.example:9999' }, true],
     [{ host, origin: 'null' }, true],
+    // Chromium under no-referrer: Origin null on a same-origin form post; Sec-Fetch-Site decides.
+    [{ host, origin: 'null', 'sec-fetch-site': 'same-origin' }, false],
+    [{ host, origin: 'null', 'sec-fetch-site': 'cross-site' }, true],
+    [{ host, origin: 'http://dash.example:8086', 'sec-fetch-site': 'cross-site' }, true],
+    [{ host, referer: 'http://dash.example:8086/keys' }, false],
+    [{ host, referer: 'https://evil.example/dash.example:8086' }, true],
     [{ host, origin: 'not a url' }, true],
     [{ host, 'sec-fetch-site': 'cross-site' }, true],
     [{ host, 'sec-fetch-site': 'same-site', origin: 'http://dash.example:8086' }, true],
@@ -79,8 +89,10 @@ describe('gateway refusals as sentences', () => {
     new GatewayError(status, body ? { error: 'E', message: 'M', ...body } : null, retryAfter);
 
   it('429 names the wait; 403 for the role names the subscription; 404 says whose; 400 lists the fields', () => {
-    expect(describeGatewayError(error(429, {}, 840), 'r1')).toBe('Too many attempts. Try again in 14 minutes.');
-    expect(describeGatewayError(error(429, {}, 30), 'r1')).toBe('Too many attempts. Try again in 30 seconds.');
+    expect(describeGatewayError(error(429, {}, 840), 'r1')).toBe('Too many attempts from your network, try again in 14 minutes.');
+    expect(describeGatewayError(error(429, {}, 841), 'r1')).toBe('Too many attempts from your network, try again in 15 minutes.');
+    expect(describeGatewayError(error(429, {}, 30), 'r1')).toBe('Too many attempts from your network, try again in 1 minute.');
+    expect(describeGatewayError(error(429, { message: 'Too many failed sign-in attempts for this account' }, 60), 'r1')).not.toContain('account');
     expect(describeGatewayError(error(403, SPEC_ERRORS.insufficientUser), 'r1', { insufficientRole: SUBSCRIPTION_NEEDED })).toBe(SUBSCRIPTION_NEEDED);
     expect(describeGatewayError(error(404, { message: 'No such API key' }), 'r1', { notFound: 'Not in your account.' })).toBe('Not in your account.');
     expect(describeGatewayError(error(400, { details: [{ path: 'body.password', message: 'too short' }, { path: 'body.firstName', message: 'required' }] }), 'r1')).toBe(
@@ -114,5 +126,33 @@ describe('the keys page', () => {
     const page = keysPage(chrome, { listing: { kind: 'keys', keys: [key] }, created: null }).value;
     expect(page).toContain('revoked 2025-02-01 00:00 UTC');
     expect(page).not.toContain('/keys/k1/');
+  });
+});
+
+describe('where to go after signing in', () => {
+  it.each([
+    ['/keys', '/keys'],
+    ['/keys/abc-123/revoke', '/keys/abc-123/revoke'],
+    ['/', '/'],
+    ['https://evil.example/', null],
+    ['//evil.example', null],
+    ['/\\evil.example', null],
+    ['/keys?x=1', null],
+    ['/keys/../sign-out', null],
+    ['/sign-in', null],
+    ['keys', null],
+    ['', null],
+    [null, null],
+  ])('%j -> %j', (candidate, expected) => {
+    expect(safeNextPath(candidate)).toBe(expected);
+  });
+});
+
+describe('the copy script', () => {
+  it('is allowed by the CSP by the hash of exactly the text the pages carry', () => {
+    const element = copyScriptElement().value;
+    const body = element.slice('<script>'.length, -'</script>'.length);
+    expect(CONTENT_SECURITY_POLICY).toContain(`script-src 'sha256-${createHash('sha256').update(body).digest('base64')}'`);
+    expect(keysPage({ csrfToken: 't', signedIn: true }, { listing: { kind: 'keys', keys: [] }, created: null }).value).toContain(element);
   });
 });

@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
-import { textOf, type Page } from './browser.js';
+import { textOf, type Browser, type Page } from './browser.js';
 import { createdCredentials, registerUser, startDashboardSystem, type DashboardSystem } from './harness.js';
 
 // Users without a trial (TRIAL_DURATION_SECONDS=0): keys need a subscription. The subscription's
@@ -13,11 +13,18 @@ afterAll(async () => system?.stop());
 
 const SUBSCRIPTION_NEEDED = 'Managing API keys needs an active subscription or trial.';
 
-/** The plan form's fields for the plan called `name`, as the page rendered them. */
-function planForm(page: Page, name: string): Record<string, string> {
-  const form = page.html.split('<form').find((f) => f.includes(`Subscribe to ${name}<`) || f.includes(`Switch to ${name}<`));
-  const planId = form && /name="planId" value="([^"]+)"/.exec(form)?.[1];
-  const idempotencyKey = form && /name="idempotencyKey" value="([^"]+)"/.exec(form)?.[1];
+/** The plan's link on the plans page ("Subscribe to X…" / "Switch to X…"), or null when none is offered. */
+const planLink = (page: Page, name: string): string | null =>
+  new RegExp(`href="(/subscriptions/plans/[^"]+)"[^>]*>(?:Subscribe|Switch) to ${name}…<`).exec(page.html)?.[1] ?? null;
+
+/** Follows the plan's link to its confirmation page and returns that page's form fields. */
+async function planForm(browser: Browser, page: Page, name: string): Promise<Record<string, string>> {
+  const link = planLink(page, name);
+  if (!link) throw new Error(`no link for plan ${name}`);
+  const confirm = await browser.get(link);
+  expect(textOf(confirm.html)).toMatch(new RegExp(`(Subscribe|Switch) to ${name} for \\d+\\.\\d\\d [A-Z]{3}`));
+  const planId = /name="planId" value="([^"]+)"/.exec(confirm.html)?.[1];
+  const idempotencyKey = /name="idempotencyKey" value="([^"]+)"/.exec(confirm.html)?.[1];
   if (!planId || !idempotencyKey) throw new Error(`no form for plan ${name}`);
   return { planId, idempotencyKey };
 }
@@ -55,7 +62,7 @@ describe('subscriptions and keys', () => {
     for (const name of ['Free', 'Monthly', 'Yearly', 'Lifetime']) expect(text).toContain(name);
     expect(text).toContain('You have no subscriptions.');
 
-    const subscribed = await browser.post('/subscriptions', planForm(plans, 'Monthly'));
+    const subscribed = await browser.post('/subscriptions', await planForm(browser, plans, 'Monthly'));
     expect(subscribed.redirects).toEqual(['/subscriptions']);
     expect(textOf(subscribed.html)).toMatch(/Your subscription is active until \d{4}-\d{2}-\d{2}/);
     expect(textOf(subscribed.html)).toContain('your current plan');
@@ -67,11 +74,15 @@ describe('subscriptions and keys', () => {
     expect((await system.sut.call('GET', '/api/Dac?pageSize=1', credentials)).status).toBe(200);
 
     const listed = await browser.get('/subscriptions');
-    const cancelAction = /action="(\/subscriptions\/[^"]+\/cancel)"/.exec(listed.html)?.[1];
-    expect(cancelAction).toBeDefined();
-    const canceled = await browser.post(cancelAction!, {});
+    const cancelLink = /href="(\/subscriptions\/[^"]+\/cancel)"/.exec(listed.html)?.[1];
+    expect(cancelLink).toBeDefined();
+    const confirm = await browser.get(cancelLink!); // asks first; the form posts to the same address
+    expect(textOf(confirm.html)).toMatch(/Cancel your Monthly subscription\? It stays active until \d{4}-/);
+    expect(confirm.html).toContain(`action="${cancelLink}"`);
+    const canceled = await browser.post(cancelLink!, {});
     expect(textOf(canceled.html)).toMatch(/Your subscription is canceled\. It stays active until \d{4}-/);
-    expect(textOf(canceled.html)).toContain('active, ends at period end');
+    expect(textOf(canceled.html)).toContain('canceled, active until');
+    expect(planLink(canceled, 'Monthly')).toBeNull(); // no second subscription to the plan still running
     expect(canceled.html).not.toContain('/cancel"');
     expect(textOf((await browser.get('/keys')).html)).not.toContain(SUBSCRIPTION_NEEDED); // the role stays until then
   });
@@ -80,7 +91,7 @@ describe('subscriptions and keys', () => {
     const browser = system.browser();
     await registerUser(browser);
     const plans = await browser.get('/subscriptions');
-    const form = planForm(plans, 'Yearly');
+    const form = await planForm(browser, plans, 'Yearly');
     await browser.post('/subscriptions', form);
     const replay = await browser.post('/subscriptions', form);
     expect(replay.redirects).toEqual(['/subscriptions']);
@@ -88,7 +99,7 @@ describe('subscriptions and keys', () => {
     expect(rows).toHaveLength(1);
 
     // A fresh page has a fresh key per form; the plan is already active and not being canceled, so no button is offered.
-    expect(() => planForm(replay, 'Yearly')).toThrow();
+    expect(planLink(replay, 'Yearly')).toBeNull();
     const again = await browser.post('/subscriptions', { planId: form.planId!, idempotencyKey: 'a-new-key-0001' });
     expect(again.status).toBe(409);
     expect(textOf(again.html)).toContain('You already have an active Yearly subscription');
@@ -97,15 +108,16 @@ describe('subscriptions and keys', () => {
   it('cancelling a subscription id that is not the user\'s gives a not-found message and changes nothing', async () => {
     const owner = system.browser();
     await registerUser(owner);
-    await owner.post('/subscriptions', planForm(await owner.get('/subscriptions'), 'Monthly'));
-    const ownerCancel = /action="(\/subscriptions\/[^"]+\/cancel)"/.exec((await owner.get('/subscriptions')).html)![1]!;
+    await owner.post('/subscriptions', await planForm(owner, await owner.get('/subscriptions'), 'Monthly'));
+    const ownerCancel = /href="(\/subscriptions\/[^"]+\/cancel)"/.exec((await owner.get('/subscriptions')).html)![1]!;
 
     const intruder = system.browser();
     await registerUser(intruder);
+    expect((await intruder.get(ownerCancel)).status).toBe(404); // not even the confirmation
     await intruder.get('/subscriptions');
     const refused = await intruder.post(ownerCancel, {});
     expect(refused.status).toBe(404);
     expect(textOf(refused.html)).toContain('That subscription or plan was not found in your account.');
-    expect((await owner.get('/subscriptions')).html).toContain(`action="${ownerCancel}"`); // still active, still cancellable
+    expect((await owner.get('/subscriptions')).html).toContain(`href="${ownerCancel}"`); // still active, still cancellable
   });
 });

@@ -28,15 +28,29 @@ const FIELD_LABELS: Record<string, string> = {
   firmwareVersion: 'Firmware version',
 };
 
+/** The form field a validation detail is about: `body.password` -> `password`. */
+export const fieldNameOf = (path: string): string => path.replace(/^body\./, '');
+
 function fieldLabel(path: string): string {
-  const field = path.replace(/^body\./, '');
+  const field = fieldNameOf(path);
   return FIELD_LABELS[field] ?? field;
 }
 
-export function humanDuration(seconds: number): string {
-  if (seconds < 90) return `${seconds} second${seconds === 1 ? '' : 's'}`;
-  const minutes = Math.ceil(seconds / 60);
-  return `${minutes} minutes`;
+/** Each field's own messages (from a 400/422's details), to be shown next to that field. */
+export function fieldErrorsOf(err: GatewayError): Record<string, string> {
+  const errors: Record<string, string> = {};
+  if (err.status !== 400 && err.status !== 422) return errors;
+  for (const detail of err.body?.details ?? []) {
+    const name = fieldNameOf(detail.path);
+    errors[name] = errors[name] ? `${errors[name]}; ${detail.message}` : detail.message;
+  }
+  return errors;
+}
+
+/** Whole minutes, rounded up: a wait is never announced shorter than it is. */
+export function minutesToWait(seconds: number): string {
+  const minutes = Math.max(1, Math.ceil(seconds / 60));
+  return `${minutes} minute${minutes === 1 ? '' : 's'}`;
 }
 
 export const isInsufficientRole = (err: GatewayError): boolean => err.status === 403 && err.body?.message === SPEC_ERRORS.insufficientUser.message;
@@ -67,7 +81,9 @@ export function describeGatewayError(err: GatewayError, requestId: string, topic
     case 413:
       return 'That was too large.';
     case 429:
-      return `Too many attempts. Try again in ${humanDuration(err.retryAfterSeconds ?? 60)}.`;
+      // The same words whichever limit was hit (address, account, registrations): nothing here
+      // tells an attacker whether an account exists or which counter they filled.
+      return `Too many attempts from your network, try again in ${minutesToWait(err.retryAfterSeconds ?? 60)}.`;
     default:
       return `The account service is not available right now. Please try again in a moment (reference ${requestId}).`;
   }

@@ -7,6 +7,8 @@ import type { Session } from '../session/session.js';
 export interface PageRequest {
   method: string;
   path: string;
+  /** The query string (only the sign-in page reads one: where to go afterwards). */
+  query: URLSearchParams;
   params: Record<string, string>;
   /** The posted form (checked for its CSRF token already); empty on GET. */
   form: URLSearchParams;

@@ -1,12 +1,14 @@
 import type { ServerResponse } from 'node:http';
+import { COPY_SCRIPT_CSP_SOURCE } from '../pages/copy-script.js';
 
 /**
- * No script at all and styles from our own file only: an injected tag can neither run nor restyle
- * the page. Forms may post only to us; no one may frame us (clickjacking on the revoke buttons).
+ * One script, allowed by its hash (the copy buttons), and styles from our own file only: an
+ * injected tag can neither run nor restyle the page. Forms may post only to us; no one may frame
+ * us (clickjacking on the revoke buttons).
  */
 export const CONTENT_SECURITY_POLICY = [
   "default-src 'self'",
-  "script-src 'none'",
+  `script-src ${COPY_SCRIPT_CSP_SOURCE}`,
   "style-src 'self'",
   "img-src 'self'",
   "object-src 'none'",
@@ -19,7 +21,10 @@ export const CONTENT_SECURITY_POLICY = [
 export function setSecurityHeaders(res: ServerResponse, httpsOnly: boolean): void {
   res.setHeader('Content-Security-Policy', CONTENT_SECURITY_POLICY);
   res.setHeader('X-Frame-Options', 'DENY');
-  res.setHeader('Referrer-Policy', 'no-referrer');
+  // Our own pages get the Referer (and the browser a real Origin on our form posts: under
+  // no-referrer Chromium sends `Origin: null`, which an origin check cannot tell from another
+  // site); other sites get nothing, not even our origin, so key ids in our paths never leave.
+  res.setHeader('Referrer-Policy', 'same-origin');
   res.setHeader('X-Content-Type-Options', 'nosniff');
   res.setHeader('Cross-Origin-Opener-Policy', 'same-origin');
   res.setHeader('Cross-Origin-Resource-Policy', 'same-origin');

@@ -1,4 +1,5 @@
 import type { DeviceView } from '@acs/contracts';
+import { firstInvalid, textField } from './form-fields.js';
 import { html, type SafeHtml } from './html.js';
 import { formatTime } from './labels.js';
 import { csrfField, layout, type Chrome } from './layout.js';
@@ -16,21 +17,29 @@ export interface DevicesPageData {
   draft?: DeviceDraft;
 }
 
+const NOTHING = html`<span class="hint" aria-label="none">—</span>`;
+
 function catalogCell(device: DeviceView): SafeHtml {
   if (device.catalogEntry) return html`${device.catalogEntry.brand} ${device.catalogEntry.model}`;
-  return device.catalogEntryId === null ? html`` : html`entry ${device.catalogEntryId}`;
+  return device.catalogEntryId === null ? NOTHING : html`entry ${device.catalogEntryId}`;
 }
 
+/** A table on a wide screen; on a phone each row becomes a block of labelled lines (CSS only). */
 function deviceTable(devices: DeviceView[]): SafeHtml {
   if (devices.length === 0) return html`<p>No devices are registered to your account yet.</p>`;
-  return html`<table class="devices"><thead><tr><th>Name</th><th>Serial number</th><th>Catalog entry</th><th>Firmware</th><th>Registered</th></tr></thead>
+  return html`<table class="devices responsive"><thead><tr><th scope="col">Name</th><th scope="col">Serial number</th><th scope="col">Catalog entry</th><th scope="col">Firmware</th><th scope="col">Registered</th></tr></thead>
 <tbody>${devices.map(
-    (d) => html`<tr><td>${d.name}</td><td><code>${d.serialNumber}</code></td><td>${catalogCell(d)}</td><td>${d.firmwareVersion ?? ''}</td><td>${formatTime(d.registeredAt)}</td></tr>`,
+    (d) =>
+      html`<tr><td data-label="Name">${d.name}</td><td data-label="Serial number"><code>${d.serialNumber}</code></td><td data-label="Catalog entry">${catalogCell(d)}</td><td data-label="Firmware">${d.firmwareVersion ?? NOTHING}</td><td data-label="Registered">${formatTime(d.registeredAt)}</td></tr>`,
   )}</tbody></table>`;
 }
 
+const FIELDS = ['serialNumber', 'name', 'catalogEntryId', 'firmwareVersion'] as const;
+
 export function devicesPage(chrome: Chrome, data: DevicesPageData): SafeHtml {
   const draft = data.draft;
+  const errors = chrome.fieldErrors;
+  const focused = firstInvalid(FIELDS, errors);
   return layout(
     'Devices',
     chrome,
@@ -40,11 +49,10 @@ ${deviceTable(data.devices)}</section>
 <section><h2>Register a device</h2>
 <form method="post" action="/devices" class="stacked">
   ${csrfField(chrome.csrfToken)}
-  <label>Serial number <input type="text" name="serialNumber" value="${draft?.serialNumber ?? ''}" required maxlength="64"></label>
-  <label>Name <input type="text" name="name" value="${draft?.name ?? ''}" required maxlength="100"></label>
-  <label>Catalog entry id (optional) <input type="text" name="catalogEntryId" value="${draft?.catalogEntryId ?? ''}" inputmode="numeric" pattern="[0-9]*"></label>
-  <label>Firmware version (optional) <input type="text" name="firmwareVersion" value="${draft?.firmwareVersion ?? ''}" maxlength="32"></label>
-  <p class="hint">Serial numbers use letters, digits and . _ : - only. Registering a serial you already registered updates its name (and the entry and firmware, when given).</p>
+  ${textField({ label: 'Serial number', name: 'serialNumber', value: draft?.serialNumber ?? '', attributes: html`required maxlength="64"`, hint: 'Letters, digits and . _ : - only. Registering a serial you already registered updates its name (and the entry and firmware, when given).' }, errors, focused)}
+  ${textField({ label: 'Name', name: 'name', value: draft?.name ?? '', attributes: html`required maxlength="100"` }, errors, focused)}
+  ${textField({ label: 'Catalog entry id (optional)', name: 'catalogEntryId', value: draft?.catalogEntryId ?? '', attributes: html`inputmode="numeric" pattern="[0-9]*"` }, errors, focused)}
+  ${textField({ label: 'Firmware version (optional)', name: 'firmwareVersion', value: draft?.firmwareVersion ?? '', attributes: html`maxlength="32"` }, errors, focused)}
   <button type="submit">Register device</button>
 </form></section>`,
   );

@@ -1,24 +1,45 @@
+import { copyScriptElement } from './copy-script.js';
 import { html, type SafeHtml } from './html.js';
 
 /** What every page needs around its content. */
 export interface Chrome {
   csrfToken: string;
   signedIn: boolean;
+  /** The page's path: its navigation link is marked as the current page. */
+  path?: string;
   /** A success message (from the previous action). */
   notice?: string | null;
-  /** What went wrong with the form just sent. */
+  /** What went wrong with the form just sent (a summary; each field's own message is next to it). */
   error?: string | null;
+  /** Per form field (the form's `name`): what is wrong with it. */
+  fieldErrors?: Record<string, string>;
 }
 
 /** Every POST form carries this; the server checks it against the session before anything else. */
 export const csrfField = (token: string): SafeHtml => html`<input type="hidden" name="_csrf" value="${token}">`;
 
+const SIGNED_IN_LINKS = [
+  { href: '/', label: 'Overview' },
+  { href: '/keys', label: 'API keys' },
+  { href: '/subscriptions', label: 'Subscriptions' },
+  { href: '/devices', label: 'Devices' },
+];
+
+/** The section a path belongs to: /keys/…/revoke is still "API keys". */
+function isCurrent(href: string, path: string | undefined): boolean {
+  if (path === undefined) return false;
+  return href === '/' ? path === '/' : path === href || path.startsWith(`${href}/`);
+}
+
+const navLink = (href: string, label: string, path: string | undefined): SafeHtml =>
+  html`<a href="${href}"${isCurrent(href, path) ? html` aria-current="page"` : ''}>${label}</a>`;
+
 function navigation(chrome: Chrome): SafeHtml {
   if (!chrome.signedIn) {
-    return html`<nav><a href="/sign-in">Sign in</a> <a href="/register">Create an account</a></nav>`;
+    return html`<nav aria-label="Account">${navLink('/sign-in', 'Sign in', chrome.path)} ${navLink('/register', 'Create an account', chrome.path)}</nav>`;
   }
-  return html`<nav>
-      <a href="/">Overview</a> <a href="/keys">API keys</a> <a href="/subscriptions">Subscriptions</a> <a href="/devices">Devices</a>
+  return html`<nav aria-label="Account">
+      ${SIGNED_IN_LINKS.map((link) => html`${navLink(link.href, link.label, chrome.path)} `)}
       <form method="post" action="/sign-out" class="inline">${csrfField(chrome.csrfToken)}<button type="submit" class="link">Sign out</button></form>
     </nav>`;
 }
@@ -33,13 +54,15 @@ export function layout(title: string, chrome: Chrome, content: SafeHtml): SafeHt
 <link rel="stylesheet" href="/assets/dashboard.css">
 </head>
 <body>
+<a class="skip-link" href="#main">Skip to content</a>
 <header class="top"><a class="brand" href="/">Audio platform account</a>${navigation(chrome)}</header>
-<main>
+<main id="main" tabindex="-1">
 <h1>${title}</h1>
 ${chrome.notice ? html`<p class="notice" role="status">${chrome.notice}</p>` : ''}
-${chrome.error ? html`<p class="error" role="alert">${chrome.error}</p>` : ''}
+${chrome.error ? html`<p class="error" role="alert" id="form-error">${chrome.error}</p>` : ''}
 ${content}
 </main>
+${copyScriptElement()}
 </body>
 </html>
 `;

@@ -1,3 +1,4 @@
+import { firstInvalid, textField } from './form-fields.js';
 import { html, type SafeHtml } from './html.js';
 import { csrfField, layout, type Chrome } from './layout.js';
 
@@ -7,17 +8,30 @@ export interface RegisterValues {
   lastName?: string;
 }
 
+const FIELDS = ['email', 'firstName', 'lastName', 'password'] as const;
+
 export function registerPage(chrome: Chrome, values: RegisterValues = {}): SafeHtml {
+  const errors = chrome.fieldErrors;
+  const focused = firstInvalid(FIELDS, errors);
   return layout(
     'Create an account',
     chrome,
     html`<form method="post" action="/register" class="stacked">
   ${csrfField(chrome.csrfToken)}
-  <label>E-mail <input type="email" name="email" value="${values.email ?? ''}" required autocomplete="email" maxlength="254"></label>
-  <label>First name <input type="text" name="firstName" value="${values.firstName ?? ''}" required autocomplete="given-name" maxlength="100"></label>
-  <label>Last name <input type="text" name="lastName" value="${values.lastName ?? ''}" required autocomplete="family-name" maxlength="100"></label>
-  <label>Password <input type="password" name="password" required autocomplete="new-password" minlength="12" maxlength="200"></label>
-  <p class="hint">At least 12 characters (at most 72 bytes). Not a common or repetitive password, and not containing the part of your e-mail before the @. Any characters are allowed.</p>
+  ${textField({ label: 'E-mail', name: 'email', type: 'email', value: values.email ?? '', attributes: html`required autocomplete="email" maxlength="254"` }, errors, focused)}
+  ${textField({ label: 'First name', name: 'firstName', value: values.firstName ?? '', attributes: html`required autocomplete="given-name" maxlength="100"` }, errors, focused)}
+  ${textField({ label: 'Last name', name: 'lastName', value: values.lastName ?? '', attributes: html`required autocomplete="family-name" maxlength="100"` }, errors, focused)}
+  ${textField(
+    {
+      label: 'Password',
+      name: 'password',
+      type: 'password',
+      attributes: html`required autocomplete="new-password" minlength="12" maxlength="200"`,
+      hint: 'At least 12 characters (at most 72 bytes). Not a common or repetitive password, and not containing the part of your e-mail before the @. Any characters are allowed.',
+    },
+    errors,
+    focused,
+  )}
   <button type="submit">Create account</button>
 </form>
 <p>Already registered? <a href="/sign-in">Sign in</a>.</p>`,

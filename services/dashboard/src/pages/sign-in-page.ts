@@ -1,15 +1,25 @@
+import { firstInvalid, textField } from './form-fields.js';
 import { html, type SafeHtml } from './html.js';
 import { csrfField, layout, type Chrome } from './layout.js';
 
+export interface SignInValues {
+  email?: string;
+  /** The page the visitor asked for before signing in (already checked to be one of ours). */
+  next?: string | null;
+}
+
 /** The e-mail is filled in again after a failed attempt; the password never is. */
-export function signInPage(chrome: Chrome, values: { email?: string } = {}): SafeHtml {
+export function signInPage(chrome: Chrome, values: SignInValues = {}): SafeHtml {
+  const errors = chrome.fieldErrors;
+  const focused = firstInvalid(['email', 'password'], errors);
   return layout(
     'Sign in',
     chrome,
     html`<form method="post" action="/sign-in" class="stacked">
   ${csrfField(chrome.csrfToken)}
-  <label>E-mail <input type="email" name="email" value="${values.email ?? ''}" required autocomplete="username" maxlength="254"></label>
-  <label>Password <input type="password" name="password" required autocomplete="current-password" maxlength="200"></label>
+  ${values.next ? html`<input type="hidden" name="next" value="${values.next}">` : ''}
+  ${textField({ label: 'E-mail', name: 'email', type: 'email', value: values.email ?? '', attributes: html`required autocomplete="username" maxlength="254"` }, errors, focused)}
+  ${textField({ label: 'Password', name: 'password', type: 'password', attributes: html`required autocomplete="current-password" maxlength="200"` }, errors, focused)}
   <button type="submit">Sign in</button>
 </form>
 <p>No account yet? <a href="/register">Create one</a>.</p>`,

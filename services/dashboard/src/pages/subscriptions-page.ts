@@ -6,50 +6,99 @@ import { csrfField, layout, type Chrome } from './layout.js';
 export interface SubscriptionsPageData {
   plans: SubscriptionPlanView[];
   subscriptions: SubscriptionView[];
-  /** One fresh Idempotency-Key per plan form: sending the same form twice subscribes once. */
-  idempotencyKeys: Record<string, string>;
 }
 
-const isRunning = (s: SubscriptionView): boolean => s.status === 'active';
+export const isRunning = (s: SubscriptionView): boolean => s.status === 'active';
+/** The subscription that gives the plan now, canceled or not. */
+export const currentSubscription = (subscriptions: SubscriptionView[]): SubscriptionView | undefined => subscriptions.find(isRunning);
 
-function planRow(chrome: Chrome, plan: SubscriptionPlanView, current: SubscriptionView | undefined, idempotencyKey: string | undefined): SafeHtml {
+const planName = (subscription: SubscriptionView, plans: SubscriptionPlanView[]): string =>
+  plans.find((p) => p.id === subscription.planId)?.name ?? planTypeName(subscription.planType);
+
+const periodEnd = (subscription: SubscriptionView): string => (subscription.currentPeriodEnd ? formatTime(subscription.currentPeriodEnd) : 'never (lifetime)');
+
+/** One spelling everywhere: "canceled", as the API says it. */
+function stateOf(subscription: SubscriptionView): string {
+  if (isRunning(subscription) && subscription.cancelAtPeriodEnd) return `canceled, active until ${periodEnd(subscription)}`;
+  return subscription.status;
+}
+
+function planRow(plan: SubscriptionPlanView, current: SubscriptionView | undefined): SafeHtml {
   let action: SafeHtml;
   if (plan.planType === 0) action = html`<span class="hint">no subscription needed</span>`;
-  else if (current && current.planId === plan.id && !current.cancelAtPeriodEnd) action = html`<strong>your current plan</strong>`;
-  else {
-    action = html`<form method="post" action="/subscriptions">${csrfField(chrome.csrfToken)}<input type="hidden" name="planId" value="${plan.id}"><input type="hidden" name="idempotencyKey" value="${idempotencyKey ?? ''}"><button type="submit">${current ? 'Switch to' : 'Subscribe to'} ${plan.name}</button></form>`;
+  else if (current && current.planId === plan.id) {
+    // Canceled but still running: taking the same plan again would start a second subscription.
+    action = current.cancelAtPeriodEnd ? html`<span>your plan until ${periodEnd(current)} (canceled)</span>` : html`<strong>your current plan</strong>`;
+  } else {
+    const verb = current ? 'Switch to' : 'Subscribe to';
+    action = html`<a class="button" href="/subscriptions/plans/${encodeURIComponent(plan.id)}" aria-label="${verb} ${plan.name}…">${verb} ${plan.name}…</a>`;
   }
-  return html`<tr><td>${plan.name}</td><td>${formatPrice(plan.price, plan.currency, plan.billingInterval)}</td><td>${action}</td></tr>`;
+  return html`<tr><td data-label="Plan">${plan.name}</td><td data-label="Price">${formatPrice(plan.price, plan.currency, plan.billingInterval)}</td><td data-label="Action">${action}</td></tr>`;
 }
 
-function subscriptionRow(chrome: Chrome, subscription: SubscriptionView, plans: SubscriptionPlanView[]): SafeHtml {
-  const plan = plans.find((p) => p.id === subscription.planId);
-  const ends = subscription.currentPeriodEnd ? formatTime(subscription.currentPeriodEnd) : 'never (lifetime)';
-  let state: SafeHtml = html`${subscription.status}`;
-  if (isRunning(subscription) && subscription.cancelAtPeriodEnd) state = html`active, ends at period end`;
+function subscriptionRow(subscription: SubscriptionView, plans: SubscriptionPlanView[]): SafeHtml {
+  const name = planName(subscription, plans);
   const cancel =
     isRunning(subscription) && !subscription.cancelAtPeriodEnd
-      ? html`<form method="post" action="/subscriptions/${encodeURIComponent(subscription.id)}/cancel">${csrfField(chrome.csrfToken)}<button type="submit" class="danger">Cancel</button></form>`
-      : '';
-  return html`<tr><td>${plan?.name ?? planTypeName(subscription.planType)}</td><td>${state}</td><td>${formatTime(subscription.currentPeriodStart)}</td><td>${ends}</td><td>${cancel}</td></tr>`;
+      ? html`<a class="button danger" href="/subscriptions/${encodeURIComponent(subscription.id)}/cancel" aria-label="Cancel the ${name} subscription…">Cancel…</a>`
+      : html`<span class="hint">—</span>`;
+  return html`<tr><td data-label="Plan">${name}</td><td data-label="Status">${stateOf(subscription)}</td><td data-label="Started">${formatTime(subscription.currentPeriodStart)}</td><td data-label="Period ends">${periodEnd(subscription)}</td><td data-label="Action">${cancel}</td></tr>`;
 }
 
 export function subscriptionsPage(chrome: Chrome, data: SubscriptionsPageData): SafeHtml {
-  const current = data.subscriptions.find(isRunning);
+  const current = currentSubscription(data.subscriptions);
   const mine =
     data.subscriptions.length === 0
       ? html`<p>You have no subscriptions.</p>`
-      : html`<table><thead><tr><th>Plan</th><th>Status</th><th>Started</th><th>Period ends</th><th></th></tr></thead>
-<tbody>${data.subscriptions.map((s) => subscriptionRow(chrome, s, data.plans))}</tbody></table>
-<p class="hint">Cancelling keeps your plan until the end of the period already paid for.</p>`;
+      : html`<table class="responsive"><thead><tr><th scope="col">Plan</th><th scope="col">Status</th><th scope="col">Started</th><th scope="col">Period ends</th><th scope="col">Action</th></tr></thead>
+<tbody>${data.subscriptions.map((s) => subscriptionRow(s, data.plans))}</tbody></table>
+<p class="hint">Canceling keeps your plan until the end of the period already paid for.</p>`;
   return layout(
     'Subscriptions',
     chrome,
     html`<section><h2>Plans</h2>
-<table><thead><tr><th>Plan</th><th>Price</th><th></th></tr></thead>
-<tbody>${data.plans.map((plan) => planRow(chrome, plan, current, data.idempotencyKeys[plan.id]))}</tbody></table>
+<table class="responsive"><thead><tr><th scope="col">Plan</th><th scope="col">Price</th><th scope="col">Action</th></tr></thead>
+<tbody>${data.plans.map((plan) => planRow(plan, current))}</tbody></table>
 <p class="hint">There is no payment step in this system: a subscription is active at once. Switching plans ends the current one now, without proration.</p>
 </section>
 <section><h2>Your subscriptions</h2>${mine}</section>`,
+  );
+}
+
+/** Asked before anything is bought: the plan, its price, and what happens to the current one. */
+export function subscribePage(chrome: Chrome, plan: SubscriptionPlanView, current: SubscriptionView | undefined, currentName: string | null, idempotencyKey: string): SafeHtml {
+  const price = formatPrice(plan.price, plan.currency, plan.billingInterval);
+  const verb = current ? 'Switch to' : 'Subscribe to';
+  return layout(
+    `${verb} ${plan.name}?`,
+    chrome,
+    html`<section class="confirm">
+  <p>${verb} <strong>${plan.name}</strong> for <strong>${price}</strong>? It is active at once${plan.billingInterval === 'lifetime' ? ' and never ends' : ''}.</p>
+  ${current ? html`<p class="warning">Your current ${currentName ?? 'plan'} subscription ends now, without proration.</p>` : ''}
+  <form method="post" action="/subscriptions" class="confirm-actions">${csrfField(chrome.csrfToken)}
+    <input type="hidden" name="planId" value="${plan.id}">
+    <input type="hidden" name="idempotencyKey" value="${idempotencyKey}">
+    <button type="submit">${verb} ${plan.name} (${price})</button>
+    <a class="button secondary" href="/subscriptions">Back to the plans</a>
+  </form>
+</section>`,
+  );
+}
+
+/** Asked before a cancellation: what stays and until when. */
+export function cancelSubscriptionPage(chrome: Chrome, subscription: SubscriptionView, name: string): SafeHtml {
+  const until = subscription.currentPeriodEnd
+    ? html`It stays active until <strong>${formatTime(subscription.currentPeriodEnd)}</strong> and is not renewed.`
+    : html`It ends now: a lifetime plan has no period to run out.`;
+  return layout(
+    `Cancel your ${name} subscription?`,
+    chrome,
+    html`<section class="confirm">
+  <p>Cancel your <strong>${name}</strong> subscription? ${until} API keys need an active subscription or trial.</p>
+  <form method="post" action="/subscriptions/${encodeURIComponent(subscription.id)}/cancel" class="confirm-actions">${csrfField(chrome.csrfToken)}
+    <button type="submit" class="danger-solid">Cancel the ${name} subscription</button>
+    <a class="button secondary" href="/subscriptions">Keep it</a>
+  </form>
+</section>`,
   );
 }

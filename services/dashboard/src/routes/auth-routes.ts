@@ -6,9 +6,17 @@ import { registerPage, type RegisterValues } from '../pages/register-page.js';
 import { signInPage } from '../pages/sign-in-page.js';
 import { notice } from '../session/flash.js';
 import { isSignedIn, signedInSession } from '../session/session.js';
-import { callerOf, chromeFor, failureOf, field } from './route-kit.js';
+import { safeNextPath } from './next-path.js';
+import { callerOf, chromeFor, chromeForFailure, failureOf, field } from './route-kit.js';
 
 const WRONG_CREDENTIALS = 'The e-mail or password is incorrect.';
+const SIGN_IN_TO_CONTINUE = 'Please sign in to see that page.';
+/**
+ * After a registration whose sign-in did not go through, and after a 409: identity may answer a
+ * taken e-mail like a new one (or with a uniform 409), so the page says the same in both cases
+ * and tells nobody whether the address was registered before.
+ */
+const REGISTERED_PLEASE_SIGN_IN = 'Thank you. Please sign in with your e-mail address and password. If you registered with this address before, use the password you chose then.';
 
 /** Register, sign in, sign out. Passwords go to the gateway and nowhere else: not logged, never echoed. */
 export function authRoutes(api: AccountApi): RouteDefinition<PageHandler>[] {
@@ -24,7 +32,13 @@ export function authRoutes(api: AccountApi): RouteDefinition<PageHandler>[] {
     {
       method: 'GET',
       pattern: '/sign-in',
-      handler: async (req) => (alreadySignedIn(req) ? redirectTo('/') : showPage(signInPage(chromeFor(req)))),
+      handler: async (req) => {
+        const next = safeNextPath(req.query.get('next'));
+        if (alreadySignedIn(req)) return redirectTo(next ?? '/');
+        const chrome = chromeFor(req);
+        if (next && !chrome.notice) chrome.notice = SIGN_IN_TO_CONTINUE;
+        return showPage(signInPage(chrome, { next }));
+      },
     },
     {
       method: 'POST',
@@ -32,12 +46,20 @@ export function authRoutes(api: AccountApi): RouteDefinition<PageHandler>[] {
       handler: async (req) => {
         const email = field(req.form, 'email');
         const password = field(req.form, 'password', { trim: false });
-        if (!email || !password) return showPage(signInPage(chromeFor(req, 'Enter your e-mail and password.'), { email }), 400);
+        const next = safeNextPath(field(req.form, 'next'));
+        if (!email || !password) {
+          const fields: Record<string, string> = {};
+          if (!email) fields.email = 'Enter your e-mail address.';
+          if (!password) fields.password = 'Enter your password.';
+          return showPage(signInPage(chromeFor(req, 'Enter your e-mail and password.', fields), { email, next }), 400);
+        }
         try {
-          return redirectTo('/', { session: await signIn(req, email, password) });
+          return redirectTo(next ?? '/', { session: await signIn(req, email, password) });
         } catch (err) {
           const failure = failureOf(err, req, { unauthorized: WRONG_CREDENTIALS });
-          return showPage(signInPage(chromeFor(req, failure.message), { email }), failure.status, failure.headers);
+          // Wrong credentials: said beside the password (which is what is retyped), focused there.
+          if (isGatewayError(err) && err.status === 401 && failure.message === WRONG_CREDENTIALS) failure.fields = { password: WRONG_CREDENTIALS };
+          return showPage(signInPage(chromeForFailure(req, failure), { email, next }), failure.status, failure.headers);
         }
       },
     },
@@ -55,15 +77,17 @@ export function authRoutes(api: AccountApi): RouteDefinition<PageHandler>[] {
         try {
           await api.register(callerOf(req), { email: values.email!, password, firstName: values.firstName!, lastName: values.lastName! });
         } catch (err) {
+          if (isGatewayError(err) && err.status === 409) return redirectTo('/sign-in', { flash: notice(REGISTERED_PLEASE_SIGN_IN) });
           const failure = failureOf(err, req);
-          return showPage(registerPage(chromeFor(req, failure.message), values), failure.status, failure.headers);
+          return showPage(registerPage(chromeForFailure(req, failure), values), failure.status, failure.headers);
         }
         try {
           return redirectTo('/', { session: await signIn(req, values.email!, password), flash: notice('Welcome! Your account is ready.') });
         } catch (err) {
-          // Registered, but the sign-in did not go through (throttled, service blip): the account exists, so say so.
+          // Registered (or acknowledged), but the sign-in did not go through: throttled, a service
+          // blip, or an address that was taken (identity then creates nothing). Send them to sign in.
           req.log.warn({ status: isGatewayError(err) ? err.status : undefined }, 'sign-in right after registration failed');
-          return redirectTo('/sign-in', { flash: notice('Your account was created. Please sign in.') });
+          return redirectTo('/sign-in', { flash: notice(REGISTERED_PLEASE_SIGN_IN) });
         }
       },
     },

@@ -6,7 +6,7 @@ import type { RouteDefinition } from '../http/router.js';
 import { devicesPage, type DeviceDraft } from '../pages/devices-page.js';
 import { messagePage } from '../pages/message-page.js';
 import { notice } from '../session/flash.js';
-import { callerOf, chromeFor, failureOf, field, requireSignIn, sessionEnded, type Failure } from './route-kit.js';
+import { callerOf, chromeFor, chromeForFailure, failureOf, field, requireSignIn, sessionEnded, type Failure } from './route-kit.js';
 
 /** The form's text fields as the gateway's JSON body: empty optional fields are left out. */
 function toNewDevice(draft: DeviceDraft): NewDevice | string {
@@ -31,7 +31,7 @@ export function deviceRoutes(api: AccountApi): RouteDefinition<PageHandler>[] {
       return showPage(messagePage(chromeFor(req), 'Devices', problem.message), problem.status, problem.headers);
     }
     const data = { devices: listing.items, catalogUnavailable: listing.catalogUnavailable, ...(draft ? { draft } : {}) };
-    return showPage(devicesPage(chromeFor(req, failure?.message ?? null), data), failure?.status ?? 200, failure?.headers);
+    return showPage(devicesPage(chromeForFailure(req, failure), data), failure?.status ?? 200, failure?.headers);
   }
 
   return [
@@ -47,7 +47,7 @@ export function deviceRoutes(api: AccountApi): RouteDefinition<PageHandler>[] {
           firmwareVersion: field(req.form, 'firmwareVersion'),
         };
         const device = toNewDevice(draft);
-        if (typeof device === 'string') return render(req, { status: 400, message: device }, draft);
+        if (typeof device === 'string') return render(req, { status: 400, message: device, fields: { catalogEntryId: device } }, draft);
         try {
           const registered = await api.registerDevice(callerOf(req), device);
           const message = registered.created

@@ -1,4 +1,5 @@
 import { randomBytes } from 'node:crypto';
+import type { SubscriptionPlanView, SubscriptionView } from '@acs/contracts';
 import type { AccountApi } from '../gateway/account-api.js';
 import { isGatewayError } from '../gateway/gateway-error.js';
 import { isInsufficientRole } from '../gateway/user-messages.js';
@@ -6,7 +7,8 @@ import { redirectTo, showPage, type PageHandler, type PageRequest, type PageResp
 import type { RouteDefinition } from '../http/router.js';
 import { formatTime } from '../pages/labels.js';
 import { messagePage } from '../pages/message-page.js';
-import { subscriptionsPage } from '../pages/subscriptions-page.js';
+import { cancelSubscriptionPage, currentSubscription, subscribePage, subscriptionsPage } from '../pages/subscriptions-page.js';
+import { planTypeName } from '../pages/labels.js';
 import { notice } from '../session/flash.js';
 import { callerOf, chromeFor, failureOf, field, requireSignIn, sessionEnded, type Failure } from './route-kit.js';
 
@@ -28,18 +30,52 @@ export function subscriptionRoutes(api: AccountApi): RouteDefinition<PageHandler
       const listing = failureOf(err, req);
       return showPage(messagePage(chromeFor(req), 'Subscriptions', listing.message), listing.status, listing.headers);
     }
-    const idempotencyKeys = Object.fromEntries(plans.map((plan) => [plan.id, newIdempotencyKey()]));
-    return showPage(subscriptionsPage(chromeFor(req, failure?.message ?? null), { plans, subscriptions, idempotencyKeys }), failure?.status ?? 200, failure?.headers);
+    return showPage(subscriptionsPage(chromeFor(req, failure?.message ?? null), { plans, subscriptions }), failure?.status ?? 200, failure?.headers);
+  }
+
+  /** Plans and subscriptions for a confirmation page, or the page that explains why not. */
+  async function load(req: PageRequest): Promise<{ plans: SubscriptionPlanView[]; subscriptions: SubscriptionView[] } | PageResponse> {
+    try {
+      const [plans, subscriptions] = await Promise.all([api.listPlans(callerOf(req)), api.listSubscriptions(callerOf(req))]);
+      return { plans, subscriptions };
+    } catch (err) {
+      if (isGatewayError(err) && isInsufficientRole(err)) return sessionEnded();
+      const problem = failureOf(err, req);
+      return showPage(messagePage(chromeFor(req), 'Subscriptions', problem.message), problem.status, problem.headers);
+    }
+  }
+
+  const notFound = (req: PageRequest) => showPage(messagePage(chromeFor(req), 'Not found', SUBSCRIPTION_TOPIC.notFound), 404);
+  const nameOf = (subscription: SubscriptionView, plans: SubscriptionPlanView[]) => plans.find((p) => p.id === subscription.planId)?.name ?? planTypeName(subscription.planType);
+
+  async function confirmSubscribe(req: PageRequest): Promise<PageResponse> {
+    const loaded = await load(req);
+    if ('status' in loaded) return loaded;
+    const plan = loaded.plans.find((p) => p.id === req.params.planId && p.planType !== 0);
+    if (!plan) return notFound(req);
+    const current = currentSubscription(loaded.subscriptions);
+    // The form's own key: the same form sent twice (double click, back and resend) subscribes once.
+    return showPage(subscribePage(chromeFor(req), plan, current, current ? nameOf(current, loaded.plans) : null, newIdempotencyKey()));
+  }
+
+  async function confirmCancel(req: PageRequest): Promise<PageResponse> {
+    const loaded = await load(req);
+    if ('status' in loaded) return loaded;
+    const subscription = loaded.subscriptions.find((s) => s.id === req.params.id && s.status === 'active' && !s.cancelAtPeriodEnd);
+    if (!subscription) return notFound(req);
+    return showPage(cancelSubscriptionPage(chromeFor(req), subscription, nameOf(subscription, loaded.plans)));
   }
 
   return [
     { method: 'GET', pattern: '/subscriptions', handler: requireSignIn((req) => render(req)) },
+    { method: 'GET', pattern: '/subscriptions/plans/:planId', handler: requireSignIn(confirmSubscribe) },
+    { method: 'GET', pattern: '/subscriptions/:id/cancel', handler: requireSignIn(confirmCancel) },
     {
       method: 'POST',
       pattern: '/subscriptions',
       handler: requireSignIn(async (req) => {
         const planId = field(req.form, 'planId');
-        // The form's own key: the same form sent twice (double click, back and resend) subscribes once.
+        // The confirmation form's own key (see confirmSubscribe).
         const sent = field(req.form, 'idempotencyKey');
         const idempotencyKey = IDEMPOTENCY_KEY.test(sent) ? sent : newIdempotencyKey();
         try {
