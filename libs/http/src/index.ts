@@ -9,6 +9,7 @@ export * from './health.js';
 export * from './create-app.js';
 export * from './metrics-route.js';
 export * from './server.js';
+export * from './client-errors.js';
 export { Router } from '@koa/router';
 export * from './stop-on-signals.js';
 export * from './client-address.js';
