@@ -8,3 +8,4 @@ export * from './ports.js';
 export * from './fault-proxy.js';
 export * from './metric-samples.js';
 export * from './raw-http.js';
+export * from './amqp-names.js';
