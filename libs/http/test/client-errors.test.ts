@@ -37,6 +37,11 @@ describe('answers node:http makes before the handler', () => {
     expectErrorShape(await rawHttpExchange(server.port, 'GET / HTTP/1.1\r\nHost: x\r\n'), 408, 'Request timeout');
   });
 
+  it('417 for an Expect header other than 100-continue, 405 for CONNECT (node would hang up without a word)', async () => {
+    expectErrorShape(await rawHttpExchange(server.port, 'POST / HTTP/1.1\r\nHost: x\r\nExpect: teapot\r\nContent-Length: 0\r\n\r\n'), 417, 'Expectation failed');
+    expectErrorShape(await rawHttpExchange(server.port, 'CONNECT example.com:443 HTTP/1.1\r\nHost: example.com:443\r\n\r\n'), 405, 'Method not allowed');
+  });
+
   it('a well-formed request still reaches the handler', async () => {
     const before = handled;
     const answer = await rawHttpExchange(server.port, 'GET / HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n');
