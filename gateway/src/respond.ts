@@ -11,6 +11,9 @@ export function sendJson(res: ServerResponse, status: number, body: unknown, req
     'content-type': 'application/json; charset=utf-8',
     'content-length': Buffer.byteLength(payload),
     'x-request-id': requestId,
+    // Answered before the request's body arrived (a refusal, a 404): the connection closes rather
+    // than node reading and dropping a body of any size for the next request's sake.
+    ...(res.req.complete ? {} : { connection: 'close' }),
     ...extraHeaders,
   });
   res.end(payload);

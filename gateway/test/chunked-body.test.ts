@@ -1,6 +1,6 @@
 import { request } from 'node:http';
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
-import { metricValue } from '@acs/testing';
+import { metricValue, rawHttpExchange } from '@acs/testing';
 import { startFakeUpstream, startGatewayHarness, type FakeUpstream, type GatewayHarness } from './harness.js';
 
 // Issue 13, item 1: bodies sent with Transfer-Encoding: chunked (no Content-Length) are forwarded,
@@ -82,5 +82,13 @@ describe('chunked request bodies through the gateway', () => {
     expect(catalog.received.length).toBe(upstreamSaw + 1);
     const metrics = await (await fetch(`${h.gateway.metricsServer!.url}/metrics`)).text();
     expect(metricValue(metrics, 'http_server_requests_total', { route: '/api/Dac', status: '413' })).toBe(1);
+  });
+
+  it('a request refused before its chunked body arrived is answered at once, and the connection closed', async () => {
+    // No key: 401 straight away; the body (which never ends here) is not read for the next request's sake.
+    const answer = await rawHttpExchange(h.gateway.server.port, 'POST /api/Users/Login HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\nTransfer-Encoding: chunked\r\n\r\n5\r\n{"a":\r\n', 5_000);
+    expect(answer.status).toBe(401);
+    expect(answer.headers.connection).toBe('close');
+    expect(JSON.parse(answer.body)).toMatchObject({ error: 'Missing authentication headers' });
   });
 });
