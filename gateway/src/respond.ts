@@ -1,7 +1,13 @@
 import type { ServerResponse } from 'node:http';
 import { errorBody, type AppError } from '@acs/errors';
 
-export function sendJson(res: ServerResponse, status: number, body: unknown, requestId: string, extraHeaders?: Record<string, string>): void {
+export function sendJson(
+  res: ServerResponse,
+  status: number,
+  body: unknown,
+  requestId: string,
+  extraHeaders?: Record<string, string>,
+): void {
   if (res.headersSent) {
     res.destroy();
     return;

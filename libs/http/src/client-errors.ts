@@ -7,11 +7,21 @@ import { AppError, errorBody, type ErrorKind } from '@acs/errors';
 function statusFor(code: string | undefined): { kind: ErrorKind; title: string; message: string; status: number } {
   switch (code) {
     case 'HPE_HEADER_OVERFLOW':
-      return { kind: 'bad_request', status: 431, title: 'Request header fields too large', message: 'The request line and headers together exceed the server limit of 16 KiB' };
+      return {
+        kind: 'bad_request',
+        status: 431,
+        title: 'Request header fields too large',
+        message: 'The request line and headers together exceed the server limit of 16 KiB',
+      };
     case 'ERR_HTTP_REQUEST_TIMEOUT':
       return { kind: 'bad_request', status: 408, title: 'Request timeout', message: 'The request was not received in time' };
     case 'HPE_CHUNK_EXTENSIONS_OVERFLOW':
-      return { kind: 'payload_too_large', status: 413, title: 'Payload too large', message: 'The chunk extensions of the request body are too large' };
+      return {
+        kind: 'payload_too_large',
+        status: 413,
+        title: 'Payload too large',
+        message: 'The chunk extensions of the request body are too large',
+      };
     default:
       return { kind: 'bad_request', status: 400, title: 'Bad request', message: 'The request could not be parsed as HTTP/1.1' };
   }
@@ -67,8 +77,23 @@ export function answerClientErrorsInErrorShape(server: Server): void {
   });
   server.on('checkExpectation', (req: IncomingMessage, res: ServerResponse) => {
     const requestId = randomUUID();
-    const payload = JSON.stringify(errorBody(new AppError('bad_request', 'Expectation failed', `Expect: ${String(req.headers.expect).slice(0, 64)} is not supported; only 100-continue is`), requestId));
-    res.writeHead(417, { 'content-type': 'application/json; charset=utf-8', 'content-length': Buffer.byteLength(payload), 'x-request-id': requestId, 'cache-control': 'no-store', connection: 'close' });
+    const payload = JSON.stringify(
+      errorBody(
+        new AppError(
+          'bad_request',
+          'Expectation failed',
+          `Expect: ${String(req.headers.expect).slice(0, 64)} is not supported; only 100-continue is`,
+        ),
+        requestId,
+      ),
+    );
+    res.writeHead(417, {
+      'content-type': 'application/json; charset=utf-8',
+      'content-length': Buffer.byteLength(payload),
+      'x-request-id': requestId,
+      'cache-control': 'no-store',
+      connection: 'close',
+    });
     res.end(payload);
   });
 }
