@@ -2,16 +2,27 @@ import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { Dispatcher } from 'undici';
 import type { Logger } from '@acs/logger';
 import type { RouteRecorder } from '@acs/metrics';
+import { errorOf, payloadTooLarge } from '@acs/errors';
 import type { GatewayMetrics } from '../metrics/gateway-metrics.js';
 import { sendError } from '../respond.js';
+import { isBodyTooLarge, limitStreamedBody } from './body-limit.js';
 import { upstreamError } from './upstream-errors.js';
 import type { Upstream } from './upstreams.js';
 
 /**
  * Request headers a service may need. An allow-list, not a deny-list: the client's API secret,
- * Authorization and any forged x-acs-* context headers never leave the gateway.
+ * Authorization and any forged x-acs-* context headers never leave the gateway. Transfer-Encoding
+ * is hop-by-hop and undici refuses it as a header (that was the 502 for every chunked body): a
+ * body without Content-Length is streamed and undici chunks it again on its own connection.
  */
-const FORWARDED_REQUEST_HEADERS = ['content-type', 'content-length', 'transfer-encoding', 'accept', 'accept-language', 'idempotency-key', 'if-none-match'] as const;
+const FORWARDED_REQUEST_HEADERS = [
+  'content-type',
+  'content-length',
+  'accept',
+  'accept-language',
+  'idempotency-key',
+  'if-none-match',
+] as const;
 const HOP_BY_HOP = new Set(['connection', 'keep-alive', 'transfer-encoding', 'proxy-connection', 'upgrade', 'te', 'trailer']);
 const CLIENT_GONE = new Error('client closed the connection');
 /** nginx's code for "the client closed the request": counted, so abandoned requests show up, though nobody receives it. */
@@ -26,6 +37,8 @@ export interface ForwardContext {
   recorder: RouteRecorder;
   /** performance.now() when the request arrived. */
   startedMs: number;
+  /** MAX_BODY_BYTES: a body streamed without Content-Length is cut off (413) past it. */
+  maxBodyBytes: number;
 }
 
 /**
@@ -62,7 +75,11 @@ class ProxyExchange implements Dispatcher.DispatchHandler {
     if (this.clientGone) controller.abort(CLIENT_GONE);
   }
 
-  onResponseStart(_controller: Dispatcher.DispatchController, statusCode: number, headers: Record<string, string | string[] | undefined>): void {
+  onResponseStart(
+    _controller: Dispatcher.DispatchController,
+    statusCode: number,
+    headers: Record<string, string | string[] | undefined>,
+  ): void {
     const out: Record<string, string | string[]> = {};
     for (const name in headers) {
       const value = headers[name];
@@ -93,12 +110,31 @@ class ProxyExchange implements Dispatcher.DispatchHandler {
       return; // nobody is left to answer
     }
     const { requestId, logger, metrics } = this.context;
+    if (isBodyTooLarge(err)) {
+      // The client's fault, not the service's; the rest of its body is never read, so the connection must close.
+      sendError(
+        this.res,
+        errorOf('payload_too_large', payloadTooLarge(this.context.maxBodyBytes).message, { headers: { connection: 'close' } }),
+        requestId,
+      );
+      this.record(413);
+      return;
+    }
     const error = upstreamError(this.upstream.name, err);
     logger.warn({ err, requestId, upstream: this.upstream.name, status: error.status }, 'upstream call failed');
     sendError(this.res, error, requestId); // after headers were sent this destroys the response
     metrics.upstreamFailed(this.upstream.name, error.status);
     this.record(error.status);
   }
+}
+
+/**
+ * What to stream to the service: a declared body as it comes (node:http holds it to its length,
+ * and the handler has checked that length), a chunked one through the byte counter, else nothing.
+ */
+function requestBody(req: IncomingMessage, declaredLength: string | undefined, maxBodyBytes: number): Dispatcher.DispatchOptions['body'] {
+  if (declaredLength !== undefined) return declaredLength === '0' ? null : req;
+  return req.headers['transfer-encoding'] !== undefined ? limitStreamedBody(req, maxBodyBytes) : null;
 }
 
 /** Streams the request to the service and its answer back; failures become 502/503/504 in the error shape. */
@@ -123,9 +159,13 @@ export function forward(
     const value = req.headers[name];
     if (typeof value === 'string') headers[name] = value;
   }
-  const hasBody = headers['content-length'] !== undefined ? headers['content-length'] !== '0' : headers['transfer-encoding'] !== undefined;
   upstream.pool.dispatch(
-    { path: url, method: req.method as Dispatcher.HttpMethod, headers, body: hasBody ? req : null },
+    {
+      path: url,
+      method: req.method as Dispatcher.HttpMethod,
+      headers,
+      body: requestBody(req, headers['content-length'], context.maxBodyBytes),
+    },
     new ProxyExchange(res, upstream, context),
   );
 }
