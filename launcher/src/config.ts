@@ -37,9 +37,13 @@ export const launcherConfigSchema = z.object({
   /** Passed to identity when set: token keys (else generated once under DATA_DIR), login throttling, the events queue. */
   JWT_SIGNING_KEY: z.string().optional(),
   JWT_VERIFICATION_KEYS: z.string().optional(),
+  LOGIN_MAX_FAILURES_PER_ACCOUNT_ADDRESS: z.string().optional(),
   LOGIN_MAX_FAILURES_PER_ACCOUNT: z.string().optional(),
   LOGIN_MAX_FAILURES_PER_ADDRESS: z.string().optional(),
   LOGIN_FAILURE_WINDOW_SECONDS: z.string().optional(),
+  LOGIN_KNOWN_ADDRESS_DAYS: z.string().optional(),
+  REGISTRATION_MAX_PER_ADDRESS: z.string().optional(),
+  REGISTRATION_WINDOW_SECONDS: z.string().optional(),
   SUBSCRIPTION_EVENTS_QUEUE: z.string().optional(),
   /** Passed to the keys service and the gateway. */
   KEYS_PER_USER: z.string().optional(),

@@ -1,7 +1,7 @@
 import { fileURLToPath } from 'node:url';
 import { join } from 'node:path';
 import { openDatabase, migrate, type Db } from '@acs/db';
-import type { Cache } from '@acs/cache';
+import { createMemoryCache, type Cache } from '@acs/cache';
 import { createAmqpBus, createBusMetrics, instrumentBus, type Bus, type Subscription } from '@acs/bus';
 import type { Logger } from '@acs/logger';
 import { listen, type RunningServer } from '@acs/http';
@@ -66,11 +66,16 @@ export async function openIdentityDeps(
       jwtTtlSeconds: config.JWT_TTL_SECONDS,
       jwtIssuer: config.JWT_ISSUER,
       jwtAudience: config.JWT_AUDIENCE,
+      maxFailuresPerAccountAddress: config.LOGIN_MAX_FAILURES_PER_ACCOUNT_ADDRESS,
       maxFailuresPerAccount: config.LOGIN_MAX_FAILURES_PER_ACCOUNT,
       maxFailuresPerAddress: config.LOGIN_MAX_FAILURES_PER_ADDRESS,
       failureWindowSeconds: config.LOGIN_FAILURE_WINDOW_SECONDS,
+      knownAddressSeconds: config.LOGIN_KNOWN_ADDRESS_DAYS * 24 * 3600,
+      maxRegistrationsPerAddress: config.REGISTRATION_MAX_PER_ADDRESS,
+      registrationWindowSeconds: config.REGISTRATION_WINDOW_SECONDS,
     },
     metrics: createIdentityMetrics(registry),
+    localLimiter: createMemoryCache(),
   };
 }
 
@@ -128,6 +133,7 @@ export async function startIdentityService(config: IdentityConfig, logger: Logge
         await pruner?.stop();
         await ownBus?.close();
         await deps.db.close();
+        await deps.localLimiter.close();
       },
     };
   } catch (err) {
