@@ -102,7 +102,7 @@ try {
   console.log(`machine: ${os.cpus().length} × ${os.cpus()[0]?.model ?? 'cpu'}, ${(os.totalmem() / 2 ** 30).toFixed(0)} GiB, node ${process.version}`);
   console.log(`load generator: ${useWrk ? 'wrk (1 thread)' : 'Node (undici); install wrk for figures less disturbed by the generator'}`);
   const keys = await start('keys', 'services/keys/dist/main.js', { ...common, DATABASE_URL: dbUrl('keys'), SEED_API_KEY: SYSTEM_KEY, SEED_API_SECRET: SYSTEM_SECRET, SEED_API_SCOPES: 'system:full-access' });
-  const identity = await start('identity', 'services/identity/dist/main.js', { ...common, DATABASE_URL: dbUrl('identity'), BCRYPT_COST: String(bcryptCost), LOGIN_MAX_FAILURES_PER_ADDRESS: '100000' });
+  const identity = await start('identity', 'services/identity/dist/main.js', { ...common, DATABASE_URL: dbUrl('identity'), BCRYPT_COST: String(bcryptCost), LOGIN_MAX_FAILURES_PER_ADDRESS: '100000', LOGIN_MAX_FAILURES_PER_ACCOUNT_ADDRESS: '100000' });
   const catalog = await start('catalog', 'services/catalog/dist/main.js', { ...common, DATABASE_URL: dbUrl('catalog') });
   // BENCH_GATEWAY_NODE_ARGS="--cpu-prof --cpu-prof-dir=/tmp/prof" profiles the gateway under this load.
   const nodeArgs = (process.env.BENCH_GATEWAY_NODE_ARGS ?? '').split(' ').filter(Boolean);

@@ -43,6 +43,8 @@ export async function startSystemUnderTest(overrides: Record<string, string> = {
     SEED_API_SECRET: SEED_SECRET,
     SEED_API_SCOPES: 'read:devices auth:login',
     BCRYPT_COST: '4',
+    // Every test client is 127.0.0.1: a file registers more accounts than one address may (test/e2e/sign-in-protection tests the limit).
+    REGISTRATION_MAX_PER_ADDRESS: '100000',
     ...overrides,
   });
   const system = await startSystem(config, createLogger({ name: 'e2e', level: 'silent' }));

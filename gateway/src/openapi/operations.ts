@@ -35,8 +35,9 @@ export const OPERATIONS: Record<string, OperationDoc> = {
     summary: 'Sign a user in',
     description:
       'Returns a signed JWT (EdDSA, kid in the header, issuer acs-identity, audience acs-api, lifetime JWT_TTL_SECONDS, default 1 h) and the user ' +
-      'with the effective role. A wrong password and an unknown e-mail give the same 401. After 5 failures for an account or 30 from one address ' +
-      'within 15 minutes: 429 with Retry-After. Public keys: GET /.well-known/jwks.json.',
+      'with the effective role. A wrong password and an unknown e-mail give the same 401. Within 15 minutes, after 5 failures for an account from one ' +
+      'address (that address), 30 from one address (every account), or 50 for an account from all addresses (addresses it has not signed in from): ' +
+      '429 with Retry-After, the same answer for every limit and for unknown e-mails. Public keys: GET /.well-known/jwks.json.',
     requestBody: loginRequestSchema,
     success: { status: 200, description: 'Signed in', schema: loginResponseSchema },
     errors: { 400: 'Invalid body', 429: 'Too many failed attempts; see Retry-After' },
@@ -46,10 +47,11 @@ export const OPERATIONS: Record<string, OperationDoc> = {
     description:
       'All four fields are required; unknown fields (a role, for instance) are ignored and change nothing. The e-mail is unique regardless of case (409). ' +
       'Password: 12 characters to 72 bytes in UTF-8, not a common or repetitive password, not containing the e-mail local part; no composition rules. ' +
-      'A new account starts a trial of TRIAL_DURATION_SECONDS (14 days by default): role 1 until it ends.',
+      'A new account starts a trial of TRIAL_DURATION_SECONDS (14 days by default): role 1 until it ends. At most 20 registrations per client ' +
+      'address an hour (429 with Retry-After); a taken e-mail is answered 409 without creating anything.',
     requestBody: registerRequestSchema,
     success: { status: 201, description: 'Account created', schema: registerResponseSchema },
-    errors: { 400: 'Invalid body or password outside the policy', 409: 'E-mail already registered' },
+    errors: { 400: 'Invalid body or password outside the policy', 409: 'E-mail already registered: sign in with it, or use another address', 429: 'Too many registrations from this address; see Retry-After' },
   },
   listDevices: {
     summary: "List the signed-in user's devices",

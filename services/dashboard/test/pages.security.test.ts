@@ -7,7 +7,7 @@ import { PASSWORD, createdCredentials, keyIdOf, registerUser, signIn, startDashb
 let system: DashboardSystem;
 
 beforeAll(async () => {
-  system = await startDashboardSystem({ LOGIN_MAX_FAILURES_PER_ACCOUNT: '3' });
+  system = await startDashboardSystem({ LOGIN_MAX_FAILURES_PER_ACCOUNT_ADDRESS: '3' });
 }, 90_000);
 afterAll(async () => system?.stop());
 

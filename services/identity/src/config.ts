@@ -41,11 +41,26 @@ export const identityConfigSchema = z.object({
   /** Created or updated at every start as an Admin (at least role 2) with this password. */
   SEED_ADMIN_EMAIL: z.email({ error: 'expected an e-mail address' }).max(254).optional(),
   SEED_ADMIN_PASSWORD: z.string().optional(),
-  /** Failed logins per account (any e-mail, existing or not) within the window before 429. */
-  LOGIN_MAX_FAILURES_PER_ACCOUNT: wholeNumber(1, 1000, 5),
-  /** Failed logins per client address (IPv6: per /64) within the window before 429. */
+  /**
+   * Failed logins per (account, client address) within the window before that pair answers 429: the
+   * guesser's own address is stopped, the owner elsewhere is not. The account is the lower-cased
+   * e-mail, existing or not, so the answers reveal nothing.
+   */
+  LOGIN_MAX_FAILURES_PER_ACCOUNT_ADDRESS: wholeNumber(1, 1000, 5),
+  /**
+   * Failed logins per account from all addresses together (a distributed guess) within the window;
+   * past it the account refuses sign-ins from addresses it does not know, while an address it signed
+   * in from within LOGIN_KNOWN_ADDRESS_DAYS still signs in.
+   */
+  LOGIN_MAX_FAILURES_PER_ACCOUNT: wholeNumber(1, 100_000, 50),
+  /** Failed logins per client address (IPv6: per /64) across all accounts within the window before 429 (credential stuffing). */
   LOGIN_MAX_FAILURES_PER_ADDRESS: wholeNumber(1, 100_000, 30),
   LOGIN_FAILURE_WINDOW_SECONDS: wholeNumber(1, 24 * 3600, 15 * 60),
+  /** How long an address an account signed in from stays known to it (the last 10 per account are kept). */
+  LOGIN_KNOWN_ADDRESS_DAYS: wholeNumber(1, 365, 30),
+  /** Registrations per client address (IPv6: per /64) within REGISTRATION_WINDOW_SECONDS before 429 (each one hashes a password). */
+  REGISTRATION_MAX_PER_ADDRESS: wholeNumber(1, 100_000, 20),
+  REGISTRATION_WINDOW_SECONDS: wholeNumber(1, 24 * 3600, 3600),
   /**
    * RabbitMQ, for billing's subscription events. Used when no bus is passed to startIdentityService
    * (standalone); unset and no bus: no subscription events are consumed.

@@ -1,6 +1,6 @@
 import { fileURLToPath } from 'node:url';
 import { openServiceDatabase } from '@acs/db';
-import type { Cache } from '@acs/cache';
+import { createMemoryCache, type Cache } from '@acs/cache';
 import { createAmqpBus, createBusMetrics, instrumentBus, type Bus, type Subscription } from '@acs/bus';
 import type { Logger } from '@acs/logger';
 import { listen, startWithCloseStack, type RunningServer } from '@acs/http';
@@ -59,11 +59,16 @@ export async function openIdentityDeps(
       jwtTtlSeconds: config.JWT_TTL_SECONDS,
       jwtIssuer: config.JWT_ISSUER,
       jwtAudience: config.JWT_AUDIENCE,
+      maxFailuresPerAccountAddress: config.LOGIN_MAX_FAILURES_PER_ACCOUNT_ADDRESS,
       maxFailuresPerAccount: config.LOGIN_MAX_FAILURES_PER_ACCOUNT,
       maxFailuresPerAddress: config.LOGIN_MAX_FAILURES_PER_ADDRESS,
       failureWindowSeconds: config.LOGIN_FAILURE_WINDOW_SECONDS,
+      knownAddressSeconds: config.LOGIN_KNOWN_ADDRESS_DAYS * 24 * 3600,
+      maxRegistrationsPerAddress: config.REGISTRATION_MAX_PER_ADDRESS,
+      registrationWindowSeconds: config.REGISTRATION_WINDOW_SECONDS,
     },
     metrics: createIdentityMetrics(registry),
+    localLimiter: createMemoryCache(),
   };
 }
 
@@ -84,6 +89,7 @@ export async function startIdentityService(config: IdentityConfig, logger: Logge
   return startWithCloseStack(logger, async (stack) => {
     const deps = await openIdentityDeps(config, logger, cache, signer, metrics);
     stack.defer('the database', () => deps.db.close());
+    stack.defer('the local sign-in limiter', () => deps.localLimiter.close());
     const ownBus = !bus && config.AMQP_URL ? createAmqpBus({ url: config.AMQP_URL, exchange: config.BUS_EXCHANGE, logger, connectionName: `identity-${process.pid}` }) : null;
     if (ownBus) stack.defer('the message bus', () => ownBus.close());
     const given = bus ?? ownBus;

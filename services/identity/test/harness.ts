@@ -53,6 +53,8 @@ export async function identityConfig(database: TestDatabase, prefix: string, env
     REDIS_PREFIX: prefix,
     INTERNAL_SECRET,
     BCRYPT_COST: '4',
+    // Tests register many accounts from one (unnamed) address; registration.security.test.ts tests the limit.
+    REGISTRATION_MAX_PER_ADDRESS: '100000',
     JWT_SIGNING_KEY: await testSigningKey(),
     ...env,
   };

@@ -102,6 +102,9 @@ describe('other configuration values', () => {
     ['TRIAL_DURATION_SECONDS', 'soon', 'expected a whole number'],
     ['JWT_TTL_SECONDS', '10', 'expected at least 60'],
     ['LOGIN_MAX_FAILURES_PER_ACCOUNT', '0', 'expected at least 1'],
+    ['LOGIN_MAX_FAILURES_PER_ACCOUNT_ADDRESS', '0', 'expected at least 1'],
+    ['LOGIN_KNOWN_ADDRESS_DAYS', '0', 'expected at least 1'],
+    ['REGISTRATION_MAX_PER_ADDRESS', 'many', 'expected a whole number'],
     ['SEED_ADMIN_EMAIL', 'admin', 'expected an e-mail address'],
   ])('%s=%s is refused: %s', (variable, value, message) => {
     expect(configProblems({ [variable]: value })).toEqual([{ path: variable, message }]);
@@ -115,9 +118,13 @@ describe('other configuration values', () => {
       JWT_ISSUER: 'acs-identity',
       JWT_AUDIENCE: 'acs-api',
       BCRYPT_COST: 11,
-      LOGIN_MAX_FAILURES_PER_ACCOUNT: 5,
+      LOGIN_MAX_FAILURES_PER_ACCOUNT_ADDRESS: 5,
+      LOGIN_MAX_FAILURES_PER_ACCOUNT: 50,
       LOGIN_MAX_FAILURES_PER_ADDRESS: 30,
       LOGIN_FAILURE_WINDOW_SECONDS: 900,
+      LOGIN_KNOWN_ADDRESS_DAYS: 30,
+      REGISTRATION_MAX_PER_ADDRESS: 20,
+      REGISTRATION_WINDOW_SECONDS: 3600,
       REDIS_PREFIX: 'acs:',
     });
   });

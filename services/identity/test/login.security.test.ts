@@ -2,13 +2,18 @@ import { describe, it, expect, beforeAll, afterAll } from '@jest/globals';
 import bcrypt from 'bcrypt';
 import { createRedisCache, type Cache } from '@acs/cache';
 import { INVALID_CREDENTIALS } from '../src/index.js';
-import { captureLogger, closedRedisUrl, countPasswordChecks, registered, silentLogger, startIdentity, strongPassword, uniqueEmail, type IdentityHarness } from './harness.js';
+import { pairFailuresKey } from '../src/domain/login-throttle.js';
+import { deleteRedisKeys, metricValue, startFaultProxy, uniqueName, type FaultProxy } from '@acs/testing';
+import { REDIS_URL, captureLogger, countPasswordChecks, registered, silentLogger, startIdentity, strongPassword, uniqueEmail, type IdentityHarness } from './harness.js';
 
 let identity: IdentityHarness;
 const captured = captureLogger();
 
 beforeAll(async () => {
-  identity = await startIdentity({ logger: captured.logger, env: { LOGIN_MAX_FAILURES_PER_ACCOUNT: '5', LOGIN_MAX_FAILURES_PER_ADDRESS: '8', LOGIN_FAILURE_WINDOW_SECONDS: '900' } });
+  identity = await startIdentity({
+    logger: captured.logger,
+    env: { LOGIN_MAX_FAILURES_PER_ACCOUNT_ADDRESS: '3', LOGIN_MAX_FAILURES_PER_ACCOUNT: '5', LOGIN_MAX_FAILURES_PER_ADDRESS: '8', LOGIN_FAILURE_WINDOW_SECONDS: '900' },
+  });
 });
 
 afterAll(async () => {
@@ -32,9 +37,65 @@ async function expectThrottled(response: Response): Promise<number> {
   return retryAfter;
 }
 
-describe('throttling per account', () => {
-  it('answers 429 with Retry-After after 5 failures, even with the right password, without running bcrypt', async () => {
+describe('throttling per (account, address)', () => {
+  it('answers 429 with Retry-After after 3 failures from one address, even with the right password, without running bcrypt; the owner elsewhere signs in', async () => {
     const { body: account } = await registered(identity);
+    const attacker = nextIp();
+    for (let i = 0; i < 3; i++) expect((await fail(account.email, attacker)).status).toBe(401);
+    let response: Response | undefined;
+    const checks = await countPasswordChecks(identity, async () => {
+      response = await identity.login({ email: account.email, password: account.password }, { clientIp: attacker });
+    });
+    await expectThrottled(response!);
+    expect(checks).toBe(0);
+    expect((await identity.login({ email: account.email, password: account.password }, { clientIp: nextIp() })).status).toBe(200);
+  });
+
+  it('counts the e-mail in any case as one account', async () => {
+    const { body: account } = await registered(identity);
+    const clientIp = nextIp();
+    for (const email of [account.email, account.email.toUpperCase(), account.email.toLowerCase()]) expect((await fail(email, clientIp)).status).toBe(401);
+    await expectThrottled(await fail(account.email.toLowerCase(), clientIp));
+  });
+
+  it('counts first: 40 parallel wrong passwords at one pair get exactly 3 x 401 and 37 x 429, and bcrypt runs 3 times', async () => {
+    const { body: account } = await registered(identity);
+    const clientIp = nextIp();
+    let statuses: number[] = [];
+    const checks = await countPasswordChecks(identity, async () => {
+      statuses = await Promise.all(Array.from({ length: 40 }, async () => (await fail(account.email, clientIp)).status));
+    });
+    expect(statuses.filter((status) => status === 401)).toHaveLength(3);
+    expect(statuses.filter((status) => status === 429)).toHaveLength(37);
+    expect(checks).toBe(3);
+  });
+
+  it('a successful sign-in clears the pair: the owner who mistyped gets the full allowance again', async () => {
+    const { body: account } = await registered(identity);
+    const clientIp = nextIp();
+    for (let i = 0; i < 2; i++) expect((await fail(account.email, clientIp)).status).toBe(401);
+    expect((await identity.login({ email: account.email, password: account.password }, { clientIp })).status).toBe(200);
+    for (let i = 0; i < 2; i++) expect((await fail(account.email, clientIp)).status).toBe(401);
+    expect((await identity.login({ email: account.email, password: account.password }, { clientIp })).status).toBe(200);
+    for (let i = 0; i < 3; i++) expect((await fail(account.email, clientIp)).status).toBe(401);
+    await expectThrottled(await fail(account.email, clientIp));
+  });
+
+  it('keeps no raw e-mail in Redis: the account key is a SHA-256 of the lower-cased address', async () => {
+    const email = uniqueEmail('Hashed');
+    await fail(email, nextIp());
+    const keys = await identity.redis.keys(`${identity.prefix}login-*`);
+    expect(keys.join('\n')).not.toMatch(/@/);
+    const { createHash } = await import('node:crypto');
+    expect(keys).toContain(`${identity.prefix}login-fail:acct:${createHash('sha256').update(email.toLowerCase()).digest('hex')}`);
+  });
+});
+
+describe('throttling per account across addresses (a distributed guess)', () => {
+  it('past 5 failures the account refuses addresses it does not know; one it signed in from still signs in', async () => {
+    const { body: account } = await registered(identity);
+    const home = nextIp();
+    expect((await identity.login({ email: account.email, password: account.password }, { clientIp: home })).status).toBe(200);
     for (let i = 0; i < 5; i++) expect((await fail(account.email, nextIp())).status).toBe(401);
     let response: Response | undefined;
     const checks = await countPasswordChecks(identity, async () => {
@@ -42,38 +103,66 @@ describe('throttling per account', () => {
     });
     await expectThrottled(response!);
     expect(checks).toBe(0);
+    expect((await identity.login({ email: account.email, password: account.password }, { clientIp: home })).status).toBe(200);
+    // A wrong password from home is still an honest 401 (and the owner keeps signing in there).
+    expect((await fail(account.email, home)).status).toBe(401);
   });
 
-  it('counts the e-mail in any case as one account', async () => {
-    const { body: account } = await registered(identity);
-    for (const email of [account.email, account.email.toUpperCase(), account.email.toLowerCase(), account.email, account.email.toUpperCase()]) {
-      expect((await fail(email, nextIp())).status).toBe(401);
-    }
-    await expectThrottled(await fail(account.email.toLowerCase(), nextIp()));
-  });
-
-  it('throttles an unknown e-mail the same way (the answers do not tell accounts apart)', async () => {
+  it('an address from which the account has never signed in is not known: a new e-mail is refused everywhere past the limit', async () => {
     const email = uniqueEmail('ghost');
     for (let i = 0; i < 5; i++) expect((await fail(email, nextIp())).status).toBe(401);
     await expectThrottled(await fail(email, nextIp()));
   });
 
-  it('a successful login resets the account count', async () => {
+  it('keeps at most 10 known addresses per account, with an expiry', async () => {
     const { body: account } = await registered(identity);
-    const clientIp = nextIp();
-    for (let i = 0; i < 4; i++) expect((await fail(account.email, clientIp)).status).toBe(401);
-    expect((await identity.login({ email: account.email, password: account.password }, { clientIp })).status).toBe(200);
-    for (let i = 0; i < 4; i++) expect((await fail(account.email, nextIp())).status).toBe(401);
-    expect((await identity.login({ email: account.email, password: account.password }, { clientIp: nextIp() })).status).toBe(200);
-  });
-
-  it('keeps no raw e-mail in Redis: the account key is a SHA-256 of the lower-cased address', async () => {
-    const email = uniqueEmail('Hashed');
-    await fail(email, nextIp());
-    const keys = await identity.redis.keys(`${identity.prefix}login-fail:*`);
-    expect(keys.join('\n')).not.toMatch(/@/);
+    for (let i = 0; i < 12; i++) expect((await identity.login({ email: account.email, password: account.password }, { clientIp: nextIp() })).status).toBe(200);
     const { createHash } = await import('node:crypto');
-    expect(keys).toContain(`${identity.prefix}login-fail:acct:${createHash('sha256').update(email.toLowerCase()).digest('hex')}`);
+    const key = `${identity.prefix}login-known:${createHash('sha256').update(account.email.toLowerCase()).digest('hex')}`;
+    const known = JSON.parse((await identity.redis.get(key))!) as [string, number][];
+    expect(known).toHaveLength(10);
+    expect(known.join()).not.toContain('203.0.113'); // hashed, not the address itself
+    const ttl = await identity.redis.ttl(key);
+    expect(ttl).toBeGreaterThan(29 * 24 * 3600);
+    expect(ttl).toBeLessThanOrEqual(30 * 24 * 3600);
+  });
+});
+
+describe('equal answers', () => {
+  it('a throttled unknown e-mail and a throttled real account get the same status, headers and body, and neither runs bcrypt or reads the database', async () => {
+    const { body: account } = await registered(identity);
+    const ghost = uniqueEmail('ghost');
+    const clientIp = nextIp();
+    for (let i = 0; i < 3; i++) {
+      expect((await fail(account.email, clientIp)).status).toBe(401);
+      expect((await fail(ghost, clientIp)).status).toBe(401);
+    }
+    const answers: { status: number; retryAfter: string | null; body: string }[] = [];
+    let queries = 0;
+    const db = identity.deps.db;
+    identity.deps.db = { ...db, query: (...args: Parameters<typeof db.query>) => ((queries += 1), db.query(...args)) } as typeof db;
+    try {
+      const checks = await countPasswordChecks(identity, async () => {
+        for (const email of [account.email, ghost]) {
+          const response = await identity.login({ email, password: account.password }, { clientIp });
+          answers.push({ status: response.status, retryAfter: response.headers.get('retry-after'), body: await response.text() });
+        }
+      });
+      expect(checks).toBe(0);
+    } finally {
+      identity.deps.db = db;
+    }
+    expect(queries).toBe(0);
+    // The same answer but for the seconds left (the two windows started a few ms apart) and the request id.
+    const comparable = ({ status, retryAfter, body }: (typeof answers)[number]) => {
+      const { requestId: _requestId, ...rest } = JSON.parse(body) as Record<string, unknown>;
+      return { status, seconds: Number(retryAfter), rest: JSON.stringify(rest).replace(/\d+ seconds/, 'N seconds') };
+    };
+    const [real, unknown] = answers.map(comparable);
+    expect(real!.status).toBe(429);
+    expect(unknown!.status).toBe(real!.status);
+    expect(unknown!.rest).toBe(real!.rest);
+    expect(Math.abs(unknown!.seconds - real!.seconds)).toBeLessThanOrEqual(1);
   });
 });
 
@@ -126,7 +215,7 @@ describe('audit lines', () => {
     const ghostLine = captured.lines.find((line) => line.audit === 'user.login_failed' && line.requestId === 'req-ghost');
     expect(ghostLine).toMatchObject({ reason: 'unknown_email', address: clientIp });
     expect(ghostLine).not.toHaveProperty('userId');
-    expect(captured.lines).toContainEqual(expect.objectContaining({ audit: 'user.login_throttled', address: clientIp, requestId: 'req-throttled', retryAfterSeconds: expect.any(Number) }));
+    expect(captured.lines).toContainEqual(expect.objectContaining({ audit: 'user.login_throttled', limit: 'account_address', address: clientIp, requestId: 'req-throttled', retryAfterSeconds: expect.any(Number) }));
     const text = captured.text();
     for (const secret of [account.password, ...passwords]) expect(text).not.toContain(secret);
     expect(text).not.toContain(account.email);
@@ -134,30 +223,63 @@ describe('audit lines', () => {
   });
 });
 
-describe('when Redis is unreachable', () => {
-  let deadCache: Cache;
+describe('when Redis is unreachable: each process limits sign-ins on its own counters', () => {
+  let proxy: FaultProxy;
+  let proxiedCache: Cache;
   let down: IdentityHarness;
+  const prefix = `${uniqueName('identity_outage')}:`;
 
   beforeAll(async () => {
-    deadCache = createRedisCache({ url: await closedRedisUrl(), keyPrefix: 'unused:', logger: silentLogger() });
-    down = await startIdentity({ cache: deadCache });
+    proxy = await startFaultProxy(REDIS_URL, 6379);
+    proxiedCache = createRedisCache({ url: proxy.url, keyPrefix: prefix, logger: silentLogger() });
+    down = await startIdentity({ cache: proxiedCache, env: { LOGIN_MAX_FAILURES_PER_ACCOUNT_ADDRESS: '3' } });
   });
 
   afterAll(async () => {
     await down?.stop();
-    await deadCache?.close();
+    await proxiedCache?.close();
+    await proxy?.close();
+    await deleteRedisKeys(prefix);
   });
 
-  it('login fails closed with 503 and runs no bcrypt (an unlimited login is never offered)', async () => {
+  it('sign-in keeps working, the pair limit holds (no bcrypt past it), and the shared counters are used again once Redis is back', async () => {
+    const { body: account } = await registered(down);
+    const clientIp = nextIp();
+    expect((await down.login({ email: account.email, password: strongPassword() }, { clientIp })).status).toBe(401); // counted in Redis
+    proxy.cut();
+    expect((await down.login({ email: account.email, password: account.password }, { clientIp: nextIp() })).status).toBe(200);
+    for (let i = 0; i < 3; i++) expect((await down.login({ email: account.email, password: strongPassword() }, { clientIp })).status).toBe(401);
     let response: Response | undefined;
     const checks = await countPasswordChecks(down, async () => {
-      response = await down.login({ email: uniqueEmail('down'), password: strongPassword() }, { clientIp: nextIp() });
+      response = await down.login({ email: account.email, password: account.password }, { clientIp });
     });
-    expect(response!.status).toBe(503);
-    expect(await response!.json()).toMatchObject({ error: 'Service unavailable', message: 'Sign-in is temporarily unavailable. Try again shortly.' });
+    expect(response!.status).toBe(429);
     expect(checks).toBe(0);
-  });
+    expect(await scrapedValue(down, 'identity_login_local_limiter_total')).toBeGreaterThanOrEqual(5);
+    proxy.restore();
+    // Back on the shared counters: a sign-in no longer falls back, and a failure is counted in Redis.
+    await waitUntil(async () => {
+      const before = await scrapedValue(down, 'identity_login_local_limiter_total');
+      const signedIn = (await down.login({ email: account.email, password: account.password }, { clientIp: nextIp() })).status === 200;
+      return signedIn && (await scrapedValue(down, 'identity_login_local_limiter_total')) === before;
+    });
+    const fresh = nextIp();
+    expect((await down.login({ email: account.email, password: strongPassword() }, { clientIp: fresh })).status).toBe(401);
+    expect(await down.redis.get(`${prefix}${pairFailuresKey(account.email, fresh)}`)).toBe('1');
+  }, 30_000);
 });
+
+async function waitUntil(probe: () => Promise<boolean>, timeoutMs = 10_000): Promise<void> {
+  const deadline = Date.now() + timeoutMs;
+  while (!(await probe())) {
+    if (Date.now() > deadline) throw new Error('timed out');
+    await new Promise((resolve) => setTimeout(resolve, 200));
+  }
+}
+
+async function scrapedValue(harness: IdentityHarness, name: string): Promise<number> {
+  return metricValue(await (await fetch(`${harness.url}/metrics`)).text(), name) ?? 0;
+}
 
 describe('timing: an unknown e-mail costs as much as a wrong password', () => {
   let slow: IdentityHarness;

@@ -39,6 +39,7 @@ describe('GET /metrics at the identity service', () => {
   it('counts throttled logins by the limit reached, and logins by route and status', async () => {
     const before = await scrape();
     expect(metricValue(before, 'identity_login_throttled_total', { service: 'identity', limit: 'account' })).toBe(0);
+    for (const limit of ['account_address', 'address']) expect(metricValue(before, 'identity_login_throttled_total', { service: 'identity', limit })).toBe(0);
     const { body } = await registered(identity);
     for (let i = 0; i < 2; i++) expect((await identity.login({ email: body.email, password: strongPassword() }, { clientIp: '198.51.100.7' })).status).toBe(401);
     expect((await identity.login({ email: body.email, password: body.password }, { clientIp: '198.51.100.7' })).status).toBe(429);

@@ -19,7 +19,7 @@ afterAll(async () => {
 });
 
 const eventIdsOf = async (userId: number): Promise<string[]> =>
-  (await identity.db.query<{ event_id: string }>('SELECT event_id FROM processed_events WHERE user_id = $1 ORDER BY occurred_at, sequence', [userId])).rows.map((r) => r.event_id);
+  (await identity.db.query<{ event_id: string }>('SELECT event_id FROM processed_events WHERE user_id = $1 ORDER BY sequence', [userId])).rows.map((r) => r.event_id);
 
 const age = (userId: number, days: number) =>
   identity.db.query(`UPDATE processed_events SET processed_at = now() - make_interval(days => $2) WHERE user_id = $1`, [userId, days]);
@@ -29,8 +29,9 @@ describe('pruning processed subscription events', () => {
     const { user, body } = await registered(identity);
     const at = (minutesAgo: number) => new Date(Date.now() - minutesAgo * 60_000).toISOString();
     const activated = parseSubscriptionEvent(subscriptionEvent('activated', user.id, { planType: 1, occurredAt: at(30), sequence: 1 }));
-    const changed = parseSubscriptionEvent(subscriptionEvent('changed', user.id, { planType: 2, occurredAt: at(20), sequence: 2 }));
-    const overtaken = parseSubscriptionEvent(subscriptionEvent('changed', user.id, { planType: 1, occurredAt: at(25), sequence: 3 }));
+    const changed = parseSubscriptionEvent(subscriptionEvent('changed', user.id, { planType: 2, occurredAt: at(20), sequence: 3 }));
+    // Overtaken by `changed` (a lower sequence); its clock says later, which must not matter.
+    const overtaken = parseSubscriptionEvent(subscriptionEvent('changed', user.id, { planType: 1, occurredAt: at(15), sequence: 2 }));
     expect(await applySubscriptionEvent(identity.deps, activated)).toBe('applied');
     expect(await applySubscriptionEvent(identity.deps, changed)).toBe('applied');
     expect(await applySubscriptionEvent(identity.deps, overtaken)).toBe('stale');

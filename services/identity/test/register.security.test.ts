@@ -96,3 +96,56 @@ describe('requests that do not come from the gateway', () => {
     expect(await ready.json()).toEqual({ ready: true, checks: { database: 'ok', migrations: 'ok', cache: 'ok' } });
   });
 });
+
+describe('registration is limited per client address and checks a taken e-mail before hashing', () => {
+  let limited: IdentityHarness;
+
+  beforeAll(async () => {
+    limited = await startIdentity({ env: { REGISTRATION_MAX_PER_ADDRESS: '3', REGISTRATION_WINDOW_SECONDS: '3600' } });
+  });
+
+  afterAll(async () => {
+    await limited?.stop();
+  });
+
+  /** Counts bcrypt hashes while `fn` runs. */
+  async function countHashes(fn: () => Promise<void>): Promise<number> {
+    const passwords = limited.deps.passwords;
+    let count = 0;
+    limited.deps.passwords = { ...passwords, hash: (password) => ((count += 1), passwords.hash(password)) };
+    try {
+      await fn();
+    } finally {
+      limited.deps.passwords = passwords;
+    }
+    return count;
+  }
+
+  it('answers 429 with Retry-After to the 4th registration from one address, hashing nothing; another address still registers', async () => {
+    for (let i = 0; i < 3; i++) expect((await limited.register(buildRegisterBody(), { clientIp: '198.51.100.7' })).status).toBe(201);
+    const before = await countUsers(limited.db);
+    let response: Response | undefined;
+    const hashes = await countHashes(async () => {
+      response = await limited.register(buildRegisterBody(), { clientIp: '198.51.100.7' });
+    });
+    expect(response!.status).toBe(429);
+    const retryAfter = Number(response!.headers.get('retry-after'));
+    expect(retryAfter).toBeGreaterThan(3500);
+    expect(await response!.json()).toMatchObject({ error: 'Too many requests', message: `Too many registrations from this network. Try again in ${retryAfter} seconds.` });
+    expect(hashes).toBe(0);
+    expect(await countUsers(limited.db)).toBe(before);
+    expect((await limited.register(buildRegisterBody(), { clientIp: '198.51.100.8' })).status).toBe(201);
+  });
+
+  it('answers a taken e-mail 409 without running bcrypt (a flood of them costs no hashing)', async () => {
+    const body = buildRegisterBody();
+    expect((await limited.register(body, { clientIp: '198.51.100.20' })).status).toBe(201);
+    let response: Response | undefined;
+    const hashes = await countHashes(async () => {
+      response = await limited.register({ ...body, email: body.email.toUpperCase() }, { clientIp: '198.51.100.21' });
+    });
+    expect(response!.status).toBe(409);
+    expect(((await response!.json()) as { message: string }).message).toMatch(/Sign in with it/);
+    expect(hashes).toBe(0);
+  });
+});

@@ -86,6 +86,27 @@ describe('subscription events on the in-process bus', () => {
     expect(rows[0]!.n).toBe(2);
   });
 
+  it('orders by the per-user sequence only: a later event from a pod whose clock runs behind is applied, not dropped as stale', async () => {
+    const { user, body } = await registered(identity);
+    const skewedAhead = new Date(Date.now() + 10 * 60_000).toISOString();
+    const behind = new Date(Date.now() - 10 * 60_000).toISOString();
+    const activated = parseSubscriptionEvent(subscriptionEvent('activated', user.id, { planType: 2, occurredAt: skewedAhead }));
+    const endedAt = new Date(Math.floor(Date.now() / 1000) * 1000 - 1000);
+    const canceled = parseSubscriptionEvent(subscriptionEvent('canceled', user.id, { planType: 2, status: 'canceled', currentPeriodEnd: endedAt.toISOString(), occurredAt: behind }));
+    expect(await applySubscriptionEvent(identity.deps, activated)).toBe('applied');
+    expect(await applySubscriptionEvent(identity.deps, canceled)).toBe('applied');
+    // The cancellation holds: the subscription ended, so the cached record gives the account role (Free).
+    expect((await findRow(identity.db, body.email))!.subscription_ends_at).toEqual(endedAt);
+    expect(effectiveRole((await identity.cachedAuthz(user.id))!.record, nowSeconds())).toBe(0);
+    // And the reverse: an earlier sequence with a later clock arriving late is the stale one.
+    const { user: other, body: otherBody } = await registered(identity);
+    const early = parseSubscriptionEvent(subscriptionEvent('activated', other.id, { planType: 1, occurredAt: skewedAhead }));
+    const late = parseSubscriptionEvent(subscriptionEvent('changed', other.id, { planType: 2, occurredAt: behind }));
+    expect(await applySubscriptionEvent(identity.deps, late)).toBe('applied');
+    expect(await applySubscriptionEvent(identity.deps, early)).toBe('stale');
+    expect((await findRow(identity.db, otherBody.email))!.plan_type).toBe(2);
+  });
+
   it('parks an event for an unknown user or with a bad payload in the dead-letter queue and keeps consuming', async () => {
     await bus.publish(SUBSCRIPTION_ROUTING_KEYS.activated, subscriptionEvent('activated', 987_654_321));
     await bus.publish(SUBSCRIPTION_ROUTING_KEYS.activated, { ...subscriptionEvent('activated', 1), payload: { userId: 'x' } });

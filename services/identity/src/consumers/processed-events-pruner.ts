@@ -4,7 +4,7 @@ import type { Logger } from '@acs/logger';
 /*
  * processed_events would otherwise grow by one row per subscription event forever. A row is kept
  * for `retentionDays` (redeliveries and dead-letter replays come within that), and after that only
- * while it is the latest applied event of its user: that row is what newerEventApplied() compares
+ * while it is the latest applied event of its user (highest sequence): that row is what newerEventApplied() compares
  * a late event with, so a replay older than anything kept is still recognised as stale and never
  * re-applied. Deleting in small batches keeps each statement short next to the consumer's locks.
  */
@@ -20,7 +20,7 @@ export async function pruneProcessedEvents(db: Queryable, retentionDays: number)
            WHERE p.processed_at < now() - make_interval(days => $1)
              AND EXISTS (SELECT 1 FROM processed_events n
                           WHERE n.user_id = p.user_id AND n.applied
-                            AND (n.occurred_at, n.sequence) > (p.occurred_at, p.sequence))
+                            AND n.sequence > p.sequence)
            LIMIT $2)`,
       [retentionDays, BATCH],
     );

@@ -29,12 +29,14 @@ export async function isProcessed(tx: Queryable, eventId: string): Promise<boole
   return rows.length > 0;
 }
 
-/** Whether a newer event of this user was applied already (this one arrived late). */
+/**
+ * Whether a newer event of this user was applied already (this one arrived late). Newer means a
+ * higher sequence (billing's outbox row id) and nothing else: occurredAt comes from the clock of
+ * whichever billing pod wrote the event, and two pods' clocks may differ, so ordering by it could
+ * drop a cancellation as stale and leave a cancelled plan active.
+ */
 export async function newerEventApplied(tx: Queryable, event: ProcessedEvent): Promise<boolean> {
-  const { rows } = await tx.query(
-    `SELECT 1 FROM processed_events WHERE user_id = $1 AND applied AND (occurred_at > $2 OR (occurred_at = $2 AND sequence > $3)) LIMIT 1`,
-    [event.userId, event.occurredAt, event.sequence],
-  );
+  const { rows } = await tx.query('SELECT 1 FROM processed_events WHERE user_id = $1 AND applied AND sequence > $2 LIMIT 1', [event.userId, event.sequence]);
   return rows.length > 0;
 }
 

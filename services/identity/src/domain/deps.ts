@@ -16,17 +16,27 @@ export interface IdentitySettings {
   jwtTtlSeconds: number;
   jwtIssuer: string;
   jwtAudience: string;
+  maxFailuresPerAccountAddress: number;
   maxFailuresPerAccount: number;
   maxFailuresPerAddress: number;
   failureWindowSeconds: number;
+  knownAddressSeconds: number;
+  maxRegistrationsPerAddress: number;
+  registrationWindowSeconds: number;
 }
 
-/** Which failed-login limit refused a login. */
-export type ThrottledLimit = 'account' | 'address' | 'account_and_address';
+/**
+ * Which limit refused a login: the (account, address) pair, the address across accounts, or the
+ * account across addresses (refused only at addresses the account does not know).
+ */
+export type ThrottledLimit = 'account_address' | 'address' | 'account';
 
 /** What the use cases report for operators (identity-metrics.ts counts it for Prometheus). */
 export interface IdentityMetrics {
   loginThrottled(limit: ThrottledLimit): void;
+  registrationThrottled(): void;
+  /** A login counted on this process's own limiter because the shared one (Redis) could not be reached. */
+  localLimiterUsed(): void;
 }
 
 /** What the use cases need; built once in service.ts and passed down (tests may swap a member). */
@@ -35,4 +45,9 @@ export interface IdentityDeps extends UserStore {
   signer: JwtSigner;
   settings: IdentitySettings;
   metrics: IdentityMetrics;
+  /**
+   * This process's own counters (in memory), used for sign-in limits only while `cache` cannot be
+   * reached: sign-in keeps working, limited per process, instead of failing for everyone.
+   */
+  localLimiter: Cache;
 }

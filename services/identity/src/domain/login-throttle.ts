@@ -2,69 +2,119 @@ import { createHash } from 'node:crypto';
 import { AppError } from '@acs/errors';
 import type { IdentityDeps, ThrottledLimit } from './deps.js';
 import { addressBucket } from './client-address.js';
+import { countOnLimiterStore } from './limiter-store.js';
+import { isKnownAddress, knownAddressId, parseKnownAddresses, withKnownAddress } from './known-addresses.js';
 
 /** Keys hold a hash of the e-mail, never the address itself (Redis is not a place for personal data). */
-export const accountFailuresKey = (email: string): string => `login-fail:acct:${createHash('sha256').update(email.toLowerCase()).digest('hex')}`;
+const accountId = (email: string): string => createHash('sha256').update(email.toLowerCase()).digest('hex');
+export const accountFailuresKey = (email: string): string => `login-fail:acct:${accountId(email)}`;
 export const addressFailuresKey = (clientIp: string | undefined): string => `login-fail:addr:${addressBucket(clientIp)}`;
+export const pairFailuresKey = (email: string, clientIp: string | undefined): string => `login-fail:pair:${accountId(email)}:${addressBucket(clientIp)}`;
+export const knownAddressesKey = (email: string): string => `login-known:${accountId(email)}`;
+/** Attempts counted first that turned out not to be failures (a success, or refused before any password check). */
+const creditsKey = (failuresKey: string): string => failuresKey.replace(/^login-fail:/, 'login-ok:');
 
 export class LoginThrottledError extends AppError {
   constructor(
     readonly retryAfterSeconds: number,
     readonly limit: ThrottledLimit,
   ) {
+    // One answer for every limit and for real and unknown accounts alike: it tells a guesser nothing.
     super('too_many_requests', 'Too many requests', `Too many failed sign-in attempts. Try again in ${retryAfterSeconds} seconds.`, {
       headers: { 'Retry-After': String(retryAfterSeconds) },
     });
   }
 }
 
-/** Brute-force protection fails closed: without the counters, a login is refused rather than left unlimited. */
-const throttleUnavailable = (cause: unknown): AppError =>
-  new AppError('unavailable', 'Service unavailable', 'Sign-in is temporarily unavailable. Try again shortly.', { cause });
-
-/**
- * Fixed-window failure counters per account (the lower-cased e-mail, existing or not, so the
- * answer reveals nothing) and per client address. Checked before bcrypt runs: a throttled guess
- * costs no CPU. Check-then-count lets concurrent guesses overshoot the limit by at most the number
- * in flight, which keeps successful logins from counting against a shared (NAT) address.
- */
-export function loginThrottle(deps: Pick<IdentityDeps, 'cache' | 'settings'>, email: string, clientIp: string | undefined) {
-  const { maxFailuresPerAccount, maxFailuresPerAddress, failureWindowSeconds } = deps.settings;
-  const account = accountFailuresKey(email);
-  const address = addressFailuresKey(clientIp);
-  return {
-    /** Throws 429 (with Retry-After) when either counter has reached its limit, 503 when the counters are unreachable. */
-    async assertAllowed(): Promise<void> {
-      let counts: (string | null)[];
-      try {
-        counts = await deps.cache.mget([account, address]);
-      } catch (err) {
-        throw throttleUnavailable(err);
-      }
-      const accountOver = Number(counts[0] ?? 0) >= maxFailuresPerAccount;
-      const addressOver = Number(counts[1] ?? 0) >= maxFailuresPerAddress;
-      if (!accountOver && !addressOver) return;
-      const over = [accountOver ? account : null, addressOver ? address : null].filter((key): key is string => key !== null);
-      // The attempt counts too (same fixed window, so it never extends the block); its answer says how long is left.
-      let ttls: number[];
-      try {
-        ttls = (await Promise.all(over.map((key) => deps.cache.incrWithTtl(key, failureWindowSeconds)))).map((r) => r.ttlSeconds);
-      } catch (err) {
-        throw throttleUnavailable(err);
-      }
-      const limit: ThrottledLimit = accountOver && addressOver ? 'account_and_address' : accountOver ? 'account' : 'address';
-      throw new LoginThrottledError(Math.max(1, ...ttls), limit);
-    },
-    async recordFailure(): Promise<void> {
-      try {
-        await Promise.all([deps.cache.incrWithTtl(account, failureWindowSeconds), deps.cache.incrWithTtl(address, failureWindowSeconds)]);
-      } catch (err) {
-        throw throttleUnavailable(err);
-      }
-    },
-    /** A successful login clears the account's count; the address keeps its own (one good account must not reset it). */
-    reset: (): Promise<void> => deps.cache.del(account),
-  };
+interface Counter {
+  count: number;
+  ttlSeconds: number;
 }
 
-export type LoginThrottle = ReturnType<typeof loginThrottle>;
+export interface LoginAttempt {
+  /** The password matched: the pair's count is cleared, the address becomes known to the account. */
+  succeeded(): Promise<void>;
+}
+
+/**
+ * Counts the attempt first, then decides, all before any bcrypt work (a refused guess costs no CPU):
+ * one round trip increments the (account, address), address and account counters (each an atomic
+ * INCR, fixed windows) and reads the credits and the account's known addresses. Counting first is
+ * what makes the limits exact under concurrency: 40 parallel guesses at one pair see counts 1..40,
+ * so exactly 5 reach bcrypt. An attempt that proves not to be a failure (a success, or one refused
+ * here) is credited back on the address and account counters, so successful sign-ins behind a
+ * shared (NAT) address never count against it. Refuses (429) when
+ * - the pair has more than LOGIN_MAX_FAILURES_PER_ACCOUNT_ADDRESS, or
+ * - the address has more than LOGIN_MAX_FAILURES_PER_ADDRESS failures across accounts, or
+ * - the account has more than LOGIN_MAX_FAILURES_PER_ACCOUNT failures across addresses and this
+ *   address is not one it signed in from within LOGIN_KNOWN_ADDRESS_DAYS.
+ * The account is the lower-cased e-mail whether or not it exists, and nothing here reads the
+ * database, so a throttled unknown e-mail and a throttled real account are answered alike.
+ */
+export async function beginLoginAttempt(
+  deps: Pick<IdentityDeps, 'cache' | 'localLimiter' | 'settings' | 'logger' | 'metrics'>,
+  email: string,
+  clientIp: string | undefined,
+): Promise<LoginAttempt> {
+  const { maxFailuresPerAccountAddress, maxFailuresPerAccount, maxFailuresPerAddress, failureWindowSeconds: window, knownAddressSeconds } = deps.settings;
+  const pair = pairFailuresKey(email, clientIp);
+  const address = addressFailuresKey(clientIp);
+  const account = accountFailuresKey(email);
+  const known = knownAddressesKey(email);
+  const addressId = knownAddressId(addressBucket(clientIp));
+  const startedAt = Date.now();
+  const now = Math.floor(startedAt / 1000);
+
+  // Issued in one event-loop turn: ioredis sends them as one pipeline, Redis runs them in this order.
+  const { store, counts } = await countOnLimiterStore(deps, (cache) =>
+    Promise.all([
+      cache.incrWithTtl(pair, window),
+      cache.incrWithTtl(address, window),
+      cache.incrWithTtl(account, window),
+      cache.get(creditsKey(address)),
+      cache.get(creditsKey(account)),
+      cache.get(known),
+    ]),
+  );
+  const [pairCount, addressCount, accountCount, addressCredits, accountCredits, knownRaw] = counts;
+  const knownAddresses = parseKnownAddresses(knownRaw, now, knownAddressSeconds);
+  const addressFailures = addressCount.count - Number(addressCredits ?? 0);
+  const accountFailures = accountCount.count - Number(accountCredits ?? 0);
+
+  /*
+   * A credit expires no later than the counter it offsets (its TTL is what was left of the counter's
+   * window, rounded down), so credits never carry over into the counter's next window.
+   */
+  const credit = (failuresKey: string, counter: Counter): Promise<unknown> => {
+    const ttl = Math.floor(counter.ttlSeconds - 1 - (Date.now() - startedAt) / 1000);
+    return ttl >= 1 ? store.incrWithTtl(creditsKey(failuresKey), ttl) : Promise.resolve();
+  };
+  const bestEffort = (what: string, writes: Promise<unknown>[]): Promise<void> =>
+    Promise.all(writes).then(
+      () => undefined,
+      (err: unknown) => deps.logger.warn({ err }, `sign-in limits: could not ${what} (the counts stay higher until the window ends)`),
+    );
+
+  const refusal: [ThrottledLimit, Counter] | null =
+    pairCount.count > maxFailuresPerAccountAddress
+      ? ['account_address', pairCount]
+      : addressFailures > maxFailuresPerAddress
+        ? ['address', addressCount]
+        : accountFailures > maxFailuresPerAccount && !isKnownAddress(knownAddresses, addressId)
+          ? ['account', accountCount]
+          : null;
+  if (refusal) {
+    // No password was checked, so it is no failure: only the pair keeps it (it never extends the window).
+    await bestEffort('credit a refused attempt', [credit(address, addressCount), credit(account, accountCount)]);
+    throw new LoginThrottledError(Math.max(1, refusal[1].ttlSeconds), refusal[0]);
+  }
+  return {
+    succeeded: () =>
+      bestEffort('clear the counts after a successful sign-in', [
+        store.del(pair),
+        credit(address, addressCount),
+        credit(account, accountCount),
+        store.set(known, withKnownAddress(knownAddresses, addressId, now), knownAddressSeconds),
+      ]),
+  };
+}

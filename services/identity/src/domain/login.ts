@@ -4,7 +4,7 @@ import { findUserByEmail } from '../data-access/users-repository.js';
 import { accessAt, nowSeconds } from './user.js';
 import type { IdentityDeps } from './deps.js';
 import { addressBucket } from './client-address.js';
-import { LoginThrottledError, loginThrottle } from './login-throttle.js';
+import { LoginThrottledError, beginLoginAttempt, type LoginAttempt } from './login-throttle.js';
 import { issueToken } from './tokens.js';
 
 /** One answer for an unknown e-mail and a wrong password: the body tells an attacker nothing. */
@@ -17,32 +17,32 @@ export interface LoginInput {
 }
 
 /**
- * Throttle check (before any bcrypt work), then the password check: an unknown e-mail is compared
- * with a dummy hash of the same cost, so both failures take one bcrypt comparison. A failure
- * counts against the account and the address; a success clears the account's count.
+ * The attempt is counted and checked against the sign-in limits first (login-throttle.ts), before
+ * any bcrypt work; then the password check: an unknown e-mail is compared with a dummy hash of the
+ * same cost, so both failures take one bcrypt comparison. A success clears the (account, address)
+ * count and remembers the address for the account.
  */
 export async function login(deps: IdentityDeps, input: LoginInput, clientIp: string | undefined): Promise<LoginResponse> {
-  const throttle = loginThrottle(deps, input.email, clientIp);
+  let attempt: LoginAttempt;
   try {
-    await throttle.assertAllowed();
+    attempt = await beginLoginAttempt(deps, input.email, clientIp);
   } catch (err) {
     if (err instanceof LoginThrottledError) {
       deps.metrics.loginThrottled(err.limit);
-      deps.logger.warn({ audit: 'user.login_throttled', address: addressBucket(clientIp), retryAfterSeconds: err.retryAfterSeconds }, 'login throttled');
+      deps.logger.warn({ audit: 'user.login_throttled', limit: err.limit, address: addressBucket(clientIp), retryAfterSeconds: err.retryAfterSeconds }, 'login throttled');
     }
     throw err;
   }
   const user = await findUserByEmail(deps.db, input.email);
   const matches = await deps.passwords.verify(input.password, user?.passwordHash ?? deps.passwords.dummyHash);
   if (!user || !matches) {
-    await throttle.recordFailure();
     deps.logger.info(
       { audit: 'user.login_failed', userId: user?.id, reason: user ? 'wrong_password' : 'unknown_email', address: addressBucket(clientIp) },
       'login failed',
     );
     throw invalidCredentials();
   }
-  await throttle.reset().catch((err: unknown) => deps.logger.warn({ err, userId: user.id }, 'could not reset the failed-login count'));
+  await attempt.succeeded();
 
   const now = nowSeconds();
   const { role, onTrial } = accessAt(user, now);

@@ -16,7 +16,7 @@ export function userRoutes(deps: IdentityDeps): Router<AppState> {
   const router = new Router<AppState>();
   router.post('/api/Users/Register', async (ctx) => {
     const input = parseInput(registerBodySchema, await readJsonBody(ctx, USER_BODY_LIMIT_BYTES), 'body');
-    const user = await registerUser(forRequest(deps, ctx), input);
+    const user = await registerUser(forRequest(deps, ctx), input, ctx.state.caller?.clientIp);
     ctx.status = 201;
     ctx.body = toRegisterResponse(user);
   });
