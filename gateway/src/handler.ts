@@ -1,11 +1,12 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { SYSTEM_SCOPE, grantsScope, signContext, type InternalContext } from '@acs/auth';
-import { currentPlanType, effectiveRole } from '@acs/contracts';
+import { currentPlanType, effectiveRole, type ApiKeyCacheRecord, type AuthzRecord } from '@acs/contracts';
 import { AppError, insufficientScopeError, insufficientUserError, missingApiKeyError, notFound, payloadTooLarge, toAppError } from '@acs/errors';
 import { pickRequestId, type ClientAddressResolver } from '@acs/http';
 import type { Logger } from '@acs/logger';
 import type { RouteRecorder } from '@acs/metrics';
 import type { CallerAuthenticator } from './auth/api-key-auth.js';
+import { claimedUserId } from './auth/claimed-user.js';
 import type { TokenVerifier, VerifiedToken } from './auth/token-verifier.js';
 import type { KeyUsageRecorder } from './auth/key-usage-recorder.js';
 import type { AuthRejection, GatewayMetrics } from './metrics/gateway-metrics.js';
@@ -14,6 +15,7 @@ import { notDeployed } from './proxy/upstream-errors.js';
 import type { Upstreams } from './proxy/upstreams.js';
 import { sendError } from './respond.js';
 import type { RouteMatch } from './routing/route-matcher.js';
+import type { RouteSpec as Route } from './routing/route-table.js';
 
 /** Endpoints outside /api that answer without a key (ARCHITECTURE.md, decision 8). */
 export type PublicEndpoint = (req: IncomingMessage, res: ServerResponse, requestId: string) => Promise<void> | void;
@@ -37,22 +39,46 @@ export interface GatewayHandlerDeps {
 const BEARER = /^Bearer ([A-Za-z0-9._~+/=-]+)$/;
 const bearerToken = (header: string | undefined): string | null => (header === undefined ? null : (BEARER.exec(header)?.[1] ?? null));
 
-/** A token verification that could not run (identity unreachable) is reported only if the caller passes layer 1. */
-type TokenCheck = { token: string | null; verified: VerifiedToken | null; failure: unknown };
-
 /** Whether the gateway wrote the answer itself (counted when the pipeline returns) or forwarded it (counted by the exchange when it ends). */
 type Outcome = 'answered' | 'forwarded';
+/** A step either refuses (the answer is written) or lets the request go on. */
+type Step = Outcome | undefined;
 
 const isApiPath = (path: string): boolean => path.startsWith('/api/') || path === '/api';
 
 /** The spec's bodies for each refusal: 401 for the key, 403 for the scope and for the user requirement. */
 const REFUSALS: Record<AuthRejection, () => AppError> = { api_key: missingApiKeyError, scope: insufficientScopeError, user: insufficientUserError };
 
+/** One /api request as it moves through the steps; each step fills in what the next ones need. */
+interface ApiExchange {
+  readonly req: IncomingMessage;
+  readonly res: ServerResponse;
+  readonly requestId: string;
+  readonly url: string;
+  readonly path: string;
+  readonly method: string;
+  readonly found: RouteMatch;
+  readonly recorder: RouteRecorder;
+  readonly startedMs: number;
+  /** The Bearer token of a user route, unverified until authorizeUser. */
+  token: string | null;
+  /** The user the token claims (unverified): names the authorization record read with the key. */
+  claimedUserId: number | undefined;
+  /** The token's earlier verification, if any: the user, null once expired, undefined when never verified. */
+  remembered: VerifiedToken | null | undefined;
+  /** Set by authenticateKey. */
+  record: ApiKeyCacheRecord | null;
+  authz: AuthzRecord | null;
+  /** Set by authorizeRoute. */
+  route: Route | null;
+  context: Omit<InternalContext, 'expiresAt'> | null;
+}
+
 /**
- * The gateway's whole pipeline on plain node:http. Checks, in the spec's order: key and secret
- * (401), route (404/405), scope (403), user JWT and current effective role (403), then a signed
- * forward. The key record and the user's authorization record come in one cache round trip.
- * Written without a framework because it runs on every request (ARCHITECTURE.md, decision 1).
+ * The gateway's whole pipeline on plain node:http, in the spec's order: authenticate the key
+ * (401), authorize the route (404/405, scope 403), authorize the user (JWT and current effective
+ * role, 403), forward signed. A caller without a valid key never makes the gateway verify a
+ * token. Written without a framework because it runs on every request (ARCHITECTURE.md, decision 1).
  */
 export function createGatewayHandler(deps: GatewayHandlerDeps) {
   const { match, authenticate, tokens, usage, upstreams, internalSecret, clientAddress, maxBodyBytes, publicEndpoints, logger, metrics } = deps;
@@ -62,71 +88,103 @@ export function createGatewayHandler(deps: GatewayHandlerDeps) {
     return 'answered';
   }
 
-  function refuse(res: ServerResponse, reason: AuthRejection, requestId: string): Outcome {
+  function refuse(ex: ApiExchange, reason: AuthRejection): Outcome {
     metrics.authRejected(reason);
-    return answer(res, REFUSALS[reason](), requestId);
+    return answer(ex.res, REFUSALS[reason](), ex.requestId);
   }
 
-  /** Synchronous for a token seen before (the usual case), so the request does not wait a turn for it. */
-  function checkToken(req: IncomingMessage): TokenCheck | Promise<TokenCheck> {
-    const token = bearerToken(req.headers.authorization);
-    if (!token || !tokens) return { token, verified: null, failure: null };
-    const remembered = tokens.remembered(token);
-    if (remembered !== undefined) return { token, verified: remembered, failure: null };
-    return tokens.verify(token).then(
-      (verified) => ({ token, verified, failure: null }),
-      (failure: unknown) => ({ token, verified: null, failure }),
-    );
-  }
-
-  async function handleApi(req: IncomingMessage, res: ServerResponse, url: string, path: string, method: string, found: RouteMatch, requestId: string, recorder: RouteRecorder, startedMs: number): Promise<Outcome> {
-    const needsUser = found.kind === 'found' && found.route.user.kind === 'user';
-    let tokenCheck = needsUser ? checkToken(req) : null;
-    if (tokenCheck instanceof Promise) tokenCheck = await tokenCheck;
-    const auth = await authenticate(req.headers['x-api-key'], req.headers['x-api-secret'], requestId, tokenCheck?.verified?.userId);
-    if (!auth.ok) return refuse(res, 'api_key', requestId);
-    usage.record(auth.record.id);
-    if (found.kind === 'none') return answer(res, notFound(`No route for ${method} ${path}`), requestId);
-    if (found.kind === 'wrong-method') {
-      return answer(res, new AppError('method_not_allowed', 'Method not allowed', `${method} is not supported on ${path}`, { headers: { allow: found.allowed.join(', ') } }), requestId);
-    }
-    const { route } = found;
-    const { record } = auth;
-    if (!grantsScope(record.scopes, route.scope)) return refuse(res, 'scope', requestId);
-
-    const isSystemKey = record.scopes.includes(SYSTEM_SCOPE);
-    // The service's own web application (a system key) says which browser it acts for, as a trusted proxy would.
-    const clientIp = clientAddress(req.socket.remoteAddress, req.headers['x-forwarded-for'], isSystemKey);
-    const context: Omit<InternalContext, 'expiresAt'> = { requestId, keyId: record.id, scopes: record.scopes, clientIp };
-    if (route.user.kind === 'user') {
-      if (!tokenCheck?.token) return refuse(res, 'user', requestId);
-      if (!tokens) {
-        metrics.upstreamFailed('identity', 503);
-        return answer(res, notDeployed('identity'), requestId);
+  /**
+   * Step 1: the key and its secret. For a user route the token is only peeked at (no signature
+   * check), so the user's authorization record comes in the same Redis round trip as the key's.
+   */
+  async function authenticateKey(ex: ApiExchange): Promise<Step> {
+    if (ex.found.kind === 'found' && ex.found.route.user.kind === 'user') {
+      ex.token = bearerToken(ex.req.headers.authorization);
+      if (ex.token && tokens) {
+        ex.remembered = tokens.remembered(ex.token);
+        ex.claimedUserId = ex.remembered === undefined ? claimedUserId(ex.token) : (ex.remembered?.userId ?? undefined);
       }
-      if (tokenCheck.failure) throw tokenCheck.failure;
-      const authz = auth.authz;
-      if (!tokenCheck.verified || !authz || authz.disabled) return refuse(res, 'user', requestId);
-      const now = Math.floor(Date.now() / 1000);
-      const role = effectiveRole(authz, now);
-      if (role < route.user.minRole) return refuse(res, 'user', requestId);
-      context.userId = authz.userId;
-      context.role = role;
-      context.planType = currentPlanType(authz, now);
     }
+    const auth = await authenticate(ex.req.headers['x-api-key'], ex.req.headers['x-api-secret'], ex.requestId, ex.claimedUserId);
+    if (!auth.ok) return refuse(ex, 'api_key');
+    usage.record(auth.record.id);
+    ex.record = auth.record;
+    ex.authz = auth.authz;
+    return undefined;
+  }
 
+  /** Step 2: the route exists for this method (404/405) and the key has its scope (403). */
+  function authorizeRoute(ex: ApiExchange, record: ApiKeyCacheRecord): Step {
+    const { found } = ex;
+    if (found.kind === 'none') return answer(ex.res, notFound(`No route for ${ex.method} ${ex.path}`), ex.requestId);
+    if (found.kind === 'wrong-method') {
+      return answer(ex.res, new AppError('method_not_allowed', 'Method not allowed', `${ex.method} is not supported on ${ex.path}`, { headers: { allow: found.allowed.join(', ') } }), ex.requestId);
+    }
+    if (!grantsScope(record.scopes, found.route.scope)) return refuse(ex, 'scope');
+    ex.route = found.route;
+    // The service's own web application (a system key) says which browser it acts for, as a trusted proxy would.
+    const clientIp = clientAddress(ex.req.socket.remoteAddress, ex.req.headers['x-forwarded-for'], record.scopes.includes(SYSTEM_SCOPE));
+    ex.context = { requestId: ex.requestId, keyId: record.id, scopes: record.scopes, clientIp };
+    return undefined;
+  }
+
+  /**
+   * Step 3, on user routes: the token verified (only now that the key passed; a token seen before
+   * is answered without an await), the user enabled and of the route's current effective role.
+   */
+  function authorizeUser(ex: ApiExchange, route: Route): Step | Promise<Step> {
+    if (route.user.kind !== 'user') return undefined;
+    if (!ex.token) return refuse(ex, 'user');
+    if (!tokens) {
+      metrics.upstreamFailed('identity', 503);
+      return answer(ex.res, notDeployed('identity'), ex.requestId);
+    }
+    if (ex.remembered !== undefined) return admitUser(ex, route.user.minRole, ex.remembered);
+    const { minRole } = route.user;
+    return tokens.verify(ex.token).then((verified) => admitUser(ex, minRole, verified));
+  }
+
+  function admitUser(ex: ApiExchange, minRole: number, verified: VerifiedToken | null): Step {
+    const { authz, context } = ex;
+    // The authorization record was read for the claimed user: it must be the verified one.
+    if (!verified || verified.userId !== ex.claimedUserId || !authz || authz.disabled || !context) return refuse(ex, 'user');
+    const now = Math.floor(Date.now() / 1000);
+    const role = effectiveRole(authz, now);
+    if (role < minRole) return refuse(ex, 'user');
+    context.userId = authz.userId;
+    context.role = role;
+    context.planType = currentPlanType(authz, now);
+    return undefined;
+  }
+
+  /** Step 4: the body's declared size, the upstream deployed, then the signed context and the forward. */
+  function forwardSigned(ex: ApiExchange, record: ApiKeyCacheRecord, route: Route, context: Omit<InternalContext, 'expiresAt'>): Outcome {
+    const { req, res, requestId, method, url } = ex;
     if (Number(req.headers['content-length'] ?? 0) > maxBodyBytes) return answer(res, payloadTooLarge(maxBodyBytes), requestId);
     const upstream = upstreams.get(route.upstream);
     if (!upstream) {
       metrics.upstreamFailed(route.upstream, 503);
       return answer(res, notDeployed(route.upstream), requestId);
     }
-    if (isSystemKey) {
-      logger.info({ audit: 'system_key.request', keyId: record.id, userId: context.userId, requestId, method, path }, 'request with a system:full-access key');
+    if (record.scopes.includes(SYSTEM_SCOPE)) {
+      logger.info({ audit: 'system_key.request', keyId: record.id, userId: context.userId, requestId, method, path: ex.path }, 'request with a system:full-access key');
     }
-    const signed = signContext(internalSecret, method, url, context);
-    forward(req, res, upstream, url, { 'x-acs-context': signed.context, 'x-acs-signature': signed.signature }, { requestId, logger, metrics, recorder, startedMs, maxBodyBytes });
+    const signed = signContext(internalSecret, route.upstream, method, url, context);
+    forward(req, res, upstream, url, { 'x-acs-context': signed.context, 'x-acs-signature': signed.signature }, { requestId, logger, metrics, recorder: ex.recorder, startedMs: ex.startedMs, maxBodyBytes });
     return 'forwarded';
+  }
+
+  async function handleApi(ex: ApiExchange): Promise<Outcome> {
+    const keyRefusal = await authenticateKey(ex);
+    if (keyRefusal) return keyRefusal;
+    const record = ex.record!;
+    const routeRefusal = authorizeRoute(ex, record);
+    if (routeRefusal) return routeRefusal;
+    const route = ex.route!;
+    let userRefusal = authorizeUser(ex, route);
+    if (userRefusal instanceof Promise) userRefusal = await userRefusal;
+    if (userRefusal) return userRefusal;
+    return forwardSigned(ex, record, route, ex.context!);
   }
 
   async function handle(req: IncomingMessage, res: ServerResponse, startedMs: number): Promise<void> {
@@ -142,7 +200,8 @@ export function createGatewayHandler(deps: GatewayHandlerDeps) {
     let outcome: Outcome;
     try {
       if (found !== null) {
-        outcome = await handleApi(req, res, url, path, method, found, requestId, recorder, startedMs);
+        const exchange: ApiExchange = { req, res, requestId, url, path, method, found, recorder, startedMs, token: null, claimedUserId: undefined, remembered: undefined, record: null, authz: null, route: null, context: null };
+        outcome = await handleApi(exchange);
       } else if (endpoint) {
         await endpoint(req, res, requestId);
         outcome = 'answered';

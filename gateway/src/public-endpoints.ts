@@ -2,7 +2,7 @@ import type { Cache } from '@acs/cache';
 import { JWKS_PATH } from '@acs/contracts';
 import { unavailable } from '@acs/errors';
 import type { JwksStore } from './auth/jwks-store.js';
-import { runChecks, type ReadinessCheck } from '@acs/http';
+import type { Readiness, ReadinessCheck } from '@acs/http';
 import type { PublicEndpoint } from './handler.js';
 import type { Upstreams } from './proxy/upstreams.js';
 import { sendError, sendJson } from './respond.js';
@@ -21,11 +21,20 @@ function upstreamCheck(upstreams: Upstreams, name: string): ReadinessCheck {
   };
 }
 
-export function createPublicEndpoints(options: { upstreams: Upstreams; cache: Cache; jwks: JwksStore | null; openApiDocument: Record<string, unknown> }): Map<string, PublicEndpoint> {
-  const { upstreams, cache } = options;
-  const openApiJson = JSON.stringify(options.openApiDocument);
+/** Every check behind the gateway's readiness: the cache and each deployed upstream. */
+export function readinessChecks(upstreams: Upstreams, cache: Cache): Record<string, ReadinessCheck> {
   const checks: Record<string, ReadinessCheck> = { cache: async () => ((await cache.ping()) ? 'ok' : 'not reachable') };
   for (const name of upstreams.keys()) checks[name] = upstreamCheck(upstreams, name);
+  return checks;
+}
+
+/**
+ * /readyz here is public (the Internet reaches it): ready or not, nothing else. What failed (raw
+ * errors with internal addresses, database and DNS messages) is on the metrics listener's /readyz
+ * (METRICS_PORT, cluster-internal), from the same cached round of checks.
+ */
+export function createPublicEndpoints(options: { readiness: () => Promise<Readiness>; jwks: JwksStore | null; openApiDocument: Record<string, unknown> }): Map<string, PublicEndpoint> {
+  const openApiJson = JSON.stringify(options.openApiDocument);
 
   const jwksEndpoint: PublicEndpoint = async (_req, res, requestId) => {
     if (!options.jwks) return sendError(res, unavailable('The identity service is not deployed yet'), requestId);
@@ -44,8 +53,8 @@ export function createPublicEndpoints(options: { upstreams: Upstreams; cache: Ca
     [
       '/readyz',
       async (_req, res, requestId) => {
-        const readiness = await runChecks(checks);
-        sendJson(res, readiness.ready ? 200 : 503, readiness, requestId);
+        const { ready } = await options.readiness();
+        sendJson(res, ready ? 200 : 503, { ready }, requestId);
       },
     ],
     [

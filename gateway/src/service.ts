@@ -14,7 +14,8 @@ import { GatewayMetrics } from './metrics/gateway-metrics.js';
 import { createMetricsListener } from './metrics/metrics-listener.js';
 import { buildOpenApiDocument } from './openapi/build-openapi.js';
 import { closeUpstreams, createUpstreams } from './proxy/upstreams.js';
-import { createPublicEndpoints } from './public-endpoints.js';
+import { createPublicEndpoints, readinessChecks } from './public-endpoints.js';
+import { createCachedReadiness } from './readiness.js';
 import { createRouteMatcher } from './routing/route-matcher.js';
 import { ROUTES } from './routing/route-table.js';
 
@@ -36,6 +37,7 @@ export async function startGateway(config: GatewayConfig, logger: Logger, cache:
   usage.start();
   const registry = createMetricsRegistry('gateway');
   const metrics = new GatewayMetrics(registry, ROUTES);
+  const readiness = createCachedReadiness(readinessChecks(upstreams, cache));
   const handler = createGatewayHandler({
     match: createRouteMatcher(ROUTES),
     authenticate: createCallerAuthenticator(
@@ -51,7 +53,7 @@ export async function startGateway(config: GatewayConfig, logger: Logger, cache:
     internalSecret: config.INTERNAL_SECRET,
     clientAddress: createClientAddressResolver(config.TRUSTED_PROXIES),
     maxBodyBytes: config.MAX_BODY_BYTES,
-    publicEndpoints: createPublicEndpoints({ upstreams, cache, jwks, openApiDocument: buildOpenApiDocument(ROUTES) }),
+    publicEndpoints: createPublicEndpoints({ readiness, jwks, openApiDocument: buildOpenApiDocument(ROUTES) }),
     logger,
     metrics,
   });
@@ -64,7 +66,7 @@ export async function startGateway(config: GatewayConfig, logger: Logger, cache:
   let metricsServer: RunningServer | null = null;
   if (config.METRICS_PORT !== null) {
     try {
-      metricsServer = await listen(createMetricsListener(registry, logger), config.METRICS_PORT, config.HOST);
+      metricsServer = await listen(createMetricsListener(registry, logger, readiness), config.METRICS_PORT, config.HOST);
     } catch (err) {
       await stop(); // a busy metrics port must not leave the public one serving
       throw err;

@@ -125,7 +125,14 @@ describe('gateway errors', () => {
     expect((await h.call('GET', '/healthz', null)).status).toBe(200);
     const ready = await h.call('GET', '/readyz', null);
     expect(ready.status).toBe(503); // billing is down
-    expect(((await ready.json()) as { checks: Record<string, string> }).checks).toMatchObject({ keys: 'ok', cache: 'ok' });
+    // Public: ready or not, nothing about what failed (the raw error names an internal address).
+    expect(await ready.json()).toEqual({ ready: false });
+    // The details are on the metrics listener (METRICS_PORT, never published).
+    const details = await fetch(`${h.gateway.metricsServer!.url}/readyz`);
+    expect(details.status).toBe(503);
+    const { checks } = (await details.json()) as { checks: Record<string, string> };
+    expect(checks).toMatchObject({ keys: 'ok', cache: 'ok', catalog: 'ok' });
+    expect(checks.billing).not.toBe('ok');
     const openapi = await h.call('GET', '/openapi.json', null);
     expect(openapi.status).toBe(200);
     expect(((await openapi.json()) as { openapi: string }).openapi).toBe('3.1.0');

@@ -9,6 +9,11 @@ import { containerRequired, type Component } from './components.js';
 const signingKey = { ...generateKeyPairSync('ed25519').privateKey.export({ format: 'jwk' }), kid: 'deploy-test.1' };
 export const SECRET_FIXTURES: Readonly<Record<string, string>> = {
   POSTGRES_PASSWORD: 'pg0123456789abcdef',
+  KEYS_DB_PASSWORD: 'keys0123456789abcdef',
+  IDENTITY_DB_PASSWORD: 'identity0123456789abcdef',
+  CATALOG_DB_PASSWORD: 'catalog0123456789abcdef',
+  DEVICE_DB_PASSWORD: 'device0123456789abcdef',
+  BILLING_DB_PASSWORD: 'billing0123456789abcdef',
   REDIS_PASSWORD: 'redis0123456789abcdef',
   RABBITMQ_PASSWORD: 'mq0123456789abcdef',
   INTERNAL_SECRET: 'internal-secret-for-the-deploy-tests-0123456789',

@@ -36,7 +36,7 @@ async function timed(request: () => Promise<Response>): Promise<{ status: number
 
 beforeAll(async () => {
   redis = await startFaultProxy(testServerUrl('REDIS_URL'), 6379);
-  sut = await startSystemUnderTest({ REDIS_URL: redis.url });
+  sut = await startSystemUnderTest({ REDIS_URL: redis.url, METRICS_PORT: '0' }); // readiness details: on the metrics listener
   const created = await createApiKey(sut.system.keys.deps, { name: 'fault reader', scopes: ['read:devices'], ownerUserId: null, environment: 'test' });
   reader = { id: created.apiKey.id, key: created.apiKey.key, secret: created.secret };
   accounts = await appKey(sut, ['auth:register', 'auth:login', 'read:devices']);
@@ -70,7 +70,9 @@ describe('Redis outage under a running system', () => {
 
       const readiness = await sut.call('GET', '/readyz', null);
       expect(readiness.status).toBe(503);
-      expect(((await readiness.json()) as { checks: Record<string, string> }).checks.cache).not.toBe('ok');
+      expect(await readiness.json()).toEqual({ ready: false });
+      const details = await fetch(`${sut.system.gateway.metricsServer!.url}/readyz`);
+      expect(((await details.json()) as { checks: Record<string, string> }).checks.cache).not.toBe('ok');
     } finally {
       redis.restore();
     }

@@ -36,13 +36,13 @@ let server: RunningServer;
 beforeAll(async () => {
   const logger = createLogger({ name: 'input-test', level: 'silent' });
   server = await listen(
-    createHttpApp({ logger, internalSecret: SECRET, routers: [router], metrics: createMetricsRegistry('input-test') }).callback(),
+    createHttpApp({ service: 'input-test', logger, internalSecret: SECRET, routers: [router], metrics: createMetricsRegistry('input-test') }).callback(),
   );
 });
 afterAll(async () => server.close());
 
 function signed(method: string, path: string, init: RequestInit = {}): Promise<Response> {
-  const { context, signature } = signContext(SECRET, method, path, { requestId: 'r', keyId: 'key-1', scopes: [] });
+  const { context, signature } = signContext(SECRET, 'input-test', method, path, { requestId: 'r', keyId: 'key-1', scopes: [] });
   return fetch(server.url + path, {
     ...init,
     method,

@@ -94,9 +94,14 @@ export function createGatewayClient({ gatewayUrl, apiKey, apiSecret, timeoutMs =
       throw error;
     },
     async gatewayReadiness() {
-      const response = await pool.request({ method: 'GET', path: '/readyz', signal: AbortSignal.timeout(Math.min(timeoutMs, 3000)) });
-      await response.body.dump();
-      return response.statusCode === 200 ? 'ok' : `gateway /readyz answered ${response.statusCode}`;
+      // The dashboard's /readyz is public: a raw connection error would name the gateway's internal address.
+      try {
+        const response = await pool.request({ method: 'GET', path: '/readyz', signal: AbortSignal.timeout(Math.min(timeoutMs, 3000)) });
+        await response.body.dump();
+        return response.statusCode === 200 ? 'ok' : `gateway /readyz answered ${response.statusCode}`;
+      } catch {
+        return 'gateway not reachable';
+      }
     },
     close: () => pool.close(),
   };

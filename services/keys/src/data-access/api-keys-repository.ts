@@ -54,17 +54,21 @@ export async function insertApiKey(db: Queryable, input: NewApiKey): Promise<Api
   return fromRow(rows[0]!);
 }
 
-/** Creates or replaces a key by its value (start-up seeds); a replaced key is un-revoked. */
-export async function upsertApiKey(db: Queryable, input: NewApiKey): Promise<ApiKey> {
+/**
+ * Creates or replaces a key by its value (start-up seeds). A revoked key is left exactly as it is
+ * and null is returned: revocation is final, a restart must never bring a leaked key back.
+ */
+export async function upsertUnrevokedApiKey(db: Queryable, input: NewApiKey): Promise<ApiKey | null> {
   const { rows } = await db.query<ApiKeyRow>(
     `INSERT INTO api_keys (key, secret_hash, name, scopes, owner_user_id, environment)
      VALUES ($1, $2, $3, $4, $5, $6)
      ON CONFLICT (key) DO UPDATE SET secret_hash = EXCLUDED.secret_hash, name = EXCLUDED.name, scopes = EXCLUDED.scopes,
-       owner_user_id = EXCLUDED.owner_user_id, revoked_at = NULL, updated_at = now(), version = api_keys.version + 1
+       owner_user_id = EXCLUDED.owner_user_id, updated_at = now(), version = api_keys.version + 1
+     WHERE api_keys.revoked_at IS NULL
      RETURNING ${COLUMNS}`,
     [input.key, input.secretHash, input.name, input.scopes, input.ownerUserId, input.environment],
   );
-  return fromRow(rows[0]!);
+  return rows[0] ? fromRow(rows[0]) : null;
 }
 
 export async function findApiKeyByKey(db: Queryable, key: string): Promise<ApiKey | null> {

@@ -1,5 +1,5 @@
 import { SYSTEM_SCOPE, hashSecret, parseApiKey } from '@acs/auth';
-import { hasActiveSystemKey, upsertApiKey } from '../data-access/api-keys-repository.js';
+import { hasActiveSystemKey, upsertUnrevokedApiKey } from '../data-access/api-keys-repository.js';
 import type { ApiKey } from './api-key.js';
 import { createApiKey } from './create-key.js';
 import type { KeysDeps } from './deps.js';
@@ -13,7 +13,11 @@ export interface SeedKeyInput {
   name: string;
 }
 
-/** SEED_API_KEY and friends: create or update that exact key at start. A malformed key stops the start. */
+/**
+ * SEED_API_KEY and friends: create or update that exact key at start. A malformed key stops the
+ * start, and so does a revoked one: revocation lasts (a leaked seed key must not come back on the
+ * next restart), so the operator has to seed a new key.
+ */
 export async function applySeedKey(deps: KeysDeps, seed: SeedKeyInput): Promise<ApiKey> {
   const parsed = parseApiKey(seed.key);
   if (!parsed) throw new Error(`SEED_API_KEY is not in the key format ${deps.keyPrefix}_<live|test>_<16-64 letters or digits>`);
@@ -22,11 +26,16 @@ export async function applySeedKey(deps: KeysDeps, seed: SeedKeyInput): Promise<
   }
   const scopes = parseOperatorScopes(seed.scopes);
   const apiKey = await changeWithWriteThrough(deps, (tx) =>
-    upsertApiKey(tx, { key: seed.key, secretHash: hashSecret(seed.secret), name: seed.name, scopes, ownerUserId: null, environment: parsed.environment }),
+    upsertUnrevokedApiKey(tx, { key: seed.key, secretHash: hashSecret(seed.secret), name: seed.name, scopes, ownerUserId: null, environment: parsed.environment }),
   );
-  deps.logger.info({ audit: 'api_key.seeded', keyId: apiKey!.id, scopes }, 'seed API key applied');
-  return apiKey!;
+  if (!apiKey) throw new Error(REVOKED_SEED_MESSAGE);
+  deps.logger.info({ audit: 'api_key.seeded', keyId: apiKey.id, scopes }, 'seed API key applied');
+  return apiKey;
 }
+
+export const REVOKED_SEED_MESSAGE =
+  'SEED_API_KEY names a key that was revoked, and a revoked key stays revoked: set SEED_API_KEY and SEED_API_SECRET to a new key and secret ' +
+  '(with docker-compose: DASHBOARD_API_KEY and DASHBOARD_API_SECRET in .env; in Kubernetes: DASHBOARD_API_KEY and DASHBOARD_API_SECRET in the acs-secrets Secret)';
 
 /**
  * First start without seed variables: make one system key so the operator can call the API at
