@@ -1,8 +1,8 @@
 import type { IncomingMessage, RequestListener, ServerResponse } from 'node:http';
 import { pickRequestId, type ClientAddressResolver } from '@acs/http';
 import type { Logger } from '@acs/logger';
-import type { AccountApi } from './gateway/account-api.js';
-import type { GatewayClient } from './gateway/gateway-client.js';
+import type { AccountApi } from './gateway-client/account-api.js';
+import type { GatewayClient } from './gateway-client/gateway-client.js';
 import type { PageHandler, PageResponse } from './http/page.js';
 import { createRouter } from './http/router.js';
 import { admitPost } from './http/post-gate.js';

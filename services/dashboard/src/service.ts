@@ -3,8 +3,8 @@ import type { Logger } from '@acs/logger';
 import { createDashboardHandler } from './app.js';
 import { loadStylesheet } from './assets.js';
 import type { DashboardConfig } from './config.js';
-import { createAccountApi } from './gateway/account-api.js';
-import { createGatewayClient } from './gateway/gateway-client.js';
+import { createAccountApi } from './gateway-client/account-api.js';
+import { createGatewayClient } from './gateway-client/gateway-client.js';
 import { createSessionCookies } from './session/session-cookies.js';
 
 export interface DashboardService {

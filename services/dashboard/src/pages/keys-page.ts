@@ -1,6 +1,6 @@
 import type { ApiKeyView } from '@acs/contracts';
 import { ASSIGNABLE_SCOPES } from '../account/scopes.js';
-import { SUBSCRIPTION_NEEDED } from '../gateway/user-messages.js';
+import { SUBSCRIPTION_NEEDED } from '../gateway-client/user-messages.js';
 import { firstInvalid, textField } from './form-fields.js';
 import { html, type SafeHtml } from './html.js';
 import { formatTime } from './labels.js';

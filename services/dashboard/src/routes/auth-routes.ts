@@ -1,5 +1,5 @@
-import type { AccountApi } from '../gateway/account-api.js';
-import { isGatewayError } from '../gateway/gateway-error.js';
+import type { AccountApi } from '../gateway-client/account-api.js';
+import { isGatewayError } from '../gateway-client/gateway-error.js';
 import { redirectTo, showPage, type PageHandler, type PageRequest } from '../http/page.js';
 import type { RouteDefinition } from '../http/router.js';
 import { registerPage, type RegisterValues } from '../pages/register-page.js';

@@ -1,6 +1,6 @@
-import type { AccountApi, NewDevice } from '../gateway/account-api.js';
-import { isGatewayError } from '../gateway/gateway-error.js';
-import { isInsufficientRole } from '../gateway/user-messages.js';
+import type { AccountApi, NewDevice } from '../gateway-client/account-api.js';
+import { isGatewayError } from '../gateway-client/gateway-error.js';
+import { isInsufficientRole } from '../gateway-client/user-messages.js';
 import { redirectTo, showPage, type PageHandler, type PageRequest, type PageResponse } from '../http/page.js';
 import type { RouteDefinition } from '../http/router.js';
 import { devicesPage, type DeviceDraft } from '../pages/devices-page.js';

@@ -1,6 +1,6 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { runChecks } from '@acs/http';
-import type { GatewayClient } from '../gateway/gateway-client.js';
+import type { GatewayClient } from '../gateway-client/gateway-client.js';
 import { sendJson } from '../http/send.js';
 
 export interface FixedRouteDeps {

@@ -1,6 +1,6 @@
-import type { AccountApi } from '../gateway/account-api.js';
-import { isGatewayError } from '../gateway/gateway-error.js';
-import { SUBSCRIPTION_NEEDED, isInsufficientRole } from '../gateway/user-messages.js';
+import type { AccountApi } from '../gateway-client/account-api.js';
+import { isGatewayError } from '../gateway-client/gateway-error.js';
+import { SUBSCRIPTION_NEEDED, isInsufficientRole } from '../gateway-client/user-messages.js';
 import { scopesFromForm } from '../account/scopes.js';
 import { redirectTo, showPage, type PageHandler, type PageRequest, type PageResponse } from '../http/page.js';
 import type { RouteDefinition } from '../http/router.js';

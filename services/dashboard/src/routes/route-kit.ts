@@ -1,6 +1,6 @@
-import type { CallerContext } from '../gateway/account-api.js';
-import { isGatewayError } from '../gateway/gateway-error.js';
-import { describeGatewayError, fieldErrorsOf, pageStatusFor, type MessageTopic } from '../gateway/user-messages.js';
+import type { CallerContext } from '../gateway-client/account-api.js';
+import { isGatewayError } from '../gateway-client/gateway-error.js';
+import { describeGatewayError, fieldErrorsOf, pageStatusFor, type MessageTopic } from '../gateway-client/user-messages.js';
 import { redirectTo, type PageHandler, type PageRequest, type PageResponse } from '../http/page.js';
 import type { Chrome } from '../pages/layout.js';
 import { notice } from '../session/flash.js';

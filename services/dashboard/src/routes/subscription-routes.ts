@@ -1,8 +1,8 @@
 import { randomBytes } from 'node:crypto';
 import type { SubscriptionPlanView, SubscriptionView } from '@acs/contracts';
-import type { AccountApi } from '../gateway/account-api.js';
-import { isGatewayError } from '../gateway/gateway-error.js';
-import { isInsufficientRole } from '../gateway/user-messages.js';
+import type { AccountApi } from '../gateway-client/account-api.js';
+import { isGatewayError } from '../gateway-client/gateway-error.js';
+import { isInsufficientRole } from '../gateway-client/user-messages.js';
 import { redirectTo, showPage, type PageHandler, type PageRequest, type PageResponse } from '../http/page.js';
 import type { RouteDefinition } from '../http/router.js';
 import { formatTime } from '../pages/labels.js';
