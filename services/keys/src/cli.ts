@@ -6,7 +6,7 @@ import { createMemoryCache, createRedisCache, type Cache } from '@acs/cache';
 import { assertDataDirFree } from '@acs/db';
 import { AppError } from '@acs/errors';
 import { createLogger } from '@acs/logger';
-import { API_KEY_CACHE_TTL_SECONDS } from '@acs/contracts';
+import { API_KEY_CACHE_TTL_SECONDS, formatRateLimits, parseRateLimitsText, type RateLimits } from '@acs/contracts';
 import { findApiKeyById, findApiKeyByKey, listApiKeys } from './data-access/api-keys-repository.js';
 import { createApiKey } from './domain/create-key.js';
 import { changeApiKey, revokeApiKey } from './domain/change-key.js';
@@ -26,6 +26,9 @@ Commands:
         List keys, newest first (never secrets).
   set-scopes <id|key> --scopes "<scope> <scope>"
         Replace a key's scopes; the gateway applies them on the next request.
+  set-limits <id|key> --limits "<limit>/<n><s|m|h|d>,..." | --clear
+        Set a key's own rate limits (up to 4 windows, e.g. "20/1s,50000/1d"), or clear them so the
+        gateway's default for the key's environment applies. Applies on the key's next request.
   revoke <id|key>
         Revoke a key; it stops working on the next request. The record is kept.
 
@@ -76,10 +79,22 @@ async function resolveId(deps: KeysDeps, idOrKey: string | undefined): Promise<s
   return found.id;
 }
 
-function printKey(k: { id: string; key: string; name: string; scopes: string[]; environment: string; ownerUserId: number | null; createdAt: Date; revokedAt: Date | null }): void {
+function printKey(k: { id: string; key: string; name: string; scopes: string[]; environment: string; ownerUserId: number | null; createdAt: Date; revokedAt: Date | null; rateLimits: RateLimits | null }): void {
   const owner = k.ownerUserId === null ? 'system' : `user ${k.ownerUserId}`;
   const state = k.revokedAt ? `revoked ${k.revokedAt.toISOString()}` : 'active';
-  console.log(`${k.id}  ${k.key}  [${k.scopes.join(' ')}]  ${k.environment}  ${owner}  ${state}  "${k.name}"  created ${k.createdAt.toISOString()}`);
+  const limits = k.rateLimits ? `limits ${formatRateLimits(k.rateLimits)}` : 'default limits';
+  console.log(`${k.id}  ${k.key}  [${k.scopes.join(' ')}]  ${k.environment}  ${owner}  ${state}  ${limits}  "${k.name}"  created ${k.createdAt.toISOString()}`);
+}
+
+/** set-limits: exactly one of --limits "<list>" and --clear (null: the gateway's default applies). */
+function rateLimitsOption(limits: string | undefined, clear: boolean | undefined): RateLimits | null {
+  if ((limits === undefined) === !clear) throw new AppError('bad_request', 'Bad request', 'set-limits needs either --limits "20/1s,50000/1d" or --clear');
+  if (clear) return null;
+  try {
+    return parseRateLimitsText(limits!);
+  } catch (err) {
+    throw new AppError('bad_request', 'Bad request', `--limits: ${(err as Error).message}`);
+  }
 }
 
 async function run(argv: string[]): Promise<void> {
@@ -92,6 +107,8 @@ async function run(argv: string[]): Promise<void> {
       name: { type: 'string' },
       env: { type: 'string' },
       owner: { type: 'string' },
+      limits: { type: 'string' },
+      clear: { type: 'boolean' },
     },
   });
   const [command, target] = positionals;
@@ -99,7 +116,7 @@ async function run(argv: string[]): Promise<void> {
     console.log(HELP);
     return;
   }
-  if (!['create', 'list', 'set-scopes', 'revoke'].includes(command)) throw new AppError('bad_request', 'Bad request', `Unknown command "${command}". Run with --help.`);
+  if (!['create', 'list', 'set-scopes', 'set-limits', 'revoke'].includes(command)) throw new AppError('bad_request', 'Bad request', `Unknown command "${command}". Run with --help.`);
   const environment = (values.env ?? 'live') as KeyEnvironment;
   if (!KEY_ENVIRONMENTS.includes(environment)) throw new AppError('bad_request', 'Bad request', '--env must be live or test');
   // Digits only: Number() would take '' as 0, '1e3' as 1000 and '-5' as a user id.
@@ -107,6 +124,7 @@ async function run(argv: string[]): Promise<void> {
   if (owner !== undefined && !Number.isSafeInteger(owner)) throw new AppError('bad_request', 'Bad request', '--owner must be a user id');
   const scopes = values.scopes === undefined ? undefined : parseOperatorScopes(values.scopes);
   if ((command === 'create' || command === 'set-scopes') && !scopes) throw new AppError('bad_request', 'Bad request', `${command} needs --scopes "<scope> <scope>"`);
+  const rateLimits = command === 'set-limits' ? rateLimitsOption(values.limits, values.clear) : undefined;
 
   const { deps, cache, cacheNotShared } = await openDeps();
   try {
@@ -122,12 +140,14 @@ async function run(argv: string[]): Promise<void> {
       keys.forEach(printKey);
     } else if (command === 'set-scopes') {
       printKey(await changeApiKey(deps, await resolveId(deps, target), { scopes: scopes! }));
+    } else if (command === 'set-limits') {
+      printKey(await changeApiKey(deps, await resolveId(deps, target), { rateLimits: rateLimits! }));
     } else {
       printKey(await revokeApiKey(deps, await resolveId(deps, target)));
     }
     // The write-through went to this process's own memory: a gateway caching the key elsewhere
     // (Redis, or the in-process cache of an `npm start` on PostgreSQL) still has the old record.
-    if (cacheNotShared && (command === 'set-scopes' || command === 'revoke')) console.error(NOT_WRITTEN_THROUGH);
+    if (cacheNotShared && (command === 'set-scopes' || command === 'set-limits' || command === 'revoke')) console.error(NOT_WRITTEN_THROUGH);
   } finally {
     await deps.db.close();
     await cache.close();

@@ -3,7 +3,7 @@ import { apiKeyChangeRequestSchema, apiKeyCreateRequestSchema, type ApiKeyCreate
 import { insufficientUserError } from '@acs/errors';
 import type { ApiKey } from '../domain/api-key.js';
 import type { KeysDeps } from '../domain/deps.js';
-import { changeUserKey, createUserKey, listUserKeys, revokeUserKey } from '../domain/user-keys.js';
+import { changeUserKey, createUserKey, listUserKeys, revokeUserKey, type UserKeyRules } from '../domain/user-keys.js';
 
 const SUBSCRIBER = 1;
 
@@ -17,6 +17,7 @@ export function toView(apiKey: ApiKey): ApiKeyView {
     createdAt: apiKey.createdAt.toISOString(),
     lastUsedAt: apiKey.lastUsedAt?.toISOString() ?? null,
     revokedAt: apiKey.revokedAt?.toISOString() ?? null,
+    rateLimits: apiKey.rateLimits,
   };
 }
 
@@ -34,7 +35,7 @@ function user(ctx: AppContext, minRole: number): number {
 const forRequest = (deps: KeysDeps, ctx: AppContext): KeysDeps => ({ ...deps, logger: ctx.state.log });
 
 /** /api/ApiKeys: reached only through the gateway with system:full-access and the user's JWT. */
-export function apiKeyRoutes(deps: KeysDeps, keysPerUser: number): Router<AppState> {
+export function apiKeyRoutes(deps: KeysDeps, rules: UserKeyRules): Router<AppState> {
   const router = new Router<AppState>();
   router.get('/api/ApiKeys', async (ctx) => {
     ctx.body = { items: (await listUserKeys(forRequest(deps, ctx), user(ctx, SUBSCRIBER))).map(toView) };
@@ -42,7 +43,7 @@ export function apiKeyRoutes(deps: KeysDeps, keysPerUser: number): Router<AppSta
   router.post('/api/ApiKeys', async (ctx) => {
     const userId = user(ctx, SUBSCRIBER);
     const body = parseInput(apiKeyCreateRequestSchema, await readJsonBody(ctx), 'body');
-    const { apiKey, secret } = await createUserKey(forRequest(deps, ctx), userId, body, keysPerUser);
+    const { apiKey, secret } = await createUserKey(forRequest(deps, ctx), userId, body, rules);
     const { lastUsedAt: _l, revokedAt: _r, ...view } = toView(apiKey);
     const created: ApiKeyCreatedResponseBody = { ...view, secret };
     ctx.status = 201;
@@ -52,7 +53,7 @@ export function apiKeyRoutes(deps: KeysDeps, keysPerUser: number): Router<AppSta
   router.patch('/api/ApiKeys/:id', async (ctx) => {
     const userId = user(ctx, SUBSCRIBER);
     const body = parseInput(apiKeyChangeRequestSchema, await readJsonBody(ctx), 'body');
-    ctx.body = toView(await changeUserKey(forRequest(deps, ctx), userId, ctx.params.id!, body));
+    ctx.body = toView(await changeUserKey(forRequest(deps, ctx), userId, ctx.params.id!, body, rules.rateLimitCeiling));
   });
   router.delete('/api/ApiKeys/:id', async (ctx) => {
     ctx.body = toView(await revokeUserKey(forRequest(deps, ctx), user(ctx, 0), ctx.params.id!));
