@@ -55,7 +55,7 @@ function percentile(sorted: number[], p: number): number {
 }
 
 async function signed(url: string, method: 'GET' | 'POST', path: string, context: typeof ADMIN | typeof READER, body?: string): Promise<Response> {
-  const { context: ctx, signature } = signContext(INTERNAL_SECRET, method, path, context);
+  const { context: ctx, signature } = signContext(INTERNAL_SECRET, 'catalog', method, path, context);
   return fetch(url + path, { method, headers: { 'x-acs-context': ctx, 'x-acs-signature': signature, ...(body ? { 'content-type': 'application/json' } : {}) }, ...(body ? { body } : {}) });
 }
 

@@ -118,7 +118,9 @@ try {
   await post('/api/Users/Register', { email, password, firstName: 'Bench', lastName: 'User' });
   const { token } = (await (await post('/api/Users/Login', { email, password })).json()) as { token: string };
   const signed = (path: string) => () => {
-    const ctx = signContext(INTERNAL_SECRET, 'GET', path, { requestId: 'bench', keyId: 'bench', scopes: ['read:devices'] });
+    // For the catalog, as the gateway would sign it. wrk sends these headers for a whole run: a run longer
+    // than the context's lifetime (CONTEXT_LIFETIME_SECONDS, 15 s) would be refused by the catalog.
+    const ctx = signContext(INTERNAL_SECRET, 'catalog', 'GET', path, { requestId: 'bench', keyId: 'bench', scopes: ['read:devices'] });
     return { 'x-acs-context': ctx.context, 'x-acs-signature': ctx.signature };
   };
   const dashboardHeaders = () => ({ 'x-api-key': SYSTEM_KEY, 'x-api-secret': SYSTEM_SECRET, authorization: `Bearer ${token}` });

@@ -222,7 +222,7 @@ export function createGatewayHandler(deps: GatewayHandlerDeps) {
     if (record.scopes.includes(SYSTEM_SCOPE)) {
       logger.info({ audit: 'system_key.request', keyId: record.id, userId: context.userId, requestId, method, path: ex.path }, 'request with a system:full-access key');
     }
-    const signed = signContext(internalSecret, method, url, context);
+    const signed = signContext(internalSecret, route.upstream, method, url, context);
     forward(req, res, upstream, url, { 'x-acs-context': signed.context, 'x-acs-signature': signed.signature }, { requestId, logger, metrics, recorder: ex.recorder, startedMs: ex.startedMs });
     return 'forwarded';
   }

@@ -132,7 +132,7 @@ describe('what the service receives', () => {
     expect(seen.headers.authorization).toBeUndefined();
     expect(seen.headers.cookie).toBeUndefined();
     expect(seen.headers['x-request-id']).toBe('trace-42');
-    const context = verifyContext(INTERNAL_SECRET, 'GET', seen.url, seen.headers['x-acs-context'] as string, seen.headers['x-acs-signature'] as string);
+    const context = verifyContext(INTERNAL_SECRET, 'catalog', 'GET', seen.url, seen.headers['x-acs-context'] as string, seen.headers['x-acs-signature'] as string);
     expect(context).toMatchObject({ keyId: reader.id, scopes: ['read:devices'], requestId: 'trace-42' });
   });
 });
@@ -140,7 +140,7 @@ describe('what the service receives', () => {
 describe('the client address in the signed context', () => {
   const contextSeenBy = (upstream: FakeUpstream) => {
     const seen = upstream.received.at(-1)!;
-    return verifyContext(INTERNAL_SECRET, 'GET', seen.url, seen.headers['x-acs-context'] as string, seen.headers['x-acs-signature'] as string);
+    return verifyContext(INTERNAL_SECRET, 'catalog', 'GET', seen.url, seen.headers['x-acs-context'] as string, seen.headers['x-acs-signature'] as string);
   };
 
   it('ignores X-Forwarded-For from a caller that is neither a trusted proxy nor a system key', async () => {

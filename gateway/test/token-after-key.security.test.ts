@@ -76,7 +76,7 @@ describe('user routes: the token is verified only after the key passes', () => {
     const res = await h.call('GET', '/api/Devices', caller, { headers: { authorization: `Bearer ${t}` } });
     expect(res.status).toBe(200);
     const forwarded = device.received[0]!;
-    const context = verifyContext(INTERNAL_SECRET, 'GET', forwarded.url, forwarded.headers['x-acs-context'] as string, forwarded.headers['x-acs-signature'] as string);
+    const context = verifyContext(INTERNAL_SECRET, 'device', 'GET', forwarded.url, forwarded.headers['x-acs-context'] as string, forwarded.headers['x-acs-signature'] as string);
     expect(context?.userId).toBe(USER_ID);
   });
 

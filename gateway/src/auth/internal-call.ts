@@ -17,7 +17,7 @@ export async function internalCall<S extends z.ZodType>(
   responseSchema: S,
   body?: unknown,
 ): Promise<z.infer<S>> {
-  const { context, signature } = signContext(internalSecret, method, path, { requestId, keyId: null, scopes: [] });
+  const { context, signature } = signContext(internalSecret, upstream.name, method, path, { requestId, keyId: null, scopes: [] });
   const headers: Record<string, string> = { 'x-request-id': requestId, 'x-acs-context': context, 'x-acs-signature': signature };
   if (body !== undefined) headers['content-type'] = 'application/json';
   let response;

@@ -27,7 +27,12 @@ export const SIGNATURE_HEADER = 'x-acs-signature';
 /** Headers a client must never be able to set: the gateway strips them before adding its own. */
 export const INTERNAL_HEADERS = [CONTEXT_HEADER, SIGNATURE_HEADER] as const;
 
-const CONTEXT_LIFETIME_SECONDS = 60;
+/**
+ * How long a captured context stays usable. Short: a context is signed just before its request is
+ * sent and checked when the request arrives (headers first, before any body), so it needs only
+ * the time a request waits for a pooled connection plus clock skew between machines.
+ */
+export const CONTEXT_LIFETIME_SECONDS = 15;
 
 /*
  * Every proxied request is signed by the gateway and verified by a service, so the key's padded blocks are made
@@ -39,8 +44,14 @@ function macFor(secret: string): HmacSha256 {
   return cachedMac.mac;
 }
 
-// Method and URL are signed too, so a captured context cannot be replayed against another endpoint.
-const signedMessage = (method: string, url: string, encoded: string): string => `${method}\n${url}\n${encoded}`;
+/*
+ * The target service, method and URL are signed too, so a captured context cannot be replayed
+ * against another endpoint or another service (even one with the same path). The target is not
+ * sent: each service verifies with its own name. Not signed: the body (the gateway streams bodies
+ * of up to 16 MiB, chunked ones included; hashing them would mean buffering each one before it is
+ * forwarded). README, "Security".
+ */
+const signedMessage = (audience: string, method: string, url: string, encoded: string): string => `${audience}\n${method}\n${url}\n${encoded}`;
 
 /** base64url of a string's UTF-8 bytes through one reused buffer: Buffer.from would allocate on every request. */
 const encodeScratch = Buffer.alloc(4096);
@@ -54,8 +65,10 @@ export interface SignedContext {
   signature: string;
 }
 
+/** `audience`: the name of the service the request is for (the gateway's upstream name: keys, identity, catalog, device, billing). */
 export function signContext(
   secret: string,
+  audience: string,
   method: string,
   url: string,
   context: Omit<InternalContext, 'expiresAt'>,
@@ -67,11 +80,13 @@ export function signContext(
   const json = JSON.stringify(context);
   const withExpiry = `${json.slice(0, -1)},"expiresAt":${nowSeconds + CONTEXT_LIFETIME_SECONDS}}`;
   const encoded = toBase64Url(withExpiry);
-  return { context: encoded, signature: macFor(secret).sign(signedMessage(method, url, encoded)) };
+  return { context: encoded, signature: macFor(secret).sign(signedMessage(audience, method, url, encoded)) };
 }
 
+/** `audience`: this service's own name; a context signed for another service does not verify. */
 export function verifyContext(
   secret: string,
+  audience: string,
   method: string,
   url: string,
   encoded: string | undefined,
@@ -79,7 +94,7 @@ export function verifyContext(
   nowSeconds = Math.floor(Date.now() / 1000),
 ): InternalContext | null {
   if (!encoded || !signature) return null;
-  if (!macFor(secret).verify(signedMessage(method, url, encoded), signature)) return null;
+  if (!macFor(secret).verify(signedMessage(audience, method, url, encoded), signature)) return null;
   let context: InternalContext;
   try {
     context = JSON.parse(Buffer.from(encoded, 'base64url').toString('utf8')) as InternalContext;

@@ -1,7 +1,7 @@
 import { describe, expect, it } from '@jest/globals';
 import {
   generateApiKey, generateApiSecret, grantsScope, hashSecret, parseApiKey, secretMatchesHash,
-  signContext, splitScopeString, verifyContext,
+  CONTEXT_LIFETIME_SECONDS, signContext, splitScopeString, verifyContext,
 } from '@acs/auth';
 
 describe('API key format', () => {
@@ -59,18 +59,32 @@ describe('internal context', () => {
   const ctx = { requestId: 'r1', keyId: 'k1', scopes: ['read:devices'] };
 
   it('round-trips when method, URL and secret match', () => {
-    const signed = signContext(secret, 'GET', '/api/Dac?page=2', ctx, 1000);
-    expect(verifyContext(secret, 'GET', '/api/Dac?page=2', signed.context, signed.signature, 1001)).toMatchObject(ctx);
+    const signed = signContext(secret, 'catalog', 'GET', '/api/Dac?page=2', ctx, 1000);
+    expect(verifyContext(secret, 'catalog', 'GET', '/api/Dac?page=2', signed.context, signed.signature, 1001)).toMatchObject(ctx);
   });
 
   it('rejects tampering, replay elsewhere, a foreign secret and expiry', () => {
-    const signed = signContext(secret, 'GET', '/api/Dac', ctx, 1000);
+    const signed = signContext(secret, 'catalog', 'GET', '/api/Dac', ctx, 1000);
     const forged = Buffer.from(JSON.stringify({ ...ctx, scopes: ['system:full-access'], expiresAt: 9e9 })).toString('base64url');
-    expect(verifyContext(secret, 'GET', '/api/Dac', forged, signed.signature, 1001)).toBeNull();
-    expect(verifyContext(secret, 'POST', '/api/Dac', signed.context, signed.signature, 1001)).toBeNull();
-    expect(verifyContext(secret, 'GET', '/api/Dac?page=9', signed.context, signed.signature, 1001)).toBeNull();
-    expect(verifyContext('o'.repeat(40), 'GET', '/api/Dac', signed.context, signed.signature, 1001)).toBeNull();
-    expect(verifyContext(secret, 'GET', '/api/Dac', signed.context, signed.signature, 1000 + 61)).toBeNull();
-    expect(verifyContext(secret, 'GET', '/api/Dac', undefined, signed.signature)).toBeNull();
+    expect(verifyContext(secret, 'catalog', 'GET', '/api/Dac', forged, signed.signature, 1001)).toBeNull();
+    expect(verifyContext(secret, 'catalog', 'POST', '/api/Dac', signed.context, signed.signature, 1001)).toBeNull();
+    expect(verifyContext(secret, 'catalog', 'GET', '/api/Dac?page=9', signed.context, signed.signature, 1001)).toBeNull();
+    expect(verifyContext('o'.repeat(40), 'catalog', 'GET', '/api/Dac', signed.context, signed.signature, 1001)).toBeNull();
+    expect(verifyContext(secret, 'catalog', 'GET', '/api/Dac', undefined, signed.signature)).toBeNull();
+  });
+
+  it('is bound to the target service: a context signed for one service does not verify at another, even on the same path', () => {
+    const signed = signContext(secret, 'catalog', 'GET', '/api/Dac', ctx, 1000);
+    for (const other of ['keys', 'identity', 'device', 'billing', '', 'catalog ']) {
+      expect(verifyContext(secret, other, 'GET', '/api/Dac', signed.context, signed.signature, 1001)).toBeNull();
+    }
+    expect(verifyContext(secret, 'catalog', 'GET', '/api/Dac', signed.context, signed.signature, 1001)).toMatchObject(ctx);
+  });
+
+  it(`is usable for ${CONTEXT_LIFETIME_SECONDS} s (a short replay window), not a second longer`, () => {
+    expect(CONTEXT_LIFETIME_SECONDS).toBeLessThanOrEqual(15);
+    const signed = signContext(secret, 'catalog', 'GET', '/api/Dac', ctx, 1000);
+    expect(verifyContext(secret, 'catalog', 'GET', '/api/Dac', signed.context, signed.signature, 1000 + CONTEXT_LIFETIME_SECONDS)).toMatchObject(ctx);
+    expect(verifyContext(secret, 'catalog', 'GET', '/api/Dac', signed.context, signed.signature, 1000 + CONTEXT_LIFETIME_SECONDS + 1)).toBeNull();
   });
 });

@@ -11,6 +11,8 @@ import { metricsRoutes } from './metrics-route.js';
 import type { AppState } from './types.js';
 
 export interface HttpAppOptions {
+  /** The service's name as the gateway names its upstream (keys, identity, ...): signed contexts are bound to it. */
+  service: string;
   logger: Logger;
   /** Shared with the gateway; requests without a valid signed context are refused. */
   internalSecret: string;
@@ -24,7 +26,7 @@ export interface HttpAppOptions {
  * middleware, gateway signature check, the routers (after `/metrics`), then 404/405 in the
  * platform's error shape. Never listens: tests drive `app.callback()` and main.ts hands it to `listen()`.
  */
-export function createHttpApp({ logger, internalSecret, routers, metrics }: HttpAppOptions): Koa<AppState> {
+export function createHttpApp({ service, logger, internalSecret, routers, metrics }: HttpAppOptions): Koa<AppState> {
   const app = new Koa<AppState>();
   app.silent = true; // errors are logged by errorMiddleware, with the request id
   app.on('error', (err: unknown) => logger.error({ err }, 'unhandled application error'));
@@ -33,7 +35,7 @@ export function createHttpApp({ logger, internalSecret, routers, metrics }: Http
   app.use(httpMetricsMiddleware(new HttpMetrics(metrics)));
   app.use(accessLog());
   app.use(errorMiddleware());
-  app.use(requireGatewaySignature(internalSecret));
+  app.use(requireGatewaySignature(internalSecret, service));
   app.use(async (ctx, next) => {
     await next();
     if (ctx.body !== undefined && ctx.body !== null) return;

@@ -7,10 +7,11 @@ import type { AppState } from './types.js';
 /** Probes and the Prometheus scrape answer anyone on the cluster network; everything else must come through the gateway. */
 export const PROBE_PATHS: ReadonlySet<string> = new Set(['/healthz', '/readyz', METRICS_PATH]);
 
-export function requireGatewaySignature(internalSecret: string): Middleware<AppState> {
+/** `service`: this service's name, as the gateway names its upstream: a context signed for another service is refused. */
+export function requireGatewaySignature(internalSecret: string, service: string): Middleware<AppState> {
   return async (ctx, next) => {
     if (PROBE_PATHS.has(ctx.path)) return next();
-    const caller = verifyContext(internalSecret, ctx.method, ctx.originalUrl, ctx.get(CONTEXT_HEADER) || undefined, ctx.get(SIGNATURE_HEADER) || undefined);
+    const caller = verifyContext(internalSecret, service, ctx.method, ctx.originalUrl, ctx.get(CONTEXT_HEADER) || undefined, ctx.get(SIGNATURE_HEADER) || undefined);
     if (!caller) {
       throw new AppError('unauthorized', 'Unauthorized', 'This service only accepts requests signed by the gateway');
     }

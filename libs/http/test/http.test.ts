@@ -27,12 +27,12 @@ addProbeRoutes(router, { db: async () => 'ok', cache: async () => { throw new Er
 
 let server: RunningServer;
 beforeAll(async () => {
-  server = await listen(createHttpApp({ logger, internalSecret: SECRET, routers: [router], metrics: createMetricsRegistry('http-test') }).callback());
+  server = await listen(createHttpApp({ service: 'http-test', logger, internalSecret: SECRET, routers: [router], metrics: createMetricsRegistry('http-test') }).callback());
 });
 afterAll(async () => server.close());
 
 function signed(method: string, path: string, init: RequestInit = {}): Promise<Response> {
-  const { context, signature } = signContext(SECRET, method, path, { requestId: 'r', keyId: 'key-1', scopes: [] });
+  const { context, signature } = signContext(SECRET, 'http-test', method, path, { requestId: 'r', keyId: 'key-1', scopes: [] });
   return fetch(server.url + path, { ...init, method, headers: { 'x-acs-context': context, 'x-acs-signature': signature, ...(init.headers as Record<string, string>) } });
 }
 

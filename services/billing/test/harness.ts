@@ -73,6 +73,7 @@ export async function startBilling(options: StartBillingOptions): Promise<Billin
   }
   const call = (method: string, path: string, callOptions: CallOptions = {}) =>
     signedFetch(service.server.url, INTERNAL_SECRET, method, path, {
+      audience: 'billing',
       body: callOptions.body,
       context: { keyId: 'test-key', scopes: ['system:full-access'], ...(callOptions.userId !== undefined ? { userId: callOptions.userId, role: 0 } : {}) },
       ...(callOptions.headers ? { headers: callOptions.headers } : {}),

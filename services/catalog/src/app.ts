@@ -18,5 +18,5 @@ export interface CatalogAppOptions {
 export function buildCatalogApp({ db, logger, internalSecret, migrationsDir, metrics }: CatalogAppOptions): Koa<AppState> {
   const probes = new Router<AppState>();
   addProbeRoutes(probes, databaseReadinessChecks(db, migrationsDir));
-  return createHttpApp({ logger, internalSecret, routers: [probes, catalogRoutes(db), importRoutes(db), internalRoutes(db)], metrics });
+  return createHttpApp({ service: 'catalog', logger, internalSecret, routers: [probes, catalogRoutes(db), importRoutes(db), internalRoutes(db)], metrics });
 }

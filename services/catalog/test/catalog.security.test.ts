@@ -32,19 +32,19 @@ describe('GET /api/Dac without a valid gateway signature', () => {
   });
 
   it('answers 401 when a signature for one query is replayed with another query', async () => {
-    const { context, signature } = signContext(INTERNAL_SECRET, 'GET', '/api/Dac?page=1', CALLER);
+    const { context, signature } = signContext(INTERNAL_SECRET, 'catalog', 'GET', '/api/Dac?page=1', CALLER);
     const response = await fetch(`${catalog.url}/api/Dac?page=2`, { headers: { 'x-acs-context': context, 'x-acs-signature': signature } });
     await expectUnauthorized(response);
   });
 
   it('answers 401 when the signed context has expired', async () => {
     const longAgo = Math.floor(Date.now() / 1000) - 3600;
-    const { context, signature } = signContext(INTERNAL_SECRET, 'GET', '/api/Dac', CALLER, longAgo);
+    const { context, signature } = signContext(INTERNAL_SECRET, 'catalog', 'GET', '/api/Dac', CALLER, longAgo);
     await expectUnauthorized(await fetch(`${catalog.url}/api/Dac`, { headers: { 'x-acs-context': context, 'x-acs-signature': signature } }));
   });
 
   it('answers 401 when the context was altered after signing', async () => {
-    const { context, signature } = signContext(INTERNAL_SECRET, 'GET', '/api/Dac', CALLER);
+    const { context, signature } = signContext(INTERNAL_SECRET, 'catalog', 'GET', '/api/Dac', CALLER);
     const decoded = JSON.parse(Buffer.from(context, 'base64url').toString('utf8')) as Record<string, unknown>;
     const forged = Buffer.from(JSON.stringify({ ...decoded, scopes: ['system:full-access'] })).toString('base64url');
     await expectUnauthorized(await fetch(`${catalog.url}/api/Dac`, { headers: { 'x-acs-context': forged, 'x-acs-signature': signature } }));

@@ -66,7 +66,7 @@ export async function startCatalog(options: StartOptions = {}): Promise<CatalogH
     get db() {
       return harness.service.db;
     },
-    get: (pathAndQuery) => signedFetch(harness.url, INTERNAL_SECRET, 'GET', pathAndQuery),
+    get: (pathAndQuery) => signedFetch(harness.url, INTERNAL_SECRET, 'GET', pathAndQuery, { audience: 'catalog' }),
     async stopService() {
       const running = service;
       service = null;

@@ -147,7 +147,7 @@ describe('POST /api/Dac/import with a bad body or query', () => {
       },
     });
     const { signContext } = await import('@acs/auth');
-    const { context, signature } = signContext(INTERNAL_SECRET, 'POST', '/api/Dac/import', ADMIN);
+    const { context, signature } = signContext(INTERNAL_SECRET, 'catalog', 'POST', '/api/Dac/import', ADMIN);
     const response = await fetch(`${catalog.url}/api/Dac/import`, {
       method: 'POST',
       headers: { 'content-type': 'application/json', 'x-acs-context': context, 'x-acs-signature': signature },

@@ -49,7 +49,7 @@ describe('POST /api/Dac/import: who may import', () => {
   });
 
   it('answers 401 when an admin signature for a dry run is replayed without ?dryRun', async () => {
-    const { context, signature } = signContext(INTERNAL_SECRET, 'POST', '/api/Dac/import?dryRun=true', ADMIN);
+    const { context, signature } = signContext(INTERNAL_SECRET, 'catalog', 'POST', '/api/Dac/import?dryRun=true', ADMIN);
     const response = await fetch(`${catalog.url}/api/Dac/import`, {
       method: 'POST',
       headers: { 'content-type': 'application/json', 'x-acs-context': context, 'x-acs-signature': signature },
@@ -59,7 +59,7 @@ describe('POST /api/Dac/import: who may import', () => {
   });
 
   it('answers 401 when a Subscriber context is altered to role 2 after signing', async () => {
-    const { context, signature } = signContext(INTERNAL_SECRET, 'POST', '/api/Dac/import', SUBSCRIBER);
+    const { context, signature } = signContext(INTERNAL_SECRET, 'catalog', 'POST', '/api/Dac/import', SUBSCRIBER);
     const decoded = JSON.parse(Buffer.from(context, 'base64url').toString('utf8')) as Record<string, unknown>;
     const forged = Buffer.from(JSON.stringify({ ...decoded, role: 2 })).toString('base64url');
     const response = await fetch(`${catalog.url}/api/Dac/import`, {

@@ -18,5 +18,5 @@ export function buildDeviceApp({ deps, internalSecret, migrationsDir, metrics }:
   // a registration that needs it answers 503 by itself. Taking the service out of rotation
   // whenever the catalog blips would turn a partial outage into a full one.
   addProbeRoutes(probes, databaseReadinessChecks(deps.db, migrationsDir));
-  return createHttpApp({ logger: deps.logger, internalSecret, routers: [probes, deviceRoutes(deps)], metrics });
+  return createHttpApp({ service: 'device', logger: deps.logger, internalSecret, routers: [probes, deviceRoutes(deps)], metrics });
 }

@@ -39,8 +39,8 @@ describe.each(ROUTES)('%s %s', (method, path) => {
   });
 
   it('401 for a context signed with another secret, or for another endpoint', async () => {
-    const wrongSecret = signContext('x'.repeat(40), method, path, { requestId: 't', keyId: 'k', scopes: [], userId: 1 });
-    const otherPath = signContext(INTERNAL_SECRET, method, '/api/Dac', { requestId: 't', keyId: 'k', scopes: [], userId: 1 });
+    const wrongSecret = signContext('x'.repeat(40), 'device', method, path, { requestId: 't', keyId: 'k', scopes: [], userId: 1 });
+    const otherPath = signContext(INTERNAL_SECRET, 'device', method, '/api/Dac', { requestId: 't', keyId: 'k', scopes: [], userId: 1 });
     for (const signed of [wrongSecret, otherPath]) {
       const res = await fetch(h.url + path, {
         method,

@@ -75,6 +75,7 @@ export async function startDevice(catalogUrl: string, options: { env?: Record<st
         context.role = 0;
       }
       return signedFetch(url, INTERNAL_SECRET, method, path, {
+        audience: 'device',
         ...(callOptions.body === undefined ? {} : { body: callOptions.body }),
         ...(callOptions.headers ? { headers: callOptions.headers } : {}),
         context,

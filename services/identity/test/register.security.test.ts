@@ -80,7 +80,7 @@ describe('requests that do not come from the gateway', () => {
   it('refuses a signature made with another secret, or for another path', async () => {
     const other = await signedFetch(identity.url, `${INTERNAL_SECRET}x`, 'POST', REGISTER_PATH, { body: buildRegisterBody() });
     expect(other.status).toBe(401);
-    const forLogin = signContext(INTERNAL_SECRET, 'POST', LOGIN_PATH, { requestId: 'r', keyId: 'k', scopes: [] });
+    const forLogin = signContext(INTERNAL_SECRET, 'identity', 'POST', LOGIN_PATH, { requestId: 'r', keyId: 'k', scopes: [] });
     const replayed = await fetch(`${identity.url}${REGISTER_PATH}`, {
       method: 'POST',
       headers: { 'content-type': 'application/json', 'x-acs-context': forLogin.context, 'x-acs-signature': forLogin.signature },

@@ -23,5 +23,5 @@ export function buildKeysApp({ deps, internalSecret, migrationsDir, keysPerUser,
     ...databaseReadinessChecks(deps.db, migrationsDir),
     cache: async () => ((await deps.cache.ping()) ? 'ok' : 'not reachable'),
   });
-  return createHttpApp({ logger: deps.logger, internalSecret, routers: [probes, internalRoutes(deps), apiKeyRoutes(deps, { keysPerUser, rateLimitCeiling })], metrics });
+  return createHttpApp({ service: 'keys', logger: deps.logger, internalSecret, routers: [probes, internalRoutes(deps), apiKeyRoutes(deps, { keysPerUser, rateLimitCeiling })], metrics });
 }

@@ -49,14 +49,21 @@ describe('POST /internal/keys/lookup without a valid gateway signature', () => {
   });
 
   it('answers 401 when the signature was made for another method or path', async () => {
-    const forGet = signContext(INTERNAL_SECRET, 'GET', PATH, { requestId: 'r', keyId: null, scopes: [] });
+    const forGet = signContext(INTERNAL_SECRET, 'keys', 'GET', PATH, { requestId: 'r', keyId: null, scopes: [] });
     await expectUnauthorized(await post({ 'x-acs-context': forGet.context, 'x-acs-signature': forGet.signature }, { key: unknownKey() }));
-    const forOther = signContext(INTERNAL_SECRET, 'POST', '/api/Dac', { requestId: 'r', keyId: null, scopes: [] });
+    const forOther = signContext(INTERNAL_SECRET, 'keys', 'POST', '/api/Dac', { requestId: 'r', keyId: null, scopes: [] });
     await expectUnauthorized(await post({ 'x-acs-context': forOther.context, 'x-acs-signature': forOther.signature }, { key: unknownKey() }));
   });
 
+  it('answers 401 to a context signed for another service, on this very path', async () => {
+    for (const other of ['identity', 'catalog', 'device', 'billing']) {
+      const forOther = signContext(INTERNAL_SECRET, other, 'POST', PATH, { requestId: 'r', keyId: null, scopes: [] });
+      await expectUnauthorized(await post({ 'x-acs-context': forOther.context, 'x-acs-signature': forOther.signature }, { key: unknownKey() }));
+    }
+  });
+
   it('answers 401 to an expired context', async () => {
-    const old = signContext(INTERNAL_SECRET, 'POST', PATH, { requestId: 'r', keyId: null, scopes: [] }, Math.floor(Date.now() / 1000) - 120);
+    const old = signContext(INTERNAL_SECRET, 'keys', 'POST', PATH, { requestId: 'r', keyId: null, scopes: [] }, Math.floor(Date.now() / 1000) - 120);
     await expectUnauthorized(await post({ 'x-acs-context': old.context, 'x-acs-signature': old.signature }, { key: unknownKey() }));
   });
 

@@ -40,7 +40,7 @@ export function createCatalogClient(catalogUrl: string, internalSecret: string, 
   async function ask(ids: readonly number[], requestId: string): Promise<CatalogSummary[]> {
     const path = CATALOG_SUMMARIES_PATH;
     // Signed exactly like the gateway's own calls: no key, no scopes, this request's id.
-    const { context, signature } = signContext(internalSecret, 'POST', path, { requestId, keyId: null, scopes: [] });
+    const { context, signature } = signContext(internalSecret, 'catalog', 'POST', path, { requestId, keyId: null, scopes: [] });
     let response;
     try {
       response = await pool.request({
