@@ -44,6 +44,10 @@ export const launcherConfigSchema = z.object({
   /** Passed to the keys service and the gateway. */
   KEYS_PER_USER: z.string().optional(),
   KEY_USAGE_FLUSH_MS: z.string().optional(),
+  /** Rate limits (issue 16): defaults to the gateway, the users' ceiling to the keys service; checked there. */
+  RATE_LIMITS_LIVE: z.string().optional(),
+  RATE_LIMITS_TEST: z.string().optional(),
+  RATE_LIMIT_CEILING: z.string().optional(),
   /** The account dashboard's own HTTP server (on HOST); `0` picks a free port. */
   DASHBOARD_PORT: port(8086),
   /** Proxies in front of the gateway and the dashboard (IPs/CIDRs) whose X-Forwarded-For names the client; passed as is. */

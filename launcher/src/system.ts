@@ -59,7 +59,7 @@ export async function startSystem(config: LauncherConfig, logger: Logger): Promi
       keysConfigSchema.parse({
         ...shared, ...dbFor('keys'), KEY_PREFIX: config.KEY_PREFIX, REDIS_PREFIX: config.REDIS_PREFIX,
         SEED_API_KEY: config.SEED_API_KEY, SEED_API_SECRET: config.SEED_API_SECRET, SEED_API_SCOPES: config.SEED_API_SCOPES,
-        KEYS_PER_USER: config.KEYS_PER_USER,
+        KEYS_PER_USER: config.KEYS_PER_USER, RATE_LIMIT_CEILING: config.RATE_LIMIT_CEILING,
       }),
       logger.child({ service: 'keys' }),
       cache,
@@ -96,7 +96,7 @@ export async function startSystem(config: LauncherConfig, logger: Logger): Promi
     );
     stack.push(() => billing.close());
     const gateway = await startGateway(
-      gatewayConfigSchema.parse({ ...shared, HOST: config.HOST, PORT: String(config.PORT), METRICS_PORT: config.METRICS_PORT === null ? 'off' : String(config.METRICS_PORT), KEYS_URL: keys.server.url, IDENTITY_URL: identity.server.url, CATALOG_URL: catalog.server.url, DEVICE_URL: device.server.url, BILLING_URL: billing.server.url, KEY_USAGE_FLUSH_MS: config.KEY_USAGE_FLUSH_MS, TRUSTED_PROXIES: config.TRUSTED_PROXIES }),
+      gatewayConfigSchema.parse({ ...shared, HOST: config.HOST, PORT: String(config.PORT), METRICS_PORT: config.METRICS_PORT === null ? 'off' : String(config.METRICS_PORT), KEYS_URL: keys.server.url, IDENTITY_URL: identity.server.url, CATALOG_URL: catalog.server.url, DEVICE_URL: device.server.url, BILLING_URL: billing.server.url, KEY_USAGE_FLUSH_MS: config.KEY_USAGE_FLUSH_MS, TRUSTED_PROXIES: config.TRUSTED_PROXIES, RATE_LIMITS_LIVE: config.RATE_LIMITS_LIVE, RATE_LIMITS_TEST: config.RATE_LIMITS_TEST }),
       logger.child({ service: 'gateway' }),
       cache,
     );
