@@ -3,6 +3,7 @@ import { SignJWT, exportJWK, generateKeyPair, type CryptoKey, type JWK } from 'j
 import { JWKS_PATH, authzCacheKey } from '@acs/contracts';
 import { changeApiKey, createApiKey } from '@acs/keys-service';
 import { metricValue } from '@acs/testing';
+import { createMemoryCache } from '@acs/cache';
 import type { Gateway } from '@acs/gateway';
 import { startFakeUpstream, startGatewayHarness, type FakeUpstream, type GatewayHarness } from './harness.js';
 
@@ -187,6 +188,31 @@ describe('rate limits per API key', () => {
     const before = metricValue(await scrape(), 'gateway_rate_limited_total', { method: 'GET', route: '/api/Dac' }) ?? 0;
     await statuses([callAt(h.url, caller), callAt(h.url, caller), callAt(h.url, caller)]);
     expect(metricValue(await scrape(), 'gateway_rate_limited_total', { method: 'GET', route: '/api/Dac' })).toBe(before + 2);
+  });
+});
+
+describe('where the read did not count the request', () => {
+  it('a key record missing from Redis is refilled and the request counted all the same', async () => {
+    const caller = await limitedKey([{ limit: 2, windowSeconds: 3600 }]);
+    for (let i = 0; i < 2; i++) {
+      await h.cache.del(`apikey:${caller.key}`);
+      expect(await statuses([callAt(i % 2 ? h.url : other.server.url, caller)])).toEqual([200]);
+    }
+    await h.cache.del(`apikey:${caller.key}`);
+    expect(await statuses([callAt(h.url, caller)])).toEqual([429]);
+  });
+
+  it('a gateway on the in-process cache (the embedded default) limits in process', async () => {
+    const memory = createMemoryCache();
+    const embedded = await h.startAnotherGateway({ cache: memory });
+    try {
+      const caller = await limitedKey([{ limit: 3, windowSeconds: 3600 }]);
+      const results = await Promise.all(Array.from({ length: 5 }, () => callAt(embedded.server.url, caller)));
+      expect(results.map((res) => res.status).sort()).toEqual([200, 200, 200, 429, 429]);
+      expect(results.find((res) => res.status === 429)!.headers.get('retry-after')).toMatch(/^\d+$/);
+    } finally {
+      await memory.close();
+    }
   });
 });
 
