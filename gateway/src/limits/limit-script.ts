@@ -20,6 +20,9 @@ import { scriptOf } from '@acs/cache';
  * since 2025-01-01 (a double is exact to ~0.004 µs there). A refused request changes nothing; an admitted one
  * moves every window.
  *
+ * The script's secret comparison only decides whether to count; the gateway's own constant-time check still
+ * decides the answer (and a Lua string comparison is a pointer comparison of interned strings).
+ *
  * KEYS[1] apikey:<key>, KEYS[2] ratelimit:<key>, KEYS[3] authz:<user id> (user routes only).
  * ARGV[1] SHA-256 of the presented secret (base64url), ARGV[2] the scopes that grant the route, each between
  * spaces, ARGV[3] the route's minimum effective role ('' when no user is needed), ARGV[4] the default windows
