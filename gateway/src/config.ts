@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { addressList, httpUrl, listenerFields, portOrOff, redisFields, secret } from '@acs/config';
-import { JWT_AUDIENCE_DEFAULT, JWT_ISSUER_DEFAULT } from '@acs/contracts';
+import { JWT_AUDIENCE_DEFAULT, JWT_ISSUER_DEFAULT, rateLimitsEnv } from '@acs/contracts';
 
 export const gatewayConfigSchema = z.object({
   ...listenerFields(8080),
@@ -34,6 +34,11 @@ export const gatewayConfigSchema = z.object({
   /** How often key usage (lastUsedAt) is sent to the keys service. */
   KEY_USAGE_FLUSH_MS: z.coerce.number().int().positive().default(10_000),
   MAX_BODY_BYTES: z.coerce.number().int().positive().default(16 * 1024 * 1024),
+  /** Rate limits of live / test keys without their own list ("100/1s,100000/1d"); unset: none. */
+  RATE_LIMITS_LIVE: rateLimitsEnv(),
+  RATE_LIMITS_TEST: rateLimitsEnv(),
+  /** How many gateway replicas share the traffic: while Redis is unreachable each admits 1/GATEWAY_REPLICAS of every limit. */
+  GATEWAY_REPLICAS: z.coerce.number().int().positive().max(1000).default(1),
 });
 
 export type GatewayConfig = z.infer<typeof gatewayConfigSchema>;

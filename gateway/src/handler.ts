@@ -1,14 +1,17 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
-import { SYSTEM_SCOPE, grantsScope, signContext, type InternalContext } from '@acs/auth';
+import { SYSTEM_SCOPE, grantsScope, signContext, type InternalContext, type KeyEnvironment } from '@acs/auth';
 import { currentPlanType, effectiveRole, type ApiKeyCacheRecord, type AuthzRecord } from '@acs/contracts';
 import { AppError, insufficientScopeError, insufficientUserError, missingApiKeyError, notFound, payloadTooLarge, toAppError } from '@acs/errors';
 import { pickRequestId, type ClientAddressResolver } from '@acs/http';
 import type { Logger } from '@acs/logger';
 import type { RouteRecorder } from '@acs/metrics';
-import type { CallerAuthenticator } from './auth/api-key-auth.js';
+import type { CallerAuthenticator, LimitRequest } from './auth/api-key-auth.js';
 import { claimedUserId } from './auth/claimed-user.js';
 import type { TokenVerifier, VerifiedToken } from './auth/token-verifier.js';
 import type { KeyUsageRecorder } from './auth/key-usage-recorder.js';
+import type { LimitVerdict } from './limits/gcra.js';
+import { rateLimitHeaders } from './limits/rate-limit-headers.js';
+import type { CountedIn, RateLimiter } from './limits/rate-limiter.js';
 import type { AuthRejection, GatewayMetrics } from './metrics/gateway-metrics.js';
 import { forward } from './proxy/forward.js';
 import { notDeployed } from './proxy/upstream-errors.js';
@@ -26,6 +29,7 @@ export interface GatewayHandlerDeps {
   /** Null while the identity service is not deployed: user routes then answer 503 to a presented token. */
   tokens: TokenVerifier | null;
   usage: KeyUsageRecorder;
+  limiter: RateLimiter;
   upstreams: Upstreams;
   internalSecret: string;
   /** The client's address for the signed context (X-Forwarded-For from trusted proxies only). */
@@ -69,6 +73,14 @@ interface ApiExchange {
   /** Set by authenticateKey. */
   record: ApiKeyCacheRecord | null;
   authz: AuthzRecord | null;
+  environment: KeyEnvironment;
+  /** What the Redis script needs to count the request with its read; null when the request cannot pass (no route, no token). */
+  limitRequest: LimitRequest | null;
+  /** The limit decision, once made (by the script with the read, or by the limit step). */
+  limit: LimitVerdict | null;
+  /** Where an admitted request was counted, so a later refusal gives it back; null when it was not. */
+  counted: CountedIn | null;
+  cacheDown: boolean;
   /** Set by authorizeRoute. */
   route: Route | null;
   context: Omit<InternalContext, 'expiresAt'> | null;
@@ -81,7 +93,7 @@ interface ApiExchange {
  * token. Written without a framework because it runs on every request (ARCHITECTURE.md, decision 1).
  */
 export function createGatewayHandler(deps: GatewayHandlerDeps) {
-  const { match, authenticate, tokens, usage, upstreams, internalSecret, clientAddress, maxBodyBytes, publicEndpoints, logger, metrics } = deps;
+  const { match, authenticate, tokens, usage, limiter, upstreams, internalSecret, clientAddress, maxBodyBytes, publicEndpoints, logger, metrics } = deps;
 
   function answer(res: ServerResponse, error: AppError, requestId: string): Outcome {
     sendError(res, error, requestId);
@@ -90,6 +102,12 @@ export function createGatewayHandler(deps: GatewayHandlerDeps) {
 
   function refuse(ex: ApiExchange, reason: AuthRejection): Outcome {
     metrics.authRejected(reason);
+    // Counted with the read, then refused (a token that failed verification): it must not count.
+    if (ex.counted && ex.record) {
+      const windows = limiter.windowsFor(ex.record, ex.environment);
+      if (windows) limiter.refund(ex.req.headers['x-api-key'] as string, ex.record, windows, ex.counted);
+      ex.counted = null;
+    }
     return answer(ex.res, REFUSALS[reason](), ex.requestId);
   }
 
@@ -105,11 +123,19 @@ export function createGatewayHandler(deps: GatewayHandlerDeps) {
         ex.claimedUserId = ex.remembered === undefined ? claimedUserId(ex.token) : (ex.remembered?.userId ?? undefined);
       }
     }
-    const auth = await authenticate(ex.req.headers['x-api-key'], ex.req.headers['x-api-secret'], ex.requestId, ex.claimedUserId);
+    // Only a request that can pass every check is counted with the read (404/405, or a user route without a usable token, cannot).
+    if (ex.found.kind === 'found' && (ex.found.route.user.kind !== 'user' || (ex.token !== null && tokens !== null && ex.remembered !== null))) {
+      ex.limitRequest = limiter.requestFor(ex.found.route);
+    }
+    const auth = await authenticate(ex.req.headers['x-api-key'], ex.req.headers['x-api-secret'], ex.requestId, ex.claimedUserId, ex.limitRequest);
     if (!auth.ok) return refuse(ex, 'api_key');
     usage.record(auth.record.id);
     ex.record = auth.record;
     ex.authz = auth.authz;
+    ex.environment = auth.environment;
+    ex.limit = auth.limit;
+    ex.counted = auth.limit?.admitted ? 'redis' : null;
+    ex.cacheDown = auth.cacheDown;
     return undefined;
   }
 
@@ -157,7 +183,34 @@ export function createGatewayHandler(deps: GatewayHandlerDeps) {
     return undefined;
   }
 
-  /** Step 4: the body's declared size, the upstream deployed, then the signed context and the forward. */
+  /**
+   * Step 4: the key's rate limits, only now that every other check passed. Usually decided already by the
+   * script that read the key (same round trip); otherwise by the limiter (cache miss, Redis outage, embedded).
+   * Every answer from here on carries the RateLimit headers; a refusal is 429 before any service is called.
+   */
+  function applyLimits(ex: ApiExchange, record: ApiKeyCacheRecord, route: Route): Step | Promise<Step> {
+    const windows = limiter.windowsFor(record, ex.environment);
+    if (windows === null) return undefined;
+    if (ex.limit !== null) return admitOrRefuse(ex, route, windows, ex.limit);
+    const retry = { request: ex.limitRequest ?? limiter.requestFor(route), secret: ex.req.headers['x-api-secret'] as string, environment: ex.environment, userId: ex.claimedUserId };
+    return limiter.decide(ex.req.headers['x-api-key'] as string, record, windows, ex.cacheDown, retry).then(({ verdict, counted }) => {
+      if (verdict.admitted) ex.counted = counted;
+      return admitOrRefuse(ex, route, windows, verdict);
+    });
+  }
+
+  function admitOrRefuse(ex: ApiExchange, route: Route, windows: Parameters<typeof rateLimitHeaders>[0], verdict: LimitVerdict): Step {
+    const headers = rateLimitHeaders(windows, verdict);
+    if (verdict.admitted) {
+      for (const name in headers) ex.res.setHeader(name, headers[name]!);
+      return undefined;
+    }
+    metrics.rateLimited(route);
+    const seconds = Math.max(1, verdict.retryAfterSeconds);
+    return answer(ex.res, new AppError('too_many_requests', 'Too many requests', `This API key's rate limit is reached; retry in ${seconds} s`, { headers }), ex.requestId);
+  }
+
+  /** Step 5: the body's declared size, the upstream deployed, then the signed context and the forward. */
   function forwardSigned(ex: ApiExchange, record: ApiKeyCacheRecord, route: Route, context: Omit<InternalContext, 'expiresAt'>): Outcome {
     const { req, res, requestId, method, url } = ex;
     if (Number(req.headers['content-length'] ?? 0) > maxBodyBytes) return answer(res, payloadTooLarge(maxBodyBytes), requestId);
@@ -184,6 +237,9 @@ export function createGatewayHandler(deps: GatewayHandlerDeps) {
     let userRefusal = authorizeUser(ex, route);
     if (userRefusal instanceof Promise) userRefusal = await userRefusal;
     if (userRefusal) return userRefusal;
+    let limitRefusal = applyLimits(ex, record, route);
+    if (limitRefusal instanceof Promise) limitRefusal = await limitRefusal;
+    if (limitRefusal) return limitRefusal;
     return forwardSigned(ex, record, route, ex.context!);
   }
 
@@ -200,7 +256,8 @@ export function createGatewayHandler(deps: GatewayHandlerDeps) {
     let outcome: Outcome;
     try {
       if (found !== null) {
-        const exchange: ApiExchange = { req, res, requestId, url, path, method, found, recorder, startedMs, token: null, claimedUserId: undefined, remembered: undefined, record: null, authz: null, route: null, context: null };
+        const exchange: ApiExchange = { req, res, requestId, url, path, method, found, recorder, startedMs, token: null, claimedUserId: undefined, remembered: undefined, record: null, authz: null, environment: 'live',
+          limitRequest: null, limit: null, counted: null, cacheDown: false, route: null, context: null };
         outcome = await handleApi(exchange);
       } else if (endpoint) {
         await endpoint(req, res, requestId);

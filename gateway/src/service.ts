@@ -10,6 +10,7 @@ import { TokenVerifier } from './auth/token-verifier.js';
 import { KeyUsageRecorder } from './auth/key-usage-recorder.js';
 import type { GatewayConfig } from './config.js';
 import { createGatewayHandler } from './handler.js';
+import { RateLimiter } from './limits/rate-limiter.js';
 import { GatewayMetrics } from './metrics/gateway-metrics.js';
 import { createMetricsListener } from './metrics/metrics-listener.js';
 import { buildOpenApiDocument } from './openapi/build-openapi.js';
@@ -49,6 +50,7 @@ export async function startGateway(config: GatewayConfig, logger: Logger, cache:
     ),
     tokens,
     usage,
+    limiter: new RateLimiter(cache, { defaults: { live: config.RATE_LIMITS_LIVE, test: config.RATE_LIMITS_TEST }, replicas: config.GATEWAY_REPLICAS }, logger),
     upstreams,
     internalSecret: config.INTERNAL_SECRET,
     clientAddress: createClientAddressResolver(config.TRUSTED_PROXIES),

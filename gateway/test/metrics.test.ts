@@ -108,7 +108,8 @@ describe('gateway metrics', () => {
   });
 
   it('count requests answered by asking the keys service because Redis was unavailable', async () => {
-    const redisDown: Cache = { ...h.cache, mgetVersioned: () => Promise.reject(new Error('connection refused')) };
+    const refused = () => Promise.reject(new Error('connection refused'));
+    const redisDown: Cache = { ...h.cache, mgetVersioned: refused, evalScript: refused };
     const other = await h.startAnotherGateway({ cache: redisDown });
     const before = await scrape(other.metricsServer!.url);
     expect(metricValue(before, 'gateway_cache_fallbacks_total', { service: 'gateway' })).toBe(0);

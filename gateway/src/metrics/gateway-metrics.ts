@@ -7,6 +7,7 @@ export type AuthRejection = 'api_key' | 'scope' | 'user';
 export const AUTH_REJECTIONS_TOTAL = 'gateway_auth_rejections_total';
 export const UPSTREAM_FAILURES_TOTAL = 'gateway_upstream_failures_total';
 export const CACHE_FALLBACKS_TOTAL = 'gateway_cache_fallbacks_total';
+export const RATE_LIMITED_TOTAL = 'gateway_rate_limited_total';
 
 /**
  * Everything the gateway counts. Built for the per-request path (docs/performance.md): route
@@ -19,6 +20,7 @@ export class GatewayMetrics {
   private readonly rejections: Record<AuthRejection, CounterSeries<'reason'>>;
   private readonly fallbacks: CounterSeries<never>;
   private readonly upstreamFailures: Counter<'upstream' | 'status'>;
+  private readonly limited = new Map<RouteSpec, CounterSeries<'method' | 'route'>>();
 
   constructor(registry: Registry, routes: readonly RouteSpec[]) {
     this.http = new HttpMetrics(registry);
@@ -27,6 +29,8 @@ export class GatewayMetrics {
     this.rejections = { api_key: rejections.series({ reason: 'api_key' }), scope: rejections.series({ reason: 'scope' }), user: rejections.series({ reason: 'user' }) };
     const fallbacks = new FlushedCounter({ registry, name: CACHE_FALLBACKS_TOTAL, help: 'Requests whose key or authorization record was asked of the owning service because Redis was unavailable', labelNames: [] as const });
     this.fallbacks = fallbacks.series({});
+    const limited = new FlushedCounter({ registry, name: RATE_LIMITED_TOTAL, help: "Requests refused with 429 because the API key's rate limit was reached, by route", labelNames: ['method', 'route'] as const });
+    for (const route of routes) this.limited.set(route, limited.series({ method: route.method, route: route.path }));
     // Failures only: not on the path of a request that succeeds, so prom-client's own inc() is fine here.
     this.upstreamFailures = new Counter({
       name: UPSTREAM_FAILURES_TOTAL,
@@ -57,6 +61,10 @@ export class GatewayMetrics {
 
   upstreamFailed(upstream: string, status: number): void {
     this.upstreamFailures.inc({ upstream, status: String(status) });
+  }
+
+  rateLimited(route: RouteSpec): void {
+    this.limited.get(route)?.inc();
   }
 
   cacheFellBack(): void {

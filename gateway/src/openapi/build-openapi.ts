@@ -19,6 +19,16 @@ const errorResponse = (description: string, example?: { error: string; message: 
   content: { 'application/json': { schema: { $ref: '#/components/schemas/Error' }, ...(example ? { example: { error: example.error, message: example.message } } : {}) } },
 });
 
+// Rate limits per API key (issue 16): draft-ietf-httpapi-ratelimit-headers-11, on every answer to a limited key.
+const rateLimitHeaders = {
+  'RateLimit-Policy': { description: 'the key\'s rate-limit windows, e.g. "1s";q=20;w=1, "1d";q=50000;w=86400 (only for a rate-limited key)', schema: { type: 'string' } },
+  RateLimit: { description: 'the window with the least room: "1s";r=<remaining>;t=<seconds> (only for a rate-limited key)', schema: { type: 'string' } },
+};
+const tooManyRequests = (description: string) => ({
+  ...errorResponse(description),
+  headers: { 'Retry-After': { description: 'whole seconds until a request would be admitted', schema: { type: 'integer' } }, ...rateLimitHeaders },
+});
+
 function jsonSchema(schema: z.ZodType): Record<string, unknown> {
   const { $schema: _drop, ...rest } = z.toJSONSchema(schema, { io: 'input', unrepresentable: 'any' }) as Record<string, unknown>;
   return rest;
@@ -29,17 +39,20 @@ function operation(route: RouteSpec): Record<string, unknown> {
   if (!doc) throw new Error(`route ${route.method} ${route.path} has no OpenAPI description (${route.operationId})`);
   const needsUser = route.user.kind === 'user';
   const responses: Record<string, unknown> = {
-    [doc.success.status]: { description: doc.success.description, ...(doc.success.schema ? { content: { 'application/json': { schema: jsonSchema(doc.success.schema) } } } : {}) },
+    [doc.success.status]: { description: doc.success.description, headers: rateLimitHeaders, ...(doc.success.schema ? { content: { 'application/json': { schema: jsonSchema(doc.success.schema) } } } : {}) },
     401: errorResponse('API key or secret missing or invalid', SPEC_ERRORS.missingApiKey),
     403: errorResponse(needsUser ? 'Scope missing, or user JWT missing, invalid or with too low a role' : 'The key lacks the required scope', SPEC_ERRORS.insufficientScope),
     404: errorResponse('Unknown route'),
     405: errorResponse('Method not supported on this path'),
     413: errorResponse('Request body too large'),
+    429: tooManyRequests("The API key's rate limit is reached"),
     502: errorResponse('The owning service failed'),
     503: errorResponse('The owning service is unreachable or not deployed'),
     504: errorResponse('The owning service did not answer in time'),
   };
-  for (const [status, description] of Object.entries(doc.errors ?? {})) responses[status] = errorResponse(description);
+  for (const [status, description] of Object.entries(doc.errors ?? {})) {
+    responses[status] = status === '429' ? tooManyRequests(`${description}; or the API key's rate limit is reached`) : errorResponse(description);
+  }
   return {
     operationId: route.operationId,
     summary: doc.summary,

@@ -1,3 +1,11 @@
+import type { RespReply } from './resp-reader.js';
+
+/** A Lua script and its SHA-1 (scriptOf), run as EVALSHA and as EVAL when Redis does not know it yet. */
+export interface CacheScript {
+  readonly source: string;
+  readonly sha: string;
+}
+
 /** A value written by `setIfNewer`, read back with the version it was written at. */
 export interface VersionedEntry {
   version: number;
@@ -34,6 +42,12 @@ export interface Cache {
    * the TTL left in seconds (rounded up, so it can go straight into Retry-After).
    */
   incrWithTtl(key: string, ttlSeconds: number): Promise<{ count: number; ttlSeconds: number }>;
+  /**
+   * Redis only (absent on the in-process cache): runs a script that returns an array, on the connection and in
+   * the same write as the gateway's per-request reads (ARCHITECTURE.md, decision 9). Rejects like mget when the
+   * store is unreachable.
+   */
+  evalScript?(script: CacheScript, keys: readonly string[], args: readonly string[]): Promise<RespReply[]>;
   /** True when the store answers; never rejects (readiness probes call it). */
   ping(): Promise<boolean>;
   /** Idempotent. Calls made after close reject. */

@@ -35,7 +35,7 @@ export interface MgetConnectionOptions {
 type MgetReply = (string | null)[];
 
 interface Waiter {
-  resolve(values: MgetReply): void;
+  resolve(values: RespReply[]): void;
   reject(error: Error): void;
   /** When the command was queued (Date.now()), for the reply timeout. */
   queuedAt: number;
@@ -82,19 +82,40 @@ export class MgetConnection {
   }
 
   mget(keys: readonly string[]): Promise<MgetReply> {
-    if (this.closed) return Promise.reject(new Error('cache is closed'));
-    if (this.state === 'down') return Promise.reject(this.lastError);
-    if (this.state === 'idle') this.connect();
     let command = `*${keys.length + 1}\r\n$4\r\nMGET\r\n`;
     for (const key of keys) {
       const name = this.keyPrefix + key;
       command += `$${Buffer.byteLength(name)}\r\n${name}\r\n`;
     }
+    return this.enqueue(command) as Promise<MgetReply>;
+  }
+
+  /**
+   * EVALSHA (or EVAL with the script's source) of a script that returns an array, in the same write as the
+   * MGETs of the same turn: the gateway's read of the key and authorization records that also applies the
+   * key's rate limits (ARCHITECTURE.md, decision 9). KEYS get the prefix; a NOSCRIPT error rejects (RespError).
+   */
+  evalArray(verb: 'EVALSHA' | 'EVAL', scriptOrSha: string, keys: readonly string[], args: readonly string[]): Promise<RespReply[]> {
+    let command = `*${3 + keys.length + args.length}\r\n$${verb.length}\r\n${verb}\r\n$${Buffer.byteLength(scriptOrSha)}\r\n${scriptOrSha}\r\n`;
+    const count = String(keys.length);
+    command += `$${count.length}\r\n${count}\r\n`;
+    for (const key of keys) {
+      const name = this.keyPrefix + key;
+      command += `$${Buffer.byteLength(name)}\r\n${name}\r\n`;
+    }
+    for (const arg of args) command += `$${Buffer.byteLength(arg)}\r\n${arg}\r\n`;
+    return this.enqueue(command);
+  }
+
+  private enqueue(command: string): Promise<RespReply[]> {
+    if (this.closed) return Promise.reject(new Error('cache is closed'));
+    if (this.state === 'down') return Promise.reject(this.lastError);
+    if (this.state === 'idle') this.connect();
     this.outgoing += command;
     this.queued++;
     // With a write in flight, its replies schedule the next one (see settle()).
     if (this.inFlight === 0) this.scheduleFlush();
-    return new Promise<MgetReply>((resolve, reject) => {
+    return new Promise<RespReply[]>((resolve, reject) => {
       this.waiters.push({ resolve, reject, queuedAt: Date.now() });
     });
   }
@@ -190,8 +211,8 @@ export class MgetConnection {
     }
     if (--this.inFlight === 0 && this.queued > 0) this.scheduleFlush();
     if (reply instanceof RespError) waiter.reject(reply);
-    else if (Array.isArray(reply)) waiter.resolve(reply as MgetReply);
-    else waiter.reject(new Error('redis answered MGET with something other than an array'));
+    else if (Array.isArray(reply)) waiter.resolve(reply);
+    else waiter.reject(new Error('redis answered MGET or a script with something other than an array'));
   }
 
   private readonly checkReplyTimeout = (): void => {

@@ -1,6 +1,7 @@
 import { Redis } from 'ioredis';
 import type { Logger } from '@acs/logger';
-import type { Cache } from './cache.js';
+import type { Cache, CacheScript } from './cache.js';
+import { RespError, type RespReply } from './resp-reader.js';
 import { logConnectionEvents } from './connection-log.js';
 import { MgetConnection } from './mget-connection.js';
 import { rethrowUnavailable } from './unavailable.js';
@@ -82,11 +83,20 @@ export function createRedisCache({ url, keyPrefix, logger }: RedisCacheOptions):
 
   let closing: Promise<void> | undefined;
 
+  // Redis forgets scripts when it restarts (or on SCRIPT FLUSH): then EVAL sends the source once, which also caches it again.
+  function evalScript(script: CacheScript, keys: readonly string[], args: readonly string[]): Promise<RespReply[]> {
+    return reads.evalArray('EVALSHA', script.sha, keys, args).catch((err: unknown) => {
+      if (err instanceof RespError && err.message.startsWith('NOSCRIPT')) return reads.evalArray('EVAL', script.source, keys, args);
+      throw err;
+    });
+  }
+
   const cache: Cache = {
     get(key) {
       return redis.get(key);
     },
     mget: mgetRaw,
+    evalScript,
     async set(key, value, ttlSeconds) {
       if (ttlSeconds === undefined) {
         await redis.set(key, value);

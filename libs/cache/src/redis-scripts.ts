@@ -1,3 +1,5 @@
+import { createHash } from 'node:crypto';
+import type { CacheScript } from './cache.js';
 /*
  * Lua scripts, registered with ioredis `scripts` so they run as EVALSHA (EVAL on first use per connection),
  * take part in auto-pipelining, and get the client's keyPrefix applied to KEYS like any other command.
@@ -34,3 +36,8 @@ if pttl < 0 then
 end
 return { count, pttl }
 `;
+
+/** A script with its SHA-1, for Cache.evalScript (EVALSHA first, EVAL when Redis does not know it). */
+export function scriptOf(source: string): CacheScript {
+  return { source, sha: createHash('sha1').update(source).digest('hex') };
+}

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { rateLimitsSchema } from './rate-limits.js';
 
 /**
  * The projection of an API key that the keys service writes through to Redis and the gateway
@@ -10,6 +11,8 @@ export const apiKeyCacheRecordSchema = z.object({
   scopes: z.array(z.string()),
   ownerUserId: z.number().int().nullable(),
   revoked: z.boolean(),
+  /** The key's own windows; absent or null: the gateway's default for the key's environment. */
+  rateLimits: rateLimitsSchema.nullable().optional(),
 });
 export type ApiKeyCacheRecord = z.infer<typeof apiKeyCacheRecordSchema>;
 

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { rateLimitsSchema } from './rate-limits.js';
 
 // /api/ApiKeys: the spec fixes the creation request (name, scopes as one space-separated string)
 // and that key and secret come back; everything else here is the platform's decision.
@@ -9,14 +10,16 @@ export const apiKeyCreateRequestSchema = z.object({
   name: apiKeyNameSchema.describe('label of the key'),
   scopes: z.string().max(500).describe('scope names separated by single spaces, from auth:login auth:register register:device read:devices write:devices'),
   environment: z.enum(['live', 'test']).default('live').describe('the environment word in the key; live by default'),
+  rateLimits: rateLimitsSchema.nullable().optional().describe("the key's own rate limits, at or below the deployment's ceiling; omitted or null: the deployment's default"),
 });
 
 export const apiKeyChangeRequestSchema = z
   .object({
     scopes: z.string().max(500).optional().describe('the new scopes, replacing the old ones'),
     name: apiKeyNameSchema.optional(),
+    rateLimits: rateLimitsSchema.nullable().optional().describe("the key's new rate limits; null: back to the deployment's default"),
   })
-  .refine((body) => body.scopes !== undefined || body.name !== undefined, { message: 'Give scopes, name or both' });
+  .refine((body) => body.scopes !== undefined || body.name !== undefined || body.rateLimits !== undefined, { message: 'Give scopes, name, rateLimits or several' });
 
 /** A key as its owner sees it: never the secret, never its hash. Scopes in the request's own format. */
 export const apiKeyViewSchema = z.object({
@@ -28,6 +31,7 @@ export const apiKeyViewSchema = z.object({
   createdAt: z.string().describe('ISO 8601 UTC'),
   lastUsedAt: z.string().nullable().describe('ISO 8601 UTC; recorded in batches, up to about 10 s behind'),
   revokedAt: z.string().nullable(),
+  rateLimits: rateLimitsSchema.nullable().describe("the key's own rate limits; null: the deployment's default applies"),
 });
 
 export const apiKeyListResponseSchema = z.object({ items: z.array(apiKeyViewSchema) });

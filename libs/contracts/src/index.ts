@@ -11,3 +11,4 @@ export * from './devices.js';
 export * from './subscription-events.js';
 export * from './billing.js';
 export * from './row-id.js';
+export * from './rate-limits.js';

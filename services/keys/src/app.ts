@@ -1,6 +1,7 @@
 import type Koa from 'koa';
 import { Router, addProbeRoutes, createHttpApp, type AppState } from '@acs/http';
 import { databaseReadinessChecks } from '@acs/db';
+import type { RateLimits } from '@acs/contracts';
 import type { Registry } from '@acs/metrics';
 import type { KeysDeps } from './domain/deps.js';
 import { internalRoutes } from './routes/internal-routes.js';
@@ -11,14 +12,16 @@ export interface KeysAppOptions {
   internalSecret: string;
   migrationsDir: string;
   keysPerUser: number;
+  /** RATE_LIMIT_CEILING: the most generous limits a user may give a key; null: no ceiling. */
+  rateLimitCeiling?: RateLimits | null;
   metrics: Registry;
 }
 
-export function buildKeysApp({ deps, internalSecret, migrationsDir, keysPerUser, metrics }: KeysAppOptions): Koa<AppState> {
+export function buildKeysApp({ deps, internalSecret, migrationsDir, keysPerUser, rateLimitCeiling = null, metrics }: KeysAppOptions): Koa<AppState> {
   const probes = new Router<AppState>();
   addProbeRoutes(probes, {
     ...databaseReadinessChecks(deps.db, migrationsDir),
     cache: async () => ((await deps.cache.ping()) ? 'ok' : 'not reachable'),
   });
-  return createHttpApp({ service: 'keys', logger: deps.logger, internalSecret, routers: [probes, internalRoutes(deps), apiKeyRoutes(deps, keysPerUser)], metrics });
+  return createHttpApp({ service: 'keys', logger: deps.logger, internalSecret, routers: [probes, internalRoutes(deps), apiKeyRoutes(deps, { keysPerUser, rateLimitCeiling })], metrics });
 }

@@ -1,6 +1,6 @@
 import { KEY_ENVIRONMENTS, type KeyEnvironment } from '@acs/auth';
 import { UsageError, openCliStore, runCli } from '@acs/cli';
-import { API_KEY_CACHE_TTL_SECONDS } from '@acs/contracts';
+import { API_KEY_CACHE_TTL_SECONDS, formatRateLimits, parseRateLimitsText, type RateLimits } from '@acs/contracts';
 import type { ApiKey } from './domain/api-key.js';
 import { changeApiKey, revokeApiKey } from './domain/change-key.js';
 import { createApiKey } from './domain/create-key.js';
@@ -21,6 +21,9 @@ Commands:
         List keys, newest first (never secrets).
   set-scopes <id|key> --scopes "<scope> <scope>"
         Replace a key's scopes; the gateway applies them on the next request.
+  set-limits <id|key> --limits "<limit>/<n><s|m|h|d>,..." | --clear
+        Set a key's own rate limits (up to 4 windows, e.g. "20/1s,50000/1d"), or clear them so the
+        gateway's default for the key's environment applies. Applies on the key's next request.
   revoke <id|key>
         Revoke a key; it stops working on the next request. The record is kept.
 
@@ -40,7 +43,19 @@ const NOT_WRITTEN_THROUGH = `Warning: REDIS_URL is not set, so the change is in 
 function printKey(k: ApiKey): void {
   const owner = k.ownerUserId === null ? 'system' : `user ${k.ownerUserId}`;
   const state = k.revokedAt ? `revoked ${k.revokedAt.toISOString()}` : 'active';
-  console.log(`${k.id}  ${k.key}  [${k.scopes.join(' ')}]  ${k.environment}  ${owner}  ${state}  "${k.name}"  created ${k.createdAt.toISOString()}`);
+  const limits = k.rateLimits ? `limits ${formatRateLimits(k.rateLimits)}` : 'default limits';
+  console.log(`${k.id}  ${k.key}  [${k.scopes.join(' ')}]  ${k.environment}  ${owner}  ${state}  ${limits}  "${k.name}"  created ${k.createdAt.toISOString()}`);
+}
+
+/** set-limits: exactly one of --limits "<list>" and --clear (null: the gateway's default applies). */
+function rateLimitsOption(limits: string | undefined, clear: boolean | undefined): RateLimits | null {
+  if ((limits === undefined) === !clear) throw new UsageError('set-limits needs either --limits "20/1s,50000/1d" or --clear');
+  if (clear) return null;
+  try {
+    return parseRateLimitsText(limits!);
+  } catch (err) {
+    throw new UsageError(`--limits: ${(err as Error).message}`);
+  }
 }
 
 function keyIdOf(deps: KeysDeps, target: string | undefined): Promise<string> {
@@ -50,12 +65,14 @@ function keyIdOf(deps: KeysDeps, target: string | undefined): Promise<string> {
 
 runCli({
   help: HELP,
-  commands: ['create', 'list', 'set-scopes', 'revoke'],
+  commands: ['create', 'list', 'set-scopes', 'set-limits', 'revoke'],
   options: {
     scopes: { type: 'string' },
     name: { type: 'string' },
     env: { type: 'string' },
     owner: { type: 'string' },
+    limits: { type: 'string' },
+    clear: { type: 'boolean' },
   },
   async run({ command, operands: [target], values }) {
     const environment = (values.env ?? 'live') as KeyEnvironment;
@@ -65,6 +82,7 @@ runCli({
     if (owner !== undefined && !Number.isSafeInteger(owner)) throw new UsageError('--owner must be a user id');
     const scopes = values.scopes === undefined ? undefined : parseOperatorScopes(values.scopes);
     if ((command === 'create' || command === 'set-scopes') && !scopes) throw new UsageError(`${command} needs --scopes "<scope> <scope>"`);
+    const rateLimits = command === 'set-limits' ? rateLimitsOption(values.limits, values.clear) : undefined;
 
     const store = await openCliStore({
       service: 'keys', cli: 'keys cli', migrationsDir: KEYS_MIGRATIONS_DIR, sharedCache: true, env: { KEY_PREFIX: keysConfigSchema.shape.KEY_PREFIX },
@@ -83,12 +101,14 @@ runCli({
         keys.forEach(printKey);
       } else if (command === 'set-scopes') {
         printKey(await changeApiKey(deps, await keyIdOf(deps, target), { scopes: scopes! }));
+      } else if (command === 'set-limits') {
+        printKey(await changeApiKey(deps, await keyIdOf(deps, target), { rateLimits: rateLimits! }));
       } else {
         printKey(await revokeApiKey(deps, await keyIdOf(deps, target)));
       }
       // The write-through went to this process's own memory: a gateway caching the key elsewhere
       // (Redis, or the in-process cache of an `npm start` on PostgreSQL) still has the old record.
-      if (store.cacheNotShared && (command === 'set-scopes' || command === 'revoke')) console.error(NOT_WRITTEN_THROUGH);
+      if (store.cacheNotShared && (command === 'set-scopes' || command === 'set-limits' || command === 'revoke')) console.error(NOT_WRITTEN_THROUGH);
     } finally {
       await store.close();
     }

@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { redisFields, serviceFields } from '@acs/config';
 import { KEY_PREFIX_PATTERN } from '@acs/auth';
+import { rateLimitsEnv } from '@acs/contracts';
 
 export const keysConfigSchema = z.object({
   ...serviceFields(8081),
@@ -8,6 +9,8 @@ export const keysConfigSchema = z.object({
   KEY_PREFIX: z.string().regex(KEY_PREFIX_PATTERN, 'expected 2-16 lower-case letters or digits, starting with a letter').default('acs'),
   /** Active (not revoked) keys a user may hold; creating one more answers 409. */
   KEYS_PER_USER: z.coerce.number().int().positive().default(25),
+  /** The most generous rate limits a user may give their own key ("1000/1s,1000000/1d"); unset: no ceiling. */
+  RATE_LIMIT_CEILING: rateLimitsEnv(),
   SEED_API_KEY: z.string().optional(),
   SEED_API_SECRET: z.string().min(32, 'expected at least 32 characters').optional(),
   SEED_API_SCOPES: z.string().default('system:full-access'),

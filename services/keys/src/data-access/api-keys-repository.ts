@@ -1,5 +1,6 @@
 import type { Queryable } from '@acs/db';
 import type { KeyEnvironment } from '@acs/auth';
+import type { RateLimits } from '@acs/contracts';
 import type { ApiKey } from '../domain/api-key.js';
 
 interface ApiKeyRow {
@@ -15,9 +16,10 @@ interface ApiKeyRow {
   last_used_at: Date | null;
   revoked_at: Date | null;
   version: number | string;
+  rate_limits: RateLimits | null;
 }
 
-const COLUMNS = 'id, key, secret_hash, name, scopes, owner_user_id, environment, created_at, updated_at, last_used_at, revoked_at, version';
+const COLUMNS = 'id, key, secret_hash, name, scopes, owner_user_id, environment, created_at, updated_at, last_used_at, revoked_at, version, rate_limits';
 
 function fromRow(row: ApiKeyRow): ApiKey {
   return {
@@ -33,6 +35,7 @@ function fromRow(row: ApiKeyRow): ApiKey {
     lastUsedAt: row.last_used_at,
     revokedAt: row.revoked_at,
     version: Number(row.version),
+    rateLimits: row.rate_limits,
   };
 }
 
@@ -43,13 +46,14 @@ export interface NewApiKey {
   scopes: string[];
   ownerUserId: number | null;
   environment: KeyEnvironment;
+  rateLimits?: RateLimits | null;
 }
 
 export async function insertApiKey(db: Queryable, input: NewApiKey): Promise<ApiKey> {
   const { rows } = await db.query<ApiKeyRow>(
-    `INSERT INTO api_keys (key, secret_hash, name, scopes, owner_user_id, environment)
-     VALUES ($1, $2, $3, $4, $5, $6) RETURNING ${COLUMNS}`,
-    [input.key, input.secretHash, input.name, input.scopes, input.ownerUserId, input.environment],
+    `INSERT INTO api_keys (key, secret_hash, name, scopes, owner_user_id, environment, rate_limits)
+     VALUES ($1, $2, $3, $4, $5, $6, $7::jsonb) RETURNING ${COLUMNS}`,
+    [input.key, input.secretHash, input.name, input.scopes, input.ownerUserId, input.environment, input.rateLimits ? JSON.stringify(input.rateLimits) : null],
   );
   return fromRow(rows[0]!);
 }
@@ -93,16 +97,22 @@ export async function listApiKeys(db: Queryable, filter: { ownerUserId?: number 
   return rows.map(fromRow);
 }
 
-export async function updateApiKey(db: Queryable, id: string, changes: { scopes?: string[]; name?: string; revoke?: boolean }): Promise<ApiKey | null> {
+/** `rateLimits`: undefined leaves them, null clears them (back to the gateway's default). */
+export async function updateApiKey(
+  db: Queryable,
+  id: string,
+  changes: { scopes?: string[]; name?: string; revoke?: boolean; rateLimits?: RateLimits | null },
+): Promise<ApiKey | null> {
   const { rows } = await db.query<ApiKeyRow>(
     `UPDATE api_keys SET
        scopes = COALESCE($2, scopes),
        name = COALESCE($3, name),
        revoked_at = CASE WHEN $4::boolean THEN COALESCE(revoked_at, now()) ELSE revoked_at END,
+       rate_limits = CASE WHEN $5::boolean THEN $6::jsonb ELSE rate_limits END,
        updated_at = now(),
        version = version + 1
      WHERE id = $1 RETURNING ${COLUMNS}`,
-    [id, changes.scopes ?? null, changes.name ?? null, changes.revoke ?? false],
+    [id, changes.scopes ?? null, changes.name ?? null, changes.revoke ?? false, changes.rateLimits !== undefined, changes.rateLimits ? JSON.stringify(changes.rateLimits) : null],
   );
   return rows[0] ? fromRow(rows[0]) : null;
 }

@@ -1,4 +1,4 @@
-import type { ApiKeyCacheRecord } from '@acs/contracts';
+import type { ApiKeyCacheRecord, RateLimits } from '@acs/contracts';
 import type { KeyEnvironment } from '@acs/auth';
 
 /** A stored API key. `secretHash` never leaves the service except in the gateway's cache projection. */
@@ -15,6 +15,8 @@ export interface ApiKey {
   lastUsedAt: Date | null;
   revokedAt: Date | null;
   version: number;
+  /** The key's own rate limits; null: the gateway's default for its environment. */
+  rateLimits: RateLimits | null;
 }
 
 export function toCacheRecord(apiKey: ApiKey): ApiKeyCacheRecord {
@@ -24,6 +26,8 @@ export function toCacheRecord(apiKey: ApiKey): ApiKeyCacheRecord {
     scopes: apiKey.scopes,
     ownerUserId: apiKey.ownerUserId,
     revoked: apiKey.revokedAt !== null,
+    // Only when set, so keys on the default carry no extra bytes on the gateway's hot path.
+    ...(apiKey.rateLimits ? { rateLimits: apiKey.rateLimits } : {}),
   };
 }
 

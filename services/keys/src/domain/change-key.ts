@@ -1,14 +1,15 @@
+import type { RateLimits } from '@acs/contracts';
 import { notFound } from '@acs/errors';
 import { updateApiKey } from '../data-access/api-keys-repository.js';
 import type { ApiKey } from './api-key.js';
 import type { KeysDeps } from './deps.js';
 import { changeWithWriteThrough } from './write-through.js';
 
-/** Scope or name change; effective on the gateway's very next request. */
-export async function changeApiKey(deps: KeysDeps, id: string, changes: { scopes?: string[]; name?: string }): Promise<ApiKey> {
+/** Scope, name or rate-limit change (null: back to the default); effective on the gateway's very next request. */
+export async function changeApiKey(deps: KeysDeps, id: string, changes: { scopes?: string[]; name?: string; rateLimits?: RateLimits | null }): Promise<ApiKey> {
   const changed = await changeWithWriteThrough(deps, (tx) => updateApiKey(tx, id, changes));
   if (!changed) throw notFound('No such API key');
-  deps.logger.info({ audit: 'api_key.changed', keyId: id, userId: changed.ownerUserId, scopes: changed.scopes }, 'API key changed');
+  deps.logger.info({ audit: 'api_key.changed', keyId: id, userId: changed.ownerUserId, scopes: changed.scopes, rateLimits: changed.rateLimits }, 'API key changed');
   return changed;
 }
 

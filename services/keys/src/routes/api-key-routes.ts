@@ -2,7 +2,7 @@ import { Router, parseInput, readJsonBody, requireCaller, type AppContext, type 
 import { ROLE, apiKeyChangeRequestSchema, apiKeyCreateRequestSchema, type ApiKeyCreatedResponseBody, type ApiKeyView } from '@acs/contracts';
 import type { ApiKey } from '../domain/api-key.js';
 import type { KeysDeps } from '../domain/deps.js';
-import { changeUserKey, createUserKey, listUserKeys, revokeUserKey } from '../domain/user-keys.js';
+import { changeUserKey, createUserKey, listUserKeys, revokeUserKey, type UserKeyRules } from '../domain/user-keys.js';
 
 export function toView(apiKey: ApiKey): ApiKeyView {
   return {
@@ -14,6 +14,7 @@ export function toView(apiKey: ApiKey): ApiKeyView {
     createdAt: apiKey.createdAt.toISOString(),
     lastUsedAt: apiKey.lastUsedAt?.toISOString() ?? null,
     revokedAt: apiKey.revokedAt?.toISOString() ?? null,
+    rateLimits: apiKey.rateLimits,
   };
 }
 
@@ -21,7 +22,7 @@ export function toView(apiKey: ApiKey): ApiKeyView {
 const forRequest = (deps: KeysDeps, ctx: AppContext): KeysDeps => ({ ...deps, logger: ctx.state.log });
 
 /** /api/ApiKeys: reached only through the gateway with system:full-access and the user's JWT. */
-export function apiKeyRoutes(deps: KeysDeps, keysPerUser: number): Router<AppState> {
+export function apiKeyRoutes(deps: KeysDeps, rules: UserKeyRules): Router<AppState> {
   const router = new Router<AppState>();
   router.get('/api/ApiKeys', async (ctx) => {
     ctx.body = { items: (await listUserKeys(forRequest(deps, ctx), requireCaller(ctx, { minRole: ROLE.subscriber }).userId)).map(toView) };
@@ -29,7 +30,7 @@ export function apiKeyRoutes(deps: KeysDeps, keysPerUser: number): Router<AppSta
   router.post('/api/ApiKeys', async (ctx) => {
     const { userId } = requireCaller(ctx, { minRole: ROLE.subscriber });
     const body = parseInput(apiKeyCreateRequestSchema, await readJsonBody(ctx), 'body');
-    const { apiKey, secret } = await createUserKey(forRequest(deps, ctx), userId, body, keysPerUser);
+    const { apiKey, secret } = await createUserKey(forRequest(deps, ctx), userId, body, rules);
     const { lastUsedAt: _l, revokedAt: _r, ...view } = toView(apiKey);
     const created: ApiKeyCreatedResponseBody = { ...view, secret };
     ctx.status = 201;
@@ -39,7 +40,7 @@ export function apiKeyRoutes(deps: KeysDeps, keysPerUser: number): Router<AppSta
   router.patch('/api/ApiKeys/:id', async (ctx) => {
     const { userId } = requireCaller(ctx, { minRole: ROLE.subscriber });
     const body = parseInput(apiKeyChangeRequestSchema, await readJsonBody(ctx), 'body');
-    ctx.body = toView(await changeUserKey(forRequest(deps, ctx), userId, ctx.params.id!, body));
+    ctx.body = toView(await changeUserKey(forRequest(deps, ctx), userId, ctx.params.id!, body, rules.rateLimitCeiling));
   });
   router.delete('/api/ApiKeys/:id', async (ctx) => {
     ctx.body = toView(await revokeUserKey(forRequest(deps, ctx), requireCaller(ctx).userId, ctx.params.id!));
