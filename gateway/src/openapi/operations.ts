@@ -170,7 +170,7 @@ export const OPERATIONS: Record<string, OperationDoc> = {
     summary: "Give a key a new secret without downtime (account dashboard)",
     description:
       "Needs system:full-access and the owner's JWT with role >= 1. Answers the key with its new secret, shown this once. The previous " +
-      'secret keeps working for graceSeconds (0..604800, default 86400; previousSecretEndsAt says until when), then answers 401; ' +
+      'secret keeps working for graceSeconds (0..604800, default 86400; graceEndsAt says until when), then answers 401; ' +
       'graceSeconds 0 stops it at once (a leaked secret). Rolling again during a grace period ends the older secret at once. ' +
       "Someone else's key, or an unknown id, gives 404; a revoked or expired key 409. The body is optional.",
     requestBody: apiKeyRollRequestSchema,

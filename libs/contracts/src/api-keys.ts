@@ -38,13 +38,13 @@ export const apiKeyViewSchema = z.object({
   revokedAt: z.string().nullable(),
   rateLimits: rateLimitsSchema.nullable().describe("the key's own rate limits; null: the deployment's default applies"),
   expiresAt: z.string().nullable().describe('ISO 8601 UTC; from then on the key answers 401; null: no expiry'),
-  previousSecretEndsAt: z.string().nullable().describe('ISO 8601 UTC; after a roll, when the replaced secret stops working; null: no replaced secret works'),
+  graceEndsAt: z.string().nullable().describe('ISO 8601 UTC; after a roll, when the replaced secret stops working; null: no replaced one works'),
 });
 
 export const apiKeyListResponseSchema = z.object({ items: z.array(apiKeyViewSchema) });
 
 export const apiKeyCreatedResponseSchema = apiKeyViewSchema
-  .omit({ lastUsedAt: true, revokedAt: true, previousSecretEndsAt: true })
+  .omit({ lastUsedAt: true, revokedAt: true, graceEndsAt: true })
   .extend({ secret: z.string().describe('the API secret; returned only now, never again') });
 
 export const API_KEY_ROLL_MAX_GRACE_SECONDS = 604_800;

@@ -28,7 +28,7 @@ describe('expiry', () => {
     const created = await create(31, { expiresAt });
     expect(created.expiresAt).toBe(expiresAt);
     const list = apiKeyListResponseSchema.parse(await (await call('GET', '/api/ApiKeys', as(31))).json());
-    expect(list.items.find((k) => k.id === created.id)).toMatchObject({ expiresAt, previousSecretEndsAt: null });
+    expect(list.items.find((k) => k.id === created.id)).toMatchObject({ expiresAt, graceEndsAt: null });
     const cached = await h.cached(created.key);
     expect(cached?.record).toMatchObject({ expiresAtMs: Date.parse(expiresAt) });
     expect(capture.lines.find((l) => l.audit === 'api_key.created' && l.keyId === created.id)).toMatchObject({ expiresAt });
@@ -66,7 +66,7 @@ describe('rolling a secret', () => {
     expect(rolled.id).toBe(created.id);
     expect(rolled.key).toBe(created.key);
     expect(rolled.secret).not.toBe(created.secret);
-    const endsAt = Date.parse(rolled.previousSecretEndsAt!);
+    const endsAt = Date.parse(rolled.graceEndsAt!);
     expect(endsAt).toBeGreaterThanOrEqual(before + 3600_000 - 2000);
     expect(endsAt).toBeLessThanOrEqual(Date.now() + 3600_000 + 2000);
     const cached = await h.cached(created.key);
@@ -78,9 +78,9 @@ describe('rolling a secret', () => {
   it('defaults to a day of grace without a body; graceSeconds 0 drops the old secret at once', async () => {
     const created = await create(42);
     const rolled = apiKeyRolledResponseSchema.parse(await (await call('POST', `/api/ApiKeys/${created.id}/roll`, as(42))).json());
-    expect(Date.parse(rolled.previousSecretEndsAt!) - Date.now()).toBeGreaterThan(86_400_000 - 5000);
+    expect(Date.parse(rolled.graceEndsAt!) - Date.now()).toBeGreaterThan(86_400_000 - 5000);
     const again = apiKeyRolledResponseSchema.parse(await (await call('POST', `/api/ApiKeys/${created.id}/roll`, as(42), { graceSeconds: 0 })).json());
-    expect(again.previousSecretEndsAt).toBeNull();
+    expect(again.graceEndsAt).toBeNull();
     const cached = await h.cached(created.key);
     expect(cached?.record).toMatchObject({ secretHash: sha256(again.secret) });
     expect(cached?.record).not.toHaveProperty('previousSecretHash');

@@ -19,7 +19,7 @@ export function toView(apiKey: ApiKey): ApiKeyView {
     rateLimits: apiKey.rateLimits,
     expiresAt: apiKey.expiresAt?.toISOString() ?? null,
     // Only while the replaced secret still works: afterwards it is history, not state.
-    previousSecretEndsAt: apiKey.previousSecretEndsAt && apiKey.previousSecretEndsAt.getTime() > Date.now() ? apiKey.previousSecretEndsAt.toISOString() : null,
+    graceEndsAt: apiKey.previousSecretEndsAt && apiKey.previousSecretEndsAt.getTime() > Date.now() ? apiKey.previousSecretEndsAt.toISOString() : null,
   };
 }
 
@@ -36,7 +36,7 @@ export function apiKeyRoutes(deps: KeysDeps, rules: UserKeyRules): Router<AppSta
     const { userId } = requireCaller(ctx, { minRole: ROLE.subscriber });
     const body = parseInput(apiKeyCreateRequestSchema, await readJsonBody(ctx), 'body');
     const { apiKey, secret } = await createUserKey(forRequest(deps, ctx), userId, body, rules);
-    const { lastUsedAt: _l, revokedAt: _r, previousSecretEndsAt: _p, ...view } = toView(apiKey);
+    const { lastUsedAt: _l, revokedAt: _r, graceEndsAt: _g, ...view } = toView(apiKey);
     const created: ApiKeyCreatedResponseBody = { ...view, secret };
     ctx.status = 201;
     ctx.set('Cache-Control', 'no-store');
