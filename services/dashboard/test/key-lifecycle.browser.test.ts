@@ -1,6 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import type { Browser, Page } from 'playwright-core';
-import { launchChromium } from './chromium.js';
+import { join } from 'node:path';
+import { launchChromium, screenshotDir } from './chromium.js';
 import { PASSWORD, startDashboardSystem, uniqueEmail, type DashboardSystem } from './harness.js';
 
 // Issue 17 in a real headless Chromium on the real system: a key with an expiry, rolling its secret
@@ -110,6 +111,15 @@ describe('key lifecycle in the dashboard (no script)', () => {
     expect(await svg.locator('g.day').last().locator('rect[fill="#2e7d32"]').count()).toBe(1);
     expect(await svg.locator('g.day').last().locator('rect[fill="#ef6c00"]').count()).toBe(1);
     expect(await figure.locator('script').count()).toBe(0); // drawn by the server: this browser runs no script at all
+    const shots = await screenshotDir();
+    await page.screenshot({ path: join(shots, 'key-usage-desktop.png'), fullPage: true });
+    await page.setViewportSize({ width: 390, height: 844 });
+    try {
+      await page.screenshot({ path: join(shots, 'key-usage-phone.png'), fullPage: true });
+      expect(await page.evaluate<number>('document.documentElement.scrollWidth')).toBe(390);
+    } finally {
+      await page.setViewportSize({ width: 1280, height: 900 });
+    }
   });
 
   it('revokes the key and signs out; no page broke the Content-Security-Policy', async () => {

@@ -143,7 +143,7 @@ function keyCard(chrome: Chrome, key: ApiKeyView, usage: ApiKeyUsageResponseBody
 function keyList(chrome: Chrome, keys: ApiKeyView[], usage: ReadonlyMap<string, ApiKeyUsageResponseBody> | undefined): SafeHtml {
   if (keys.length === 0) return html`<p>You have no API keys yet.</p>`;
   return html`<ul class="cards keys">${keys.map((key) => keyCard(chrome, key, usage?.get(key.id)))}</ul>
-<p class="hint">Secrets are never shown again after creation. Scope changes and revocations apply to the key's very next request. Last use is recorded within about 10 seconds.</p>`;
+<p class="hint">Secrets are never shown again after creation or a roll. Scope changes, revocations and expiry apply to the key's very next request. Last use and the request counts are recorded within about 10 seconds.</p>`;
 }
 
 function listingBody(chrome: Chrome, data: KeysPageData): SafeHtml {

@@ -11,13 +11,13 @@ const SERIES = [
 ] as const;
 
 const WIDTH = 300;
-const HEIGHT = 80;
-const LABEL_ROW = 14;
+const HEIGHT = 64;
 
 /**
  * A key's requests per day as a stacked bar chart in server-rendered SVG (no script): one bar per UTC
  * day, oldest on the left, coloured by status class. Presentation attributes only (no inline style),
- * so the page's Content-Security-Policy needs nothing new. The numbers are in the bars' titles and in
+ * so the page's Content-Security-Policy needs nothing new; the dates sit below in HTML, so a stretched
+ * chart never distorts text. The numbers are in the bars' titles and in
  * the chart's text alternative too, for screen readers.
  */
 export function usageChart(id: string, keyName: string, usage: ApiKeyUsageResponseBody): SafeHtml {
@@ -26,7 +26,7 @@ export function usageChart(id: string, keyName: string, usage: ApiKeyUsageRespon
   const peak = Math.max(1, ...days.map((day) => day.requests));
   const slot = WIDTH / Math.max(1, days.length);
   const barWidth = Math.max(1, slot - 2);
-  const plotHeight = HEIGHT - LABEL_ROW;
+  const plotHeight = HEIGHT - 1;
   const bars = days.map((day, i) => {
     let top = plotHeight;
     const parts = SERIES.map((series) => {
@@ -47,9 +47,8 @@ export function usageChart(id: string, keyName: string, usage: ApiKeyUsageRespon
   <svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 ${WIDTH} ${HEIGHT}" width="100%" height="${HEIGHT}" preserveAspectRatio="none" role="img" aria-label="${summary}">
     <line x1="0" y1="${plotHeight}" x2="${WIDTH}" y2="${plotHeight}" stroke="#9aa5b1" stroke-width="0.5"/>
     ${bars}
-    <text x="0" y="${HEIGHT - 2}" font-size="9" fill="#52606d">${first}</text>
-    <text x="${WIDTH}" y="${HEIGHT - 2}" font-size="9" fill="#52606d" text-anchor="end">${last}</text>
   </svg>
+  <p class="axis" aria-hidden="true"><span>${first}</span><span>${last}</span></p>
   <ul class="legend">${SERIES.map((series) => html`<li><svg viewBox="0 0 10 10" width="10" height="10" aria-hidden="true"><rect width="10" height="10" fill="${series.color}"/></svg> ${series.label}</li>`)}</ul>
 </figure>`;
 }
