@@ -65,7 +65,10 @@ export class KeyUsageRecorder {
     this.today = new Date(dayStart).toISOString().slice(0, 10);
     this.nextDayAtMs = dayStart + DAY_MS;
     let counts = this.counts.get(this.today);
-    if (counts === undefined) this.counts.set(this.today, (counts = new Map()));
+    if (counts === undefined) {
+      counts = new Map();
+      this.counts.set(this.today, counts);
+    }
     this.todayCounts = counts;
   }
 
@@ -96,7 +99,10 @@ export class KeyUsageRecorder {
   private keepCounts(counted: Map<string, DayCounts>): void {
     for (const [day, keys] of counted) {
       let counts = this.counts.get(day);
-      if (counts === undefined) this.counts.set(day, (counts = new Map()));
+      if (counts === undefined) {
+        counts = new Map();
+        this.counts.set(day, counts);
+      }
       for (const [keyId, values] of keys) {
         const current = counts.get(keyId);
         if (current) for (let i = 0; i < 5; i++) current[i]! += values[i]!;

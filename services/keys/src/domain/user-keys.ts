@@ -2,7 +2,7 @@
 // scopes only, someone else's key answered like a missing one. Operators' actions are in operator-keys.ts.
 import type { KeyEnvironment } from '@acs/auth';
 import type { ApiKeyUsageResponseBody, RateLimits } from '@acs/contracts';
-import { AppError, conflict, notFound } from '@acs/errors';
+import { type AppError, conflict, notFound } from '@acs/errors';
 import { findApiKeyById, listApiKeys, lockApiKey, updateApiKey } from '../data-access/api-keys-repository.js';
 import type { ApiKey } from './api-key.js';
 import { createApiKey } from './create-key.js';
