@@ -223,7 +223,7 @@ export function createGatewayHandler(deps: GatewayHandlerDeps) {
       logger.info({ audit: 'system_key.request', keyId: record.id, userId: context.userId, requestId, method, path: ex.path }, 'request with a system:full-access key');
     }
     const signed = signContext(internalSecret, route.upstream, method, url, context);
-    forward(req, res, upstream, url, { 'x-acs-context': signed.context, 'x-acs-signature': signed.signature }, { requestId, logger, metrics, recorder: ex.recorder, startedMs: ex.startedMs, maxBodyBytes });
+    forward(req, res, upstream, url, { 'x-acs-context': signed.context, 'x-acs-signature': signed.signature }, { requestId, logger, metrics, recorder: ex.recorder, startedMs: ex.startedMs, maxBodyBytes, usage, keyId: record.id });
     return 'forwarded';
   }
 
@@ -254,9 +254,10 @@ export function createGatewayHandler(deps: GatewayHandlerDeps) {
     const endpoint = found === null && (method === 'GET' || method === 'HEAD') ? publicEndpoints.get(path) : undefined;
     const recorder = found?.kind === 'found' ? metrics.route(found.route) : endpoint ? metrics.publicEndpoint(method, path) : metrics.unmatched(method);
     let outcome: Outcome;
+    let exchange: ApiExchange | null = null;
     try {
       if (found !== null) {
-        const exchange: ApiExchange = { req, res, requestId, url, path, method, found, recorder, startedMs, token: null, claimedUserId: undefined, remembered: undefined, record: null, authz: null, environment: 'live',
+        exchange = { req, res, requestId, url, path, method, found, recorder, startedMs, token: null, claimedUserId: undefined, remembered: undefined, record: null, authz: null, environment: 'live',
           limitRequest: null, limit: null, counted: null, cacheDown: false, route: null, context: null };
         outcome = await handleApi(exchange);
       } else if (endpoint) {
@@ -270,7 +271,11 @@ export function createGatewayHandler(deps: GatewayHandlerDeps) {
       if (error.status >= 500) logger.error({ err, requestId }, 'gateway request failed');
       outcome = answer(res, error, requestId);
     }
-    if (outcome === 'answered') recorder.observe(res.statusCode, (performance.now() - startedMs) / 1000);
+    if (outcome === 'answered') {
+      recorder.observe(res.statusCode, (performance.now() - startedMs) / 1000);
+      // The key's usage counts every answer once its key and secret passed (forwarded ones when they end, in forward.ts).
+      if (exchange?.record) usage.count(exchange.record.id, res.statusCode);
+    }
   }
 
   // Made once: a per-request closure here would cost an allocation on every request.

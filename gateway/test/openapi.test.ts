@@ -24,6 +24,9 @@ const SPEC_ENDPOINTS = [
   // Not in the spec's table: the dashboard's scope change and revocation (issue 4).
   ['PATCH', '/api/ApiKeys/{id}', 'system:full-access', 'role>=1'],
   ['DELETE', '/api/ApiKeys/{id}', 'system:full-access', 'user'],
+  // Not in the spec's table: rolling a key's secret and its daily usage (issue 17).
+  ['POST', '/api/ApiKeys/{id}/roll', 'system:full-access', 'role>=1'],
+  ['GET', '/api/ApiKeys/{id}/usage', 'system:full-access', 'user'],
 ] as const;
 
 const requirement = (route: (typeof ROUTES)[number]): string => {

@@ -43,8 +43,24 @@ type Entry = { version: number; value: string } | null;
  * trial change applies on the very next request. Never an in-process copy. When the request may be
  * rate limited, the same round trip is the READ_AND_LIMIT script, which also counts it.
  */
-type KeyRecord = ApiKeyCacheRecord & { secretHashBytes: Buffer };
-const withHashBytes = (record: ApiKeyCacheRecord): KeyRecord => ({ ...record, secretHashBytes: Buffer.from(record.secretHash, 'base64url') });
+type KeyRecord = ApiKeyCacheRecord & { secretHashBytes: Buffer; previousSecretHashBytes: Buffer | null };
+const withHashBytes = (record: ApiKeyCacheRecord): KeyRecord => ({
+  ...record,
+  secretHashBytes: Buffer.from(record.secretHash, 'base64url'),
+  previousSecretHashBytes: record.previousSecretHash ? Buffer.from(record.previousSecretHash, 'base64url') : null,
+});
+
+/**
+ * The presented secret against the current hash, and only for a key in a grace period (after a roll)
+ * against the replaced one while the period lasts: a key with no previous secret pays nothing more.
+ * Both comparisons are constant-time; the second runs only when the first failed.
+ */
+function secretAccepted(record: KeyRecord, secret: string, presentedHash: string | null, nowMs: number): boolean {
+  if (presentedHash !== null ? secretHashMatches(presentedHash, record.secretHashBytes) : secretMatchesHash(secret, record.secretHashBytes)) return true;
+  const previous = record.previousSecretHashBytes;
+  if (previous === null || !(nowMs < record.previousSecretEndsAtMs!)) return false;
+  return presentedHash !== null ? secretHashMatches(presentedHash, previous) : secretMatchesHash(secret, previous);
+}
 
 /** The script's reply: the two entries, then (when it counted the request) status, window, remaining, reset, retry-after. */
 function verdictOf(reply: RespReply[]): LimitVerdict | null {
@@ -127,7 +143,10 @@ export function createCallerAuthenticator(cache: Cache, lookupKey: KeyLookup, lo
     }
     const record = await keyRecord(entries?.[0], key, requestId);
     if (record === null || record.revoked) return DENIED;
-    if (presentedHash !== null ? !secretHashMatches(presentedHash, record.secretHashBytes) : !secretMatchesHash(secret, record.secretHashBytes)) return DENIED;
+    // Expiry is an instant in the record compared with this replica's clock: no scheduler, no cache delay.
+    const nowMs = record.expiresAtMs === undefined && record.previousSecretHashBytes === null ? 0 : Date.now();
+    if (record.expiresAtMs !== undefined && nowMs >= record.expiresAtMs) return DENIED;
+    if (!secretAccepted(record, secret, presentedHash, nowMs)) return DENIED;
     const authz = userId === undefined ? null : await authzRecord(entries?.[1], userId, requestId);
     return { ok: true, record, authz, environment: parsed.environment, limit: verdict, cacheDown: entries === null };
   };

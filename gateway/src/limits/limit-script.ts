@@ -8,8 +8,9 @@ import { scriptOf } from '@acs/cache';
  * round trip.
  *
  * A request counts only if the gateway will let it through its own checks, so an invalid caller never
- * consumes anyone's budget: the script repeats them on the data it reads (secret hash, not revoked, a scope
- * that grants the route, for user routes an enabled user of the route's effective role). The only check it
+ * consumes anyone's budget: the script repeats them on the data it reads (secret hash, or a replaced one in
+ * its grace period; not revoked, not expired; a scope that grants the route, for user routes an enabled user
+ * of the route's effective role). The only check it
  * cannot repeat is the JWT signature of a token the replica has not verified before; the gateway gives such a
  * request back (REFUND_LUA) when the token turns out bad. system:full-access keys are never limited.
  *
@@ -43,15 +44,21 @@ local function decode(raw)
   return nil
 end
 local rec = decode(keyRaw)
-if not rec or rec.revoked ~= false or rec.secretHash ~= ARGV[1] or type(rec.scopes) ~= 'table' then return { keyRaw, authzRaw } end
+if not rec or rec.revoked ~= false or type(rec.scopes) ~= 'table' then return { keyRaw, authzRaw } end
+local clock = redis.call('TIME')
+local nowSeconds = tonumber(clock[1])
+local nowMs = nowSeconds * 1000 + math.floor(tonumber(clock[2]) / 1000)
+-- An expired key, or a replaced secret past its grace period, is refused by the gateway: never counted.
+if type(rec.expiresAtMs) == 'number' and nowMs >= rec.expiresAtMs then return { keyRaw, authzRaw } end
+if rec.secretHash ~= ARGV[1] and not (rec.previousSecretHash == ARGV[1] and type(rec.previousSecretEndsAtMs) == 'number' and nowMs < rec.previousSecretEndsAtMs) then
+  return { keyRaw, authzRaw }
+end
 local granted = false
 for _, scope in ipairs(rec.scopes) do
   if scope == 'system:full-access' then return { keyRaw, authzRaw } end
   if type(scope) == 'string' and string.find(ARGV[2], ' ' .. scope .. ' ', 1, true) then granted = true end
 end
 if not granted then return { keyRaw, authzRaw } end
-local clock = redis.call('TIME')
-local nowSeconds = tonumber(clock[1])
 if ARGV[3] ~= '' then
   local authz = decode(authzRaw)
   if not authz or authz.disabled ~= false or type(authz.accountRole) ~= 'number' then return { keyRaw, authzRaw } end

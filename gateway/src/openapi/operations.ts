@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import {
   CATALOG_DEFAULT_PAGE_SIZE, CATALOG_MAX_PAGE, CATALOG_MAX_PAGE_SIZE, apiKeyChangeRequestSchema, apiKeyCreateRequestSchema, apiKeyCreatedResponseSchema,
-  apiKeyListResponseSchema, apiKeyViewSchema, catalogEntryInputSchema, subscriptionCreateRequestSchema, subscriptionListResponseSchema,
+  apiKeyListResponseSchema, apiKeyRollRequestSchema, apiKeyRolledResponseSchema, apiKeyUsageResponseSchema, apiKeyViewSchema, catalogEntryInputSchema, subscriptionCreateRequestSchema, subscriptionListResponseSchema,
   subscriptionPlanListResponseSchema, subscriptionViewSchema, deviceListResponseSchema, deviceRegisterRequestSchema, deviceSchema,
   catalogPageSchema, loginRequestSchema, loginResponseSchema, registerRequestSchema, registerResponseSchema,
 } from '@acs/contracts';
@@ -142,10 +142,12 @@ export const OPERATIONS: Record<string, OperationDoc> = {
     description:
       "Needs system:full-access and the user's JWT with a current effective role >= 1 (403 without an active subscription or trial). " +
       'scopes: names from auth:login auth:register register:device read:devices write:devices, separated by spaces; repeated names collapse; ' +
-      'unknown names and system:full-access give 400 and nothing is created. A user has at most KEYS_PER_USER (default 25) active keys: 409 beyond.',
+      'unknown names and system:full-access give 400 and nothing is created. A user has at most KEYS_PER_USER (default 25) active keys: 409 beyond. ' +
+      'expiresAt (optional): from that instant the key answers 401 on every gateway replica; in the future and, when the deployment sets ' +
+      'KEY_MAX_LIFETIME_DAYS, at most that many days ahead (400 otherwise).',
     requestBody: apiKeyCreateRequestSchema,
     success: { status: 201, description: 'The key and its secret; the secret is shown this once', schema: apiKeyCreatedResponseSchema },
-    errors: { 400: 'Invalid body, unknown or reserved scope', 409: 'Key limit reached' },
+    errors: { 400: 'Invalid body, unknown or reserved scope, expiresAt not in the future or beyond KEY_MAX_LIFETIME_DAYS', 409: 'Key limit reached' },
   },
   changeApiKey: {
     summary: "Change a key's scopes or name (account dashboard)",
@@ -163,5 +165,26 @@ export const OPERATIONS: Record<string, OperationDoc> = {
       "the next request; the record is kept and listed with revokedAt. Revoking twice answers the same. Someone else's key gives 404.",
     success: { status: 200, description: 'The revoked key', schema: apiKeyViewSchema },
     errors: { 404: 'No such key of this user' },
+  },
+  rollApiKey: {
+    summary: "Give a key a new secret without downtime (account dashboard)",
+    description:
+      "Needs system:full-access and the owner's JWT with role >= 1. Answers the key with its new secret, shown this once. The previous " +
+      'secret keeps working for graceSeconds (0..604800, default 86400; graceEndsAt says until when), then answers 401; ' +
+      'graceSeconds 0 stops it at once (a leaked secret). Rolling again during a grace period ends the older secret at once. ' +
+      "Someone else's key, or an unknown id, gives 404; a revoked or expired key 409. The body is optional.",
+    requestBody: apiKeyRollRequestSchema,
+    success: { status: 200, description: 'The key and its new secret; the secret is shown this once', schema: apiKeyRolledResponseSchema },
+    errors: { 400: 'graceSeconds not a whole number in 0..604800', 404: 'No such key of this user', 409: 'The key is revoked or expired' },
+  },
+  apiKeyUsage: {
+    summary: "A key's requests per UTC day and status class (account dashboard)",
+    description:
+      "Needs system:full-access and the owner's JWT (any role). The last `days` UTC days, today included, oldest first; days without " +
+      'traffic appear with zeros. byStatus counts 2xx, 3xx, 4xx (429 excepted), 429 and 5xx answers. Gateways send counts in batches ' +
+      "(KEY_USAGE_FLUSH_MS, 10 s by default), so the newest requests may be missing for that long. Someone else's key gives 404.",
+    query: [{ name: 'days', description: 'how many days back, 1-90 (default 30)', schema: { type: 'integer', minimum: 1, maximum: 90, default: 30 } }],
+    success: { status: 200, description: 'Daily counts', schema: apiKeyUsageResponseSchema },
+    errors: { 400: 'days not a whole number in 1..90', 404: 'No such key of this user' },
   },
 };

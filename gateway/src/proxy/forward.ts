@@ -39,6 +39,9 @@ export interface ForwardContext {
   startedMs: number;
   /** MAX_BODY_BYTES: a body streamed without Content-Length is cut off (413) past it. */
   maxBodyBytes: number;
+  /** Counts the answer's status for the key's usage (in memory, sent in batches). */
+  usage: { count(keyId: string, status: number): void };
+  keyId: string;
 }
 
 /**
@@ -60,8 +63,9 @@ class ProxyExchange implements Dispatcher.DispatchHandler {
   }
 
   private record(status: number): void {
-    const { recorder, startedMs } = this.context;
+    const { recorder, startedMs, usage, keyId } = this.context;
     recorder.observe(status, (performance.now() - startedMs) / 1000);
+    usage.count(keyId, status);
   }
 
   private readonly onClientClose = (): void => {
@@ -151,6 +155,7 @@ export function forward(
   // the pooled connection until the service closed it.
   if (res.destroyed) {
     context.recorder.observe(CLIENT_CLOSED_REQUEST, (performance.now() - context.startedMs) / 1000);
+    context.usage.count(context.keyId, CLIENT_CLOSED_REQUEST);
     return;
   }
   const headers: Record<string, string> = contextHeaders;

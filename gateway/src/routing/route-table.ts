@@ -47,4 +47,8 @@ export const ROUTES: readonly RouteSpec[] = [
   // owner, so a user whose subscription lapsed can still stop a leaked key.
   { method: 'PATCH', path: '/api/ApiKeys/{id}', scope: 'system:full-access', user: atLeast(ROLE.subscriber), upstream: 'keys', operationId: 'changeApiKey' },
   { method: 'DELETE', path: '/api/ApiKeys/{id}', scope: 'system:full-access', user: ANY_USER, upstream: 'keys', operationId: 'revokeApiKey' },
+  // Issue 17: a new secret (like PATCH: managing keys needs role >= 1) and the key's daily usage
+  // (like DELETE: open to the owner at any role, to see what a key did after a subscription lapsed).
+  { method: 'POST', path: '/api/ApiKeys/{id}/roll', scope: 'system:full-access', user: atLeast(ROLE.subscriber), upstream: 'keys', operationId: 'rollApiKey' },
+  { method: 'GET', path: '/api/ApiKeys/{id}/usage', scope: 'system:full-access', user: ANY_USER, upstream: 'keys', operationId: 'apiKeyUsage' },
 ];

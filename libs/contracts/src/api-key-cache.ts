@@ -13,6 +13,11 @@ export const apiKeyCacheRecordSchema = z.object({
   revoked: z.boolean(),
   /** The key's own windows; absent or null: the gateway's default for the key's environment. */
   rateLimits: rateLimitsSchema.nullable().optional(),
+  /** Unix milliseconds from which the key answers 401 (the gateway compares it with its clock); absent: never. */
+  expiresAtMs: z.number().int().optional(),
+  /** After a roll, during the grace period only: the replaced secret's hash and when it stops working (Unix ms). */
+  previousSecretHash: z.string().optional(),
+  previousSecretEndsAtMs: z.number().int().optional(),
 });
 export type ApiKeyCacheRecord = z.infer<typeof apiKeyCacheRecordSchema>;
 

@@ -11,6 +11,11 @@ export const apiKeyCreateRequestSchema = z.object({
   scopes: z.string().max(500).describe('scope names separated by single spaces, from auth:login auth:register register:device read:devices write:devices'),
   environment: z.enum(['live', 'test']).default('live').describe('the environment word in the key; live by default'),
   rateLimits: rateLimitsSchema.nullable().optional().describe("the key's own rate limits, at or below the deployment's ceiling; omitted or null: the deployment's default"),
+  expiresAt: z.iso
+    .datetime({ offset: true })
+    .nullable()
+    .optional()
+    .describe('ISO 8601 instant from which the key answers 401; in the future, at most KEY_MAX_LIFETIME_DAYS ahead when the deployment sets it; omitted or null: no expiry'),
 });
 
 export const apiKeyChangeRequestSchema = z
@@ -32,19 +37,66 @@ export const apiKeyViewSchema = z.object({
   lastUsedAt: z.string().nullable().describe('ISO 8601 UTC; recorded in batches, up to about 10 s behind'),
   revokedAt: z.string().nullable(),
   rateLimits: rateLimitsSchema.nullable().describe("the key's own rate limits; null: the deployment's default applies"),
+  expiresAt: z.string().nullable().describe('ISO 8601 UTC; from then on the key answers 401; null: no expiry'),
+  graceEndsAt: z.string().nullable().describe('ISO 8601 UTC; after a roll, when the replaced secret stops working; null: no replaced one works'),
 });
 
 export const apiKeyListResponseSchema = z.object({ items: z.array(apiKeyViewSchema) });
 
 export const apiKeyCreatedResponseSchema = apiKeyViewSchema
-  .omit({ lastUsedAt: true, revokedAt: true })
+  .omit({ lastUsedAt: true, revokedAt: true, graceEndsAt: true })
   .extend({ secret: z.string().describe('the API secret; returned only now, never again') });
+
+export const API_KEY_ROLL_MAX_GRACE_SECONDS = 604_800;
+export const API_KEY_ROLL_DEFAULT_GRACE_SECONDS = 86_400;
+export const apiKeyRollRequestSchema = z.object({
+  graceSeconds: z
+    .number()
+    .int()
+    .min(0)
+    .max(API_KEY_ROLL_MAX_GRACE_SECONDS)
+    .default(API_KEY_ROLL_DEFAULT_GRACE_SECONDS)
+    .describe('how long the replaced secret keeps working (0..604800 s, default 86400); 0 stops it at once (a leaked secret)'),
+});
+
+export const apiKeyRolledResponseSchema = apiKeyViewSchema.extend({
+  secret: z.string().describe('the new API secret; returned only now, never again'),
+});
+
+export const API_KEY_USAGE_MAX_DAYS = 90;
+export const apiKeyUsageQuerySchema = z.object({
+  days: z.coerce.number().int().min(1).max(API_KEY_USAGE_MAX_DAYS).default(30).describe('how many UTC days back, today included (1-90, default 30)'),
+});
+
+/** Status classes counted per key and day; 4xx excludes 429, which is counted on its own. */
+export const STATUS_CLASSES = ['2xx', '3xx', '4xx', '429', '5xx'] as const;
+export type StatusClass = (typeof STATUS_CLASSES)[number];
+export const statusClassOf = (status: number): StatusClass =>
+  status === 429 ? '429' : status >= 500 ? '5xx' : status >= 400 ? '4xx' : status >= 300 ? '3xx' : '2xx';
+
+const byStatusSchema = z.object({ '2xx': z.number().int(), '3xx': z.number().int(), '4xx': z.number().int(), '429': z.number().int(), '5xx': z.number().int() });
+export const apiKeyUsageResponseSchema = z.object({
+  days: z.array(z.object({ date: z.string().describe('YYYY-MM-DD (UTC)'), requests: z.number().int(), byStatus: byStatusSchema })).describe('oldest first, days without traffic as zero'),
+});
+export type ApiKeyUsageResponseBody = z.infer<typeof apiKeyUsageResponseSchema>;
 
 /** Gateway-to-keys: when keys were last used, sent in batches so no request writes the database. */
 export const KEY_USAGE_PATH = '/internal/keys/usage';
 export const keyUsageRequestSchema = z.object({
   usage: z.array(z.object({ keyId: z.string().uuid(), lastUsedAt: z.number().int().positive().describe('Unix seconds') })).max(100_000),
+  /** Requests per key, UTC day and status class since the last batch (absent from older gateways). */
+  counts: z
+    .array(
+      z.object({
+        keyId: z.string().uuid(),
+        date: z.iso.date(),
+        byStatus: z.object({ '2xx': z.number().int().min(0), '3xx': z.number().int().min(0), '4xx': z.number().int().min(0), '429': z.number().int().min(0), '5xx': z.number().int().min(0) }),
+      }),
+    )
+    .max(200_000)
+    .optional(),
 });
+export type KeyUsageCount = NonNullable<z.infer<typeof keyUsageRequestSchema>['counts']>[number];
 
 export type ApiKeyView = z.infer<typeof apiKeyViewSchema>;
 export type ApiKeyCreatedResponseBody = z.infer<typeof apiKeyCreatedResponseSchema>;

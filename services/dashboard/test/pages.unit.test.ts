@@ -122,7 +122,7 @@ describe('the keys page', () => {
   });
 
   it('offers no forms for revoked keys', () => {
-    const key = { id: 'k1', name: 'old', key: 'acs_live_x', scopes: 'read:devices', environment: 'live' as const, createdAt: '2025-01-01T00:00:00Z', lastUsedAt: null, revokedAt: '2025-02-01T00:00:00Z', rateLimits: null };
+    const key = { id: 'k1', name: 'old', key: 'acs_live_x', scopes: 'read:devices', environment: 'live' as const, createdAt: '2025-01-01T00:00:00Z', lastUsedAt: null, revokedAt: '2025-02-01T00:00:00Z', rateLimits: null, expiresAt: null, graceEndsAt: null };
     const page = keysPage(chrome, { listing: { kind: 'keys', keys: [key] }, created: null }).value;
     expect(page).toContain('revoked 2025-02-01 00:00 UTC');
     expect(page).not.toContain('/keys/k1/');

@@ -14,14 +14,16 @@ export interface KeysAppOptions {
   keysPerUser: number;
   /** RATE_LIMIT_CEILING: the most generous limits a user may give a key; null: no ceiling. */
   rateLimitCeiling?: RateLimits | null;
+  /** KEY_MAX_LIFETIME_DAYS: how far ahead a user's key may expire; null: no maximum. */
+  maxLifetimeDays?: number | null;
   metrics: Registry;
 }
 
-export function buildKeysApp({ deps, internalSecret, migrationsDir, keysPerUser, rateLimitCeiling = null, metrics }: KeysAppOptions): Koa<AppState> {
+export function buildKeysApp({ deps, internalSecret, migrationsDir, keysPerUser, rateLimitCeiling = null, maxLifetimeDays = null, metrics }: KeysAppOptions): Koa<AppState> {
   const probes = new Router<AppState>();
   addProbeRoutes(probes, {
     ...databaseReadinessChecks(deps.db, migrationsDir),
     cache: async () => ((await deps.cache.ping()) ? 'ok' : 'not reachable'),
   });
-  return createHttpApp({ service: 'keys', logger: deps.logger, internalSecret, routers: [probes, internalRoutes(deps), apiKeyRoutes(deps, { keysPerUser, rateLimitCeiling })], metrics });
+  return createHttpApp({ service: 'keys', logger: deps.logger, internalSecret, routers: [probes, internalRoutes(deps), apiKeyRoutes(deps, { keysPerUser, rateLimitCeiling, maxLifetimeDays })], metrics });
 }

@@ -1,11 +1,11 @@
 import { KEY_ENVIRONMENTS, type KeyEnvironment } from '@acs/auth';
 import { UsageError, openCliStore, runCli } from '@acs/cli';
-import { API_KEY_CACHE_TTL_SECONDS, formatRateLimits, parseRateLimitsText, type RateLimits } from '@acs/contracts';
+import { API_KEY_CACHE_TTL_SECONDS, API_KEY_ROLL_DEFAULT_GRACE_SECONDS, API_KEY_ROLL_MAX_GRACE_SECONDS, formatRateLimits, parseRateLimitsText, type RateLimits } from '@acs/contracts';
 import type { ApiKey } from './domain/api-key.js';
-import { changeApiKey, revokeApiKey } from './domain/change-key.js';
 import { createApiKey } from './domain/create-key.js';
 import type { KeysDeps } from './domain/deps.js';
-import { findKey, listKeys } from './domain/find-keys.js';
+import { parseExpiresIn } from './domain/expiry-rules.js';
+import { changeApiKey, findKey, listKeys, revokeApiKey, rollKey } from './domain/operator-keys.js';
 import { parseOperatorScopes } from './domain/scope-rules.js';
 import { keysConfigSchema } from './config.js';
 import { KEYS_MIGRATIONS_DIR } from './service.js';
@@ -15,8 +15,9 @@ const HELP = `Manage API keys (the only tool, with the start-up seed, that can c
 Usage: npm run keys -- <command> [options]
 
 Commands:
-  create --scopes "<scope> <scope>" [--name NAME] [--env live|test] [--owner USER_ID]
+  create --scopes "<scope> <scope>" [--name NAME] [--env live|test] [--owner USER_ID] [--expires-in 30d]
         Create a key; prints the key and its secret once. Without --owner it is a system key.
+        --expires-in: the key answers 401 from then on (s, m, h or d); without it the key does not expire.
   list [--owner USER_ID]
         List keys, newest first (never secrets).
   set-scopes <id|key> --scopes "<scope> <scope>"
@@ -24,6 +25,9 @@ Commands:
   set-limits <id|key> --limits "<limit>/<n><s|m|h|d>,..." | --clear
         Set a key's own rate limits (up to 4 windows, e.g. "20/1s,50000/1d"), or clear them so the
         gateway's default for the key's environment applies. Applies on the key's next request.
+  roll <id|key> [--grace 1h]
+        Give the key a new secret (printed once); the old one keeps working for the grace period
+        (default 1d, at most 7d; 0s stops it at once, for a leaked secret).
   revoke <id|key>
         Revoke a key; it stops working on the next request. The record is kept.
 
@@ -42,7 +46,8 @@ const NOT_WRITTEN_THROUGH = `Warning: REDIS_URL is not set, so the change is in 
 
 function printKey(k: ApiKey): void {
   const owner = k.ownerUserId === null ? 'system' : `user ${k.ownerUserId}`;
-  const state = k.revokedAt ? `revoked ${k.revokedAt.toISOString()}` : 'active';
+  const expired = k.expiresAt !== null && k.expiresAt.getTime() <= Date.now();
+  const state = k.revokedAt ? `revoked ${k.revokedAt.toISOString()}` : expired ? `expired ${k.expiresAt!.toISOString()}` : k.expiresAt ? `active until ${k.expiresAt.toISOString()}` : 'active';
   const limits = k.rateLimits ? `limits ${formatRateLimits(k.rateLimits)}` : 'default limits';
   console.log(`${k.id}  ${k.key}  [${k.scopes.join(' ')}]  ${k.environment}  ${owner}  ${state}  ${limits}  "${k.name}"  created ${k.createdAt.toISOString()}`);
 }
@@ -58,6 +63,16 @@ function rateLimitsOption(limits: string | undefined, clear: boolean | undefined
   }
 }
 
+/** A duration option ("30d", "1h", "0s" where zero is allowed) in seconds. */
+function secondsOption(name: string, text: string, allowZero: boolean): number {
+  if (allowZero && /^0+[smhd]?$/.test(text)) return 0;
+  try {
+    return parseExpiresIn(text);
+  } catch (err) {
+    throw new UsageError(`--${name}: ${(err as Error).message}`);
+  }
+}
+
 function keyIdOf(deps: KeysDeps, target: string | undefined): Promise<string> {
   if (!target) throw new UsageError('Name the key: its id or the key itself');
   return findKey(deps, target).then((found) => found.id);
@@ -65,7 +80,7 @@ function keyIdOf(deps: KeysDeps, target: string | undefined): Promise<string> {
 
 runCli({
   help: HELP,
-  commands: ['create', 'list', 'set-scopes', 'set-limits', 'revoke'],
+  commands: ['create', 'list', 'set-scopes', 'set-limits', 'roll', 'revoke'],
   options: {
     scopes: { type: 'string' },
     name: { type: 'string' },
@@ -73,6 +88,8 @@ runCli({
     owner: { type: 'string' },
     limits: { type: 'string' },
     clear: { type: 'boolean' },
+    'expires-in': { type: 'string' },
+    grace: { type: 'string' },
   },
   async run({ command, operands: [target], values }) {
     const environment = (values.env ?? 'live') as KeyEnvironment;
@@ -82,7 +99,10 @@ runCli({
     if (owner !== undefined && !Number.isSafeInteger(owner)) throw new UsageError('--owner must be a user id');
     const scopes = values.scopes === undefined ? undefined : parseOperatorScopes(values.scopes);
     if ((command === 'create' || command === 'set-scopes') && !scopes) throw new UsageError(`${command} needs --scopes "<scope> <scope>"`);
-    const rateLimits = command === 'set-limits' ? rateLimitsOption(values.limits as string | undefined, values.clear as boolean | undefined) : undefined;
+    const rateLimits = command === 'set-limits' ? rateLimitsOption(values.limits, values.clear) : undefined;
+    const expiresInSeconds = values['expires-in'] === undefined ? undefined : secondsOption('expires-in', values['expires-in'], false);
+    const graceSeconds = values.grace === undefined ? API_KEY_ROLL_DEFAULT_GRACE_SECONDS : secondsOption('grace', values.grace, true);
+    if (graceSeconds > API_KEY_ROLL_MAX_GRACE_SECONDS) throw new UsageError(`--grace: at most ${API_KEY_ROLL_MAX_GRACE_SECONDS / 86_400}d`);
 
     const store = await openCliStore({
       service: 'keys', cli: 'keys cli', migrationsDir: KEYS_MIGRATIONS_DIR, sharedCache: true, env: { KEY_PREFIX: keysConfigSchema.shape.KEY_PREFIX },
@@ -90,11 +110,18 @@ runCli({
     const deps: KeysDeps = { db: store.db, cache: store.cache, logger: store.logger, keyPrefix: store.env.KEY_PREFIX };
     try {
       if (command === 'create') {
-        const { apiKey, secret } = await createApiKey(deps, { name: values.name ?? 'created with the keys CLI', scopes: scopes!, ownerUserId: owner ?? null, environment });
+        const expiresAt = expiresInSeconds === undefined ? null : new Date(Date.now() + expiresInSeconds * 1000);
+        const { apiKey, secret } = await createApiKey(deps, { name: values.name ?? 'created with the keys CLI', scopes: scopes!, ownerUserId: owner ?? null, environment, expiresAt });
         console.log(`API key created (${apiKey.id}). The secret is shown this once: store it now.\n`);
         console.log(`X-Api-Key:    ${apiKey.key}`);
         console.log(`X-Api-Secret: ${secret}`);
         console.log(`Scopes:       ${apiKey.scopes.join(' ')}`);
+        if (apiKey.expiresAt) console.log(`Expires:      ${apiKey.expiresAt.toISOString()}`);
+      } else if (command === 'roll') {
+        const { apiKey, secret } = await rollKey(deps, await keyIdOf(deps, target), graceSeconds);
+        console.log(`New secret for ${apiKey.key} (${apiKey.id}), shown this once: store it now.\n`);
+        console.log(`X-Api-Secret: ${secret}`);
+        console.log(apiKey.previousSecretEndsAt ? `The old secret works until ${apiKey.previousSecretEndsAt.toISOString()}.` : 'The old secret no longer works.');
       } else if (command === 'list') {
         const keys = await listKeys(deps, owner === undefined ? {} : { ownerUserId: owner });
         if (keys.length === 0) console.log('No API keys.');
@@ -108,7 +135,7 @@ runCli({
       }
       // The write-through went to this process's own memory: a gateway caching the key elsewhere
       // (Redis, or the in-process cache of an `npm start` on PostgreSQL) still has the old record.
-      if (store.cacheNotShared && (command === 'set-scopes' || command === 'set-limits' || command === 'revoke')) console.error(NOT_WRITTEN_THROUGH);
+      if (store.cacheNotShared && (command === 'set-scopes' || command === 'set-limits' || command === 'roll' || command === 'revoke')) console.error(NOT_WRITTEN_THROUGH);
     } finally {
       await store.close();
     }

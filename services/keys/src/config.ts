@@ -11,6 +11,8 @@ export const keysConfigSchema = z.object({
   KEYS_PER_USER: z.coerce.number().int().positive().default(25),
   /** The most generous rate limits a user may give their own key ("1000/1s,1000000/1d"); unset: no ceiling. */
   RATE_LIMIT_CEILING: rateLimitsEnv(),
+  /** The longest lifetime a user may give a new key (expiresAt at most this many days ahead); unset: no maximum. */
+  KEY_MAX_LIFETIME_DAYS: z.coerce.number().int().positive().max(36_500).optional(),
   SEED_API_KEY: z.string().optional(),
   SEED_API_SECRET: z.string().min(32, 'expected at least 32 characters').optional(),
   SEED_API_SCOPES: z.string().default('system:full-access'),

@@ -3,5 +3,4 @@ export { keysConfigSchema, type KeysConfig } from './config.js';
 export { startKeysService, openKeysDeps, KEYS_MIGRATIONS_DIR, type KeysService } from './service.js';
 export type { KeysDeps } from './domain/deps.js';
 export { createApiKey } from './domain/create-key.js';
-export { changeApiKey, revokeApiKey } from './domain/change-key.js';
-export { ensureSystemKey } from './domain/system-keys.js';
+export { changeApiKey, ensureSystemKey, revokeApiKey, rollKey } from './domain/operator-keys.js';

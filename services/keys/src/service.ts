@@ -7,7 +7,7 @@ import { createMetricsRegistry } from '@acs/metrics';
 import type { KeysConfig } from './config.js';
 import { buildKeysApp } from './app.js';
 import type { KeysDeps } from './domain/deps.js';
-import { applySeedKey } from './domain/system-keys.js';
+import { applySeedKey } from './domain/operator-keys.js';
 
 export const KEYS_MIGRATIONS_DIR = fileURLToPath(new URL('../migrations/', import.meta.url));
 
@@ -34,7 +34,7 @@ export async function startKeysService(config: KeysConfig, logger: Logger, cache
     if (config.SEED_API_KEY) {
       await applySeedKey(deps, { key: config.SEED_API_KEY, secret: config.SEED_API_SECRET!, scopes: config.SEED_API_SCOPES, name: config.SEED_API_NAME });
     }
-    const app = buildKeysApp({ deps, internalSecret: config.INTERNAL_SECRET, migrationsDir: KEYS_MIGRATIONS_DIR, keysPerUser: config.KEYS_PER_USER, rateLimitCeiling: config.RATE_LIMIT_CEILING, metrics: createMetricsRegistry('keys') });
+    const app = buildKeysApp({ deps, internalSecret: config.INTERNAL_SECRET, migrationsDir: KEYS_MIGRATIONS_DIR, keysPerUser: config.KEYS_PER_USER, rateLimitCeiling: config.RATE_LIMIT_CEILING, maxLifetimeDays: config.KEY_MAX_LIFETIME_DAYS ?? null, metrics: createMetricsRegistry('keys') });
     const server = await listen(app.callback(), config.PORT, config.HOST);
     stack.defer('the HTTP server', () => server.close());
     logger.info({ url: server.url }, 'keys service listening');

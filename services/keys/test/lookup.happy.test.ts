@@ -1,7 +1,7 @@
 import { describe, it, expect, beforeAll, afterAll } from '@jest/globals';
 import { MISSING_KEY_TTL_SECONDS, apiKeyCacheKey, keyLookupResponseSchema } from '@acs/contracts';
 import { createApiKey, revokeApiKey } from '../src/index.js';
-import { applySeedKey } from '../src/domain/system-keys.js';
+import { applySeedKey } from '../src/domain/operator-keys.js';
 import { buildKeyInput, newSecret, sha256, startKeys, unknownKey, type KeysHarness } from './harness.js';
 
 let keys: KeysHarness;

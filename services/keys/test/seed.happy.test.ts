@@ -1,7 +1,7 @@
 import { describe, it, expect, afterEach } from '@jest/globals';
 import { SYSTEM_SCOPE } from '@acs/auth';
 import { revokeApiKey } from '../src/index.js';
-import { REVOKED_SEED_MESSAGE } from '../src/domain/system-keys.js';
+import { REVOKED_SEED_MESSAGE } from '../src/domain/operator-keys.js';
 import { captureLogger, findRow, newSecret, sha256, startKeys, tableText, unknownKey, type KeysHarness } from './harness.js';
 
 let keys: KeysHarness | undefined;

@@ -1,7 +1,7 @@
 import { describe, it, expect, beforeAll, afterAll } from '@jest/globals';
 import { createRedisCache, type Cache } from '@acs/cache';
 import { changeApiKey, createApiKey, openKeysDeps, revokeApiKey, type KeysDeps } from '../src/index.js';
-import { applySeedKey } from '../src/domain/system-keys.js';
+import { applySeedKey } from '../src/domain/operator-keys.js';
 import { buildKeyInput, closedRedisUrl, findRow, keysConfig, newSecret, silentLogger, startKeys, unknownKey, type KeysHarness } from './harness.js';
 
 let keys: KeysHarness;

@@ -1,6 +1,8 @@
 import {
   apiKeyCreatedResponseSchema,
   apiKeyListResponseSchema,
+  apiKeyRolledResponseSchema,
+  apiKeyUsageResponseSchema,
   apiKeyViewSchema,
   deviceListResponseSchema,
   deviceSchema,
@@ -55,11 +57,15 @@ export function createAccountApi(gateway: GatewayClient) {
     },
 
     listKeys: async (ctx: CallerContext) => (await gateway.send(apiKeyListResponseSchema, { ...ctx, method: 'GET', path: '/api/ApiKeys' })).data.items,
-    createKey: async (ctx: CallerContext, input: { name: string; scopes: string; environment: 'live' | 'test' }) =>
+    createKey: async (ctx: CallerContext, input: { name: string; scopes: string; environment: 'live' | 'test'; expiresAt?: string }) =>
       (await gateway.send(apiKeyCreatedResponseSchema, { ...ctx, method: 'POST', path: '/api/ApiKeys', body: input })).data,
     changeKeyScopes: async (ctx: CallerContext, id: string, scopes: string) =>
       (await gateway.send(apiKeyViewSchema, { ...ctx, method: 'PATCH', path: `/api/ApiKeys/${segment(id)}`, body: { scopes } })).data,
     revokeKey: async (ctx: CallerContext, id: string) => (await gateway.send(apiKeyViewSchema, { ...ctx, method: 'DELETE', path: `/api/ApiKeys/${segment(id)}` })).data,
+    rollKey: async (ctx: CallerContext, id: string, graceSeconds: number) =>
+      (await gateway.send(apiKeyRolledResponseSchema, { ...ctx, method: 'POST', path: `/api/ApiKeys/${segment(id)}/roll`, body: { graceSeconds } })).data,
+    keyUsage: async (ctx: CallerContext, id: string, days = 30) =>
+      (await gateway.send(apiKeyUsageResponseSchema, { ...ctx, method: 'GET', path: `/api/ApiKeys/${segment(id)}/usage?days=${days}` })).data,
 
     // Plans are public to any key with read:devices; no JWT needed.
     listPlans: async (ctx: CallerContext) =>

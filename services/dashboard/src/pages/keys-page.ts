@@ -1,10 +1,12 @@
-import type { ApiKeyView } from '@acs/contracts';
+import type { ApiKeyUsageResponseBody, ApiKeyView } from '@acs/contracts';
 import { ASSIGNABLE_SCOPES } from '../account/scopes.js';
 import { SUBSCRIPTION_NEEDED } from '../gateway-client/user-messages.js';
 import { firstInvalid, textField } from './form-fields.js';
 import { html, type SafeHtml } from './html.js';
 import { formatTime } from './labels.js';
 import { csrfField, layout, type Chrome } from './layout.js';
+import { canRoll, expiryField, keyStatus, lifecycleFacts, rolledPanel, type RolledKey } from './key-lifecycle.js';
+import { usageChart } from './usage-chart.js';
 
 export interface CreatedKey {
   name: string;
@@ -18,6 +20,8 @@ export interface KeyDraft {
   name: string;
   scopes: string[];
   environment: string;
+  /** Days until expiry as chosen in the form; '' never. */
+  expiresInDays?: string;
 }
 
 /** The user's keys, or why they cannot be listed right now. */
@@ -31,6 +35,10 @@ export interface KeysPageData {
   draft?: KeyDraft;
   /** The gateway's public address, for the ready-to-paste snippet. */
   publicGatewayUrl?: string;
+  /** Just rolled: the only page view that shows the new secret. */
+  rolled?: RolledKey | null;
+  /** Each key's last 30 days by id; a key missing here gets no chart (its usage could not be read). */
+  usage?: ReadonlyMap<string, ApiKeyUsageResponseBody>;
 }
 
 /** A label per box, the box first and the words beside it (not stretched across the form). */
@@ -76,7 +84,7 @@ function createdPanel(created: CreatedKey, publicGatewayUrl: string | undefined)
 function createForm(chrome: Chrome, draft: KeyDraft | undefined): SafeHtml {
   const environment = draft?.environment ?? 'live';
   const errors = chrome.fieldErrors;
-  const focused = firstInvalid(['name', 'scopes', 'environment'], errors);
+  const focused = firstInvalid(['name', 'scopes', 'environment', 'expiresAt'], errors);
   const scopesError = errors?.scopes;
   return html`<section>
   <h2>Create a key</h2>
@@ -95,6 +103,7 @@ function createForm(chrome: Chrome, draft: KeyDraft | undefined): SafeHtml {
         <option value="test"${environment === 'test' ? html` selected` : ''}>test</option>
       </select>
     </div>
+    ${expiryField(draft?.expiresInDays ?? '', errors?.expiresAt)}
     <button type="submit">Create key</button>
   </form>
 </section>`;
@@ -104,10 +113,11 @@ function createForm(chrome: Chrome, draft: KeyDraft | undefined): SafeHtml {
  * One key as a card (a list item), not a table row: it fits a phone, and there is room for what
  * a key may gain later (expiry, a second secret, usage) as further facts and actions.
  */
-function keyCard(chrome: Chrome, key: ApiKeyView): SafeHtml {
+function keyCard(chrome: Chrome, key: ApiKeyView, usage: ApiKeyUsageResponseBody | undefined): SafeHtml {
   const id = encodeURIComponent(key.id);
   const scopes = key.scopes.split(' ').filter((s) => s.length > 0);
-  const status = key.revokedAt ? html`revoked ${formatTime(key.revokedAt)}` : html`active`;
+  const status = keyStatus(key);
+  const roll = canRoll(key) ? html`<a class="button secondary" href="/keys/${id}/roll" aria-label="Roll the secret of key “${key.name}”">Roll secret…</a> ` : '';
   const actions = key.revokedAt
     ? html`<dt>Scopes</dt><dd>${key.scopes || '(none)'}</dd></dl>`
     : html`</dl>
@@ -115,7 +125,7 @@ function keyCard(chrome: Chrome, key: ApiKeyView): SafeHtml {
       <fieldset><legend>Scopes</legend>${scopeBoxes(`key-${key.id}`, scopes, false)}</fieldset>
       <button type="submit" aria-label="Save the scopes of key “${key.name}”">Save scopes</button>
     </form>
-    <p class="card-actions"><a class="button danger" href="/keys/${id}/revoke" aria-label="Revoke key “${key.name}”">Revoke…</a></p>`;
+    <p class="card-actions">${roll}<a class="button danger" href="/keys/${id}/revoke" aria-label="Revoke key “${key.name}”">Revoke…</a></p>`;
   return html`<li class="card key ${key.revokedAt ? 'revoked' : 'active'}" data-key-id="${key.id}">
     <h3>${key.name}</h3>
     <dl class="facts">
@@ -124,14 +134,16 @@ function keyCard(chrome: Chrome, key: ApiKeyView): SafeHtml {
       <dt>Environment</dt><dd>${key.environment}</dd>
       <dt>Created</dt><dd>${formatTime(key.createdAt)}</dd>
       <dt>Last used</dt><dd>${key.lastUsedAt ? formatTime(key.lastUsedAt) : 'never'}</dd>
+      ${lifecycleFacts(key)}
     ${actions}
+    ${usage ? usageChart(key.id, key.name, usage) : ''}
   </li>`;
 }
 
-function keyList(chrome: Chrome, keys: ApiKeyView[]): SafeHtml {
+function keyList(chrome: Chrome, keys: ApiKeyView[], usage: ReadonlyMap<string, ApiKeyUsageResponseBody> | undefined): SafeHtml {
   if (keys.length === 0) return html`<p>You have no API keys yet.</p>`;
-  return html`<ul class="cards keys">${keys.map((key) => keyCard(chrome, key))}</ul>
-<p class="hint">Secrets are never shown again after creation. Scope changes and revocations apply to the key's very next request. Last use is recorded within about 10 seconds.</p>`;
+  return html`<ul class="cards keys">${keys.map((key) => keyCard(chrome, key, usage?.get(key.id)))}</ul>
+<p class="hint">Secrets are never shown again after creation or a roll. Scope changes, revocations and expiry apply to the key's very next request. Last use and the request counts are recorded within about 10 seconds.</p>`;
 }
 
 function listingBody(chrome: Chrome, data: KeysPageData): SafeHtml {
@@ -141,13 +153,13 @@ function listingBody(chrome: Chrome, data: KeysPageData): SafeHtml {
     case 'unavailable':
       return html`<p class="error" role="alert">${data.listing.message}</p>`;
     case 'keys':
-      return html`${createForm(chrome, data.draft)}<section><h2>Your keys</h2>${keyList(chrome, data.listing.keys)}</section>`;
+      return html`${createForm(chrome, data.draft)}<section><h2>Your keys</h2>${keyList(chrome, data.listing.keys, data.usage)}</section>`;
   }
 }
 
 /** A just-created key comes first and whatever the listing did: its secret exists nowhere else. */
 export function keysPage(chrome: Chrome, data: KeysPageData): SafeHtml {
-  return layout('API keys', chrome, html`${data.created ? createdPanel(data.created, data.publicGatewayUrl) : ''}${listingBody(chrome, data)}`);
+  return layout('API keys', chrome, html`${data.created ? createdPanel(data.created, data.publicGatewayUrl) : ''}${data.rolled ? rolledPanel(data.rolled) : ''}${listingBody(chrome, data)}`);
 }
 
 /** Asked before anything is revoked: what will happen, one button to do it, one way back. */

@@ -5,17 +5,30 @@ import { scopesFromForm } from '../account/scopes.js';
 import { redirectTo, showPage, type PageHandler, type PageRequest, type PageResponse } from '../http/page.js';
 import type { RouteDefinition } from '../http/router.js';
 import { keysPage, revokeKeyPage, type KeyDraft, type KeyListing } from '../pages/keys-page.js';
+import { EXPIRY_CHOICES, GRACE_CHOICES, rollKeyPage } from '../pages/key-lifecycle.js';
+import type { ApiKeyUsageResponseBody, ApiKeyView } from '@acs/contracts';
 import { messagePage } from '../pages/message-page.js';
 import { notice } from '../session/flash.js';
 import { callerOf, chromeFor, failureOf, field, requireSignIn, type Failure } from './route-kit.js';
 
 const KEY_TOPIC = { insufficientRole: SUBSCRIPTION_NEEDED, notFound: 'That API key was not found in your account.' };
 
-/** API keys: list, create (secret shown once), change scopes, revoke. Role >= 1 is the gateway's rule, not ours. */
+const DAY_MS = 86_400_000;
+
+/** API keys: list (with each key's usage chart), create (secret shown once), change scopes, roll, revoke. Role >= 1 is the gateway's rule, not ours. */
 export function keyRoutes(api: AccountApi, publicGatewayUrl: string): RouteDefinition<PageHandler>[] {
+  /** Each key's last 30 days, asked in parallel; a key whose usage cannot be read just shows no chart. */
+  async function usageOf(req: PageRequest, keys: ApiKeyView[]): Promise<Map<string, ApiKeyUsageResponseBody>> {
+    const caller = callerOf(req);
+    const answers = await Promise.all(keys.map((key) => api.keyUsage(caller, key.id).then((usage) => [key.id, usage] as const, () => null)));
+    return new Map(answers.filter((answer) => answer !== null));
+  }
+
   /** The keys page, optionally after a failed form; the listing is asked for fresh every time. */
   async function render(req: PageRequest, failure: Failure | null = null, draft?: KeyDraft): Promise<PageResponse> {
     const created = req.flash?.kind === 'created-key' ? req.flash : null;
+    const rolled = req.flash?.kind === 'rolled-key' ? req.flash : null;
+    let usage: Map<string, ApiKeyUsageResponseBody> | undefined;
     let error = failure?.message ?? null;
     const fields = failure?.fields;
     let status = failure?.status ?? 200;
@@ -23,6 +36,7 @@ export function keyRoutes(api: AccountApi, publicGatewayUrl: string): RouteDefin
     let listing: KeyListing;
     try {
       listing = { kind: 'keys', keys: await api.listKeys(callerOf(req)) };
+      usage = await usageOf(req, listing.keys);
     } catch (err) {
       if (isGatewayError(err) && isInsufficientRole(err)) {
         listing = { kind: 'subscription-needed' };
@@ -33,11 +47,11 @@ export function keyRoutes(api: AccountApi, publicGatewayUrl: string): RouteDefin
         if (!failure) ({ status, headers } = problem);
       }
     }
-    return showPage(keysPage(chromeFor(req, error, fields), { listing, created, publicGatewayUrl, ...(draft ? { draft } : {}) }), status, headers);
+    return showPage(keysPage(chromeFor(req, error, fields), { listing, created, rolled, publicGatewayUrl, ...(usage ? { usage } : {}), ...(draft ? { draft } : {}) }), status, headers);
   }
 
-  /** The confirmation before a revocation: the key, by name, from the user's own listing. */
-  async function confirmRevoke(req: PageRequest): Promise<PageResponse> {
+  /** The confirmation before a revocation or a roll: the key, by name, from the user's own listing. */
+  async function confirm(req: PageRequest, page: typeof revokeKeyPage, usable: (key: ApiKeyView) => boolean): Promise<PageResponse> {
     let keys;
     try {
       keys = await api.listKeys(callerOf(req));
@@ -46,9 +60,9 @@ export function keyRoutes(api: AccountApi, publicGatewayUrl: string): RouteDefin
       const problem = failureOf(err, req, KEY_TOPIC);
       return showPage(messagePage(chromeFor(req), 'API keys', problem.message), problem.status, problem.headers);
     }
-    const key = keys.find((k) => k.id === req.params.id && !k.revokedAt);
+    const key = keys.find((k) => k.id === req.params.id && usable(k));
     if (!key) return showPage(messagePage(chromeFor(req), 'Key not found', KEY_TOPIC.notFound), 404);
-    return showPage(revokeKeyPage(chromeFor(req), key));
+    return showPage(page(chromeFor(req), key));
   }
 
   return [
@@ -57,10 +71,12 @@ export function keyRoutes(api: AccountApi, publicGatewayUrl: string): RouteDefin
       method: 'POST',
       pattern: '/keys',
       handler: requireSignIn(async (req) => {
-        const draft: KeyDraft = { name: field(req.form, 'name'), scopes: req.form.getAll('scopes'), environment: field(req.form, 'environment') || 'live' };
+        const draft: KeyDraft = { name: field(req.form, 'name'), scopes: req.form.getAll('scopes'), environment: field(req.form, 'environment') || 'live', expiresInDays: field(req.form, 'expiresInDays') };
         if (draft.environment !== 'live' && draft.environment !== 'test') return render(req, { status: 400, message: 'Choose live or test.', fields: { environment: 'Choose live or test.' } }, draft);
+        if (!EXPIRY_CHOICES.some((choice) => choice.value === draft.expiresInDays)) return render(req, { status: 400, message: 'Choose when the key expires.', fields: { expiresAt: 'Choose when the key expires.' } }, draft);
+        const expiresAt = draft.expiresInDays ? new Date(Date.now() + Number(draft.expiresInDays) * DAY_MS).toISOString() : undefined;
         try {
-          const created = await api.createKey(callerOf(req), { name: draft.name, scopes: scopesFromForm(draft.scopes), environment: draft.environment });
+          const created = await api.createKey(callerOf(req), { name: draft.name, scopes: scopesFromForm(draft.scopes), environment: draft.environment, ...(expiresAt ? { expiresAt } : {}) });
           const { name, key, secret, scopes, environment } = created;
           return redirectTo('/keys', { flash: { kind: 'created-key', name, key, secret, scopes, environment } });
         } catch (err) {
@@ -80,7 +96,23 @@ export function keyRoutes(api: AccountApi, publicGatewayUrl: string): RouteDefin
         }
       }),
     },
-    { method: 'GET', pattern: '/keys/:id/revoke', handler: requireSignIn(confirmRevoke) },
+    { method: 'GET', pattern: '/keys/:id/revoke', handler: requireSignIn((req) => confirm(req, revokeKeyPage, (key) => !key.revokedAt)) },
+    { method: 'GET', pattern: '/keys/:id/roll', handler: requireSignIn((req) => confirm(req, rollKeyPage, (key) => !key.revokedAt)) },
+    {
+      method: 'POST',
+      pattern: '/keys/:id/roll',
+      handler: requireSignIn(async (req) => {
+        const grace = field(req.form, 'graceSeconds');
+        if (!GRACE_CHOICES.some((choice) => choice.value === grace)) return render(req, { status: 400, message: 'Choose how long the old secret keeps working.' });
+        try {
+          const rolled = await api.rollKey(callerOf(req), req.params.id!, Number(grace));
+          const { name, key, secret, graceEndsAt } = rolled;
+          return redirectTo('/keys', { flash: { kind: 'rolled-key', name, key, secret, graceEndsAt } });
+        } catch (err) {
+          return render(req, failureOf(err, req, KEY_TOPIC));
+        }
+      }),
+    },
     {
       method: 'POST',
       pattern: '/keys/:id/revoke',

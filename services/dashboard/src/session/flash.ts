@@ -14,6 +14,7 @@ export const flashSchema = z.discriminatedUnion('kind', [
     scopes: z.string(),
     environment: z.string(),
   }),
+  z.object({ kind: z.literal('rolled-key'), name: z.string(), key: z.string(), secret: z.string(), graceEndsAt: z.string().nullable() }),
 ]);
 
 export type Flash = z.infer<typeof flashSchema>;

@@ -17,9 +17,12 @@ interface ApiKeyRow {
   revoked_at: Date | null;
   version: number | string;
   rate_limits: RateLimits | null;
+  expires_at: Date | null;
+  previous_secret_hash: string | null;
+  previous_secret_ends_at: Date | null;
 }
 
-const COLUMNS = 'id, key, secret_hash, name, scopes, owner_user_id, environment, created_at, updated_at, last_used_at, revoked_at, version, rate_limits';
+const COLUMNS = 'id, key, secret_hash, name, scopes, owner_user_id, environment, created_at, updated_at, last_used_at, revoked_at, version, rate_limits, expires_at, previous_secret_hash, previous_secret_ends_at';
 
 function fromRow(row: ApiKeyRow): ApiKey {
   return {
@@ -36,6 +39,9 @@ function fromRow(row: ApiKeyRow): ApiKey {
     revokedAt: row.revoked_at,
     version: Number(row.version),
     rateLimits: row.rate_limits,
+    expiresAt: row.expires_at,
+    previousSecretHash: row.previous_secret_hash,
+    previousSecretEndsAt: row.previous_secret_ends_at,
   };
 }
 
@@ -47,13 +53,14 @@ export interface NewApiKey {
   ownerUserId: number | null;
   environment: KeyEnvironment;
   rateLimits?: RateLimits | null;
+  expiresAt?: Date | null;
 }
 
 export async function insertApiKey(db: Queryable, input: NewApiKey): Promise<ApiKey> {
   const { rows } = await db.query<ApiKeyRow>(
-    `INSERT INTO api_keys (key, secret_hash, name, scopes, owner_user_id, environment, rate_limits)
-     VALUES ($1, $2, $3, $4, $5, $6, $7::jsonb) RETURNING ${COLUMNS}`,
-    [input.key, input.secretHash, input.name, input.scopes, input.ownerUserId, input.environment, input.rateLimits ? JSON.stringify(input.rateLimits) : null],
+    `INSERT INTO api_keys (key, secret_hash, name, scopes, owner_user_id, environment, rate_limits, expires_at)
+     VALUES ($1, $2, $3, $4, $5, $6, $7::jsonb, $8) RETURNING ${COLUMNS}`,
+    [input.key, input.secretHash, input.name, input.scopes, input.ownerUserId, input.environment, input.rateLimits ? JSON.stringify(input.rateLimits) : null, input.expiresAt ?? null],
   );
   return fromRow(rows[0]!);
 }
@@ -117,10 +124,28 @@ export async function updateApiKey(
   return rows[0] ? fromRow(rows[0]) : null;
 }
 
+/**
+ * A new secret for a key: the current hash becomes the previous one until `previousEndsAt` (null: no grace,
+ * the current secret stops at once). A previous secret still in its grace period is dropped: at most two work.
+ */
+export async function replaceSecretHash(db: Queryable, id: string, secretHash: string, previousEndsAt: Date | null): Promise<ApiKey | null> {
+  const { rows } = await db.query<ApiKeyRow>(
+    `UPDATE api_keys SET
+       previous_secret_hash = CASE WHEN $3::timestamptz IS NULL THEN NULL ELSE secret_hash END,
+       previous_secret_ends_at = $3::timestamptz,
+       secret_hash = $2,
+       updated_at = now(),
+       version = version + 1
+     WHERE id = $1 RETURNING ${COLUMNS}`,
+    [id, secretHash, previousEndsAt],
+  );
+  return rows[0] ? fromRow(rows[0]) : null;
+}
+
 /** Is there a usable key that holds the given scope and belongs to no user? */
 export async function hasActiveSystemKey(db: Queryable, scope: string): Promise<boolean> {
   const { rows } = await db.query<{ found: boolean }>(
-    `SELECT EXISTS (SELECT 1 FROM api_keys WHERE owner_user_id IS NULL AND revoked_at IS NULL AND $1 = ANY(scopes)) AS found`,
+    `SELECT EXISTS (SELECT 1 FROM api_keys WHERE owner_user_id IS NULL AND revoked_at IS NULL AND (expires_at IS NULL OR expires_at > now()) AND $1 = ANY(scopes)) AS found`,
     [scope],
   );
   return rows[0]?.found === true;

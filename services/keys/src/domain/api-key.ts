@@ -17,6 +17,11 @@ export interface ApiKey {
   version: number;
   /** The key's own rate limits; null: the gateway's default for its environment. */
   rateLimits: RateLimits | null;
+  /** From this instant the key answers 401; null: it does not expire. */
+  expiresAt: Date | null;
+  /** After a roll: the replaced secret's hash, accepted until previousSecretEndsAt; null outside a grace period. */
+  previousSecretHash: string | null;
+  previousSecretEndsAt: Date | null;
 }
 
 export function toCacheRecord(apiKey: ApiKey): ApiKeyCacheRecord {
@@ -28,12 +33,18 @@ export function toCacheRecord(apiKey: ApiKey): ApiKeyCacheRecord {
     revoked: apiKey.revokedAt !== null,
     // Only when set, so keys on the default carry no extra bytes on the gateway's hot path.
     ...(apiKey.rateLimits ? { rateLimits: apiKey.rateLimits } : {}),
+    // Instants the gateway compares with its own clock, so expiry and the end of a grace period
+    // need no scheduler and no cache invalidation. Absent when unset: the common key pays nothing.
+    ...(apiKey.expiresAt ? { expiresAtMs: apiKey.expiresAt.getTime() } : {}),
+    ...(apiKey.previousSecretHash && apiKey.previousSecretEndsAt && apiKey.previousSecretEndsAt.getTime() > Date.now()
+      ? { previousSecretHash: apiKey.previousSecretHash, previousSecretEndsAtMs: apiKey.previousSecretEndsAt.getTime() }
+      : {}),
   };
 }
 
 /** What a listing shows: everything but the hash. */
-export type ApiKeySummary = Omit<ApiKey, 'secretHash' | 'version'>;
+export type ApiKeySummary = Omit<ApiKey, 'secretHash' | 'version' | 'previousSecretHash'>;
 
-export function toSummary({ secretHash: _hash, version: _version, ...summary }: ApiKey): ApiKeySummary {
+export function toSummary({ secretHash: _hash, version: _version, previousSecretHash: _previous, ...summary }: ApiKey): ApiKeySummary {
   return summary;
 }

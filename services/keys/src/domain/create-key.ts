@@ -1,5 +1,7 @@
 import { generateApiKey, generateApiSecret, hashSecret, type KeyEnvironment } from '@acs/auth';
-import { insertApiKey } from '../data-access/api-keys-repository.js';
+import type { RateLimits } from '@acs/contracts';
+import { conflict } from '@acs/errors';
+import { countActiveKeysOfOwner, insertApiKey, lockOwnerKeys } from '../data-access/api-keys-repository.js';
 import type { ApiKey } from './api-key.js';
 import type { KeysDeps } from './deps.js';
 import { changeWithWriteThrough } from './write-through.js';
@@ -9,21 +11,38 @@ export interface CreateKeyInput {
   scopes: string[];
   ownerUserId: number | null;
   environment: KeyEnvironment;
+  rateLimits?: RateLimits | null;
+  expiresAt?: Date | null;
+  /** A user's cap on active keys, checked under a per-owner lock (operators create without one). */
+  maxActiveKeysOfOwner?: number;
 }
 
-/** Creates a key; the secret exists in clear only in this return value (shown once). */
+/**
+ * The one way a key comes to exist (operators' CLI, the first-start system key, users' POST /api/ApiKeys):
+ * inputs already validated by the caller's rules. The secret exists in clear only in this return value.
+ */
 export async function createApiKey(deps: KeysDeps, input: CreateKeyInput): Promise<{ apiKey: ApiKey; secret: string }> {
   const secret = generateApiSecret();
-  const apiKey = await changeWithWriteThrough(deps, (tx) =>
-    insertApiKey(tx, {
+  const { ownerUserId, maxActiveKeysOfOwner: max } = input;
+  const apiKey = await changeWithWriteThrough(deps, async (tx) => {
+    if (max !== undefined && ownerUserId !== null) {
+      await lockOwnerKeys(tx, ownerUserId);
+      if ((await countActiveKeysOfOwner(tx, ownerUserId)) >= max) throw conflict(`A user can have at most ${max} active API keys; revoke one first`);
+    }
+    return insertApiKey(tx, {
       key: generateApiKey(deps.keyPrefix, input.environment),
       secretHash: hashSecret(secret),
       name: input.name,
       scopes: input.scopes,
-      ownerUserId: input.ownerUserId,
+      ownerUserId,
       environment: input.environment,
-    }),
+      rateLimits: input.rateLimits ?? null,
+      expiresAt: input.expiresAt ?? null,
+    });
+  });
+  deps.logger.info(
+    { audit: 'api_key.created', keyId: apiKey!.id, userId: ownerUserId, scopes: input.scopes, expiresAt: apiKey!.expiresAt?.toISOString() ?? null },
+    'API key created',
   );
-  deps.logger.info({ audit: 'api_key.created', keyId: apiKey!.id, userId: input.ownerUserId, scopes: input.scopes }, 'API key created');
   return { apiKey: apiKey!, secret };
 }

@@ -1,9 +1,15 @@
-import { generateApiKey, generateApiSecret, hashSecret, type KeyEnvironment } from '@acs/auth';
-import type { RateLimits } from '@acs/contracts';
-import { AppError, conflict, notFound } from '@acs/errors';
-import { countActiveKeysOfOwner, findApiKeyById, insertApiKey, listApiKeys, lockApiKey, lockOwnerKeys, updateApiKey } from '../data-access/api-keys-repository.js';
+// Users' actions on their own keys (/api/ApiKeys, through the gateway with the user's JWT): assignable
+// scopes only, someone else's key answered like a missing one. Operators' actions are in operator-keys.ts.
+import type { KeyEnvironment } from '@acs/auth';
+import type { ApiKeyUsageResponseBody, RateLimits } from '@acs/contracts';
+import { type AppError, conflict, notFound } from '@acs/errors';
+import { findApiKeyById, listApiKeys, lockApiKey, updateApiKey } from '../data-access/api-keys-repository.js';
 import type { ApiKey } from './api-key.js';
+import { createApiKey } from './create-key.js';
 import type { KeysDeps } from './deps.js';
+import { checkExpiresAt } from './expiry-rules.js';
+import { rollApiKey } from './roll-key.js';
+import { dailyUsage } from './usage.js';
 import { assertWithinCeiling } from './rate-limit-rules.js';
 import { parseUserScopes } from './scope-rules.js';
 import { changeWithWriteThrough } from './write-through.js';
@@ -15,38 +21,41 @@ export function listUserKeys(deps: KeysDeps, userId: number): Promise<ApiKey[]> 
   return listApiKeys(deps.db, { ownerUserId: userId });
 }
 
-/** What a user may do with their keys: how many, and the most generous rate limits they may give one. */
+/** What a user may do with their keys: how many, the most generous rate limits, the longest lifetime. */
 export interface UserKeyRules {
   keysPerUser: number;
   rateLimitCeiling: RateLimits | null;
+  /** KEY_MAX_LIFETIME_DAYS; null: no maximum. */
+  maxLifetimeDays: number | null;
 }
 
-/** A user's new key: assignable scopes only, at most `keysPerUser` active keys (checked under a per-user lock), limits within the ceiling. */
-export async function createUserKey(
+/** A user's new key: assignable scopes only, at most `keysPerUser` active keys, limits within the ceiling, expiry within the maximum. */
+export function createUserKey(
   deps: KeysDeps,
   userId: number,
-  input: { name: string; scopes: string; environment: KeyEnvironment; rateLimits?: RateLimits | null | undefined },
+  input: { name: string; scopes: string; environment: KeyEnvironment; rateLimits?: RateLimits | null | undefined; expiresAt?: string | null | undefined },
   rules: UserKeyRules,
 ): Promise<{ apiKey: ApiKey; secret: string }> {
   const scopes = parseUserScopes(input.scopes);
   assertWithinCeiling(input.rateLimits, rules.rateLimitCeiling);
-  const limit = rules.keysPerUser;
-  const secret = generateApiSecret();
-  const apiKey = await changeWithWriteThrough(deps, async (tx) => {
-    await lockOwnerKeys(tx, userId);
-    if ((await countActiveKeysOfOwner(tx, userId)) >= limit) throw conflict(`A user can have at most ${limit} active API keys; revoke one first`);
-    return insertApiKey(tx, {
-      key: generateApiKey(deps.keyPrefix, input.environment),
-      secretHash: hashSecret(secret),
-      name: input.name,
-      scopes,
-      ownerUserId: userId,
-      environment: input.environment,
-      rateLimits: input.rateLimits ?? null,
-    });
+  const expiresAt = checkExpiresAt(input.expiresAt ? new Date(input.expiresAt) : null, rules.maxLifetimeDays);
+  return createApiKey(deps, {
+    name: input.name, scopes, ownerUserId: userId, environment: input.environment, rateLimits: input.rateLimits ?? null, expiresAt, maxActiveKeysOfOwner: rules.keysPerUser,
   });
-  deps.logger.info({ audit: 'api_key.created', keyId: apiKey!.id, userId, scopes }, 'API key created');
-  return { apiKey: apiKey!, secret };
+}
+
+/** A new secret for the caller's own key (the same ownership rule as a change: someone else's key is 404). */
+export function rollUserKey(deps: KeysDeps, userId: number, keyId: string, graceSeconds: number): Promise<{ apiKey: ApiKey; secret: string }> {
+  if (!UUID.test(keyId)) throw noSuchKey();
+  return rollApiKey(deps, keyId, graceSeconds, (apiKey) => apiKey.ownerUserId === userId, noSuchKey);
+}
+
+/** The caller's own key's requests per UTC day for the last `days` days, today included, oldest first, gaps as zero. */
+export async function userKeyUsage(deps: KeysDeps, userId: number, keyId: string, days: number): Promise<ApiKeyUsageResponseBody> {
+  if (!UUID.test(keyId)) throw noSuchKey();
+  const existing = await findApiKeyById(deps.db, keyId);
+  if (!existing || existing.ownerUserId !== userId) throw noSuchKey();
+  return dailyUsage(deps, keyId, days);
 }
 
 /** Scope, name or rate-limit change of the caller's own key; someone else's key is indistinguishable from a missing one (404). */

@@ -1,8 +1,10 @@
 import { Router, parseInput, readJsonBody, requireCaller, type AppContext, type AppState } from '@acs/http';
-import { ROLE, apiKeyChangeRequestSchema, apiKeyCreateRequestSchema, type ApiKeyCreatedResponseBody, type ApiKeyView } from '@acs/contracts';
+import {
+  ROLE, apiKeyChangeRequestSchema, apiKeyCreateRequestSchema, apiKeyRollRequestSchema, apiKeyUsageQuerySchema, type ApiKeyCreatedResponseBody, type ApiKeyView,
+} from '@acs/contracts';
 import type { ApiKey } from '../domain/api-key.js';
 import type { KeysDeps } from '../domain/deps.js';
-import { changeUserKey, createUserKey, listUserKeys, revokeUserKey, type UserKeyRules } from '../domain/user-keys.js';
+import { changeUserKey, createUserKey, listUserKeys, revokeUserKey, rollUserKey, userKeyUsage, type UserKeyRules } from '../domain/user-keys.js';
 
 export function toView(apiKey: ApiKey): ApiKeyView {
   return {
@@ -15,6 +17,9 @@ export function toView(apiKey: ApiKey): ApiKeyView {
     lastUsedAt: apiKey.lastUsedAt?.toISOString() ?? null,
     revokedAt: apiKey.revokedAt?.toISOString() ?? null,
     rateLimits: apiKey.rateLimits,
+    expiresAt: apiKey.expiresAt?.toISOString() ?? null,
+    // Only while the replaced secret still works: afterwards it is history, not state.
+    graceEndsAt: apiKey.previousSecretEndsAt && apiKey.previousSecretEndsAt.getTime() > Date.now() ? apiKey.previousSecretEndsAt.toISOString() : null,
   };
 }
 
@@ -31,7 +36,7 @@ export function apiKeyRoutes(deps: KeysDeps, rules: UserKeyRules): Router<AppSta
     const { userId } = requireCaller(ctx, { minRole: ROLE.subscriber });
     const body = parseInput(apiKeyCreateRequestSchema, await readJsonBody(ctx), 'body');
     const { apiKey, secret } = await createUserKey(forRequest(deps, ctx), userId, body, rules);
-    const { lastUsedAt: _l, revokedAt: _r, ...view } = toView(apiKey);
+    const { lastUsedAt: _l, revokedAt: _r, graceEndsAt: _g, ...view } = toView(apiKey);
     const created: ApiKeyCreatedResponseBody = { ...view, secret };
     ctx.status = 201;
     ctx.set('Cache-Control', 'no-store');
@@ -41,6 +46,20 @@ export function apiKeyRoutes(deps: KeysDeps, rules: UserKeyRules): Router<AppSta
     const { userId } = requireCaller(ctx, { minRole: ROLE.subscriber });
     const body = parseInput(apiKeyChangeRequestSchema, await readJsonBody(ctx), 'body');
     ctx.body = toView(await changeUserKey(forRequest(deps, ctx), userId, ctx.params.id!, body, rules.rateLimitCeiling));
+  });
+  // A new secret, the old one working for graceSeconds more (the body is optional: the default grace).
+  router.post('/api/ApiKeys/:id/roll', async (ctx) => {
+    const { userId } = requireCaller(ctx, { minRole: ROLE.subscriber });
+    const hasBody = Number(ctx.get('content-length') || 0) > 0 || Boolean(ctx.get('transfer-encoding'));
+    const { graceSeconds } = parseInput(apiKeyRollRequestSchema, hasBody ? await readJsonBody(ctx) : {}, 'body');
+    const { apiKey, secret } = await rollUserKey(forRequest(deps, ctx), userId, ctx.params.id!, graceSeconds);
+    ctx.set('Cache-Control', 'no-store');
+    ctx.body = { ...toView(apiKey), secret };
+  });
+  router.get('/api/ApiKeys/:id/usage', async (ctx) => {
+    const { userId } = requireCaller(ctx);
+    const { days } = parseInput(apiKeyUsageQuerySchema, ctx.query, 'query');
+    ctx.body = await userKeyUsage(forRequest(deps, ctx), userId, ctx.params.id!, days);
   });
   router.delete('/api/ApiKeys/:id', async (ctx) => {
     ctx.body = toView(await revokeUserKey(forRequest(deps, ctx), requireCaller(ctx).userId, ctx.params.id!));

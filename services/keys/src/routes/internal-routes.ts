@@ -1,6 +1,7 @@
 import { Router, parseInput, readJsonBody, type AppState } from '@acs/http';
 import { KEY_LOOKUP_PATH, KEY_USAGE_PATH, keyLookupRequestSchema, keyUsageRequestSchema, type KeyLookupResponse } from '@acs/contracts';
 import { recordKeyUsage } from '../data-access/api-keys-repository.js';
+import { addDailyUsage } from '../data-access/usage-repository.js';
 import type { KeysDeps } from '../domain/deps.js';
 import { lookupApiKeyForGateway } from '../domain/lookup-key.js';
 
@@ -12,10 +13,13 @@ export function internalRoutes(deps: KeysDeps): Router<AppState> {
     const response: KeyLookupResponse = { record: await lookupApiKeyForGateway(deps, key) };
     ctx.body = response;
   });
-  // Batches of lastUsedAt from the gateways (one call every few seconds per gateway, not one per request).
+  // Batches of lastUsedAt and of request counts per key, day and status class from the gateways
+  // (one call every few seconds per gateway, not one per request).
   router.post(KEY_USAGE_PATH, async (ctx) => {
-    const { usage } = parseInput(keyUsageRequestSchema, await readJsonBody(ctx, 8 * 1024 * 1024), 'body');
-    ctx.body = { updated: await recordKeyUsage(deps.db, usage) };
+    const { usage, counts } = parseInput(keyUsageRequestSchema, await readJsonBody(ctx, 32 * 1024 * 1024), 'body');
+    const updated = await recordKeyUsage(deps.db, usage);
+    if (counts) await addDailyUsage(deps.db, counts);
+    ctx.body = { updated };
   });
   return router;
 }

@@ -1,0 +1,56 @@
+import { describe, expect, it } from '@jest/globals';
+import type { ApiKeyView } from '@acs/contracts';
+import { canRoll, keyStatus, lifecycleFacts } from '../src/pages/key-lifecycle.js';
+import { usageChart } from '../src/pages/usage-chart.js';
+
+const NOW = Date.parse('2026-05-10T12:00:00Z');
+const DAY = 86_400_000;
+const key = (overrides: Partial<ApiKeyView> = {}): ApiKeyView => ({
+  id: 'k1', name: 'app', key: 'acs_live_x', scopes: 'read:devices', environment: 'live', createdAt: '2026-05-01T00:00:00Z',
+  lastUsedAt: null, revokedAt: null, rateLimits: null, expiresAt: null, graceEndsAt: null, ...overrides,
+});
+
+describe('key cards: expiry and roll', () => {
+  it('warns "expires in 3 days" within a week, not further out, and says never without an expiry', () => {
+    expect(lifecycleFacts(key({ expiresAt: new Date(NOW + 2.5 * DAY).toISOString() }), NOW).value).toContain('class="expiry-warning"');
+    expect(lifecycleFacts(key({ expiresAt: new Date(NOW + 2.5 * DAY).toISOString() }), NOW).value).toContain('expires in 3 days');
+    expect(lifecycleFacts(key({ expiresAt: new Date(NOW + 3600_000).toISOString() }), NOW).value).toContain('expires within a day');
+    expect(lifecycleFacts(key({ expiresAt: new Date(NOW + 30 * DAY).toISOString() }), NOW).value).not.toContain('expiry-warning');
+    expect(lifecycleFacts(key(), NOW).value).toContain('<dt>Expires</dt><dd>never</dd>');
+  });
+
+  it('shows an expired key as expired, with no roll; a revoked one neither', () => {
+    const expired = key({ expiresAt: new Date(NOW - DAY).toISOString() });
+    expect(keyStatus(expired, NOW).value).toContain('expired 2026-05-09 12:00 UTC');
+    expect(canRoll(expired, NOW)).toBe(false);
+    expect(canRoll(key({ revokedAt: '2026-05-02T00:00:00Z' }), NOW)).toBe(false);
+    expect(canRoll(key(), NOW)).toBe(true);
+  });
+
+  it('shows until when a rolled key\'s old secret works', () => {
+    expect(lifecycleFacts(key({ graceEndsAt: '2026-05-11T12:00:00Z' }), NOW).value).toContain('<dt>Old secret</dt><dd>works until 2026-05-11 12:00 UTC</dd>');
+  });
+});
+
+describe('usage chart', () => {
+  const zero = { '2xx': 0, '3xx': 0, '4xx': 0, '429': 0, '5xx': 0 };
+  it('draws one bar per day stacked by status class, scaled to the busiest day, with a text alternative', () => {
+    const svg = usageChart('k1', 'app', {
+      days: [
+        { date: '2026-05-09', requests: 4, byStatus: { ...zero, '2xx': 2, '429': 2 } },
+        { date: '2026-05-10', requests: 0, byStatus: zero },
+      ],
+    }).value;
+    expect(svg.match(/<g class="day">/g)).toHaveLength(2);
+    expect(svg).toContain('<title>2026-05-09: 4 requests (2xx: 2, 3xx: 0, 4xx: 0, 429: 2, 5xx: 0)</title>');
+    // 2 of 4 at the busiest day: each half of the plot height (63).
+    expect(svg.match(/height="31\.5" fill="#2e7d32"/g)).toHaveLength(1);
+    expect(svg.match(/height="31\.5" fill="#8e24aa"/g)).toHaveLength(1);
+    expect(svg).toContain('aria-label="Requests per day with key “app” from 2026-05-09 to 2026-05-10: 4 in all, at most 4 on one day."');
+    expect(svg).not.toMatch(/<script|style=/);
+  });
+
+  it('escapes the key name', () => {
+    expect(usageChart('k1', '<b>"x"</b>', { days: [{ date: '2026-05-10', requests: 0, byStatus: zero }] }).value).not.toContain('<b>');
+  });
+});
