@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import {
-  CATALOG_DEFAULT_PAGE_SIZE, CATALOG_MAX_PAGE, CATALOG_MAX_PAGE_SIZE, apiKeyChangeRequestSchema, apiKeyCreateRequestSchema, apiKeyCreatedResponseSchema,
+  CATALOG_DEFAULT_PAGE_SIZE, CATALOG_MAX_PAGE, IDEMPOTENCY_KEY_HEADER, idempotencyKeySchema, CATALOG_MAX_PAGE_SIZE, apiKeyChangeRequestSchema, apiKeyCreateRequestSchema, apiKeyCreatedResponseSchema,
   apiKeyListResponseSchema, apiKeyViewSchema, catalogEntryInputSchema, subscriptionCreateRequestSchema, subscriptionListResponseSchema,
   subscriptionPlanListResponseSchema, subscriptionViewSchema, deviceListResponseSchema, deviceRegisterRequestSchema, deviceSchema,
   catalogPageSchema, loginRequestSchema, loginResponseSchema, registerRequestSchema, registerResponseSchema,
@@ -12,16 +12,47 @@ export interface QueryParameterDoc {
   schema: Record<string, unknown>;
 }
 
+/** A `{name}` segment of the route's path; every one the path has must be described. */
+export interface PathParameterDoc {
+  description: string;
+  schema: Record<string, unknown>;
+}
+
+/** A request header a client may send to this operation (beyond the authentication headers); validated by the service with `schema`. */
+export interface HeaderParameterDoc {
+  name: string;
+  description: string;
+  schema: z.ZodType;
+}
+
+export interface SuccessDoc {
+  status: number;
+  description: string;
+  schema?: z.ZodType;
+  /** Response headers beyond X-Request-Id (which every answer carries). */
+  headers?: Record<string, { description: string; schema: Record<string, unknown> }>;
+}
+
 export interface OperationDoc {
   summary: string;
   description: string;
   query?: QueryParameterDoc[];
+  path?: Record<string, PathParameterDoc>;
+  headers?: HeaderParameterDoc[];
   requestBody?: z.ZodType;
   /** Success status and body; the error statuses are added from the route's requirements. */
-  success: { status: number; description: string; schema?: z.ZodType };
+  success: SuccessDoc;
+  /** Other success answers of the same operation (an idempotent repeat answering 200, for instance). */
+  alsoSucceeds?: SuccessDoc[];
   /** Route-specific error statuses beyond the common ones. */
   errors?: Record<number, string>;
 }
+
+/** Ids of keys and subscriptions are UUIDs; any other value (or someone else's id) answers 404. */
+const uuidPathParameter = (what: string): PathParameterDoc => ({
+  description: `id of the ${what} (a UUID; any other value, or the id of someone else's ${what}, answers 404)`,
+  schema: { type: 'string', format: 'uuid' },
+});
 
 const importRequestSchema = z.union([z.array(catalogEntryInputSchema), z.object({ items: z.array(catalogEntryInputSchema) })]);
 const importResultSchema = z.object({ inserted: z.number().int(), updated: z.number().int(), total: z.number().int() });
@@ -66,7 +97,8 @@ export const OPERATIONS: Record<string, OperationDoc> = {
       'registered to another account gives 409. An unknown catalogEntryId gives 422; it is checked against the catalog service at once ' +
       '(503 with Retry-After when the catalog cannot be reached, nothing written).',
     requestBody: deviceRegisterRequestSchema,
-    success: { status: 201, description: 'Device registered (200 when it was already registered to this user)', schema: deviceSchema },
+    success: { status: 201, description: 'Device registered', schema: deviceSchema },
+    alsoSucceeds: [{ status: 200, description: 'The serial was already registered to this user: the device, updated (an idempotent repeat)', schema: deviceSchema }],
     errors: { 400: 'Invalid body', 409: 'Serial registered to another account', 422: 'Unknown catalog entry' },
   },
   listCatalog: {
@@ -111,9 +143,21 @@ export const OPERATIONS: Record<string, OperationDoc> = {
       'while active gives 409. The Free plan gives 400, an unknown plan 404. Idempotency-Key header: the same key and body replay the first ' +
       'answer (Idempotent-Replayed: true); the same key with another body gives 422. There is no payment provider yet: activation is ' +
       'immediate (the payment seam approves everything). The role becomes Subscriber on the next request; plan_type shows at the next login.',
+    headers: [
+      {
+        name: IDEMPOTENCY_KEY_HEADER,
+        description: 'Optional: the same key with the same body replays the first answer; with another body it gives 422',
+        schema: idempotencyKeySchema,
+      },
+    ],
     requestBody: subscriptionCreateRequestSchema,
-    success: { status: 201, description: 'The subscription', schema: subscriptionViewSchema },
-    errors: { 400: 'Invalid body or the Free plan', 404: 'No such plan', 409: 'Already subscribed to this plan', 422: 'Idempotency-Key reused with another body' },
+    success: {
+      status: 201,
+      description: 'The subscription',
+      schema: subscriptionViewSchema,
+      headers: { 'Idempotent-Replayed': { description: 'true when this answer replays the first one for the same Idempotency-Key', schema: { type: 'string', enum: ['true'] } } },
+    },
+    errors: { 400: 'Invalid body, Idempotency-Key or the Free plan', 404: 'No such plan', 409: 'Already subscribed to this plan', 422: 'Idempotency-Key reused with another body' },
   },
   listSubscriptions: {
     summary: "List the signed-in user's subscriptions",
@@ -125,6 +169,7 @@ export const OPERATIONS: Record<string, OperationDoc> = {
     description:
       'Sets cancelAtPeriodEnd; the status and the Subscriber role stay until the period ends (a Lifetime subscription ends at once). ' +
       "Cancelling twice answers the same. Someone else's or an unknown id gives 404; an ended subscription 409.",
+    path: { id: uuidPathParameter('subscription') },
     success: { status: 200, description: 'The subscription', schema: subscriptionViewSchema },
     errors: { 404: 'No such subscription of this user', 409: 'The subscription has already ended' },
   },
@@ -150,6 +195,7 @@ export const OPERATIONS: Record<string, OperationDoc> = {
     description:
       "Needs system:full-access and the owner's JWT with role >= 1. The new scopes apply from the next request made with the key. " +
       "Someone else's key, or an unknown id, gives 404. A revoked key cannot be changed (409).",
+    path: { id: uuidPathParameter('key') },
     requestBody: apiKeyChangeRequestSchema,
     success: { status: 200, description: 'The changed key', schema: apiKeyViewSchema },
     errors: { 400: 'Invalid body, unknown or reserved scope', 404: 'No such key of this user', 409: 'The key is revoked' },
@@ -159,6 +205,7 @@ export const OPERATIONS: Record<string, OperationDoc> = {
     description:
       "Needs system:full-access and the owner's JWT (any role, so a lapsed subscriber can still stop a leaked key). The key stops working on " +
       "the next request; the record is kept and listed with revokedAt. Revoking twice answers the same. Someone else's key gives 404.",
+    path: { id: uuidPathParameter('key') },
     success: { status: 200, description: 'The revoked key', schema: apiKeyViewSchema },
     errors: { 404: 'No such key of this user' },
   },
