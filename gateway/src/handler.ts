@@ -125,7 +125,7 @@ export function createGatewayHandler(deps: GatewayHandlerDeps) {
       logger.info({ audit: 'system_key.request', keyId: record.id, userId: context.userId, requestId, method, path }, 'request with a system:full-access key');
     }
     const signed = signContext(internalSecret, method, url, context);
-    forward(req, res, upstream, url, { 'x-acs-context': signed.context, 'x-acs-signature': signed.signature }, { requestId, logger, metrics, recorder, startedMs });
+    forward(req, res, upstream, url, { 'x-acs-context': signed.context, 'x-acs-signature': signed.signature }, { requestId, logger, metrics, recorder, startedMs, maxBodyBytes });
     return 'forwarded';
   }
 

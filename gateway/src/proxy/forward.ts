@@ -3,15 +3,19 @@ import type { Dispatcher } from 'undici';
 import type { Logger } from '@acs/logger';
 import type { RouteRecorder } from '@acs/metrics';
 import type { GatewayMetrics } from '../metrics/gateway-metrics.js';
+import { AppError, payloadTooLarge } from '@acs/errors';
 import { sendError } from '../respond.js';
+import { isBodyTooLarge, limitStreamedBody } from './body-limit.js';
 import { upstreamError } from './upstream-errors.js';
 import type { Upstream } from './upstreams.js';
 
 /**
  * Request headers a service may need. An allow-list, not a deny-list: the client's API secret,
- * Authorization and any forged x-acs-* context headers never leave the gateway.
+ * Authorization and any forged x-acs-* context headers never leave the gateway. Transfer-Encoding
+ * is hop-by-hop and undici refuses it as a header (that was the 502 for every chunked body): a
+ * body without Content-Length is streamed and undici chunks it again on its own connection.
  */
-const FORWARDED_REQUEST_HEADERS = ['content-type', 'content-length', 'transfer-encoding', 'accept', 'accept-language', 'idempotency-key', 'if-none-match'] as const;
+const FORWARDED_REQUEST_HEADERS = ['content-type', 'content-length', 'accept', 'accept-language', 'idempotency-key', 'if-none-match'] as const;
 const HOP_BY_HOP = new Set(['connection', 'keep-alive', 'transfer-encoding', 'proxy-connection', 'upgrade', 'te', 'trailer']);
 const CLIENT_GONE = new Error('client closed the connection');
 /** nginx's code for "the client closed the request": counted, so abandoned requests show up, though nobody receives it. */
@@ -26,6 +30,8 @@ export interface ForwardContext {
   recorder: RouteRecorder;
   /** performance.now() when the request arrived. */
   startedMs: number;
+  /** MAX_BODY_BYTES: a body streamed without Content-Length is cut off (413) past it. */
+  maxBodyBytes: number;
 }
 
 /**
@@ -93,6 +99,13 @@ class ProxyExchange implements Dispatcher.DispatchHandler {
       return; // nobody is left to answer
     }
     const { requestId, logger, metrics } = this.context;
+    if (isBodyTooLarge(err)) {
+      // The client's fault, not the service's; the rest of its body is never read, so the connection must close.
+      const tooLarge = payloadTooLarge(this.context.maxBodyBytes);
+      sendError(this.res, new AppError(tooLarge.kind, tooLarge.title, tooLarge.message, { headers: { connection: 'close' } }), requestId);
+      this.record(413);
+      return;
+    }
     const error = upstreamError(this.upstream.name, err);
     logger.warn({ err, requestId, upstream: this.upstream.name, status: error.status }, 'upstream call failed');
     sendError(this.res, error, requestId); // after headers were sent this destroys the response
@@ -123,9 +136,10 @@ export function forward(
     const value = req.headers[name];
     if (typeof value === 'string') headers[name] = value;
   }
-  const hasBody = headers['content-length'] !== undefined ? headers['content-length'] !== '0' : headers['transfer-encoding'] !== undefined;
+  const declared = headers['content-length'];
+  const body = declared !== undefined ? (declared !== '0' ? req : null) : req.headers['transfer-encoding'] !== undefined ? limitStreamedBody(req, context.maxBodyBytes) : null;
   upstream.pool.dispatch(
-    { path: url, method: req.method as Dispatcher.HttpMethod, headers, body: hasBody ? req : null },
+    { path: url, method: req.method as Dispatcher.HttpMethod, headers, body },
     new ProxyExchange(res, upstream, context),
   );
 }
