@@ -18,7 +18,9 @@ export interface Answer {
   text: string;
 }
 
-const agent = new Agent({ keepAlive: true, maxSockets: 4 });
+// One connection per request: a counterexample must reproduce from that request alone, whatever the
+// connection carried before.
+const agent = new Agent({ keepAlive: false });
 
 export function closeExchanges(): void {
   agent.destroy();
@@ -29,6 +31,8 @@ export function exchange(base: string, outgoing: OutgoingRequest): Promise<Answe
   const url = new URL(base);
   const headers = { ...outgoing.headers };
   if (outgoing.body && !outgoing.chunkBytes) headers['content-length'] = String(outgoing.body.length);
+  // Explicit: node:http sends a GET or DELETE body unframed unless told to chunk it.
+  if (outgoing.body && outgoing.chunkBytes) headers['transfer-encoding'] = 'chunked';
   return new Promise((resolve, reject) => {
     let answered: Answer | null = null;
     const chunks: Buffer[] = [];
@@ -57,7 +61,8 @@ export function exchange(base: string, outgoing: OutgoingRequest): Promise<Answe
 export function rawExchange(base: string, bytes: Buffer): Promise<Answer> {
   const url = new URL(base);
   return new Promise((resolve, reject) => {
-    const socket = connect(Number(url.port), url.hostname, () => socket.end(bytes));
+    // Written, not ended: node:http drops a connection whose client half-closes before it answers.
+    const socket = connect(Number(url.port), url.hostname, () => socket.write(bytes));
     const chunks: Buffer[] = [];
     socket.setTimeout(10_000, () => socket.destroy(new Error('no answer within 10 s')));
     socket.on('data', (chunk: Buffer) => chunks.push(chunk));

@@ -24,6 +24,10 @@ export const percentEncode = (value: string): string =>
 /** node:http refuses to send control characters in header values; those cases go through rawExchange instead. */
 const headerSafe = (value: string): string => value.replace(/[^\t\x20-\x7e\x80-\xff]/g, '?');
 
+/** `arbitrary` in `percent` of the runs, null otherwise (fc.option's freq counts the other way round). */
+const sometimes = <T>(arbitrary: fc.Arbitrary<T>, percent: number): fc.Arbitrary<T | null> =>
+  fc.oneof({ weight: percent, arbitrary }, { weight: 100 - percent, arbitrary: fc.constant(null) });
+
 const asText = (value: unknown): string => (typeof value === 'string' ? value : JSON.stringify(value) ?? '');
 
 function credentials(parties: Parties): fc.Arbitrary<Record<string, string>> {
@@ -59,10 +63,10 @@ function pathValue(parameter: { schema: JsonSchema }, parties: Parties): fc.Arbi
 
 function queryString(op: Operation): fc.Arbitrary<string> {
   const declared = op.query.map((p) =>
-    fc.option(fc.oneof(validValue(p.schema), edgeValue(p.schema)).map((v) => `${p.name}=${percentEncode(asText(v))}`), { freq: 2 }),
+    sometimes(fc.oneof(validValue(p.schema), edgeValue(p.schema)).map((v) => `${p.name}=${percentEncode(asText(v))}`), 50),
   );
-  const unknown = fc.option(fc.tuple(fc.oneof(fc.string({ minLength: 1, maxLength: 12 }), fc.constantFrom('PAGE', 'pagesize', 'sort', '__proto__')), fc.string({ maxLength: 12 })).map(([k, v]) => `${percentEncode(k)}=${percentEncode(v)}`), { freq: 4 });
-  const repeated = op.query.length > 0 ? fc.option(fc.constantFrom(...op.query.map((p) => p.name)).map((name) => `${name}=1&${name}=2`), { freq: 5 }) : fc.constant(null);
+  const unknown = sometimes(fc.tuple(fc.oneof(fc.string({ minLength: 1, maxLength: 12 }), fc.constantFrom('PAGE', 'pagesize', 'sort', '__proto__')), fc.string({ maxLength: 12 })).map(([k, v]) => `${percentEncode(k)}=${percentEncode(v)}`), 10);
+  const repeated = op.query.length > 0 ? sometimes(fc.constantFrom(...op.query.map((p) => p.name)).map((name) => `${name}=1&${name}=2`), 10) : fc.constant(null);
   return fc.tuple(fc.tuple(...declared), unknown, repeated).map(([values, extra, twice]) => {
     const parts = [...values, extra, twice].filter((p): p is string => p !== null);
     return parts.length > 0 ? `?${parts.join('&')}` : '';
@@ -94,9 +98,9 @@ function bodyCase(op: Operation): fc.Arbitrary<BodyCase> {
 
 /** Headers beyond authentication: the operation's own (valid or not), odd request ids, now and then one far too large. */
 function extraHeaders(op: Operation): fc.Arbitrary<Record<string, string>> {
-  const own = op.headers.map((h) => fc.option(fc.oneof(validValue(h.schema), edgeValue(h.schema)).map((v) => [h.name, headerSafe(asText(v))] as const), { freq: 2 }));
-  const requestId = fc.option(fc.oneof(fc.string({ maxLength: 200 }), fc.constant('fuzz-id.1:2_3')).map((v) => ['x-request-id', headerSafe(v)] as const), { freq: 4 });
-  const huge = fc.option(fc.constantFrom(['x-padding', 'p'.repeat(17 * 1024)] as const, ['cookie', `c=${'c'.repeat(20 * 1024)}`] as const), { freq: 25 });
+  const own = op.headers.map((h) => sometimes(fc.oneof(validValue(h.schema), edgeValue(h.schema)).map((v) => [h.name, headerSafe(asText(v))] as const), 50));
+  const requestId = sometimes(fc.oneof(fc.string({ maxLength: 200 }), fc.constant('fuzz-id.1:2_3')).map((v) => ['x-request-id', headerSafe(v)] as const), 20);
+  const huge = sometimes(fc.constantFrom(['x-padding', 'p'.repeat(17 * 1024)] as const, ['cookie', `c=${'c'.repeat(20 * 1024)}`] as const), 3);
   return fc.tuple(fc.tuple(...own), requestId, huge).map(([values, id, big]) => Object.fromEntries([...values, id, big].filter((e): e is readonly [string, string] => e !== null)));
 }
 
