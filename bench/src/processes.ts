@@ -14,13 +14,20 @@ export interface ServiceProcess {
   stop(): Promise<void>;
 }
 
-/** Runs `node <entry>` (relative to the repository, or absolute) with env on a free port and waits until its /healthz answers. */
-export async function startProcess(name: string, entry: string, env: Record<string, string>, nodeArgs: string[] = []): Promise<ServiceProcess> {
+/**
+ * Runs `node <entry>` (relative to the repository, or absolute) with env on a free port and waits
+ * until its /healthz answers. Its log lines go to `log` when given (a file), else to this stdout.
+ */
+export async function startProcess(name: string, entry: string, env: Record<string, string>, nodeArgs: string[] = [], log?: NodeJS.WritableStream): Promise<ServiceProcess> {
   const port = await unusedPort();
   const url = `http://127.0.0.1:${port}`;
-  const child = spawn(process.execPath, [...nodeArgs, entry.startsWith('/') ? entry : ROOT + entry], { env: { PATH: process.env.PATH ?? '', ...env, PORT: String(port) }, stdio: ['ignore', 'inherit', 'pipe'] });
+  const child = spawn(process.execPath, [...nodeArgs, entry.startsWith('/') ? entry : ROOT + entry], { env: { PATH: process.env.PATH ?? '', ...env, PORT: String(port) }, stdio: ['ignore', log ? 'pipe' : 'inherit', 'pipe'] });
+  if (log) child.stdout!.on('data', (c: Buffer) => log.write(c));
   let output = '';
-  child.stderr!.on('data', (c: Buffer) => (output += c.toString()));
+  child.stderr!.on('data', (c: Buffer) => {
+    output += c.toString();
+    log?.write(c);
+  });
   let exited: number | null | undefined;
   child.once('exit', (code) => (exited = code));
   for (let attempt = 0; attempt < 600; attempt++) {

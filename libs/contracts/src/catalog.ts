@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { rowIdSchema } from './row-id.js';
 
 /** The product families the audio catalog knows about; `type` discriminates the specs shape. */
 export const CATALOG_TYPES = ['dac', 'amplifier', 'speaker'] as const;
@@ -106,8 +107,8 @@ export const catalogEntryInputSchema = z.discriminatedUnion('type', [
   speakerEntryInputSchema,
 ]);
 
-/** Database ids are positive serials. */
-const idField = { id: z.number().int().positive() };
+/** Database ids are positive serials (int4). */
+const idField = { id: rowIdSchema() };
 
 /** A stored entry as returned by the API: the input plus its database id. */
 export const catalogEntrySchema = z.discriminatedUnion('type', [

@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { catalogSummarySchema } from './catalog-internal.js';
+import { rowIdSchema, rowReferenceSchema } from './row-id.js';
 
 /**
  * Devices registered to users (services/device). Serial numbers are what firmware reports: letters,
@@ -24,7 +25,7 @@ export const deviceRegisterRequestSchema = z.strictObject({
     .regex(DEVICE_SERIAL_PATTERN, 'Expected letters, digits and . _ : - only'),
   name: z.string().trim().min(1).max(100).regex(NO_CONTROL_CHARACTERS, 'Control characters are not allowed'),
   /** An entry of the catalog (GET /api/Dac); checked with the catalog service before it is stored. */
-  catalogEntryId: z.number().int().positive().optional(),
+  catalogEntryId: rowReferenceSchema().optional().describe('id of an entry of GET /api/Dac; an id no entry has gives 422'),
   firmwareVersion: z.string().trim().min(1).max(32).regex(NO_CONTROL_CHARACTERS, 'Control characters are not allowed').optional(),
 });
 
@@ -32,10 +33,10 @@ export const deviceRegisterRequestSchema = z.strictObject({
 export const deviceCatalogEntrySchema = catalogSummarySchema;
 
 export const deviceSchema = z.object({
-  id: z.number().int().positive(),
+  id: rowIdSchema(),
   serialNumber: z.string(),
   name: z.string(),
-  catalogEntryId: z.number().int().positive().nullable(),
+  catalogEntryId: rowIdSchema().nullable(),
   firmwareVersion: z.string().nullable(),
   /** ISO 8601 UTC; the time of the first registration (a re-registration keeps it). */
   registeredAt: z.iso.datetime(),

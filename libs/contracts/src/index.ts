@@ -9,3 +9,4 @@ export * from './catalog-internal.js';
 export * from './devices.js';
 export * from './subscription-events.js';
 export * from './billing.js';
+export * from './row-id.js';

@@ -3,3 +3,4 @@ export * from './error-body.js';
 export * from './spec-errors.js';
 export * from './factories.js';
 export * from './dependency-unavailable.js';
+export * from './invalid-stored-value.js';

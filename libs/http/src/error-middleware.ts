@@ -1,5 +1,5 @@
 import type { Middleware } from 'koa';
-import { AppError, errorBody, toAppError } from '@acs/errors';
+import { AppError, errorBody, invalidStoredValueError, isInvalidStoredValue, toAppError } from '@acs/errors';
 import type { AppState } from './types.js';
 
 /** Koa's own errors (from ctx.throw, http-errors) carry a status; map the ones a client can cause. */
@@ -22,7 +22,13 @@ export function errorMiddleware(): Middleware<AppState> {
     try {
       await next();
     } catch (err) {
-      const appError = err instanceof AppError ? err : (fromHttpError(err) ?? toAppError(err));
+      let appError: AppError;
+      if (err instanceof AppError) appError = err;
+      else if (isInvalidStoredValue(err)) {
+        // The client's value, refused by the database: 400, but logged, since validation should have caught it.
+        ctx.state.log.warn({ err }, 'the database refused a value from the request');
+        appError = invalidStoredValueError(err);
+      } else appError = fromHttpError(err) ?? toAppError(err);
       if (appError.status >= 500) ctx.state.log.error({ err }, 'request failed');
       ctx.status = appError.status;
       if (appError.headers) ctx.set(appError.headers);

@@ -1,11 +1,16 @@
 import { badRequest, payloadTooLarge, AppError } from '@acs/errors';
+import { assertStorableText } from './storable-text.js';
 import type { AppContext } from './types.js';
 
 export const DEFAULT_BODY_LIMIT_BYTES = 64 * 1024;
 
 /**
  * Reads and parses a JSON request body, refusing early (413) when Content-Length already says it
- * is too large and stopping the read once the limit is crossed, so memory stays bounded.
+ * is too large and stopping the buffering once the limit is crossed, so memory stays bounded.
+ * A body streamed past the limit (chunked) is answered 413 at once; the rest of it is read and
+ * dropped rather than the connection being closed under the sender: the gateway (undici) is still
+ * writing it, and a closed socket would turn the 413 into a failed call (EPIPE, a 502 for the
+ * client). The gateway bounds what can arrive (MAX_BODY_BYTES), node:http's requestTimeout the time.
  */
 export async function readJsonBody(ctx: AppContext, limitBytes = DEFAULT_BODY_LIMIT_BYTES): Promise<unknown> {
   const declared = Number(ctx.get('content-length') || 0);
@@ -16,20 +21,26 @@ export async function readJsonBody(ctx: AppContext, limitBytes = DEFAULT_BODY_LI
   }
   const chunks: Buffer[] = [];
   let size = 0;
-  for await (const chunk of ctx.req) {
+  // destroyOnReturn false: leaving the loop early must not destroy the request (and its socket).
+  for await (const chunk of ctx.req.iterator({ destroyOnReturn: false })) {
     const buffer = chunk as Buffer;
     size += buffer.length;
-    if (size > limitBytes) {
-      ctx.req.unpipe();
-      ctx.set('Connection', 'close');
-      throw payloadTooLarge(limitBytes);
-    }
+    if (size > limitBytes) break;
     chunks.push(buffer);
   }
+  if (size > limitBytes) {
+    chunks.length = 0;
+    ctx.req.resume(); // drop the rest as it arrives
+    throw payloadTooLarge(limitBytes);
+  }
   if (size === 0) throw badRequest('A JSON request body is required');
+  let body: unknown;
   try {
-    return JSON.parse(Buffer.concat(chunks, size).toString('utf8')) as unknown;
+    body = JSON.parse(Buffer.concat(chunks, size).toString('utf8')) as unknown;
   } catch {
     throw badRequest('The request body is not valid JSON');
   }
+  // Every JSON body, also those validated without parseInput (the catalog import's rows).
+  assertStorableText(body, 'body');
+  return body;
 }

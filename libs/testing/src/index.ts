@@ -7,3 +7,5 @@ export * from './logs.js';
 export * from './ports.js';
 export * from './fault-proxy.js';
 export * from './metric-samples.js';
+export * from './raw-http.js';
+export * from './amqp-names.js';

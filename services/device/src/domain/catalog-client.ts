@@ -1,6 +1,6 @@
 import { Pool } from 'undici';
 import { signContext } from '@acs/auth';
-import { CATALOG_SUMMARIES_PATH, catalogSummariesResponseSchema, type CatalogSummary } from '@acs/contracts';
+import { CATALOG_SUMMARIES_PATH, catalogSummariesResponseSchema, isPossibleRowId, type CatalogSummary } from '@acs/contracts';
 
 /**
  * How the device service learns which catalog entries exist: a synchronous, signed call to the
@@ -71,7 +71,8 @@ export function createCatalogClient(catalogUrl: string, internalSecret: string, 
 
   return {
     async summaries(ids, requestId) {
-      const unique = [...new Set(ids)];
+      // An id past the column's range (2147483648) is one no entry has: unknown, so not asked.
+      const unique = [...new Set(ids)].filter(isPossibleRowId);
       const found = new Map<number, CatalogSummary>();
       for (let start = 0; start < unique.length; start += MAX_IDS_PER_CALL) {
         for (const entry of await ask(unique.slice(start, start + MAX_IDS_PER_CALL), requestId)) found.set(entry.id, entry);
