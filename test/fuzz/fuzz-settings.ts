@@ -3,7 +3,7 @@
  * a couple of minutes); `npm run fuzz -- --runs N --seed S` passes others through the environment.
  */
 export const DEFAULT_SEED = 20_261_125;
-export const DEFAULT_RUNS_PER_OPERATION = 40;
+export const DEFAULT_RUNS_PER_OPERATION = 150;
 
 function positiveInteger(name: string, fallback: number): number {
   const raw = process.env[name];
