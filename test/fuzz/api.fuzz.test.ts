@@ -2,11 +2,12 @@ import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import fc from 'fast-check';
 import { setUserRole } from '@acs/identity-service';
 import type { SystemUnderTest } from '../e2e/system-harness.js';
-import { appKey, newUser } from '../e2e/actors.js';
+import { PASSWORD, appKey, newUser } from '../e2e/actors.js';
 import { bodyLimitOf, jsonOfSize } from './body-limits.js';
 import { fuzzSettings } from './fuzz-settings.js';
 import { closeExchanges, exchange, rawExchange, type Answer, type OutgoingRequest } from './http-exchange.js';
 import { requestArbitrary, type Parties } from './request-arbitrary.js';
+import { useHints } from './schema-arbitrary.js';
 import { ResponseChecker } from './response-checker.js';
 import { fetchServedDocument, operationsOf, type OpenApiDocument, type Operation } from './served-document.js';
 import { startSystemWithBroker } from './system-with-broker.js';
@@ -23,6 +24,14 @@ let operations: Operation[];
 let checker: ResponseChecker;
 let parties: Parties;
 const knownIds: string[] = [];
+const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+/** Statuses answered per operation, printed at the end: a fuzz run that only ever met 401 would prove little. */
+const tally = new Map<string, Map<number, number>>();
+const count = (op: Operation, status: number): void => {
+  const statuses = tally.get(op.id) ?? new Map<number, number>();
+  statuses.set(status, (statuses.get(status) ?? 0) + 1);
+  tally.set(op.id, statuses);
+};
 
 beforeAll(async () => {
   process.stdout.write(`fuzz: seed ${seed}, ${runsPerOperation} runs per operation (npm run fuzz -- --seed ${seed} --runs ${runsPerOperation} repeats this run)\n`);
@@ -34,9 +43,17 @@ beforeAll(async () => {
   const admin = await newUser(sut, app);
   await setUserRole(sut.system.identity.deps, admin.email, 2);
   const user = await newUser(sut, app);
+  const narrow = await appKey(sut, ['read:devices']);
+  const plans = (await (await sut.call('GET', '/api/SubscriptionPlans', narrow)).json()) as { items: { id: string }[] };
+  useHints({
+    email: [admin.email, user.email],
+    password: [PASSWORD],
+    planId: plans.items.map((p) => p.id),
+    scopes: ['read:devices', 'auth:login read:devices', 'register:device', 'write:devices auth:register'],
+  });
   parties = {
     fullAccess: await appKey(sut, ['system:full-access']),
-    narrow: await appKey(sut, ['read:devices']),
+    narrow,
     adminToken: admin.token,
     userToken: user.token,
     knownIds: () => knownIds,
@@ -48,12 +65,14 @@ afterAll(async () => {
   await sut?.stop();
 });
 
-/** Ids of rows the system answered with, so later path parameters can name them. */
+/** Ids (UUIDs) of rows the system answered with, so later path parameters can name real keys and subscriptions. */
 function remember(answer: Answer): void {
   if (answer.status >= 300 || knownIds.length >= 200) return;
   try {
     const body = JSON.parse(answer.text) as { id?: unknown; items?: { id?: unknown }[] };
-    for (const id of [body.id, ...(Array.isArray(body.items) ? body.items.map((i) => i?.id) : [])]) if (typeof id === 'string') knownIds.push(id);
+    for (const id of [body.id, ...(Array.isArray(body.items) ? body.items.map((i) => i?.id) : [])]) {
+      if (typeof id === 'string' && UUID.test(id) && !knownIds.includes(id)) knownIds.push(id);
+    }
   } catch {
     // not JSON: nothing to remember
   }
@@ -85,11 +104,18 @@ describe('fuzzing every operation of the served document', () => {
       await fc.assert(
         fc.asyncProperty(requestArbitrary(op, parties).map(printable), async (req) => {
           const answer = await exchange(sut.url, req);
+          count(op, answer.status);
           remember(answer);
           await expectSound(op, req, answer);
         }),
         { seed: seed + index, numRuns: runsPerOperation, endOnFailure: true },
       );
+    }
+    const lines = [...tally].map(([id, statuses]) => `  ${id}: ${[...statuses].sort(([a], [b]) => a - b).map(([status, n]) => `${status}×${n}`).join(' ')}`);
+    process.stdout.write(`fuzz: statuses per operation\n${lines.join('\n')}\n`);
+    // Every operation was also reached past authentication, where its own validation runs.
+    if (runsPerOperation >= 50) {
+      for (const op of operations) expect([op.id, [...(tally.get(op.id)?.keys() ?? [])].some((status) => status !== 401 && status !== 403)]).toEqual([op.id, true]);
     }
   }, 600_000);
 

@@ -52,8 +52,20 @@ function validNumber(schema: JsonSchema): fc.Arbitrary<number> {
   return fc.double({ min: min ?? -1e6, max: max ?? 1e6, noNaN: true, noDefaultInfinity: true });
 }
 
+/**
+ * Values the system knows, by property name (plan ids, scope names, an account's e-mail and password):
+ * without them a generated body almost never gets past validation to the code behind it.
+ */
+export type Hints = Record<string, unknown[]>;
+let hints: Hints = {};
+export const useHints = (known: Hints): void => {
+  hints = known;
+};
+
 /** Values the schema accepts (approximately: a trimmed-empty string, for one, may still be refused). */
-export function validValue(schema: JsonSchema): fc.Arbitrary<unknown> {
+export function validValue(schema: JsonSchema, name?: string): fc.Arbitrary<unknown> {
+  const known = name !== undefined ? hints[name] : undefined;
+  if (known && known.length > 0) return fc.oneof({ weight: 2, arbitrary: fc.constantFrom(...known) }, { weight: 1, arbitrary: validValue(schema) });
   if (schema.const !== undefined) return fc.constant(schema.const);
   if (schema.enum) return fc.constantFrom(...schema.enum);
   const alternatives = schema.anyOf ?? schema.oneOf;
@@ -72,7 +84,7 @@ export function validValue(schema: JsonSchema): fc.Arbitrary<unknown> {
     case 'object': {
       const properties = schema.properties ?? {};
       const model: Record<string, fc.Arbitrary<unknown>> = {};
-      for (const [name, property] of Object.entries(properties)) model[name] = validValue(property);
+      for (const [key, property] of Object.entries(properties)) model[key] = validValue(property, key);
       return fc.record(model, { requiredKeys: (schema.required ?? []).filter((k) => k in properties) });
     }
     default: return fc.jsonValue({ maxDepth: 2 });
