@@ -69,7 +69,7 @@ export function validValue(schema: JsonSchema, name?: string): fc.Arbitrary<unkn
   if (schema.const !== undefined) return fc.constant(schema.const);
   if (schema.enum) return fc.constantFrom(...schema.enum);
   const alternatives = schema.anyOf ?? schema.oneOf;
-  if (alternatives) return fc.oneof(...alternatives.map(validValue));
+  if (alternatives) return fc.oneof(...alternatives.map((alternative) => validValue(alternative)));
   switch (typeOf(schema)) {
     case 'string': return validString(schema);
     case 'integer':
