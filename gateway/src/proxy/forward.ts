@@ -2,8 +2,8 @@ import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { Dispatcher } from 'undici';
 import type { Logger } from '@acs/logger';
 import type { RouteRecorder } from '@acs/metrics';
-import type { GatewayMetrics } from '../metrics/gateway-metrics.js';
 import { AppError, payloadTooLarge } from '@acs/errors';
+import type { GatewayMetrics } from '../metrics/gateway-metrics.js';
 import { sendError } from '../respond.js';
 import { isBodyTooLarge, limitStreamedBody } from './body-limit.js';
 import { upstreamError } from './upstream-errors.js';
@@ -114,6 +114,15 @@ class ProxyExchange implements Dispatcher.DispatchHandler {
   }
 }
 
+/**
+ * What to stream to the service: a declared body as it comes (node:http holds it to its length,
+ * and the handler has checked that length), a chunked one through the byte counter, else nothing.
+ */
+function requestBody(req: IncomingMessage, declaredLength: string | undefined, maxBodyBytes: number): Dispatcher.DispatchOptions['body'] {
+  if (declaredLength !== undefined) return declaredLength === '0' ? null : req;
+  return req.headers['transfer-encoding'] !== undefined ? limitStreamedBody(req, maxBodyBytes) : null;
+}
+
 /** Streams the request to the service and its answer back; failures become 502/503/504 in the error shape. */
 export function forward(
   req: IncomingMessage,
@@ -136,10 +145,8 @@ export function forward(
     const value = req.headers[name];
     if (typeof value === 'string') headers[name] = value;
   }
-  const declared = headers['content-length'];
-  const body = declared !== undefined ? (declared !== '0' ? req : null) : req.headers['transfer-encoding'] !== undefined ? limitStreamedBody(req, context.maxBodyBytes) : null;
   upstream.pool.dispatch(
-    { path: url, method: req.method as Dispatcher.HttpMethod, headers, body },
+    { path: url, method: req.method as Dispatcher.HttpMethod, headers, body: requestBody(req, headers['content-length'], context.maxBodyBytes) },
     new ProxyExchange(res, upstream, context),
   );
 }

@@ -1,5 +1,4 @@
 import { z } from 'zod';
-import { rowIdSchema } from './row-id.js';
 
 /**
  * The per-user authorization record identity writes through to Redis on every change and the
@@ -26,7 +25,7 @@ export const AUTHZ_CACHE_TTL_SECONDS = 24 * 3600;
 
 /** Gateway-to-identity on a cache miss: POST with {userId}; identity refills the cache. */
 export const AUTHZ_LOOKUP_PATH = '/internal/users/authz';
-export const authzLookupRequestSchema = z.object({ userId: rowIdSchema() });
+export const authzLookupRequestSchema = z.object({ userId: z.number().int().positive() });
 export const authzLookupResponseSchema = z.object({ record: authzRecordSchema.nullable() });
 
 export const ROLE_FREE = 0;

@@ -8,6 +8,6 @@ import { rowIdSchema } from './row-id.js';
  */
 export const CATALOG_SUMMARIES_PATH = '/internal/catalog/summaries';
 export const catalogSummariesRequestSchema = z.object({ ids: z.array(rowIdSchema()).min(1).max(1000) });
-export const catalogSummarySchema = z.object({ id: z.number().int(), type: catalogTypeSchema, brand: z.string(), model: z.string() });
+export const catalogSummarySchema = z.object({ id: rowIdSchema(), type: catalogTypeSchema, brand: z.string(), model: z.string() });
 export const catalogSummariesResponseSchema = z.object({ entries: z.array(catalogSummarySchema) });
 export type CatalogSummary = z.infer<typeof catalogSummarySchema>;

@@ -1,6 +1,6 @@
 import { z } from 'zod';
 
-/** The largest value of an integer (int4 / serial) column: ids of users, devices and catalog entries. */
+/** The largest value of an integer (int4) column: ids of devices and catalog entries (users' ids are bigint). */
 export const INT4_MAX = 2_147_483_647;
 
 /** Whether any row could have this id; one that cannot is simply unknown, never sent to the database. */
