@@ -73,7 +73,7 @@ const pathParameters = (path: string): string[] => [...path.matchAll(/\{(\w+)\}/
  */
 function possibleStatuses(route: Route): number[] {
   const statuses = new Set([400, 401, 403, 408, 413, 431, 500, 502, 503, 504, ...(SERVICE_STATUSES[route.operationId] ?? [])]);
-  if (route.method === 'POST' || route.method === 'PATCH') [400, 413, 415].forEach((s) => statuses.add(s));
+  if (route.method === 'POST' || route.method === 'PATCH') for (const status of [400, 413, 415]) statuses.add(status);
   if (pathParameters(route.path).length > 0) statuses.add(404);
   return [...statuses];
 }

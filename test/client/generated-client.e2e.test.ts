@@ -35,10 +35,23 @@ afterAll(async () => sut?.stop());
 /** tsc's verdict on the journey, with the project's strictness, against the generated types. */
 function typeErrors(): string[] {
   const program = ts.createProgram([JOURNEY], {
-    strict: true, noUncheckedIndexedAccess: true, exactOptionalPropertyTypes: false, noEmit: true, skipLibCheck: true,
-    target: ts.ScriptTarget.ES2023, lib: ['lib.es2023.d.ts', 'lib.dom.d.ts'], module: ts.ModuleKind.NodeNext, moduleResolution: ts.ModuleResolutionKind.NodeNext, types: ['node'],
+    strict: true,
+    noUncheckedIndexedAccess: true,
+    exactOptionalPropertyTypes: false,
+    noEmit: true,
+    skipLibCheck: true,
+    target: ts.ScriptTarget.ES2023,
+    lib: ['lib.es2023.d.ts', 'lib.dom.d.ts'],
+    module: ts.ModuleKind.NodeNext,
+    moduleResolution: ts.ModuleResolutionKind.NodeNext,
+    types: ['node'],
   });
-  return ts.getPreEmitDiagnostics(program).map((d) => `${d.file ? `${d.file.fileName.replace(here, '')}:${d.file.getLineAndCharacterOfPosition(d.start ?? 0).line + 1} ` : ''}${ts.flattenDiagnosticMessageText(d.messageText, '\n')}`);
+  return ts
+    .getPreEmitDiagnostics(program)
+    .map(
+      (d) =>
+        `${d.file ? `${d.file.fileName.replace(here, '')}:${d.file.getLineAndCharacterOfPosition(d.start ?? 0).line + 1} ` : ''}${ts.flattenDiagnosticMessageText(d.messageText, '\n')}`,
+    );
 }
 
 describe('a client generated from the served /openapi.json', () => {

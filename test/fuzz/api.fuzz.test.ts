@@ -34,7 +34,9 @@ const count = (op: Operation, status: number): void => {
 };
 
 beforeAll(async () => {
-  process.stdout.write(`fuzz: seed ${seed}, ${runsPerOperation} runs per operation (npm run fuzz -- --seed ${seed} --runs ${runsPerOperation} repeats this run)\n`);
+  process.stdout.write(
+    `fuzz: seed ${seed}, ${runsPerOperation} runs per operation (npm run fuzz -- --seed ${seed} --runs ${runsPerOperation} repeats this run)\n`,
+  );
   sut = await startSystemWithBroker();
   doc = await fetchServedDocument(sut.url);
   operations = operationsOf(doc);
@@ -79,7 +81,15 @@ function remember(answer: Answer): void {
 }
 
 const describeRequest = (req: OutgoingRequest): string =>
-  JSON.stringify({ ...req, body: req.body ? `${req.body.subarray(0, 300).toString('utf8')}${req.body.length > 300 ? `… (${req.body.length} bytes)` : ''}` : undefined }, (_k, v: unknown) => (typeof v === 'string' && v.length > 400 ? `${v.slice(0, 400)}… (${v.length} chars)` : v));
+  JSON.stringify(
+    {
+      ...req,
+      body: req.body
+        ? `${req.body.subarray(0, 300).toString('utf8')}${req.body.length > 300 ? `… (${req.body.length} bytes)` : ''}`
+        : undefined,
+    },
+    (_k, v: unknown) => (typeof v === 'string' && v.length > 400 ? `${v.slice(0, 400)}… (${v.length} chars)` : v),
+  );
 
 /** fast-check prints counterexamples whole; a 17 KiB header or 16 MiB body is shortened instead. */
 function printable(req: OutgoingRequest): OutgoingRequest {
@@ -88,11 +98,17 @@ function printable(req: OutgoingRequest): OutgoingRequest {
 
 async function expectSound(op: Operation | null, req: OutgoingRequest, answer: Answer): Promise<void> {
   const problems = checker.problems(op, answer);
-  if (problems.length > 0) throw new Error(`${problems.join('; ')}\nrequest: ${describeRequest(req)}\nanswer: ${answer.status} ${answer.text.slice(0, 500)}`);
+  if (problems.length > 0)
+    throw new Error(`${problems.join('; ')}\nrequest: ${describeRequest(req)}\nanswer: ${answer.status} ${answer.text.slice(0, 500)}`);
 }
 
-const credentialsOf = (p: Parties) => ({ 'x-api-key': p.fullAccess.key, 'x-api-secret': p.fullAccess.secret, authorization: `Bearer ${p.adminToken}` });
-const concretePath = (op: Operation): string => op.pathParameters.reduce((path, p) => path.replace(`{${p.name}}`, knownIds[0] ?? '00000000-0000-4000-8000-000000000000'), op.path);
+const credentialsOf = (p: Parties) => ({
+  'x-api-key': p.fullAccess.key,
+  'x-api-secret': p.fullAccess.secret,
+  authorization: `Bearer ${p.adminToken}`,
+});
+const concretePath = (op: Operation): string =>
+  op.pathParameters.reduce((path, p) => path.replace(`{${p.name}}`, knownIds[0] ?? '00000000-0000-4000-8000-000000000000'), op.path);
 
 describe('fuzzing every operation of the served document', () => {
   it('the document has operations to fuzz', () => {
@@ -111,19 +127,37 @@ describe('fuzzing every operation of the served document', () => {
         { seed: seed + index, numRuns: runsPerOperation, endOnFailure: true },
       );
     }
-    const lines = [...tally].map(([id, statuses]) => `  ${id}: ${[...statuses].sort(([a], [b]) => a - b).map(([status, n]) => `${status}×${n}`).join(' ')}`);
+    const lines = [...tally].map(
+      ([id, statuses]) =>
+        `  ${id}: ${[...statuses]
+          .sort(([a], [b]) => a - b)
+          .map(([status, n]) => `${status}×${n}`)
+          .join(' ')}`,
+    );
     process.stdout.write(`fuzz: statuses per operation\n${lines.join('\n')}\n`);
     // Every operation was also reached past authentication, where its own validation runs.
     if (runsPerOperation >= 50) {
-      for (const op of operations) expect([op.id, [...(tally.get(op.id)?.keys() ?? [])].some((status) => status !== 401 && status !== 403)]).toEqual([op.id, true]);
+      for (const op of operations)
+        expect([op.id, [...(tally.get(op.id)?.keys() ?? [])].some((status) => status !== 401 && status !== 403)]).toEqual([op.id, true]);
     }
   }, 600_000);
 
   it('bodies at each limit are read; one byte past it is 413, with Content-Length and chunked', async () => {
     for (const op of operations.filter((o) => o.body)) {
       const limit = bodyLimitOf(op.id);
-      for (const [bytes, chunkBytes] of [[limit, undefined], [limit + 1, undefined], [limit, 64 * 1024], [limit + 1, 64 * 1024]] as const) {
-        const req: OutgoingRequest = { method: op.method, path: concretePath(op), headers: { ...credentialsOf(parties), 'content-type': 'application/json' }, body: jsonOfSize({}, bytes), ...(chunkBytes ? { chunkBytes } : {}) };
+      for (const [bytes, chunkBytes] of [
+        [limit, undefined],
+        [limit + 1, undefined],
+        [limit, 64 * 1024],
+        [limit + 1, 64 * 1024],
+      ] as const) {
+        const req: OutgoingRequest = {
+          method: op.method,
+          path: concretePath(op),
+          headers: { ...credentialsOf(parties), 'content-type': 'application/json' },
+          body: jsonOfSize({}, bytes),
+          ...(chunkBytes ? { chunkBytes } : {}),
+        };
         const answer = await exchange(sut.url, req);
         await expectSound(op, req, answer);
         if (bytes > limit) expect([op.id, answer.status]).toEqual([op.id, 413]);
@@ -134,16 +168,28 @@ describe('fuzzing every operation of the served document', () => {
 
   it('headers too large (431), and bytes no client library sends (400), answer in the error shape', async () => {
     for (const op of operations) {
-      const huge: OutgoingRequest = { method: op.method, path: concretePath(op), headers: { ...credentialsOf(parties), authorization: `Bearer ${'a'.repeat(17 * 1024)}` } };
+      const huge: OutgoingRequest = {
+        method: op.method,
+        path: concretePath(op),
+        headers: { ...credentialsOf(parties), authorization: `Bearer ${'a'.repeat(17 * 1024)}` },
+      };
       const answer = await exchange(sut.url, huge);
       expect([op.id, answer.status]).toEqual([op.id, 431]);
       await expectSound(op, huge, answer);
-      const nul = Buffer.from(`${op.method} ${concretePath(op)} HTTP/1.1\r\nHost: x\r\nX-Api-Key: a\u0000b\r\nConnection: close\r\n\r\n`, 'latin1');
+      const nul = Buffer.from(
+        `${op.method} ${concretePath(op)} HTTP/1.1\r\nHost: x\r\nX-Api-Key: a\u0000b\r\nConnection: close\r\n\r\n`,
+        'latin1',
+      );
       const refused = await rawExchange(sut.url, nul);
       expect([op.id, refused.status]).toEqual([op.id, 400]);
       await expectSound(op, { method: op.method, path: concretePath(op), headers: { 'x-api-key': 'a\\u0000b' } }, refused);
     }
-    for (const line of ['GARBAGE\r\n\r\n', 'GET /api/Dac HTTP/9.9\r\n\r\n', 'GET  HTTP/1.1\r\nHost: x\r\n\r\n', `GET /${'%'.repeat(3)} HTTP/1.1\r\nHost: x\r\nContent-Length: -1\r\n\r\n`]) {
+    for (const line of [
+      'GARBAGE\r\n\r\n',
+      'GET /api/Dac HTTP/9.9\r\n\r\n',
+      'GET  HTTP/1.1\r\nHost: x\r\n\r\n',
+      `GET /${'%'.repeat(3)} HTTP/1.1\r\nHost: x\r\nContent-Length: -1\r\n\r\n`,
+    ]) {
       const answer = await rawExchange(sut.url, Buffer.from(line, 'latin1'));
       expect(answer.status).toBeGreaterThanOrEqual(400);
       const problems = checker.problems(null, answer);

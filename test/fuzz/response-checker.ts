@@ -10,7 +10,10 @@ const addFormats = ((addFormatsModule as unknown as { default?: unknown }).defau
 const LEAKS: [string, RegExp][] = [
   ['stack frame', /\bat [^\s()]+ \(?(file:|node:|\/)[^)]*:\d+:\d+\)?/],
   ['source path', /node_modules|\/src\/[\w/-]+\.ts\b|\/dist\/[\w/-]+\.js\b/],
-  ['SQL error', /SQLSTATE|syntax error at or near|violates (?:not-null|unique|foreign key|check) constraint|invalid byte sequence for encoding|relation "[^"]+" does not exist|column "[^"]+" of relation|out of range for type|invalid input syntax for type/i],
+  [
+    'SQL error',
+    /SQLSTATE|syntax error at or near|violates (?:not-null|unique|foreign key|check) constraint|invalid byte sequence for encoding|relation "[^"]+" does not exist|column "[^"]+" of relation|out of range for type|invalid input syntax for type/i,
+  ],
   ['exception name', /\b(?:TypeError|RangeError|ReferenceError|SyntaxError): /],
 ];
 
@@ -24,7 +27,7 @@ export class ResponseChecker {
   private readonly validators = new Map<string, ValidateFunction>();
   private readonly errorSchema: ValidateFunction;
 
-  constructor(private readonly doc: OpenApiDocument) {
+  constructor(doc: OpenApiDocument) {
     this.errorSchema = this.ajv.compile(doc.components.schemas.Error!);
   }
 
@@ -48,9 +51,10 @@ export class ResponseChecker {
     if (!answer.headers['x-request-id']) problems.push('no X-Request-Id header');
     for (const [what, pattern] of LEAKS) if (pattern.test(text)) problems.push(`the body shows a ${what}`);
     let body: unknown;
-    const expectsJson = status >= 400 || (op?.responses[String(status)]?.content !== undefined);
+    const expectsJson = status >= 400 || op?.responses[String(status)]?.content !== undefined;
     if (expectsJson) {
-      if (!String(answer.headers['content-type'] ?? '').startsWith('application/json')) problems.push(`content-type ${String(answer.headers['content-type'])} on ${status}`);
+      if (!String(answer.headers['content-type'] ?? '').startsWith('application/json'))
+        problems.push(`content-type ${String(answer.headers['content-type'])} on ${status}`);
       try {
         body = JSON.parse(text);
       } catch {
@@ -58,7 +62,8 @@ export class ResponseChecker {
         return problems;
       }
       const validate = status >= 400 ? this.errorSchema : op ? this.validator(op, String(status)) : null;
-      if (validate && !validate(body)) problems.push(`the ${status} body does not match its schema: ${this.ajv.errorsText(validate.errors)}`);
+      if (validate && !validate(body))
+        problems.push(`the ${status} body does not match its schema: ${this.ajv.errorsText(validate.errors)}`);
     }
     return problems;
   }

@@ -32,5 +32,9 @@ for (const name of ['runs', 'seed']) {
   }
 }
 const env = { ...process.env, ...(values.runs ? { FUZZ_RUNS: values.runs } : {}), ...(values.seed ? { FUZZ_SEED: values.seed } : {}) };
-const jest = spawnSync(process.execPath, ['--experimental-vm-modules', 'node_modules/jest/bin/jest.js', '--runInBand', '--testTimeout', '86400000', 'test/fuzz/'], { env, stdio: 'inherit' });
+const jest = spawnSync(
+  process.execPath,
+  ['--experimental-vm-modules', 'node_modules/jest/bin/jest.js', '--runInBand', '--testTimeout', '86400000', 'test/fuzz/'],
+  { env, stdio: 'inherit' },
+);
 process.exit(jest.status ?? 1);

@@ -14,7 +14,12 @@ const IDENTITY_RETRY_DELAYS = identityConfigSchema.shape.SUBSCRIPTION_EVENTS_RET
 export async function startSystemWithBroker(overrides: Record<string, string> = {}): Promise<SystemUnderTest> {
   const exchange = uniqueName('acs_third_party_events');
   const queue = uniqueName('acs_third_party_identity');
-  const sut = await startSystemUnderTest({ AMQP_URL: testServerUrl('AMQP_URL'), BUS_EXCHANGE: exchange, SUBSCRIPTION_EVENTS_QUEUE: queue, ...overrides });
+  const sut = await startSystemUnderTest({
+    AMQP_URL: testServerUrl('AMQP_URL'),
+    BUS_EXCHANGE: exchange,
+    SUBSCRIPTION_EVENTS_QUEUE: queue,
+    ...overrides,
+  });
   return {
     ...sut,
     async stop() {

@@ -21,7 +21,8 @@ export const ERROR_SCHEMA = {
 /** Response headers shared by many answers (components.headers). */
 export const RESPONSE_HEADERS = {
   'X-Request-Id': {
-    description: 'The request id: taken from the request when it is 1-128 of A-Z a-z 0-9 . _ : -, otherwise generated. Sent on every answer.',
+    description:
+      'The request id: taken from the request when it is 1-128 of A-Z a-z 0-9 . _ : -, otherwise generated. Sent on every answer.',
     required: true,
     schema: { type: 'string' },
   },
@@ -40,12 +41,21 @@ const RETRY_AFTER_STATUSES = new Set([429, 503]);
 export function errorResponse(status: number, description: string, example?: { error: string; message: string }): Record<string, unknown> {
   return {
     description,
-    headers: RETRY_AFTER_STATUSES.has(status) ? { ...REQUEST_ID_HEADER, 'Retry-After': { ...headerRef('Retry-After') } } : REQUEST_ID_HEADER,
-    content: { 'application/json': { schema: { $ref: '#/components/schemas/Error' }, ...(example ? { example: { error: example.error, message: example.message } } : {}) } },
+    headers: RETRY_AFTER_STATUSES.has(status)
+      ? { ...REQUEST_ID_HEADER, 'Retry-After': { ...headerRef('Retry-After') } }
+      : REQUEST_ID_HEADER,
+    content: {
+      'application/json': {
+        schema: { $ref: '#/components/schemas/Error' },
+        ...(example ? { example: { error: example.error, message: example.message } } : {}),
+      },
+    },
   };
 }
 
-export function successHeaders(extra: Record<string, { description: string; schema: Record<string, unknown> }> = {}): Record<string, unknown> {
+export function successHeaders(
+  extra: Record<string, { description: string; schema: Record<string, unknown> }> = {},
+): Record<string, unknown> {
   return { ...REQUEST_ID_HEADER, ...extra };
 }
 
@@ -59,7 +69,11 @@ export function errorResponses(route: RouteSpec, doc: OperationDoc): Record<numb
   const needsUser = route.user.kind === 'user';
   const hasBody = doc.requestBody !== undefined;
   const descriptions: Record<number, string> = {
-    400: hasBody ? 'Missing or invalid JSON body' : doc.query ? 'Invalid query parameter' : 'Malformed request (a request line or header that cannot be parsed)',
+    400: hasBody
+      ? 'Missing or invalid JSON body'
+      : doc.query
+        ? 'Invalid query parameter'
+        : 'Malformed request (a request line or header that cannot be parsed)',
     401: 'API key or secret missing or invalid',
     403: needsUser ? 'Scope missing, or user JWT missing, invalid or with too low a role' : 'The key lacks the required scope',
     404: doc.path ? 'No such resource' : 'Unknown route',
@@ -74,8 +88,12 @@ export function errorResponses(route: RouteSpec, doc: OperationDoc): Record<numb
   };
   if (hasBody) descriptions[415] = 'The body is not application/json';
   Object.assign(descriptions, doc.errors ?? {});
-  const examples: Record<number, { error: string; message: string }> = { 401: SPEC_ERRORS.missingApiKey, 403: SPEC_ERRORS.insufficientScope };
+  const examples: Record<number, { error: string; message: string }> = {
+    401: SPEC_ERRORS.missingApiKey,
+    403: SPEC_ERRORS.insufficientScope,
+  };
   const responses: Record<number, Record<string, unknown>> = {};
-  for (const [status, description] of Object.entries(descriptions)) responses[Number(status)] = errorResponse(Number(status), description, examples[Number(status)]);
+  for (const [status, description] of Object.entries(descriptions))
+    responses[Number(status)] = errorResponse(Number(status), description, examples[Number(status)]);
   return responses;
 }

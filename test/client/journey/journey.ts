@@ -47,9 +47,13 @@ function must<T>(what: string, data: T | undefined): T {
 export async function runJourney(input: JourneyInput): Promise<void> {
   const app = clientFor(input, input.app);
 
-  const registered = await app.POST('/api/Users/Register', { body: { email: input.user.email, password: input.user.password, firstName: 'Grace', lastName: 'Hopper' } });
+  const registered = await app.POST('/api/Users/Register', {
+    body: { email: input.user.email, password: input.user.password, firstName: 'Grace', lastName: 'Hopper' },
+  });
   expectStatus('register', registered.response, 201);
-  const refused = await app.POST('/api/Users/Register', { body: { email: input.user.email, password: input.user.password, firstName: 'Grace', lastName: 'Hopper' } });
+  const refused = await app.POST('/api/Users/Register', {
+    body: { email: input.user.email, password: input.user.password, firstName: 'Grace', lastName: 'Hopper' },
+  });
   expectStatus('register again', refused.response, 409);
   if (refused.error?.error === undefined) throw new Error('a 409 without the error shape');
 
@@ -69,8 +73,19 @@ export async function runJourney(input: JourneyInput): Promise<void> {
   const brand = `Journey${input.user.email.split('@')[0]!.replace(/[^A-Za-z0-9]/g, '')}`;
   const importer = clientFor(input, input.importer, adminToken);
   const entry = {
-    type: 'dac' as const, brand, model: 'One', price: 199.99, releaseYear: 2024,
-    specs: { chip: 'ESS ES9038Q2M', maxSampleRateHz: 384000, maxBitDepth: 32 as const, dsd: 'DSD256' as const, inputs: ['usb' as const], outputs: ['rca' as const] },
+    type: 'dac' as const,
+    brand,
+    model: 'One',
+    price: 199.99,
+    releaseYear: 2024,
+    specs: {
+      chip: 'ESS ES9038Q2M',
+      maxSampleRateHz: 384000,
+      maxBitDepth: 32 as const,
+      dsd: 'DSD256' as const,
+      inputs: ['usb' as const],
+      outputs: ['rca' as const],
+    },
   };
   const dryRun = await importer.POST('/api/Dac/import', { params: { query: { dryRun: true } }, body: [entry] });
   expectStatus('import dry run', dryRun.response, 200);
@@ -94,7 +109,10 @@ export async function runJourney(input: JourneyInput): Promise<void> {
   if (must('devices', devices.data).items.length !== 1) throw new Error('expected one device');
 
   const dashboard = clientFor(input, input.dashboard, userToken);
-  const subscribed = await dashboard.POST('/api/Subscriptions', { params: { header: { 'Idempotency-Key': `journey-${brand}` } }, body: { planId: monthly.id } });
+  const subscribed = await dashboard.POST('/api/Subscriptions', {
+    params: { header: { 'Idempotency-Key': `journey-${brand}` } },
+    body: { planId: monthly.id },
+  });
   expectStatus('subscribe', subscribed.response, 201);
   const subscriptions = await dashboard.GET('/api/Subscriptions');
   expectStatus('subscriptions', subscriptions.response, 200);
@@ -103,7 +121,9 @@ export async function runJourney(input: JourneyInput): Promise<void> {
   expectStatus('cancel', canceled.response, 200);
   if (!must('cancel', canceled.data).cancelAtPeriodEnd) throw new Error('the subscription is not set to end');
 
-  const created = await dashboard.POST('/api/ApiKeys', { body: { name: 'journey', scopes: 'read:devices auth:login', environment: 'test' } });
+  const created = await dashboard.POST('/api/ApiKeys', {
+    body: { name: 'journey', scopes: 'read:devices auth:login', environment: 'test' },
+  });
   expectStatus('create key', created.response, 201);
   const keyId = must('create key', created.data).id;
   const keys = await dashboard.GET('/api/ApiKeys');
