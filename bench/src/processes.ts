@@ -18,10 +18,19 @@ export interface ServiceProcess {
  * Runs `node <entry>` (relative to the repository, or absolute) with env on a free port and waits
  * until its /healthz answers. Its log lines go to `log` when given (a file), else to this stdout.
  */
-export async function startProcess(name: string, entry: string, env: Record<string, string>, nodeArgs: string[] = [], log?: NodeJS.WritableStream): Promise<ServiceProcess> {
+export async function startProcess(
+  name: string,
+  entry: string,
+  env: Record<string, string>,
+  nodeArgs: string[] = [],
+  log?: NodeJS.WritableStream,
+): Promise<ServiceProcess> {
   const port = await unusedPort();
   const url = `http://127.0.0.1:${port}`;
-  const child = spawn(process.execPath, [...nodeArgs, entry.startsWith('/') ? entry : ROOT + entry], { env: { PATH: process.env.PATH ?? '', ...env, PORT: String(port) }, stdio: ['ignore', log ? 'pipe' : 'inherit', 'pipe'] });
+  const child = spawn(process.execPath, [...nodeArgs, entry.startsWith('/') ? entry : ROOT + entry], {
+    env: { PATH: process.env.PATH ?? '', ...env, PORT: String(port) },
+    stdio: ['ignore', log ? 'pipe' : 'inherit', 'pipe'],
+  });
   if (log) child.stdout!.on('data', (c: Buffer) => log.write(c));
   let output = '';
   child.stderr!.on('data', (c: Buffer) => {
@@ -32,7 +41,10 @@ export async function startProcess(name: string, entry: string, env: Record<stri
   child.once('exit', (code) => (exited = code));
   for (let attempt = 0; attempt < 600; attempt++) {
     if (exited !== undefined) throw new Error(`${name} exited with ${exited}:\n${output}`);
-    const ok = await fetch(`${url}/healthz`).then((r) => r.ok, () => false);
+    const ok = await fetch(`${url}/healthz`).then(
+      (r) => r.ok,
+      () => false,
+    );
     if (ok) {
       return {
         child,
@@ -41,7 +53,11 @@ export async function startProcess(name: string, entry: string, env: Record<stri
           const fields = readFileSync(`/proc/${child.pid}/stat`, 'utf8').split(') ')[1]!.split(' ');
           return (Number(fields[11]) + Number(fields[12])) / CLOCK_TICKS_PER_SECOND;
         },
-        stop: () => new Promise<void>((done) => { child.once('exit', () => done()); child.kill('SIGTERM'); }),
+        stop: () =>
+          new Promise<void>((done) => {
+            child.once('exit', () => done());
+            child.kill('SIGTERM');
+          }),
       };
     }
     await new Promise((r) => setTimeout(r, 100));

@@ -60,7 +60,10 @@ export class SoakJournal {
     if (op === 'setup') return;
     this.requests++;
     let counts = this.byOperation.get(op);
-    if (!counts) this.byOperation.set(op, (counts = { requests: 0, statuses: new Map() }));
+    if (!counts) {
+      counts = { requests: 0, statuses: new Map() };
+      this.byOperation.set(op, counts);
+    }
     counts.requests++;
     increment(counts.statuses, status);
     if (status >= 500 || status === 0) {
@@ -100,7 +103,9 @@ export class SoakJournal {
   report(input: ReportInput): { text: string; figures: Record<string, unknown>; goalsMet: boolean } {
     const sorted = [...this.roleDelays].sort((a, b) => a - b);
     const pct = (p: number): number => sorted[Math.min(sorted.length - 1, Math.floor(p * sorted.length))] ?? 0;
-    const operations = [...this.byOperation].sort(([a], [b]) => a.localeCompare(b)).map(([op, c]) => ({ op, requests: c.requests, statuses: Object.fromEntries([...c.statuses].sort(([a], [b]) => a - b)) }));
+    const operations = [...this.byOperation]
+      .sort(([a], [b]) => a.localeCompare(b))
+      .map(([op, c]) => ({ op, requests: c.requests, statuses: Object.fromEntries([...c.statuses].sort(([a], [b]) => a - b)) }));
     const figures = {
       minutes: input.minutes,
       clients: input.clients,
@@ -126,14 +131,26 @@ export class SoakJournal {
     const lines = [
       `soak: ${input.minutes} min, ${input.clients} clients, ${this.requests} requests`,
       `outages (${input.outageSeconds} s each, +${input.recoverySeconds} s recovery window): ${figures.outages.map((o) => `${o.dependency} ${o.downSeconds.toFixed(1)} s`).join(', ')}`,
-      `5xx outside the outage windows: ${this.serverErrorsOutside.length} (goal 0)${this.serverErrorsOutside.length ? `: ${this.serverErrorsOutside.slice(0, 10).map((e) => `${e.op} ${e.status}`).join('; ')}` : ''}`,
+      `5xx outside the outage windows: ${this.serverErrorsOutside.length} (goal 0)${
+        this.serverErrorsOutside.length
+          ? `: ${this.serverErrorsOutside
+              .slice(0, 10)
+              .map((e) => `${e.op} ${e.status}`)
+              .join('; ')}`
+          : ''
+      }`,
       `5xx inside them: ${[...this.serverErrorsInside].map(([d, n]) => `${d} ${n}`).join(', ') || 'none'}`,
       `subscriptions: ${this.subscriptions}; role change arrived ${this.roleDelays.length} (p50 ${pct(0.5)} ms, p99 ${pct(0.99)} ms, max ${sorted.at(-1) ?? 0} ms); never arrived ${input.neverArrived} (goal 0)`,
       `key changes checked on the next request: ${this.keyChecks.applied + this.keyChecks.notApplied.length}; not applied ${this.keyChecks.notApplied.length} (goal 0)${this.keyChecks.notApplied.length ? `: ${this.keyChecks.notApplied.slice(0, 5).join('; ')}` : ''}; unverifiable (next request 5xx) ${this.keyChecks.unverified}`,
       'resident memory (MiB), start -> end:',
       ...input.memory.map((m) => `  ${m.name.padEnd(10)} ${m.startMiB.toFixed(1).padStart(7)} -> ${m.endMiB.toFixed(1).padStart(7)}`),
       'requests by operation (status: count):',
-      ...operations.map((o) => `  ${o.op.padEnd(34)} ${String(o.requests).padStart(7)}  ${Object.entries(o.statuses).map(([s, n]) => `${s}: ${n}`).join(', ')}`),
+      ...operations.map(
+        (o) =>
+          `  ${o.op.padEnd(34)} ${String(o.requests).padStart(7)}  ${Object.entries(o.statuses)
+            .map(([s, n]) => `${s}: ${n}`)
+            .join(', ')}`,
+      ),
       `goals ${goalsMet ? 'met' : 'NOT met'}`,
     ];
     return { text: lines.join('\n'), figures, goalsMet };

@@ -45,7 +45,12 @@ const minutes = Number(values.minutes);
 const clients = Number(values.clients);
 const outageSeconds = Number(values['outage-seconds']);
 const recoverySeconds = Number(values['recovery-seconds']);
-for (const [name, value, min] of [['--minutes', minutes, 0.5], ['--clients', clients, 1], ['--outage-seconds', outageSeconds, 1], ['--recovery-seconds', recoverySeconds, 0]] as const) {
+for (const [name, value, min] of [
+  ['--minutes', minutes, 0.5],
+  ['--clients', clients, 1],
+  ['--outage-seconds', outageSeconds, 1],
+  ['--recovery-seconds', recoverySeconds, 0],
+] as const) {
   if (!Number.isFinite(value) || value < min) {
     console.error(`${name} must be a number of at least ${min}`);
     process.exit(2);
@@ -85,10 +90,19 @@ const sleep = (ms: number): Promise<void> => new Promise((r) => setTimeout(r, ms
 let gatewayUrl = '';
 type Auth = { key: string; secret: string };
 const system: Auth = { key: SYSTEM_KEY, secret: SYSTEM_SECRET };
-interface Answer { status: number; body: Record<string, unknown> }
+interface Answer {
+  status: number;
+  body: Record<string, unknown>;
+}
 
 /** One request through the gateway, recorded in the journal under its operation; a network failure is status 0. */
-async function call(op: string, method: string, path: string, auth: Auth, options: { token?: string; body?: unknown } = {}): Promise<Answer> {
+async function call(
+  op: string,
+  method: string,
+  path: string,
+  auth: Auth,
+  options: { token?: string; body?: unknown } = {},
+): Promise<Answer> {
   const headers: Record<string, string> = { 'x-api-key': auth.key, 'x-api-secret': auth.secret };
   if (options.token) headers.authorization = `Bearer ${options.token}`;
   if (options.body !== undefined) headers['content-type'] = 'application/json';
@@ -96,7 +110,12 @@ async function call(op: string, method: string, path: string, auth: Auth, option
   let status = 0;
   let body: Record<string, unknown> = {};
   try {
-    const res = await fetch(gatewayUrl + path, { method, headers, body: options.body === undefined ? undefined : JSON.stringify(options.body), signal: AbortSignal.timeout(20_000) });
+    const res = await fetch(gatewayUrl + path, {
+      method,
+      headers,
+      body: options.body === undefined ? undefined : JSON.stringify(options.body),
+      signal: AbortSignal.timeout(20_000),
+    });
     status = res.status;
     const text = await res.text();
     try {
@@ -113,7 +132,11 @@ async function call(op: string, method: string, path: string, auth: Auth, option
 
 const brandOf = (): string => `Soak${randomBytes(4).toString('hex')}`;
 const speaker = (brand: string, model: string) => ({
-  type: 'speaker', brand, model, price: 399, releaseYear: 2024,
+  type: 'speaker',
+  brand,
+  model,
+  price: 399,
+  releaseYear: 2024,
   specs: { sensitivityDb: 88, impedanceOhms: 8, frequencyLowHz: 50, frequencyHighHz: 22000, design: 'bookshelf' },
 });
 
@@ -146,7 +169,9 @@ const pending: { token: string; subscribedAt: number }[] = [];
 async function client(index: number, app: Auth, firmware: Auth, writer: Auth): Promise<void> {
   while (!stopping) {
     const email = `soak-${index}-${randomBytes(5).toString('hex')}@example.com`;
-    const registered = await call('POST /api/Users/Register', 'POST', '/api/Users/Register', app, { body: { email, password: PASSWORD, firstName: 'Soak', lastName: `Client${index}` } });
+    const registered = await call('POST /api/Users/Register', 'POST', '/api/Users/Register', app, {
+      body: { email, password: PASSWORD, firstName: 'Soak', lastName: `Client${index}` },
+    });
     if (registered.status !== 201) {
       await sleep(500);
       continue;
@@ -162,7 +187,10 @@ async function client(index: number, app: Auth, firmware: Auth, writer: Auth): P
       await call('GET /api/Dac', 'GET', `/api/Dac?brand=${brand}&page=${1 + (i % 2)}&pageSize=${5 + i}`, app);
     }
     await call('GET /api/SubscriptionPlans', 'GET', '/api/SubscriptionPlans', app);
-    await call('POST /api/Devices/Register', 'POST', '/api/Devices/Register', firmware, { token, body: { serialNumber: `SN-${randomBytes(6).toString('hex')}`, name: 'Soak DAC', catalogEntryId: 1 + (index % 20) } });
+    await call('POST /api/Devices/Register', 'POST', '/api/Devices/Register', firmware, {
+      token,
+      body: { serialNumber: `SN-${randomBytes(6).toString('hex')}`, name: 'Soak DAC', catalogEntryId: 1 + (index % 20) },
+    });
     await call('GET /api/Devices', 'GET', '/api/Devices', app, { token });
 
     const subscribed = await call('POST /api/Subscriptions', 'POST', '/api/Subscriptions', system, { token, body: { planId: 'monthly' } });
@@ -173,14 +201,23 @@ async function client(index: number, app: Auth, firmware: Auth, writer: Auth): P
       else pending.push({ token, subscribedAt });
       const subscriptionId = subscribed.body.id as string;
 
-      const created = await call('POST /api/ApiKeys', 'POST', '/api/ApiKeys', system, { token, body: { name: `soak ${index}`, scopes: 'read:devices' } });
+      const created = await call('POST /api/ApiKeys', 'POST', '/api/ApiKeys', system, {
+        token,
+        body: { name: `soak ${index}`, scopes: 'read:devices' },
+      });
       if (created.status === 201) {
         const key = { key: created.body.key as string, secret: created.body.secret as string };
         const id = created.body.id as string;
         await call('GET /api/Dac (new key)', 'GET', '/api/Dac?pageSize=1', key);
-        const narrowed = await call('PATCH /api/ApiKeys/{id}', 'PATCH', `/api/ApiKeys/${id}`, system, { token, body: { scopes: 'auth:login' } });
+        const narrowed = await call('PATCH /api/ApiKeys/{id}', 'PATCH', `/api/ApiKeys/${id}`, system, {
+          token,
+          body: { scopes: 'auth:login' },
+        });
         if (narrowed.status === 200) await checkKeyApplied('scopes narrowed to auth:login', key, 403);
-        const widened = await call('PATCH /api/ApiKeys/{id}', 'PATCH', `/api/ApiKeys/${id}`, system, { token, body: { scopes: 'read:devices', name: 'soak renamed' } });
+        const widened = await call('PATCH /api/ApiKeys/{id}', 'PATCH', `/api/ApiKeys/${id}`, system, {
+          token,
+          body: { scopes: 'read:devices', name: 'soak renamed' },
+        });
         if (widened.status === 200) await checkKeyApplied('scopes widened to read:devices', key, 200);
         await call('GET /api/ApiKeys', 'GET', '/api/ApiKeys', system, { token });
         const revoked = await call('DELETE /api/ApiKeys/{id}', 'DELETE', `/api/ApiKeys/${id}`, system, { token });
@@ -193,7 +230,10 @@ async function client(index: number, app: Auth, firmware: Auth, writer: Auth): P
     if (adminToken) {
       const real = index === 0;
       const brand = brandOf();
-      await call('POST /api/Dac/import', 'POST', `/api/Dac/import${real ? '' : '?dryRun=true'}`, writer, { token: adminToken, body: [speaker(brand, 'One'), speaker(brand, 'Two')] });
+      await call('POST /api/Dac/import', 'POST', `/api/Dac/import${real ? '' : '?dryRun=true'}`, writer, {
+        token: adminToken,
+        body: [speaker(brand, 'One'), speaker(brand, 'Two')],
+      });
     }
   }
 }
@@ -243,17 +283,47 @@ try {
     return p;
   };
   console.log(`starting keys, identity, catalog, device, billing and the gateway (logs: ${logPath})`);
-  const keys = await start('keys', 'services/keys/dist/main.js', { ...common, ...redis, DATABASE_URL: dbUrl('keys'), SEED_API_KEY: SYSTEM_KEY, SEED_API_SECRET: SYSTEM_SECRET, SEED_API_SCOPES: 'system:full-access' });
+  const keys = await start('keys', 'services/keys/dist/main.js', {
+    ...common,
+    ...redis,
+    DATABASE_URL: dbUrl('keys'),
+    SEED_API_KEY: SYSTEM_KEY,
+    SEED_API_SECRET: SYSTEM_SECRET,
+    SEED_API_SCOPES: 'system:full-access',
+  });
   const identity = await start('identity', 'services/identity/dist/main.js', {
-    ...common, ...redis, ...bus, DATABASE_URL: dbUrl('identity'), BCRYPT_COST: '4', TRIAL_DURATION_SECONDS: '0',
-    SEED_ADMIN_EMAIL: ADMIN_EMAIL, SEED_ADMIN_PASSWORD: PASSWORD, SUBSCRIPTION_EVENTS_QUEUE: queue, SUBSCRIPTION_EVENTS_RETRY_DELAYS_MS: RETRY_DELAYS_MS.join(','),
+    ...common,
+    ...redis,
+    ...bus,
+    DATABASE_URL: dbUrl('identity'),
+    BCRYPT_COST: '4',
+    TRIAL_DURATION_SECONDS: '0',
+    SEED_ADMIN_EMAIL: ADMIN_EMAIL,
+    SEED_ADMIN_PASSWORD: PASSWORD,
+    SUBSCRIPTION_EVENTS_QUEUE: queue,
+    SUBSCRIPTION_EVENTS_RETRY_DELAYS_MS: RETRY_DELAYS_MS.join(','),
     LOGIN_MAX_FAILURES_PER_ADDRESS: '100000',
   });
-  const catalog = await start('catalog', 'services/catalog/dist/main.js', { ...common, DATABASE_URL: dbUrl('catalog'), CATALOG_SEED: 'true' });
-  const device = await start('device', 'services/device/dist/main.js', { ...common, DATABASE_URL: dbUrl('device'), CATALOG_URL: catalog.url });
+  const catalog = await start('catalog', 'services/catalog/dist/main.js', {
+    ...common,
+    DATABASE_URL: dbUrl('catalog'),
+    CATALOG_SEED: 'true',
+  });
+  const device = await start('device', 'services/device/dist/main.js', {
+    ...common,
+    DATABASE_URL: dbUrl('device'),
+    CATALOG_URL: catalog.url,
+  });
   const billing = await start('billing', 'services/billing/dist/main.js', { ...common, ...bus, DATABASE_URL: dbUrl('billing') });
   const gateway = await start('gateway', 'gateway/dist/main.js', {
-    ...common, ...redis, METRICS_PORT: 'off', KEYS_URL: keys.url, IDENTITY_URL: identity.url, CATALOG_URL: catalog.url, DEVICE_URL: device.url, BILLING_URL: billing.url,
+    ...common,
+    ...redis,
+    METRICS_PORT: 'off',
+    KEYS_URL: keys.url,
+    IDENTITY_URL: identity.url,
+    CATALOG_URL: catalog.url,
+    DEVICE_URL: device.url,
+    BILLING_URL: billing.url,
   });
   gatewayUrl = gateway.url;
 
@@ -262,8 +332,17 @@ try {
 
   // Application keys as an operator would make them; the dashboard's role is played by the system key.
   const makeKey = async (scopes: string): Promise<Auth> => {
-    const login = await call('setup', 'POST', '/api/Users/Login', { key: SYSTEM_KEY, secret: SYSTEM_SECRET }, { body: { email: ADMIN_EMAIL, password: PASSWORD } });
-    const created = await call('setup', 'POST', '/api/ApiKeys', system, { token: login.body.token as string, body: { name: 'soak app', scopes } });
+    const login = await call(
+      'setup',
+      'POST',
+      '/api/Users/Login',
+      { key: SYSTEM_KEY, secret: SYSTEM_SECRET },
+      { body: { email: ADMIN_EMAIL, password: PASSWORD } },
+    );
+    const created = await call('setup', 'POST', '/api/ApiKeys', system, {
+      token: login.body.token as string,
+      body: { name: 'soak app', scopes },
+    });
     if (created.status !== 201) throw new Error(`could not make an application key (${created.status}): ${JSON.stringify(created.body)}`);
     adminToken = login.body.token as string;
     return { key: created.body.key as string, secret: created.body.secret as string };
@@ -275,15 +354,27 @@ try {
 
   const runMs = minutes * 60_000;
   const startedAt = Date.now();
-  console.log(`traffic: ${clients} clients for ${minutes} min; outages of ${outageSeconds} s (+${recoverySeconds} s recovery): Redis at 20%, PostgreSQL at 45%, RabbitMQ at 70%`);
+  console.log(
+    `traffic: ${clients} clients for ${minutes} min; outages of ${outageSeconds} s (+${recoverySeconds} s recovery): Redis at 20%, PostgreSQL at 45%, RabbitMQ at 70%`,
+  );
   const progress = setInterval(() => console.log(`  ${journal.progressLine(startedAt)}`), 10_000);
   // The admin's token is refreshed each minute, before it could expire (JWT_TTL_SECONDS 3600).
   const refresh = setInterval(() => {
-    void call('POST /api/Users/Login', 'POST', '/api/Users/Login', { key: SYSTEM_KEY, secret: SYSTEM_SECRET }, { body: { email: ADMIN_EMAIL, password: PASSWORD } }).then((r) => {
+    void call(
+      'POST /api/Users/Login',
+      'POST',
+      '/api/Users/Login',
+      { key: SYSTEM_KEY, secret: SYSTEM_SECRET },
+      { body: { email: ADMIN_EMAIL, password: PASSWORD } },
+    ).then((r) => {
       if (typeof r.body.token === 'string') adminToken = r.body.token;
     });
   }, 60_000);
-  const outages = Promise.all([outage('Redis', runMs * 0.2, startedAt), outage('PostgreSQL', runMs * 0.45, startedAt), outage('RabbitMQ', runMs * 0.7, startedAt)]);
+  const outages = Promise.all([
+    outage('Redis', runMs * 0.2, startedAt),
+    outage('PostgreSQL', runMs * 0.45, startedAt),
+    outage('RabbitMQ', runMs * 0.7, startedAt),
+  ]);
   const workers = Array.from({ length: clients }, (_, i) => client(i, app, firmware, writer));
   await sleep(runMs);
   stopping = true;

@@ -1,5 +1,5 @@
 export { gatewayConfigSchema, type GatewayConfig } from './config.js';
 export { startGateway, type Gateway } from './service.js';
-export { ROUTES, ROLE, SERVICES, type RouteSpec, type ServiceName } from './routing/route-table.js';
+export { ROUTES, SERVICES, type RouteSpec, type ServiceName } from './routing/route-table.js';
 export { buildOpenApiDocument } from './openapi/build-openapi.js';
 export { GatewayMetrics, type AuthRejection } from './metrics/gateway-metrics.js';

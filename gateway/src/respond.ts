@@ -1,7 +1,13 @@
 import type { ServerResponse } from 'node:http';
 import { errorBody, type AppError } from '@acs/errors';
 
-export function sendJson(res: ServerResponse, status: number, body: unknown, requestId: string, extraHeaders?: Record<string, string>): void {
+export function sendJson(
+  res: ServerResponse,
+  status: number,
+  body: unknown,
+  requestId: string,
+  extraHeaders?: Record<string, string>,
+): void {
   if (res.headersSent) {
     res.destroy();
     return;
@@ -11,6 +17,9 @@ export function sendJson(res: ServerResponse, status: number, body: unknown, req
     'content-type': 'application/json; charset=utf-8',
     'content-length': Buffer.byteLength(payload),
     'x-request-id': requestId,
+    // Answered before the request's body arrived (a refusal, a 404): the connection closes rather
+    // than node reading and dropping a body of any size for the next request's sake.
+    ...(res.req.complete ? {} : { connection: 'close' }),
     ...extraHeaders,
   });
   res.end(payload);

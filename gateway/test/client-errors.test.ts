@@ -19,11 +19,19 @@ function expectErrorShape(answer: RawAnswer, status: number, error: string): voi
 
 describe('gateway answers made before its handler runs', () => {
   it('431 in the error shape for a 17 KiB Authorization header on an /api route', async () => {
-    expectErrorShape(await rawHttpExchange(h.gateway.server.port, oversizedHeadersRequest('/api/Devices')), 431, 'Request header fields too large');
+    expectErrorShape(
+      await rawHttpExchange(h.gateway.server.port, oversizedHeadersRequest('/api/Devices')),
+      431,
+      'Request header fields too large',
+    );
   });
 
   it('431 for a 17 KiB query', async () => {
-    expectErrorShape(await rawHttpExchange(h.gateway.server.port, `GET /api/Dac?brand=${'a'.repeat(17 * 1024)} HTTP/1.1\r\nHost: x\r\n\r\n`), 431, 'Request header fields too large');
+    expectErrorShape(
+      await rawHttpExchange(h.gateway.server.port, `GET /api/Dac?brand=${'a'.repeat(17 * 1024)} HTTP/1.1\r\nHost: x\r\n\r\n`),
+      431,
+      'Request header fields too large',
+    );
   });
 
   it('400 in the error shape for a malformed request line', async () => {

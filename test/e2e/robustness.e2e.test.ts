@@ -25,18 +25,29 @@ beforeAll(async () => {
 }, 60_000);
 afterAll(async () => sut?.stop());
 
-interface Answer { status: number; headers: Record<string, string | string[] | undefined>; body: Record<string, unknown> }
+interface Answer {
+  status: number;
+  headers: Record<string, string | string[] | undefined>;
+  body: Record<string, unknown>;
+}
 
 /** A request whose body goes out in pieces with Transfer-Encoding: chunked and no Content-Length, as streaming clients send it. */
 function chunked(method: string, path: string, auth: Auth, pieces: string[], token?: string): Promise<Answer> {
   return new Promise((resolve, reject) => {
-    const headers: Record<string, string> = { 'x-api-key': auth.key, 'x-api-secret': auth.secret, 'content-type': 'application/json', 'transfer-encoding': 'chunked' };
+    const headers: Record<string, string> = {
+      'x-api-key': auth.key,
+      'x-api-secret': auth.secret,
+      'content-type': 'application/json',
+      'transfer-encoding': 'chunked',
+    };
     if (token) headers.authorization = `Bearer ${token}`;
     const req = request(sut.url + path, { method, headers }, (res) => {
       let text = '';
       res.setEncoding('utf8');
       res.on('data', (c: string) => (text += c));
-      res.on('end', () => resolve({ status: res.statusCode!, headers: res.headers, body: text ? (JSON.parse(text) as Record<string, unknown>) : {} }));
+      res.on('end', () =>
+        resolve({ status: res.statusCode!, headers: res.headers, body: text ? (JSON.parse(text) as Record<string, unknown>) : {} }),
+      );
     });
     req.on('error', reject);
     for (const piece of pieces) req.write(piece);
@@ -54,7 +65,11 @@ const inPieces = (body: unknown): string[] => {
 const serial = () => `SN-${randomBytes(6).toString('hex')}`;
 const brand = () => `Brand${randomBytes(4).toString('hex')}`;
 const speaker = (b: string, model: string) => ({
-  type: 'speaker', brand: b, model, price: 499, releaseYear: 2024,
+  type: 'speaker',
+  brand: b,
+  model,
+  price: 499,
+  releaseYear: 2024,
   specs: { sensitivityDb: 87, impedanceOhms: 8, frequencyLowHz: 45, frequencyHighHz: 25000, design: 'bookshelf' },
 });
 
@@ -67,7 +82,12 @@ function expectErrorShape(answer: { status: number; body: Record<string, unknown
 describe('chunked request bodies on every route with a body (item 1)', () => {
   it('POST /api/Users/Register and /api/Users/Login', async () => {
     const email = `chunked-${randomBytes(5).toString('hex')}@example.com`;
-    const registered = await chunked('POST', '/api/Users/Register', app, inPieces({ email, password: PASSWORD, firstName: 'Ada', lastName: 'Lovelace' }));
+    const registered = await chunked(
+      'POST',
+      '/api/Users/Register',
+      app,
+      inPieces({ email, password: PASSWORD, firstName: 'Ada', lastName: 'Lovelace' }),
+    );
     expect(registered.status).toBe(201);
     const login = await chunked('POST', '/api/Users/Login', app, inPieces({ email, password: PASSWORD }));
     expect(login.status).toBe(200);
@@ -75,7 +95,13 @@ describe('chunked request bodies on every route with a body (item 1)', () => {
   });
 
   it('POST /api/Devices/Register', async () => {
-    const res = await chunked('POST', '/api/Devices/Register', app, inPieces({ serialNumber: serial(), name: 'Desk DAC', catalogEntryId: 1 }), user.token);
+    const res = await chunked(
+      'POST',
+      '/api/Devices/Register',
+      app,
+      inPieces({ serialNumber: serial(), name: 'Desk DAC', catalogEntryId: 1 }),
+      user.token,
+    );
     expect(res.status).toBe(201);
     expect(res.body).toMatchObject({ catalogEntryId: 1 });
   });
@@ -125,7 +151,12 @@ describe('text PostgreSQL cannot store gives 400 naming the field (item 2)', () 
     expectErrorShape(answer, 400);
     expect(answer.body.details).toEqual(expect.arrayContaining([{ path, message: UNSTORABLE_TEXT_MESSAGE }]));
   };
-  const call = async (method: string, path: string, auth: Auth, init: RequestInit): Promise<{ status: number; body: Record<string, unknown> }> => {
+  const call = async (
+    method: string,
+    path: string,
+    auth: Auth,
+    init: RequestInit,
+  ): Promise<{ status: number; body: Record<string, unknown> }> => {
     const res = await sut.call(method, path, auth, init);
     return { status: res.status, body: (await res.json()) as Record<string, unknown> };
   };
@@ -135,11 +166,20 @@ describe('text PostgreSQL cannot store gives 400 naming the field (item 2)', () 
   });
 
   it('a NUL or a lone surrogate in an API key name, at creation and in PATCH', async () => {
-    expectField(await call('POST', '/api/ApiKeys', dashboard, bearer(user.token, json({ name: 'x\u0000y', scopes: 'read:devices' }))), 'body.name');
-    expectField(await call('POST', '/api/ApiKeys', dashboard, bearer(user.token, json({ name: 'x\ud800y', scopes: 'read:devices' }))), 'body.name');
+    expectField(
+      await call('POST', '/api/ApiKeys', dashboard, bearer(user.token, json({ name: 'x\u0000y', scopes: 'read:devices' }))),
+      'body.name',
+    );
+    expectField(
+      await call('POST', '/api/ApiKeys', dashboard, bearer(user.token, json({ name: 'x\ud800y', scopes: 'read:devices' }))),
+      'body.name',
+    );
     const created = await call('POST', '/api/ApiKeys', dashboard, bearer(user.token, json({ name: 'fine', scopes: 'read:devices' })));
     expect(created.status).toBe(201);
-    expectField(await call('PATCH', `/api/ApiKeys/${created.body.id as string}`, dashboard, bearer(user.token, json({ name: 'x\u0000y' }))), 'body.name');
+    expectField(
+      await call('PATCH', `/api/ApiKeys/${created.body.id as string}`, dashboard, bearer(user.token, json({ name: 'x\u0000y' }))),
+      'body.name',
+    );
   });
 
   it('a NUL in a subscription planId', async () => {
@@ -149,18 +189,38 @@ describe('text PostgreSQL cannot store gives 400 naming the field (item 2)', () 
   it("a NUL in an import row's brand or model, also with ?dryRun=true; nothing is written", async () => {
     const b = brand();
     for (const query of ['', '?dryRun=true']) {
-      expectField(await call('POST', `/api/Dac/import${query}`, app, bearer(admin.token, json([speaker(b, 'Fine'), speaker(`${b}\u0000`, 'X')]))), 'body[1].brand');
-      expectField(await call('POST', `/api/Dac/import${query}`, app, bearer(admin.token, json({ items: [speaker(b, 'M\u0000')] }))), 'body.items[0].model');
+      expectField(
+        await call('POST', `/api/Dac/import${query}`, app, bearer(admin.token, json([speaker(b, 'Fine'), speaker(`${b}\u0000`, 'X')]))),
+        'body[1].brand',
+      );
+      expectField(
+        await call('POST', `/api/Dac/import${query}`, app, bearer(admin.token, json({ items: [speaker(b, 'M\u0000')] }))),
+        'body.items[0].model',
+      );
     }
     const page = (await (await sut.call('GET', `/api/Dac?brand=${b}`, app)).json()) as { total: number };
     expect(page.total).toBe(0);
   });
 
   it('a NUL in a device name, in login and registration fields, and in a JSON key', async () => {
-    expectField(await call('POST', '/api/Devices/Register', app, bearer(user.token, json({ serialNumber: serial(), name: 'a\u0000' }))), 'body.name');
+    expectField(
+      await call('POST', '/api/Devices/Register', app, bearer(user.token, json({ serialNumber: serial(), name: 'a\u0000' }))),
+      'body.name',
+    );
     expectField(await call('POST', '/api/Users/Login', app, json({ email: 'a\u0000@example.com', password: PASSWORD })), 'body.email');
-    expectField(await call('POST', '/api/Users/Register', app, json({ email: 'x@example.com', password: PASSWORD, firstName: '\u0000', lastName: 'b' })), 'body.firstName');
-    expectField(await call('POST', '/api/Users/Login', app, json({ ['e\u0000']: 1, email: 'a@example.com', password: PASSWORD })), 'body.e\\u0000');
+    expectField(
+      await call(
+        'POST',
+        '/api/Users/Register',
+        app,
+        json({ email: 'x@example.com', password: PASSWORD, firstName: '\u0000', lastName: 'b' }),
+      ),
+      'body.firstName',
+    );
+    expectField(
+      await call('POST', '/api/Users/Login', app, json({ 'e\u0000': 1, email: 'a@example.com', password: PASSWORD })),
+      'body.e\\u0000',
+    );
   });
 
   it('a NUL in a path parameter is an unknown id (404), not a 500', async () => {
@@ -173,16 +233,42 @@ describe('text PostgreSQL cannot store gives 400 naming the field (item 2)', () 
 describe('ids no row can have (item 3)', () => {
   it('POST /api/Devices/Register with catalogEntryId 2147483648 is 422 like any unknown entry; nothing is stored', async () => {
     const sn = serial();
-    const res = await sut.call('POST', '/api/Devices/Register', app, bearer(user.token, json({ serialNumber: sn, name: 'Far', catalogEntryId: INT4_MAX + 1 })));
+    const res = await sut.call(
+      'POST',
+      '/api/Devices/Register',
+      app,
+      bearer(user.token, json({ serialNumber: sn, name: 'Far', catalogEntryId: INT4_MAX + 1 })),
+    );
     expect(res.status).toBe(422);
-    expect(await res.json()).toMatchObject({ error: 'Unprocessable entity', details: [{ path: 'body.catalogEntryId', message: 'No catalog entry has this id' }] });
+    expect(await res.json()).toMatchObject({
+      error: 'Unprocessable entity',
+      details: [{ path: 'body.catalogEntryId', message: 'No catalog entry has this id' }],
+    });
     const list = (await (await sut.call('GET', '/api/Devices', app, bearer(user.token))).json()) as { items: { serialNumber: string }[] };
     expect(list.items.map((d) => d.serialNumber)).not.toContain(sn);
   });
 
   it('the largest int4 id is asked like any other (unknown: 422); past a safe integer is invalid (400)', async () => {
-    expect((await sut.call('POST', '/api/Devices/Register', app, bearer(user.token, json({ serialNumber: serial(), name: 'Max', catalogEntryId: INT4_MAX })))).status).toBe(422);
-    expect((await sut.call('POST', '/api/Devices/Register', app, bearer(user.token, json({ serialNumber: serial(), name: 'Huge', catalogEntryId: 2 ** 60 })))).status).toBe(400);
+    expect(
+      (
+        await sut.call(
+          'POST',
+          '/api/Devices/Register',
+          app,
+          bearer(user.token, json({ serialNumber: serial(), name: 'Max', catalogEntryId: INT4_MAX })),
+        )
+      ).status,
+    ).toBe(422);
+    expect(
+      (
+        await sut.call(
+          'POST',
+          '/api/Devices/Register',
+          app,
+          bearer(user.token, json({ serialNumber: serial(), name: 'Huge', catalogEntryId: 2 ** 60 })),
+        )
+      ).status,
+    ).toBe(400);
   });
 
   it('ids of keys and subscriptions in paths that no row can have are 404', async () => {

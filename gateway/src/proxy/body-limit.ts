@@ -2,7 +2,7 @@ import type { IncomingMessage } from 'node:http';
 import { Transform, type TransformCallback } from 'node:stream';
 
 /** Raised inside the upstream call when a streamed body crosses the limit; the exchange answers 413 for it. */
-export class BodyTooLargeError extends Error {
+class BodyTooLargeError extends Error {
   readonly code = 'ACS_BODY_TOO_LARGE';
   constructor(readonly limitBytes: number) {
     super(`request body exceeds ${limitBytes} bytes`);
@@ -10,7 +10,11 @@ export class BodyTooLargeError extends Error {
 }
 
 export const isBodyTooLarge = (err: unknown): boolean => {
-  for (let current = err, depth = 0; typeof current === 'object' && current !== null && depth < 5; current = (current as { cause?: unknown }).cause, depth++) {
+  for (
+    let current = err, depth = 0;
+    typeof current === 'object' && current !== null && depth < 5;
+    current = (current as { cause?: unknown }).cause, depth++
+  ) {
     if (current instanceof BodyTooLargeError) return true;
   }
   return false;

@@ -2,7 +2,7 @@ import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { Dispatcher } from 'undici';
 import type { Logger } from '@acs/logger';
 import type { RouteRecorder } from '@acs/metrics';
-import { AppError, payloadTooLarge } from '@acs/errors';
+import { errorOf, payloadTooLarge } from '@acs/errors';
 import type { GatewayMetrics } from '../metrics/gateway-metrics.js';
 import { sendError } from '../respond.js';
 import { isBodyTooLarge, limitStreamedBody } from './body-limit.js';
@@ -15,7 +15,14 @@ import type { Upstream } from './upstreams.js';
  * is hop-by-hop and undici refuses it as a header (that was the 502 for every chunked body): a
  * body without Content-Length is streamed and undici chunks it again on its own connection.
  */
-const FORWARDED_REQUEST_HEADERS = ['content-type', 'content-length', 'accept', 'accept-language', 'idempotency-key', 'if-none-match'] as const;
+const FORWARDED_REQUEST_HEADERS = [
+  'content-type',
+  'content-length',
+  'accept',
+  'accept-language',
+  'idempotency-key',
+  'if-none-match',
+] as const;
 const HOP_BY_HOP = new Set(['connection', 'keep-alive', 'transfer-encoding', 'proxy-connection', 'upgrade', 'te', 'trailer']);
 const CLIENT_GONE = new Error('client closed the connection');
 /** nginx's code for "the client closed the request": counted, so abandoned requests show up, though nobody receives it. */
@@ -68,7 +75,11 @@ class ProxyExchange implements Dispatcher.DispatchHandler {
     if (this.clientGone) controller.abort(CLIENT_GONE);
   }
 
-  onResponseStart(_controller: Dispatcher.DispatchController, statusCode: number, headers: Record<string, string | string[] | undefined>): void {
+  onResponseStart(
+    _controller: Dispatcher.DispatchController,
+    statusCode: number,
+    headers: Record<string, string | string[] | undefined>,
+  ): void {
     const out: Record<string, string | string[]> = {};
     for (const name in headers) {
       const value = headers[name];
@@ -101,8 +112,11 @@ class ProxyExchange implements Dispatcher.DispatchHandler {
     const { requestId, logger, metrics } = this.context;
     if (isBodyTooLarge(err)) {
       // The client's fault, not the service's; the rest of its body is never read, so the connection must close.
-      const tooLarge = payloadTooLarge(this.context.maxBodyBytes);
-      sendError(this.res, new AppError(tooLarge.kind, tooLarge.title, tooLarge.message, { headers: { connection: 'close' } }), requestId);
+      sendError(
+        this.res,
+        errorOf('payload_too_large', payloadTooLarge(this.context.maxBodyBytes).message, { headers: { connection: 'close' } }),
+        requestId,
+      );
       this.record(413);
       return;
     }
@@ -146,7 +160,12 @@ export function forward(
     if (typeof value === 'string') headers[name] = value;
   }
   upstream.pool.dispatch(
-    { path: url, method: req.method as Dispatcher.HttpMethod, headers, body: requestBody(req, headers['content-length'], context.maxBodyBytes) },
+    {
+      path: url,
+      method: req.method as Dispatcher.HttpMethod,
+      headers,
+      body: requestBody(req, headers['content-length'], context.maxBodyBytes),
+    },
     new ProxyExchange(res, upstream, context),
   );
 }

@@ -1,11 +1,9 @@
 import type { Scope } from '@acs/auth';
+import { ROLE } from '@acs/contracts';
 
 /** The services behind the gateway. */
 export const SERVICES = ['identity', 'keys', 'catalog', 'device', 'billing'] as const;
 export type ServiceName = (typeof SERVICES)[number];
-
-/** Role values of the spec: 0 Free, 1 Subscriber, 2 Admin, 3 SuperAdmin. */
-export const ROLE = { free: 0, subscriber: 1, admin: 2, superAdmin: 3 } as const;
 
 /** Layer 2: none, any signed-in user, or a user whose *current* effective role is at least `minRole`. */
 export type UserRequirement = { kind: 'none' } | { kind: 'user'; minRole: number };

@@ -11,8 +11,8 @@ import { RespError, RespReader, type RespReply } from './resp-reader.js';
  * - every MGET issued in one event-loop turn goes out in one write (pipelining), replies come back in order;
  * - at most one such write awaits its replies: calls made meanwhile are held and go out together in the turn
  *   after those replies arrive. Under load a write then carries about twice the requests (each write wakes
- *   Redis and each reply wakes us, which cost more than the commands), for about 5 µs less CPU per gateway
- *   request (docs/performance.md). The price: a held call waits for at most one more round trip (with Redis on
+ *   Redis and each reply wakes us, which cost more than the commands), for less CPU per gateway request
+ *   (figures in docs/performance.md). The price: a held call waits for at most one more round trip (with Redis on
  *   loopback the bench saw no change in p50 or p99). A held call is sent after it was made, so it still sees
  *   every write acknowledged before it was made;
  * - fail closed and fast, as the ioredis client is configured: while the connection is down a call rejects at

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { ROLE } from './roles.js';
 
 /**
  * The per-user authorization record identity writes through to Redis on every change and the
@@ -28,14 +29,11 @@ export const AUTHZ_LOOKUP_PATH = '/internal/users/authz';
 export const authzLookupRequestSchema = z.object({ userId: z.number().int().positive() });
 export const authzLookupResponseSchema = z.object({ record: authzRecordSchema.nullable() });
 
-export const ROLE_FREE = 0;
-export const ROLE_SUBSCRIBER = 1;
-
 /** The spec's effective role: the highest of the account role, Subscriber during a trial, Subscriber while subscribed. */
 export function effectiveRole(record: AuthzRecord, nowSeconds: number): number {
   let role = record.accountRole;
-  if (record.trialEndsAt !== null && record.trialEndsAt > nowSeconds) role = Math.max(role, ROLE_SUBSCRIBER);
-  if (record.subscriptionEndsAt !== null && record.subscriptionEndsAt > nowSeconds) role = Math.max(role, ROLE_SUBSCRIBER);
+  if (record.trialEndsAt !== null && record.trialEndsAt > nowSeconds) role = Math.max(role, ROLE.subscriber);
+  if (record.subscriptionEndsAt !== null && record.subscriptionEndsAt > nowSeconds) role = Math.max(role, ROLE.subscriber);
   return role;
 }
 

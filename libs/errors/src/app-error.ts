@@ -34,6 +34,24 @@ export function statusOf(kind: ErrorKind): number {
   }
 }
 
+/** The body's `error` for each kind unless a throw site has a more specific one (the spec's 401/403 strings). */
+export const DEFAULT_TITLES: Readonly<Record<ErrorKind, string>> = {
+  bad_request: 'Bad request',
+  unauthorized: 'Unauthorized',
+  forbidden: 'Forbidden',
+  not_found: 'Not found',
+  method_not_allowed: 'Method not allowed',
+  conflict: 'Conflict',
+  payload_too_large: 'Payload too large',
+  unsupported_media_type: 'Unsupported media type',
+  unprocessable: 'Unprocessable entity',
+  too_many_requests: 'Too many requests',
+  internal: 'Internal server error',
+  bad_gateway: 'Bad gateway',
+  unavailable: 'Service unavailable',
+  gateway_timeout: 'Gateway timeout',
+};
+
 /** One entry of a validation failure: where (`path`) and why. */
 export interface ErrorDetail {
   path: string;
@@ -63,5 +81,3 @@ export class AppError extends Error {
     return statusOf(this.kind);
   }
 }
-
-export const isAppError = (value: unknown): value is AppError => value instanceof AppError;

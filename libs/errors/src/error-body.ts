@@ -1,4 +1,5 @@
 import { AppError, type ErrorDetail } from './app-error.js';
+import { errorOf } from './factories.js';
 import { isDependencyUnavailable } from './dependency-unavailable.js';
 
 /** The one error shape of the whole platform (ARCHITECTURE.md, decision 5). */
@@ -23,7 +24,7 @@ export function errorBody(err: AppError, requestId?: string): ErrorBody {
 export function toAppError(err: unknown): AppError {
   if (err instanceof AppError) return err;
   if (isDependencyUnavailable(err)) {
-    return new AppError('unavailable', 'Service unavailable', 'A store this request needs is unavailable; try again shortly', { cause: err, headers: { 'retry-after': '5' } });
+    return errorOf('unavailable', 'A store this request needs is unavailable; try again shortly', { cause: err, headers: { 'retry-after': '5' } });
   }
-  return new AppError('internal', 'Internal server error', 'The server could not complete the request', { cause: err });
+  return errorOf('internal', 'The server could not complete the request', { cause: err });
 }

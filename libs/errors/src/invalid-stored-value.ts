@@ -1,4 +1,5 @@
-import { AppError } from './app-error.js';
+import type { AppError } from './app-error.js';
+import { errorOf } from './factories.js';
 
 /**
  * SQLSTATE class 22, "data exception": the database refused a value (NUL or an invalid byte
@@ -11,7 +12,11 @@ const DATA_EXCEPTION = /^22[0-9A-Z]{3}$/;
 
 /** True when `err`, or an error in its cause chain, is a database's refusal of a value it was given. */
 export function isInvalidStoredValue(err: unknown): boolean {
-  for (let current = err, depth = 0; typeof current === 'object' && current !== null && depth < 5; current = (current as { cause?: unknown }).cause, depth++) {
+  for (
+    let current = err, depth = 0;
+    typeof current === 'object' && current !== null && depth < 5;
+    current = (current as { cause?: unknown }).cause, depth++
+  ) {
     const code = (current as { code?: unknown }).code;
     if (typeof code === 'string' && DATA_EXCEPTION.test(code)) return true;
   }
@@ -20,4 +25,4 @@ export function isInvalidStoredValue(err: unknown): boolean {
 
 /** 400 in the error shape for such a refusal; the database's own text (which may quote SQL) is never shown. */
 export const invalidStoredValueError = (cause: unknown): AppError =>
-  new AppError('bad_request', 'Bad request', 'A value in the request is out of range or cannot be stored', { cause });
+  errorOf('bad_request', 'A value in the request is out of range or cannot be stored', { cause });

@@ -1,5 +1,5 @@
 import { describe, expect, it } from '@jest/globals';
-import { AppError, errorBody, SPEC_ERRORS, toAppError, missingApiKeyError, insufficientScopeError, insufficientUserError, statusOf, isDependencyUnavailable, markDependencyUnavailable } from '@acs/errors';
+import { AppError, DEFAULT_TITLES, errorBody, errorOf, methodNotAllowed, notFound, SPEC_ERRORS, toAppError, missingApiKeyError, insufficientScopeError, insufficientUserError, statusOf, isDependencyUnavailable, markDependencyUnavailable } from '@acs/errors';
 
 describe('errors', () => {
   it('maps kinds to statuses', () => {
@@ -44,5 +44,18 @@ describe('unreachable dependencies become 503, not 500', () => {
       expect(isDependencyUnavailable(err)).toBe(false);
       expect(toAppError(err).status).toBe(500);
     }
+  });
+});
+
+describe('default titles', () => {
+  it('every kind has its title, used by errorOf and the shorthands', () => {
+    expect(errorBody(errorOf('unsupported_media_type', 'send JSON'))).toEqual({ error: 'Unsupported media type', message: 'send JSON' });
+    expect(errorOf('gateway_timeout', 'late').status).toBe(504);
+    expect(errorBody(notFound('gone')).error).toBe(DEFAULT_TITLES.not_found);
+  });
+
+  it('methodNotAllowed lists the allowed methods in Allow', () => {
+    const err = methodNotAllowed(['GET', 'POST']);
+    expect({ status: err.status, title: err.title, allow: err.headers?.Allow }).toEqual({ status: 405, title: 'Method not allowed', allow: 'GET, POST' });
   });
 });

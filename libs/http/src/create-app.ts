@@ -1,6 +1,6 @@
 import Koa from 'koa';
 import type { Router } from '@koa/router';
-import { AppError, notFound } from '@acs/errors';
+import { methodNotAllowed, notFound } from '@acs/errors';
 import type { Logger } from '@acs/logger';
 import { HttpMetrics, httpMetricsMiddleware, type Registry } from '@acs/metrics';
 import { requestId } from './request-id.js';
@@ -38,7 +38,7 @@ export function createHttpApp({ logger, internalSecret, routers, metrics }: Http
     await next();
     if (ctx.body !== undefined && ctx.body !== null) return;
     if (ctx.status === 405) {
-      throw new AppError('method_not_allowed', 'Method not allowed', `${ctx.method} is not supported on ${ctx.path}`, { headers: { Allow: ctx.response.get('Allow') } });
+      throw methodNotAllowed(ctx.response.get('Allow').split(/,\s*/).filter(Boolean), `${ctx.method} is not supported on ${ctx.path}`);
     }
     if (ctx.status === 404) throw notFound(`No route for ${ctx.method} ${ctx.path}`);
   });

@@ -1,15 +1,15 @@
 import type { Middleware } from 'koa';
-import { AppError, errorBody, invalidStoredValueError, isInvalidStoredValue, toAppError } from '@acs/errors';
+import { AppError, badRequest, errorBody, errorOf, invalidStoredValueError, isInvalidStoredValue, notFound, toAppError } from '@acs/errors';
 import type { AppState } from './types.js';
 
 /** Koa's own errors (from ctx.throw, http-errors) carry a status; map the ones a client can cause. */
 function fromHttpError(err: unknown): AppError | null {
   if (typeof err !== 'object' || err === null || !('status' in err) || typeof err.status !== 'number') return null;
   const status = err.status;
-  if (status === 404) return new AppError('not_found', 'Not found', 'No such resource');
-  if (status === 405) return new AppError('method_not_allowed', 'Method not allowed', 'This resource does not support that method');
-  if (status === 413) return new AppError('payload_too_large', 'Payload too large', 'The request body is too large');
-  if (status === 400) return new AppError('bad_request', 'Bad request', 'The request could not be understood');
+  if (status === 404) return notFound('No such resource');
+  if (status === 405) return errorOf('method_not_allowed', 'This resource does not support that method');
+  if (status === 413) return errorOf('payload_too_large', 'The request body is too large');
+  if (status === 400) return badRequest('The request could not be understood');
   return null;
 }
 

@@ -13,3 +13,4 @@ export * from './client-errors.js';
 export { Router } from '@koa/router';
 export * from './stop-on-signals.js';
 export * from './client-address.js';
+export * from './require-caller.js';

@@ -1,5 +1,5 @@
 import type { Middleware } from 'koa';
-import { AppError } from '@acs/errors';
+import { errorOf } from '@acs/errors';
 import { CONTEXT_HEADER, SIGNATURE_HEADER, verifyContext } from '@acs/auth';
 import { METRICS_PATH } from '@acs/metrics';
 import type { AppState } from './types.js';
@@ -12,7 +12,7 @@ export function requireGatewaySignature(internalSecret: string): Middleware<AppS
     if (PROBE_PATHS.has(ctx.path)) return next();
     const caller = verifyContext(internalSecret, ctx.method, ctx.originalUrl, ctx.get(CONTEXT_HEADER) || undefined, ctx.get(SIGNATURE_HEADER) || undefined);
     if (!caller) {
-      throw new AppError('unauthorized', 'Unauthorized', 'This service only accepts requests signed by the gateway');
+      throw errorOf('unauthorized', 'This service only accepts requests signed by the gateway');
     }
     ctx.state.caller = caller;
     return next();

@@ -1,4 +1,4 @@
-import { badRequest, payloadTooLarge, AppError } from '@acs/errors';
+import { badRequest, errorOf, payloadTooLarge } from '@acs/errors';
 import { assertStorableText } from './storable-text.js';
 import type { AppContext } from './types.js';
 
@@ -17,7 +17,7 @@ export async function readJsonBody(ctx: AppContext, limitBytes = DEFAULT_BODY_LI
   if (declared > limitBytes) throw payloadTooLarge(limitBytes);
   if (!ctx.is('application/json') && !ctx.is('+json')) {
     if (declared === 0 && !ctx.get('transfer-encoding')) throw badRequest('A JSON request body is required');
-    throw new AppError('unsupported_media_type', 'Unsupported media type', 'Send the body as application/json');
+    throw errorOf('unsupported_media_type', 'Send the body as application/json');
   }
   const chunks: Buffer[] = [];
   let size = 0;

@@ -9,6 +9,7 @@ import { badRequest, type ErrorDetail } from '@acs/errors';
 export const UNSTORABLE_TEXT_MESSAGE = 'Text must not contain NUL characters or unpaired UTF-16 surrogates';
 
 /** NUL, a high surrogate not followed by a low one, or a low one not preceded by a high one. */
+// biome-ignore lint/suspicious/noControlCharactersInRegex: matching NUL is the point of this rule
 const UNSTORABLE = /\u0000|[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/;
 /** Deep enough for every body we accept (catalog specs are 3 levels down); deeper is refused by the schemas anyway. */
 const MAX_DEPTH = 32;

@@ -6,7 +6,15 @@ import { malformedRequestLine, oversizedHeadersRequest, rawHttpExchange, type Ra
 let server: RunningServer;
 let handled = 0;
 beforeAll(async () => {
-  server = await listen((_req, res) => { handled++; res.end('handled'); }, 0, '127.0.0.1', { headersTimeout: 300, requestTimeout: 300, connectionsCheckingInterval: 50 });
+  server = await listen(
+    (_req, res) => {
+      handled++;
+      res.end('handled');
+    },
+    0,
+    '127.0.0.1',
+    { headersTimeout: 300, requestTimeout: 300, connectionsCheckingInterval: 50 },
+  );
 });
 afterAll(async () => server.close());
 
@@ -25,7 +33,11 @@ describe('answers node:http makes before the handler', () => {
   });
 
   it('431 for a query string past the limit', async () => {
-    expectErrorShape(await rawHttpExchange(server.port, `GET /?q=${'a'.repeat(17 * 1024)} HTTP/1.1\r\nHost: x\r\n\r\n`), 431, 'Request header fields too large');
+    expectErrorShape(
+      await rawHttpExchange(server.port, `GET /?q=${'a'.repeat(17 * 1024)} HTTP/1.1\r\nHost: x\r\n\r\n`),
+      431,
+      'Request header fields too large',
+    );
   });
 
   it('400 for a malformed request line, and for a header with a NUL', async () => {
@@ -35,6 +47,19 @@ describe('answers node:http makes before the handler', () => {
 
   it('408 for a request whose headers never finish', async () => {
     expectErrorShape(await rawHttpExchange(server.port, 'GET / HTTP/1.1\r\nHost: x\r\n'), 408, 'Request timeout');
+  });
+
+  it('417 for an Expect header other than 100-continue, 405 for CONNECT (node would hang up without a word)', async () => {
+    expectErrorShape(
+      await rawHttpExchange(server.port, 'POST / HTTP/1.1\r\nHost: x\r\nExpect: teapot\r\nContent-Length: 0\r\n\r\n'),
+      417,
+      'Expectation failed',
+    );
+    expectErrorShape(
+      await rawHttpExchange(server.port, 'CONNECT example.com:443 HTTP/1.1\r\nHost: example.com:443\r\n\r\n'),
+      405,
+      'Method not allowed',
+    );
   });
 
   it('a well-formed request still reaches the handler', async () => {

@@ -3,7 +3,17 @@ import { z } from 'zod';
 import { signContext } from '@acs/auth';
 import { createLogger } from '@acs/logger';
 import { createMetricsRegistry } from '@acs/metrics';
-import { Router, UNSTORABLE_TEXT_MESSAGE, createHttpApp, findUnstorableText, listen, parseInput, readJsonBody, type AppState, type RunningServer } from '@acs/http';
+import {
+  Router,
+  UNSTORABLE_TEXT_MESSAGE,
+  createHttpApp,
+  findUnstorableText,
+  listen,
+  parseInput,
+  readJsonBody,
+  type AppState,
+  type RunningServer,
+} from '@acs/http';
 
 // Issue 13, item 2: the one rule for text that cannot be stored, and the database-error safety net.
 const SECRET = 'internal-secret-for-input-tests-0123456789';
@@ -25,18 +35,29 @@ router.get('/db/:code', (ctx) => {
 let server: RunningServer;
 beforeAll(async () => {
   const logger = createLogger({ name: 'input-test', level: 'silent' });
-  server = await listen(createHttpApp({ logger, internalSecret: SECRET, routers: [router], metrics: createMetricsRegistry('input-test') }).callback());
+  server = await listen(
+    createHttpApp({ logger, internalSecret: SECRET, routers: [router], metrics: createMetricsRegistry('input-test') }).callback(),
+  );
 });
 afterAll(async () => server.close());
 
 function signed(method: string, path: string, init: RequestInit = {}): Promise<Response> {
   const { context, signature } = signContext(SECRET, method, path, { requestId: 'r', keyId: 'key-1', scopes: [] });
-  return fetch(server.url + path, { ...init, method, headers: { 'x-acs-context': context, 'x-acs-signature': signature, 'content-type': 'application/json', ...(init.headers as Record<string, string>) } });
+  return fetch(server.url + path, {
+    ...init,
+    method,
+    headers: {
+      'x-acs-context': context,
+      'x-acs-signature': signature,
+      'content-type': 'application/json',
+      ...(init.headers as Record<string, string>),
+    },
+  });
 }
 
 describe('findUnstorableText', () => {
   it('finds NUL and unpaired surrogates anywhere, by path, and passes paired ones', () => {
-    const value = { a: 'ok \u{1F3B5}', b: ['x', 'y\u0000'], c: { d: '\ud800', e: '\udc00x', f: 'é' }, ['k\u0000']: 1 };
+    const value = { a: 'ok \u{1F3B5}', b: ['x', 'y\u0000'], c: { d: '\ud800', e: '\udc00x', f: 'é' }, 'k\u0000': 1 };
     expect(findUnstorableText(value, 'body')).toEqual([
       { path: 'body.b[1]', message: UNSTORABLE_TEXT_MESSAGE },
       { path: 'body.c.d', message: UNSTORABLE_TEXT_MESSAGE },
@@ -68,13 +89,16 @@ describe('the rule applied to every request', () => {
 });
 
 describe('database refusals of a value are 400, never 500 (the safety net)', () => {
-  it.each(['22P05', '22021', '22003', '22001', '22P02'])('SQLSTATE %s gives 400 in the error shape without the database text', async (code) => {
-    const res = await signed('GET', `/db/${code}`);
-    expect(res.status).toBe(400);
-    const body = (await res.json()) as Record<string, unknown>;
-    expect(body).toMatchObject({ error: 'Bad request', message: expect.any(String), requestId: res.headers.get('x-request-id') });
-    expect(JSON.stringify(body)).not.toMatch(/SELECT|secret|db said/);
-  });
+  it.each(['22P05', '22021', '22003', '22001', '22P02'])(
+    'SQLSTATE %s gives 400 in the error shape without the database text',
+    async (code) => {
+      const res = await signed('GET', `/db/${code}`);
+      expect(res.status).toBe(400);
+      const body = (await res.json()) as Record<string, unknown>;
+      expect(body).toMatchObject({ error: 'Bad request', message: expect.any(String), requestId: res.headers.get('x-request-id') });
+      expect(JSON.stringify(body)).not.toMatch(/SELECT|secret|db said/);
+    },
+  );
 
   it('other database errors stay what they were (a unique violation unmapped by the route is still a 500)', async () => {
     expect((await signed('GET', '/db/23505')).status).toBe(500);

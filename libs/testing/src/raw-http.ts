@@ -39,13 +39,19 @@ export function rawHttpExchange(port: number, request: string | Buffer, timeoutM
         const colon = line.indexOf(':');
         if (colon > 0) headers[line.slice(0, colon).trim().toLowerCase()] = line.slice(colon + 1).trim();
       }
-      resolve({ status: Number(/^HTTP\/1\.[01] (\d{3})/.exec(statusLine)?.[1] ?? 0), headers, body: split === -1 ? '' : raw.slice(split + 4), raw });
+      resolve({
+        status: Number(/^HTTP\/1\.[01] (\d{3})/.exec(statusLine)?.[1] ?? 0),
+        headers,
+        body: split === -1 ? '' : raw.slice(split + 4),
+        raw,
+      });
     });
     socket.write(request);
   });
 }
 
 /** A GET whose headers are past node:http's 16 KiB limit (a 17 KiB Authorization header). */
-export const oversizedHeadersRequest = (path = '/'): string => `GET ${path} HTTP/1.1\r\nHost: x\r\nAuthorization: Bearer ${'a'.repeat(17 * 1024)}\r\n\r\n`;
+export const oversizedHeadersRequest = (path = '/'): string =>
+  `GET ${path} HTTP/1.1\r\nHost: x\r\nAuthorization: Bearer ${'a'.repeat(17 * 1024)}\r\n\r\n`;
 /** A request line that is not HTTP at all. */
 export const malformedRequestLine = 'THIS IS NOT HTTP\r\n\r\n';

@@ -30,7 +30,11 @@ function expectErrorShape(answer: RawAnswer, status: number, error: string): voi
 
 describe('dashboard answers made before its handler runs', () => {
   it('431 in the error shape for a 17 KiB header', async () => {
-    expectErrorShape(await rawHttpExchange(dashboard.server.port, oversizedHeadersRequest('/keys')), 431, 'Request header fields too large');
+    expectErrorShape(
+      await rawHttpExchange(dashboard.server.port, oversizedHeadersRequest('/keys')),
+      431,
+      'Request header fields too large',
+    );
   });
 
   it('400 in the error shape for a malformed request line', async () => {

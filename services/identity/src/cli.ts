@@ -8,7 +8,8 @@ import { createLogger } from '@acs/logger';
 import { AUTHZ_CACHE_TTL_SECONDS } from '@acs/contracts';
 import { setUserRole } from './domain/change-user.js';
 import type { UserStore } from './domain/deps.js';
-import { ROLE_NAMES, accessAt, nowSeconds, roleName, type RoleName } from './domain/user.js';
+import { ROLE_NAMES, roleName, type RoleName } from '@acs/contracts';
+import { accessAt, nowSeconds } from './domain/user.js';
 import { openIdentityStore } from './service.js';
 
 const HELP = `Manage user accounts.

@@ -1,15 +1,10 @@
-import { Router, parseInput, readJsonBody, type AppContext, type AppState } from '@acs/http';
-import { badRequest, insufficientUserError } from '@acs/errors';
+import { Router, parseInput, readJsonBody, requireCaller, type AppContext, type AppState } from '@acs/http';
+import { badRequest } from '@acs/errors';
 import { IDEMPOTENCY_KEY_HEADER, idempotencyKeySchema, subscriptionCreateRequestSchema } from '../contracts.js';
 import type { BillingDeps } from '../domain/deps.js';
-import { cancelSubscription, listUserSubscriptions, subscribe } from '../domain/subscriptions.js';
-
-/** The signed-in user as the gateway vouches for them; any role may manage its own subscriptions. */
-function user(ctx: AppContext): number {
-  const userId = ctx.state.caller?.userId;
-  if (userId === undefined) throw insufficientUserError();
-  return userId;
-}
+import { cancelSubscription } from '../domain/cancel-subscription.js';
+import { listUserSubscriptions } from '../domain/list-subscriptions.js';
+import { subscribe } from '../domain/subscribe.js';
 
 function idempotencyKey(ctx: AppContext): string | null {
   const raw = ctx.get(IDEMPOTENCY_KEY_HEADER);
@@ -23,10 +18,10 @@ function idempotencyKey(ctx: AppContext): string | null {
 export function subscriptionRoutes(deps: BillingDeps): Router<AppState> {
   const router = new Router<AppState>();
   router.get('/api/Subscriptions', async (ctx) => {
-    ctx.body = { items: await listUserSubscriptions(deps, user(ctx)) };
+    ctx.body = { items: await listUserSubscriptions(deps, requireCaller(ctx).userId) };
   });
   router.post('/api/Subscriptions', async (ctx) => {
-    const userId = user(ctx);
+    const { userId } = requireCaller(ctx);
     const key = idempotencyKey(ctx);
     const body = parseInput(subscriptionCreateRequestSchema, await readJsonBody(ctx), 'body');
     const answer = await subscribe(deps, userId, body, key);
@@ -36,7 +31,7 @@ export function subscriptionRoutes(deps: BillingDeps): Router<AppState> {
     ctx.body = answer.body;
   });
   router.delete('/api/Subscriptions/:id', async (ctx) => {
-    ctx.body = await cancelSubscription(deps, user(ctx), ctx.params.id!);
+    ctx.body = await cancelSubscription(deps, requireCaller(ctx).userId, ctx.params.id!);
   });
   return router;
 }

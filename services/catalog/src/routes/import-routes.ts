@@ -1,13 +1,11 @@
 import { z } from 'zod';
-import { Router, parseInput, readJsonBody, type AppContext, type AppState } from '@acs/http';
-import type { CatalogEntryInput } from '@acs/contracts';
-import { AppError, badRequest, insufficientUserError } from '@acs/errors';
+import { Router, parseInput, readJsonBody, requireCaller, type AppContext, type AppState } from '@acs/http';
+import { ROLE, type CatalogEntryInput } from '@acs/contracts';
+import { badRequest, errorOf } from '@acs/errors';
 import type { Db } from '@acs/db';
 import { importCatalog } from '../domain/import-catalog.js';
 import { IMPORT_MAX_BODY_BYTES, IMPORT_MAX_DETAILS, IMPORT_MAX_ROWS } from '../domain/import-limits.js';
 import { importRows, problemsMessage, validateImport } from '../domain/validate-import.js';
-
-const ADMIN_ROLE = 2;
 
 /** Only dryRun; anything else (a typo such as dry_run) is refused rather than silently writing. */
 const importQuerySchema = z.strictObject({
@@ -25,7 +23,7 @@ async function readImport(ctx: AppContext): Promise<CatalogEntryInput[]> {
   if (!rows) throw badRequest('The body must be a JSON array of catalog entries or {"items": [...]}', [{ path: 'body', message: 'Expected an array or an object with only "items"' }]);
   if (rows.length === 0) throw badRequest('The import holds no entries', [{ path: 'items', message: 'At least one entry is required' }]);
   if (rows.length > IMPORT_MAX_ROWS) {
-    throw new AppError('payload_too_large', 'Payload too large', `The import holds ${rows.length} entries; at most ${IMPORT_MAX_ROWS} are accepted per request: split it into batches (the catalog CLI does)`);
+    throw errorOf('payload_too_large', `The import holds ${rows.length} entries; at most ${IMPORT_MAX_ROWS} are accepted per request: split it into batches (the catalog CLI does)`);
   }
   const validated = validateImport(rows, IMPORT_MAX_DETAILS);
   if (!validated.ok) throw badRequest(problemsMessage(validated.problems, rows.length), validated.problems.details);
@@ -37,7 +35,7 @@ export function importRoutes(db: Db): Router<AppState> {
   router.post(IMPORT_PATH, async (ctx) => {
     // The gateway already required write:devices and an Admin JWT; the service checks the role it
     // was given too, so a mis-declared route can never open the import to other callers.
-    if ((ctx.state.caller?.role ?? -1) < ADMIN_ROLE) throw insufficientUserError();
+    requireCaller(ctx, { minRole: ROLE.admin });
     const { dryRun } = parseInput(importQuerySchema, ctx.query, 'query');
     const entries = await readImport(ctx);
     ctx.body = await importCatalog(db, entries, dryRun === 'true');

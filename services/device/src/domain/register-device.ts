@@ -1,5 +1,5 @@
 import type { CatalogSummary, DeviceRegisterRequest } from '@acs/contracts';
-import { AppError, conflict, unprocessable } from '@acs/errors';
+import { conflict, unavailable, unprocessable, type AppError } from '@acs/errors';
 import { upsertOwnDevice } from '../data-access/devices-repository.js';
 import { CatalogUnavailableError } from './catalog-client.js';
 import type { DeviceDeps } from './deps.js';
@@ -16,7 +16,7 @@ export interface Registered {
 const RETRY_AFTER_SECONDS = '5';
 
 export const catalogUnavailable = (cause: unknown): AppError =>
-  new AppError('unavailable', 'Service unavailable', 'The catalog service is not reachable, so the catalog entry could not be checked; try again later', {
+  unavailable('The catalog service is not reachable, so the catalog entry could not be checked; try again later', {
     cause,
     headers: { 'Retry-After': RETRY_AFTER_SECONDS },
   });

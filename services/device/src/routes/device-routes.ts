@@ -1,6 +1,5 @@
-import { Router, parseInput, readJsonBody, type AppContext, type AppState } from '@acs/http';
+import { Router, parseInput, readJsonBody, requireCaller, type AppState } from '@acs/http';
 import { deviceRegisterRequestSchema, type CatalogSummary, type DeviceListResponseBody, type DeviceView } from '@acs/contracts';
-import { insufficientUserError } from '@acs/errors';
 import type { DeviceDeps } from '../domain/deps.js';
 import type { Device } from '../domain/device.js';
 import { listDevices } from '../domain/list-devices.js';
@@ -21,27 +20,17 @@ export function toView(device: Device, catalogEntry: CatalogSummary | null): Dev
   };
 }
 
-/**
- * The signed-in user, as the gateway vouches for them. The gateway already required the JWT;
- * checking again keeps "no user, no devices" true for any other caller holding the internal secret.
- */
-function user(ctx: AppContext): number {
-  const userId = ctx.state.caller?.userId;
-  if (typeof userId !== 'number' || !Number.isSafeInteger(userId) || userId <= 0) throw insufficientUserError();
-  return userId;
-}
-
 /** /api/Devices: scope auth:login (list) or register:device (register), plus the user's JWT. */
 export function deviceRoutes(deps: DeviceDeps): Router<AppState> {
   const router = new Router<AppState>();
   router.get('/api/Devices', async (ctx) => {
-    const { devices, catalogUnavailable } = await listDevices(deps, user(ctx), ctx.state.requestId);
+    const { devices, catalogUnavailable } = await listDevices(deps, requireCaller(ctx).userId, ctx.state.requestId);
     const body: DeviceListResponseBody = { items: devices.map(({ device, catalogEntry }) => toView(device, catalogEntry)), catalogUnavailable };
     ctx.set('Cache-Control', 'no-store');
     ctx.body = body;
   });
   router.post('/api/Devices/Register', async (ctx) => {
-    const userId = user(ctx);
+    const { userId } = requireCaller(ctx);
     const input = parseInput(deviceRegisterRequestSchema, await readJsonBody(ctx, BODY_LIMIT_BYTES), 'body');
     const { device, created, catalogEntry } = await registerDevice(deps, userId, input, ctx.state.requestId);
     ctx.status = created ? 201 : 200;

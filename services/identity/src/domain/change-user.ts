@@ -1,6 +1,7 @@
 import { badRequest, notFound } from '@acs/errors';
 import { updateAccountRole, updateTrialEnd } from '../data-access/users-repository.js';
-import { roleName, type User } from './user.js';
+import { roleName } from '@acs/contracts';
+import type { User } from './user.js';
 import type { UserStore } from './deps.js';
 import { changeWithWriteThrough } from './write-through.js';
 

@@ -1,5 +1,6 @@
 import { upsertAdmin } from '../data-access/users-repository.js';
-import { ROLE_ADMIN, type User } from './user.js';
+import { ROLE } from '@acs/contracts';
+import type { User } from './user.js';
 import type { IdentityDeps } from './deps.js';
 import { passwordProblems, PASSWORD_POLICY } from './password-policy.js';
 import { changeWithWriteThrough } from './write-through.js';
@@ -29,7 +30,7 @@ export function assertSeedAdmin(email: string | undefined, password: string | un
 export async function applySeedAdmin(deps: IdentityDeps, seed: SeedAdmin): Promise<User> {
   const passwordHash = await deps.passwords.hash(seed.password);
   const user = (await changeWithWriteThrough(deps, (tx) =>
-    upsertAdmin(tx, { email: seed.email, passwordHash, firstName: 'Admin', lastName: 'Admin', role: ROLE_ADMIN }),
+    upsertAdmin(tx, { email: seed.email, passwordHash, firstName: 'Admin', lastName: 'Admin', role: ROLE.admin }),
   ))!;
   deps.logger.info({ audit: 'user.seeded', userId: user.id, role: user.accountRole }, 'seed Admin applied');
   return user;

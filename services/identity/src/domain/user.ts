@@ -39,9 +39,3 @@ export function accessAt(user: User, now: number): { role: number; onTrial: bool
   return { role: effectiveRole(record, now), onTrial: isTrialActive(record, now), record };
 }
 
-/** Names the CLI accepts and prints. */
-export const ROLE_NAMES = ['free', 'subscriber', 'admin', 'superadmin'] as const;
-export type RoleName = (typeof ROLE_NAMES)[number];
-export const ROLE_ADMIN = 2;
-
-export const roleName = (role: number): string => ROLE_NAMES[role] ?? `role ${role}`;

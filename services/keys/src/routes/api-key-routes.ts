@@ -1,11 +1,8 @@
-import { Router, parseInput, readJsonBody, type AppContext, type AppState } from '@acs/http';
-import { apiKeyChangeRequestSchema, apiKeyCreateRequestSchema, type ApiKeyCreatedResponseBody, type ApiKeyView } from '@acs/contracts';
-import { insufficientUserError } from '@acs/errors';
+import { Router, parseInput, readJsonBody, requireCaller, type AppContext, type AppState } from '@acs/http';
+import { ROLE, apiKeyChangeRequestSchema, apiKeyCreateRequestSchema, type ApiKeyCreatedResponseBody, type ApiKeyView } from '@acs/contracts';
 import type { ApiKey } from '../domain/api-key.js';
 import type { KeysDeps } from '../domain/deps.js';
 import { changeUserKey, createUserKey, listUserKeys, revokeUserKey } from '../domain/user-keys.js';
-
-const SUBSCRIBER = 1;
 
 export function toView(apiKey: ApiKey): ApiKeyView {
   return {
@@ -20,16 +17,6 @@ export function toView(apiKey: ApiKey): ApiKeyView {
   };
 }
 
-/**
- * The signed-in user, as the gateway vouches for them. The gateway already enforced the route's
- * role; checking again here keeps the rule true for any other caller holding the internal secret.
- */
-function user(ctx: AppContext, minRole: number): number {
-  const { caller } = ctx.state;
-  if (caller?.userId === undefined || (caller.role ?? -1) < minRole) throw insufficientUserError();
-  return caller.userId;
-}
-
 /** The use cases log (and audit) with the request's own logger, so every line carries its request id. */
 const forRequest = (deps: KeysDeps, ctx: AppContext): KeysDeps => ({ ...deps, logger: ctx.state.log });
 
@@ -37,10 +24,10 @@ const forRequest = (deps: KeysDeps, ctx: AppContext): KeysDeps => ({ ...deps, lo
 export function apiKeyRoutes(deps: KeysDeps, keysPerUser: number): Router<AppState> {
   const router = new Router<AppState>();
   router.get('/api/ApiKeys', async (ctx) => {
-    ctx.body = { items: (await listUserKeys(forRequest(deps, ctx), user(ctx, SUBSCRIBER))).map(toView) };
+    ctx.body = { items: (await listUserKeys(forRequest(deps, ctx), requireCaller(ctx, { minRole: ROLE.subscriber }).userId)).map(toView) };
   });
   router.post('/api/ApiKeys', async (ctx) => {
-    const userId = user(ctx, SUBSCRIBER);
+    const { userId } = requireCaller(ctx, { minRole: ROLE.subscriber });
     const body = parseInput(apiKeyCreateRequestSchema, await readJsonBody(ctx), 'body');
     const { apiKey, secret } = await createUserKey(forRequest(deps, ctx), userId, body, keysPerUser);
     const { lastUsedAt: _l, revokedAt: _r, ...view } = toView(apiKey);
@@ -50,12 +37,12 @@ export function apiKeyRoutes(deps: KeysDeps, keysPerUser: number): Router<AppSta
     ctx.body = created;
   });
   router.patch('/api/ApiKeys/:id', async (ctx) => {
-    const userId = user(ctx, SUBSCRIBER);
+    const { userId } = requireCaller(ctx, { minRole: ROLE.subscriber });
     const body = parseInput(apiKeyChangeRequestSchema, await readJsonBody(ctx), 'body');
     ctx.body = toView(await changeUserKey(forRequest(deps, ctx), userId, ctx.params.id!, body));
   });
   router.delete('/api/ApiKeys/:id', async (ctx) => {
-    ctx.body = toView(await revokeUserKey(forRequest(deps, ctx), user(ctx, 0), ctx.params.id!));
+    ctx.body = toView(await revokeUserKey(forRequest(deps, ctx), requireCaller(ctx).userId, ctx.params.id!));
   });
   return router;
 }

@@ -3,21 +3,11 @@ import { AppError, badRequest, conflict, notFound, unprocessable } from '@acs/er
 import type { SubscriptionView } from '../contracts.js';
 import { findAnswer, saveAnswer } from '../data-access/idempotency-repository.js';
 import { findPlan } from '../data-access/plans-repository.js';
-import {
-  endSubscription,
-  findActiveSubscription,
-  findSubscription,
-  insertSubscription,
-  listSubscriptions,
-  lockUser,
-  markCancelAtPeriodEnd,
-} from '../data-access/subscriptions-repository.js';
+import { endSubscription, findActiveSubscription, insertSubscription, lockUser } from '../data-access/subscriptions-repository.js';
 import type { BillingDeps } from './deps.js';
 import { recordEvent } from './events.js';
 import { PLAN_TYPE_FREE, type Plan } from './plan.js';
 import { isLive, toView } from './subscription.js';
-
-const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
 export interface Answer {
   status: number;
@@ -27,7 +17,7 @@ export interface Answer {
 }
 
 /** The end of a period that starts at `start`, or null when it never ends (Lifetime). */
-export function periodEnd(deps: BillingDeps, plan: Plan, start: Date): Date | null {
+function periodEnd(deps: BillingDeps, plan: Plan, start: Date): Date | null {
   switch (plan.billingInterval) {
     case 'month':
       return new Date(start.getTime() + deps.settings.periodSeconds.month * 1000);
@@ -41,7 +31,7 @@ export function periodEnd(deps: BillingDeps, plan: Plan, start: Date): Date | nu
 }
 
 /** Same key and same body replay; the body is compared after parsing, so whitespace and key order do not matter. */
-export const requestHash = (body: { planId: string }): string => createHash('sha256').update(JSON.stringify({ planId: body.planId })).digest('base64url');
+const requestHash = (body: { planId: string }): string => createHash('sha256').update(JSON.stringify({ planId: body.planId })).digest('base64url');
 
 function replayOrRefuse(stored: { requestHash: string; status: number; body: unknown }, hash: string): Answer {
   if (stored.requestHash !== hash) throw unprocessable('This Idempotency-Key was already used with a different request body');
@@ -98,36 +88,4 @@ export async function subscribe(deps: BillingDeps, userId: number, body: { planI
   });
   if (!answer.replayed) deps.onOutboxWrite();
   return answer;
-}
-
-export async function listUserSubscriptions(deps: BillingDeps, userId: number): Promise<SubscriptionView[]> {
-  const now = new Date();
-  return (await listSubscriptions(deps.db, userId)).map((subscription) => toView(subscription, now));
-}
-
-/**
- * Cancels at period end: cancelAtPeriodEnd becomes true, the subscription (and the role) stays
- * active until currentPeriodEnd, subscription.canceled is emitted. A Lifetime subscription has no
- * period end, so it ends at once (status `canceled`). Canceling twice answers the same record
- * without a second event; someone else's or an unknown id is 404; an ended one is 409.
- */
-export async function cancelSubscription(deps: BillingDeps, userId: number, id: string): Promise<SubscriptionView> {
-  const noSuch = (): AppError => notFound('No such subscription');
-  if (!UUID.test(id)) throw noSuch();
-  let emitted = false;
-  const view = await deps.db.transaction(async (tx) => {
-    await lockUser(tx, userId);
-    const existing = await findSubscription(tx, id);
-    if (!existing || existing.userId !== userId) throw noSuch();
-    const now = new Date();
-    if (!isLive(existing, now)) throw conflict('The subscription has already ended');
-    if (existing.cancelAtPeriodEnd) return toView(existing, now);
-    const changed = existing.currentPeriodEnd === null ? await endSubscription(tx, id, 'canceled', now) : await markCancelAtPeriodEnd(tx, id, now);
-    await recordEvent(tx, 'canceled', changed, now);
-    emitted = true;
-    deps.logger.info({ audit: 'subscription.canceled', userId, subscriptionId: id, endsAt: changed.currentPeriodEnd?.toISOString() }, 'subscription canceled');
-    return toView(changed, now);
-  });
-  if (emitted) deps.onOutboxWrite();
-  return view;
 }
