@@ -67,12 +67,12 @@ const pathParameters = (path: string): string[] => [...path.matchAll(/\{(\w+)\}/
 
 /**
  * The statuses an operation can answer, derived from the route table: every /api request can meet
- * node:http's own answers (400 malformed, 408, 431), layer 1 (401), the scope (403), the gateway's
+ * node:http's own answers (400 malformed, 408, 417, 431), layer 1 (401), the scope (403), the gateway's
  * body limit (413, checked on every route), an unexpected defect (500) and its upstream (502, 503,
  * 504); a route with a body can also 400/415; a path parameter 404; plus the service's own.
  */
 function possibleStatuses(route: Route): number[] {
-  const statuses = new Set([400, 401, 403, 408, 413, 431, 500, 502, 503, 504, ...(SERVICE_STATUSES[route.operationId] ?? [])]);
+  const statuses = new Set([400, 401, 403, 408, 413, 417, 431, 500, 502, 503, 504, ...(SERVICE_STATUSES[route.operationId] ?? [])]);
   if (route.method === 'POST' || route.method === 'PATCH') for (const status of [400, 413, 415]) statuses.add(status);
   if (pathParameters(route.path).length > 0) statuses.add(404);
   return [...statuses];
@@ -87,7 +87,10 @@ function undeclared(doc: Doc, route: Route): string[] {
   for (const name of pathParameters(route.path)) {
     if (!params.some((p) => p.in === 'path' && p.name === name && p.required === true)) problems.push(`path parameter {${name}}`);
   }
-  const responses = op.responses as Record<string, { headers?: Record<string, unknown>; content?: Record<string, { schema?: { $ref?: string } }> }>;
+  const responses = op.responses as Record<
+    string,
+    { headers?: Record<string, unknown>; content?: Record<string, { schema?: { $ref?: string } }> }
+  >;
   for (const status of possibleStatuses(route)) {
     const response = responses[String(status)];
     if (!response) {
@@ -95,7 +98,8 @@ function undeclared(doc: Doc, route: Route): string[] {
       continue;
     }
     if (!response.headers?.['X-Request-Id']) problems.push(`X-Request-Id header on ${status}`);
-    if (status >= 400 && response.content?.['application/json']?.schema?.$ref !== '#/components/schemas/Error') problems.push(`error shape on ${status}`);
+    if (status >= 400 && response.content?.['application/json']?.schema?.$ref !== '#/components/schemas/Error')
+      problems.push(`error shape on ${status}`);
     if ((status === 429 || status === 503) && !response.headers?.['Retry-After']) problems.push(`Retry-After header on ${status}`);
   }
   return problems.map((p) => `${route.method} ${route.path}: ${p}`);
@@ -129,7 +133,7 @@ describe('OpenAPI document', () => {
     expect(documented.sort()).toEqual(ROUTES.map((r) => `${r.method} ${r.path}`).sort());
   });
 
-  it('states each route\'s scope and user requirement as the route table does', () => {
+  it("states each route's scope and user requirement as the route table does", () => {
     for (const route of ROUTES) {
       const op = doc.paths[route.path]![route.method.toLowerCase()]!;
       expect(op['x-required-scope']).toBe(route.scope);
@@ -146,10 +150,16 @@ describe('OpenAPI document', () => {
     expect(names).toEqual(Object.keys(catalogQuerySchema.shape).sort());
   });
 
-  it('shows the spec\'s exact 401 and 403 bodies', () => {
+  it("shows the spec's exact 401 and 403 bodies", () => {
     const op = doc.paths['/api/Dac']!.get!;
     const responses = op.responses as Record<string, { content: Record<string, { example: unknown }> }>;
-    expect(responses['401']!.content['application/json']!.example).toEqual({ error: 'Missing authentication headers', message: 'Both X-Api-Key and X-Api-Secret headers are required' });
-    expect(responses['403']!.content['application/json']!.example).toEqual({ error: 'Insufficient permissions', message: 'Your API key does not have the required scope' });
+    expect(responses['401']!.content['application/json']!.example).toEqual({
+      error: 'Missing authentication headers',
+      message: 'Both X-Api-Key and X-Api-Secret headers are required',
+    });
+    expect(responses['403']!.content['application/json']!.example).toEqual({
+      error: 'Insufficient permissions',
+      message: 'Your API key does not have the required scope',
+    });
   });
 });

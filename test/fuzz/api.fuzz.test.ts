@@ -166,7 +166,7 @@ describe('fuzzing every operation of the served document', () => {
     }
   }, 300_000);
 
-  it('headers too large (431), and bytes no client library sends (400), answer in the error shape', async () => {
+  it('headers too large (431), an unknown Expect (417), and bytes no client library sends (400), answer in the error shape', async () => {
     for (const op of operations) {
       const huge: OutgoingRequest = {
         method: op.method,
@@ -176,6 +176,14 @@ describe('fuzzing every operation of the served document', () => {
       const answer = await exchange(sut.url, huge);
       expect([op.id, answer.status]).toEqual([op.id, 431]);
       await expectSound(op, huge, answer);
+      const expecting: OutgoingRequest = {
+        method: op.method,
+        path: concretePath(op),
+        headers: { ...credentialsOf(parties), expect: 'a-teapot' },
+      };
+      const expectationFailed = await exchange(sut.url, expecting);
+      expect([op.id, expectationFailed.status]).toEqual([op.id, 417]);
+      await expectSound(op, expecting, expectationFailed);
       const nul = Buffer.from(
         `${op.method} ${concretePath(op)} HTTP/1.1\r\nHost: x\r\nX-Api-Key: a\u0000b\r\nConnection: close\r\n\r\n`,
         'latin1',

@@ -6,13 +6,13 @@
  * this suite fail rather than follow it.
  */
 const KIB = 1024;
-export const BODY_LIMIT_BYTES: Record<string, number> = {
+const BODY_LIMIT_BYTES: Record<string, number> = {
   login: 8 * KIB,
   register: 8 * KIB,
   registerDevice: 16 * KIB,
   importCatalog: 16 * KIB * KIB,
 };
-export const DEFAULT_BODY_LIMIT = 64 * KIB;
+const DEFAULT_BODY_LIMIT = 64 * KIB;
 
 export const bodyLimitOf = (operationId: string): number => BODY_LIMIT_BYTES[operationId] ?? DEFAULT_BODY_LIMIT;
 

@@ -2,8 +2,8 @@
  * How long the fuzz suite runs. `npm test` uses the fixed defaults (the same inputs every time,
  * a couple of minutes); `npm run fuzz -- --runs N --seed S` passes others through the environment.
  */
-export const DEFAULT_SEED = 20_261_125;
-export const DEFAULT_RUNS_PER_OPERATION = 150;
+const DEFAULT_SEED = 20_261_125;
+const DEFAULT_RUNS_PER_OPERATION = 150;
 
 function positiveInteger(name: string, fallback: number): number {
   const raw = process.env[name];

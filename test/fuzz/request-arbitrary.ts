@@ -18,7 +18,7 @@ export interface Parties {
 }
 
 /** Every byte outside the unreserved set, percent-encoded (a lone surrogate becomes U+FFFD, as UTF-8 would make it). */
-export const percentEncode = (value: string): string =>
+const percentEncode = (value: string): string =>
   [...Buffer.from(value, 'utf8')]
     .map((b) =>
       /[A-Za-z0-9\-._~]/.test(String.fromCharCode(b)) ? String.fromCharCode(b) : `%${b.toString(16).toUpperCase().padStart(2, '0')}`,
@@ -158,13 +158,11 @@ function bodyCase(op: Operation): fc.Arbitrary<BodyCase> {
     { weight: 1, arbitrary: fc.constant(null) },
   );
   const chunking = fc.oneof({ weight: 3, arbitrary: fc.constant(undefined) }, { weight: 1, arbitrary: fc.integer({ min: 1, max: 4096 }) });
-  return fc
-    .tuple(payload, contentType, chunking)
-    .map(([text, type, chunkBytes]) => ({
-      body: text === null ? undefined : Buffer.from(text, 'utf8'),
-      contentType: type,
-      chunkBytes: text === null ? undefined : chunkBytes,
-    }));
+  return fc.tuple(payload, contentType, chunking).map(([text, type, chunkBytes]) => ({
+    body: text === null ? undefined : Buffer.from(text, 'utf8'),
+    contentType: type,
+    chunkBytes: text === null ? undefined : chunkBytes,
+  }));
 }
 
 /** Headers beyond authentication: the operation's own (valid or not), odd request ids, now and then one far too large. */

@@ -9,7 +9,7 @@ function jsonSchema(schema: z.ZodType): Record<string, unknown> {
 }
 
 /** The `{name}` segments of a route's path, in order. */
-export const pathParameterNames = (path: string): string[] => [...path.matchAll(/\{(\w+)\}/g)].map((m) => m[1]!);
+const pathParameterNames = (path: string): string[] => [...path.matchAll(/\{(\w+)\}/g)].map((m) => m[1]!);
 
 function successResponse(success: SuccessDoc): Record<string, unknown> {
   return {
@@ -27,7 +27,13 @@ function parameters(route: RouteSpec, doc: OperationDoc): Record<string, unknown
     return { in: 'path', name, required: true, ...described };
   });
   const query = (doc.query ?? []).map((q) => ({ in: 'query', required: false, ...q }));
-  const headers = (doc.headers ?? []).map((h) => ({ in: 'header', name: h.name, required: false, description: h.description, schema: jsonSchema(h.schema) }));
+  const headers = (doc.headers ?? []).map((h) => ({
+    in: 'header',
+    name: h.name,
+    required: false,
+    description: h.description,
+    schema: jsonSchema(h.schema),
+  }));
   return [...path, ...query, ...headers];
 }
 
@@ -47,7 +53,9 @@ function operation(route: RouteSpec): Record<string, unknown> {
     'x-user-requirement': route.user.kind === 'user' ? { minRole: route.user.minRole } : 'none',
     security: [needsUser ? { ApiKey: [], ApiSecret: [], UserJwt: [] } : { ApiKey: [], ApiSecret: [] }],
     ...(params.length > 0 ? { parameters: params } : {}),
-    ...(doc.requestBody ? { requestBody: { required: true, content: { 'application/json': { schema: jsonSchema(doc.requestBody) } } } } : {}),
+    ...(doc.requestBody
+      ? { requestBody: { required: true, content: { 'application/json': { schema: jsonSchema(doc.requestBody) } } } }
+      : {}),
     responses,
   };
 }
@@ -66,7 +74,7 @@ export function buildOpenApiDocument(routes: readonly RouteSpec[]): Record<strin
       version: '1.0.0',
       description:
         'Every /api request needs X-Api-Key and X-Api-Secret (layer 1); routes that involve user data also need Authorization: Bearer <JWT> (layer 2). ' +
-        'Each route names the scope it needs in x-required-scope. system:full-access is held only by the service\'s own web application and cannot be assigned through the API. ' +
+        "Each route names the scope it needs in x-required-scope. system:full-access is held only by the service's own web application and cannot be assigned through the API. " +
         'Every error body has `error` and `message` (plus `requestId`, and `details` for validation errors). Every response carries X-Request-Id (taken from the request when it is plain, else generated).',
     },
     // Relative: the gateway that served this document (behind whatever host name the client used).

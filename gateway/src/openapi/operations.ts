@@ -1,9 +1,28 @@
 import { z } from 'zod';
 import {
-  CATALOG_DEFAULT_PAGE_SIZE, CATALOG_MAX_PAGE, IDEMPOTENCY_KEY_HEADER, idempotencyKeySchema, CATALOG_MAX_PAGE_SIZE, apiKeyChangeRequestSchema, apiKeyCreateRequestSchema, apiKeyCreatedResponseSchema,
-  apiKeyListResponseSchema, apiKeyViewSchema, catalogEntryInputSchema, subscriptionCreateRequestSchema, subscriptionListResponseSchema,
-  subscriptionPlanListResponseSchema, subscriptionViewSchema, deviceListResponseSchema, deviceRegisterRequestSchema, deviceSchema,
-  catalogPageSchema, loginRequestSchema, loginResponseSchema, registerRequestSchema, registerResponseSchema,
+  CATALOG_DEFAULT_PAGE_SIZE,
+  CATALOG_MAX_PAGE,
+  IDEMPOTENCY_KEY_HEADER,
+  idempotencyKeySchema,
+  CATALOG_MAX_PAGE_SIZE,
+  apiKeyChangeRequestSchema,
+  apiKeyCreateRequestSchema,
+  apiKeyCreatedResponseSchema,
+  apiKeyListResponseSchema,
+  apiKeyViewSchema,
+  catalogEntryInputSchema,
+  subscriptionCreateRequestSchema,
+  subscriptionListResponseSchema,
+  subscriptionPlanListResponseSchema,
+  subscriptionViewSchema,
+  deviceListResponseSchema,
+  deviceRegisterRequestSchema,
+  deviceSchema,
+  catalogPageSchema,
+  loginRequestSchema,
+  loginResponseSchema,
+  registerRequestSchema,
+  registerResponseSchema,
 } from '@acs/contracts';
 
 export interface QueryParameterDoc {
@@ -86,7 +105,7 @@ export const OPERATIONS: Record<string, OperationDoc> = {
     summary: "List the signed-in user's devices",
     description:
       "The caller's newest 500 devices, newest first, each with a short summary of its catalog entry. When the catalog cannot be reached " +
-      'the devices still come back, with catalogEntry null and catalogUnavailable true. Nobody sees another user\'s devices.',
+      "the devices still come back, with catalogEntry null and catalogUnavailable true. Nobody sees another user's devices.",
     success: { status: 200, description: 'The devices', schema: deviceListResponseSchema },
   },
   registerDevice: {
@@ -98,7 +117,13 @@ export const OPERATIONS: Record<string, OperationDoc> = {
       '(503 with Retry-After when the catalog cannot be reached, nothing written).',
     requestBody: deviceRegisterRequestSchema,
     success: { status: 201, description: 'Device registered', schema: deviceSchema },
-    alsoSucceeds: [{ status: 200, description: 'The serial was already registered to this user: the device, updated (an idempotent repeat)', schema: deviceSchema }],
+    alsoSucceeds: [
+      {
+        status: 200,
+        description: 'The serial was already registered to this user: the device, updated (an idempotent repeat)',
+        schema: deviceSchema,
+      },
+    ],
     errors: { 400: 'Invalid body', 409: 'Serial registered to another account', 422: 'Unknown catalog entry' },
   },
   listCatalog: {
@@ -110,7 +135,11 @@ export const OPERATIONS: Record<string, OperationDoc> = {
     query: [
       { name: 'brand', description: 'Brand name, case-insensitive exact match', schema: { type: 'string', minLength: 1, maxLength: 80 } },
       { name: 'page', description: 'Page number, from 1', schema: { type: 'integer', minimum: 1, maximum: CATALOG_MAX_PAGE, default: 1 } },
-      { name: 'pageSize', description: 'Entries per page', schema: { type: 'integer', minimum: 1, maximum: CATALOG_MAX_PAGE_SIZE, default: CATALOG_DEFAULT_PAGE_SIZE } },
+      {
+        name: 'pageSize',
+        description: 'Entries per page',
+        schema: { type: 'integer', minimum: 1, maximum: CATALOG_MAX_PAGE_SIZE, default: CATALOG_DEFAULT_PAGE_SIZE },
+      },
     ],
     success: { status: 200, description: 'One page of entries', schema: catalogPageSchema },
     errors: { 400: 'Invalid query parameter' },
@@ -155,13 +184,24 @@ export const OPERATIONS: Record<string, OperationDoc> = {
       status: 201,
       description: 'The subscription',
       schema: subscriptionViewSchema,
-      headers: { 'Idempotent-Replayed': { description: 'true when this answer replays the first one for the same Idempotency-Key', schema: { type: 'string', enum: ['true'] } } },
+      headers: {
+        'Idempotent-Replayed': {
+          description: 'true when this answer replays the first one for the same Idempotency-Key',
+          schema: { type: 'string', enum: ['true'] },
+        },
+      },
     },
-    errors: { 400: 'Invalid body, Idempotency-Key or the Free plan', 404: 'No such plan', 409: 'Already subscribed to this plan', 422: 'Idempotency-Key reused with another body' },
+    errors: {
+      400: 'Invalid body, Idempotency-Key or the Free plan',
+      404: 'No such plan',
+      409: 'Already subscribed to this plan',
+      422: 'Idempotency-Key reused with another body',
+    },
   },
   listSubscriptions: {
     summary: "List the signed-in user's subscriptions",
-    description: "Newest first. status: active, expired (period over), replaced (by another plan) or canceled. Needs system:full-access and the user's JWT.",
+    description:
+      "Newest first. status: active, expired (period over), replaced (by another plan) or canceled. Needs system:full-access and the user's JWT.",
     success: { status: 200, description: 'The subscriptions', schema: subscriptionListResponseSchema },
   },
   cancelSubscription: {
@@ -176,7 +216,7 @@ export const OPERATIONS: Record<string, OperationDoc> = {
   listApiKeys: {
     summary: "List the signed-in user's API keys",
     description:
-      "Newest first, revoked keys included (with revokedAt). Never a secret or a hash. Needs system:full-access (only the account dashboard holds it) " +
+      'Newest first, revoked keys included (with revokedAt). Never a secret or a hash. Needs system:full-access (only the account dashboard holds it) ' +
       "and the user's JWT with a current effective role >= 1 (an active subscription or trial); otherwise 403.",
     success: { status: 200, description: 'The keys', schema: apiKeyListResponseSchema },
   },

@@ -38,7 +38,7 @@ const REQUEST_ID_HEADER = { 'X-Request-Id': headerRef('X-Request-Id') };
 /** Statuses whose answer may (503) or always does (429) carry Retry-After. */
 const RETRY_AFTER_STATUSES = new Set([429, 503]);
 
-export function errorResponse(status: number, description: string, example?: { error: string; message: string }): Record<string, unknown> {
+function errorResponse(status: number, description: string, example?: { error: string; message: string }): Record<string, unknown> {
   return {
     description,
     headers: RETRY_AFTER_STATUSES.has(status)
@@ -80,6 +80,7 @@ export function errorResponses(route: RouteSpec, doc: OperationDoc): Record<numb
     405: 'Method not supported on this path',
     408: 'The request did not arrive in time',
     413: 'Request body too large',
+    417: 'An Expect header other than 100-continue',
     431: 'Request headers too large',
     500: 'Unexpected failure (a defect); the body never holds internals',
     502: 'The owning service failed',
