@@ -42,8 +42,93 @@ describe('route table', () => {
   });
 });
 
+type Doc = { openapi: string; servers?: unknown[]; paths: Record<string, Record<string, Record<string, unknown>>> };
+type Route = (typeof ROUTES)[number];
+
+/**
+ * What an operation's service answers beyond what the route table implies (the services' READMEs
+ * and routes): its success statuses and its own errors. Transcribed, so a document that drops one fails.
+ */
+const SERVICE_STATUSES: Record<string, number[]> = {
+  login: [200, 429],
+  register: [201, 409],
+  listDevices: [200],
+  registerDevice: [200, 201, 409, 422],
+  listCatalog: [200],
+  importCatalog: [200],
+  listPlans: [200],
+  createSubscription: [201, 404, 409, 422],
+  listSubscriptions: [200],
+  cancelSubscription: [200, 409],
+  listApiKeys: [200],
+  createApiKey: [201, 409],
+  changeApiKey: [200, 409],
+  revokeApiKey: [200],
+};
+
+const pathParameters = (path: string): string[] => [...path.matchAll(/\{(\w+)\}/g)].map((m) => m[1]!);
+
+/**
+ * The statuses an operation can answer, derived from the route table: every /api request can meet
+ * node:http's own answers (400 malformed, 408, 417, 431), layer 1 (401), the scope (403), the gateway's
+ * body limit (413, checked on every route), an unexpected defect (500) and its upstream (502, 503,
+ * 504); a route with a body can also 400/415; a path parameter 404; plus the service's own.
+ */
+function possibleStatuses(route: Route): number[] {
+  const statuses = new Set([400, 401, 403, 408, 413, 417, 431, 500, 502, 503, 504, ...(SERVICE_STATUSES[route.operationId] ?? [])]);
+  if (route.method === 'POST' || route.method === 'PATCH') for (const status of [400, 413, 415]) statuses.add(status);
+  if (pathParameters(route.path).length > 0) statuses.add(404);
+  return [...statuses];
+}
+
+/** Everything a generated client needs that the document does not declare for this route. */
+function undeclared(doc: Doc, route: Route): string[] {
+  const op = doc.paths[route.path]?.[route.method.toLowerCase()];
+  if (!op) return [`${route.method} ${route.path}: no operation`];
+  const problems: string[] = [];
+  const params = (op.parameters ?? []) as { in: string; name: string; required?: boolean }[];
+  for (const name of pathParameters(route.path)) {
+    if (!params.some((p) => p.in === 'path' && p.name === name && p.required === true)) problems.push(`path parameter {${name}}`);
+  }
+  const responses = op.responses as Record<
+    string,
+    { headers?: Record<string, unknown>; content?: Record<string, { schema?: { $ref?: string } }> }
+  >;
+  for (const status of possibleStatuses(route)) {
+    const response = responses[String(status)];
+    if (!response) {
+      problems.push(`status ${status}`);
+      continue;
+    }
+    if (!response.headers?.['X-Request-Id']) problems.push(`X-Request-Id header on ${status}`);
+    if (status >= 400 && response.content?.['application/json']?.schema?.$ref !== '#/components/schemas/Error')
+      problems.push(`error shape on ${status}`);
+    if ((status === 429 || status === 503) && !response.headers?.['Retry-After']) problems.push(`Retry-After header on ${status}`);
+  }
+  return problems.map((p) => `${route.method} ${route.path}: ${p}`);
+}
+
 describe('OpenAPI document', () => {
-  const doc = buildOpenApiDocument(ROUTES) as { openapi: string; paths: Record<string, Record<string, Record<string, unknown>>> };
+  const doc = buildOpenApiDocument(ROUTES) as Doc;
+
+  it('declares, for every operation, its path parameters and every status it can answer, with the headers and the error shape', () => {
+    expect(ROUTES.flatMap((route) => undeclared(doc, route))).toEqual([]);
+    expect(doc.servers).toEqual([expect.objectContaining({ url: '/' })]);
+  });
+
+  it('the drift check fails on an operation missing a path parameter or a possible status', () => {
+    const patch = ROUTES.find((r) => r.operationId === 'changeApiKey')!;
+    const broken = structuredClone(doc);
+    const op = broken.paths[patch.path]!.patch!;
+    op.parameters = [];
+    delete (op.responses as Record<string, unknown>)['415'];
+    expect(undeclared(broken, patch)).toEqual([`PATCH ${patch.path}: path parameter {id}`, `PATCH ${patch.path}: status 415`]);
+  });
+
+  it('refuses to build for a route whose path parameter is not described', () => {
+    const login = ROUTES.find((r) => r.operationId === 'login')!;
+    expect(() => buildOpenApiDocument([{ ...login, path: '/api/Users/{userId}/Login' }])).toThrow('{userId}');
+  });
 
   it('is OpenAPI 3.1 with one operation per route and nothing more', () => {
     expect(doc.openapi).toBe('3.1.0');
@@ -51,7 +136,7 @@ describe('OpenAPI document', () => {
     expect(documented.sort()).toEqual(ROUTES.map((r) => `${r.method} ${r.path}`).sort());
   });
 
-  it('states each route\'s scope and user requirement as the route table does', () => {
+  it("states each route's scope and user requirement as the route table does", () => {
     for (const route of ROUTES) {
       const op = doc.paths[route.path]![route.method.toLowerCase()]!;
       expect(op['x-required-scope']).toBe(route.scope);
@@ -68,10 +153,16 @@ describe('OpenAPI document', () => {
     expect(names).toEqual(Object.keys(catalogQuerySchema.shape).sort());
   });
 
-  it('shows the spec\'s exact 401 and 403 bodies', () => {
+  it("shows the spec's exact 401 and 403 bodies", () => {
     const op = doc.paths['/api/Dac']!.get!;
     const responses = op.responses as Record<string, { content: Record<string, { example: unknown }> }>;
-    expect(responses['401']!.content['application/json']!.example).toEqual({ error: 'Missing authentication headers', message: 'Both X-Api-Key and X-Api-Secret headers are required' });
-    expect(responses['403']!.content['application/json']!.example).toEqual({ error: 'Insufficient permissions', message: 'Your API key does not have the required scope' });
+    expect(responses['401']!.content['application/json']!.example).toEqual({
+      error: 'Missing authentication headers',
+      message: 'Both X-Api-Key and X-Api-Secret headers are required',
+    });
+    expect(responses['403']!.content['application/json']!.example).toEqual({
+      error: 'Insufficient permissions',
+      message: 'Your API key does not have the required scope',
+    });
   });
 });

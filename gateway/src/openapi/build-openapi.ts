@@ -1,58 +1,50 @@
 import { z } from 'zod';
-import { SPEC_ERRORS } from '@acs/errors';
 import type { RouteSpec } from '../routing/route-table.js';
-import { OPERATIONS } from './operations.js';
-
-const errorSchema = {
-  type: 'object',
-  required: ['error', 'message'],
-  properties: {
-    error: { type: 'string', description: 'short title' },
-    message: { type: 'string', description: 'explanation' },
-    requestId: { type: 'string', description: 'the X-Request-Id of the request' },
-    details: { type: 'array', description: 'validation problems', items: { type: 'object', properties: { path: { type: 'string' }, message: { type: 'string' } } } },
-  },
-};
-
-const errorResponse = (description: string, example?: { error: string; message: string }) => ({
-  description,
-  content: { 'application/json': { schema: { $ref: '#/components/schemas/Error' }, ...(example ? { example: { error: example.error, message: example.message } } : {}) } },
-});
-
-// Rate limits per API key (issue 16): draft-ietf-httpapi-ratelimit-headers-11, on every answer to a limited key.
-const rateLimitHeaders = {
-  'RateLimit-Policy': { description: 'the key\'s rate-limit windows, e.g. "1s";q=20;w=1, "1d";q=50000;w=86400 (only for a rate-limited key)', schema: { type: 'string' } },
-  RateLimit: { description: 'the window with the least room: "1s";r=<remaining>;t=<seconds> (only for a rate-limited key)', schema: { type: 'string' } },
-};
-const tooManyRequests = (description: string) => ({
-  ...errorResponse(description),
-  headers: { 'Retry-After': { description: 'whole seconds until a request would be admitted', schema: { type: 'integer' } }, ...rateLimitHeaders },
-});
+import { OPERATIONS, type OperationDoc, type SuccessDoc } from './operations.js';
+import { ERROR_SCHEMA, RESPONSE_HEADERS, errorResponses, successHeaders } from './responses.js';
 
 function jsonSchema(schema: z.ZodType): Record<string, unknown> {
   const { $schema: _drop, ...rest } = z.toJSONSchema(schema, { io: 'input', unrepresentable: 'any' }) as Record<string, unknown>;
   return rest;
 }
 
+/** The `{name}` segments of a route's path, in order. */
+const pathParameterNames = (path: string): string[] => [...path.matchAll(/\{(\w+)\}/g)].map((m) => m[1]!);
+
+function successResponse(success: SuccessDoc): Record<string, unknown> {
+  return {
+    description: success.description,
+    headers: successHeaders(success.headers),
+    ...(success.schema ? { content: { 'application/json': { schema: jsonSchema(success.schema) } } } : {}),
+  };
+}
+
+/** Path parameters (every `{name}` of the path must be described), then query, then header parameters. */
+function parameters(route: RouteSpec, doc: OperationDoc): Record<string, unknown>[] {
+  const path = pathParameterNames(route.path).map((name) => {
+    const described = doc.path?.[name];
+    if (!described) throw new Error(`route ${route.method} ${route.path} does not describe its path parameter {${name}}`);
+    return { in: 'path', name, required: true, ...described };
+  });
+  const query = (doc.query ?? []).map((q) => ({ in: 'query', required: false, ...q }));
+  const headers = (doc.headers ?? []).map((h) => ({
+    in: 'header',
+    name: h.name,
+    required: false,
+    description: h.description,
+    schema: jsonSchema(h.schema),
+  }));
+  return [...path, ...query, ...headers];
+}
+
 function operation(route: RouteSpec): Record<string, unknown> {
   const doc = OPERATIONS[route.operationId];
   if (!doc) throw new Error(`route ${route.method} ${route.path} has no OpenAPI description (${route.operationId})`);
   const needsUser = route.user.kind === 'user';
-  const responses: Record<string, unknown> = {
-    [doc.success.status]: { description: doc.success.description, headers: rateLimitHeaders, ...(doc.success.schema ? { content: { 'application/json': { schema: jsonSchema(doc.success.schema) } } } : {}) },
-    401: errorResponse('API key or secret missing or invalid', SPEC_ERRORS.missingApiKey),
-    403: errorResponse(needsUser ? 'Scope missing, or user JWT missing, invalid or with too low a role' : 'The key lacks the required scope', SPEC_ERRORS.insufficientScope),
-    404: errorResponse('Unknown route'),
-    405: errorResponse('Method not supported on this path'),
-    413: errorResponse('Request body too large'),
-    429: tooManyRequests("The API key's rate limit is reached"),
-    502: errorResponse('The owning service failed'),
-    503: errorResponse('The owning service is unreachable or not deployed'),
-    504: errorResponse('The owning service did not answer in time'),
-  };
-  for (const [status, description] of Object.entries(doc.errors ?? {})) {
-    responses[status] = status === '429' ? tooManyRequests(`${description}; or the API key's rate limit is reached`) : errorResponse(description);
-  }
+  const responses: Record<string, unknown> = { [doc.success.status]: successResponse(doc.success) };
+  for (const success of doc.alsoSucceeds ?? []) responses[success.status] = successResponse(success);
+  Object.assign(responses, errorResponses(route, doc));
+  const params = parameters(route, doc);
   return {
     operationId: route.operationId,
     summary: doc.summary,
@@ -60,8 +52,10 @@ function operation(route: RouteSpec): Record<string, unknown> {
     'x-required-scope': route.scope,
     'x-user-requirement': route.user.kind === 'user' ? { minRole: route.user.minRole } : 'none',
     security: [needsUser ? { ApiKey: [], ApiSecret: [], UserJwt: [] } : { ApiKey: [], ApiSecret: [] }],
-    ...(doc.query ? { parameters: doc.query.map((q) => ({ in: 'query', required: false, ...q })) } : {}),
-    ...(doc.requestBody ? { requestBody: { required: true, content: { 'application/json': { schema: jsonSchema(doc.requestBody) } } } } : {}),
+    ...(params.length > 0 ? { parameters: params } : {}),
+    ...(doc.requestBody
+      ? { requestBody: { required: true, content: { 'application/json': { schema: jsonSchema(doc.requestBody) } } } }
+      : {}),
     responses,
   };
 }
@@ -80,12 +74,15 @@ export function buildOpenApiDocument(routes: readonly RouteSpec[]): Record<strin
       version: '1.0.0',
       description:
         'Every /api request needs X-Api-Key and X-Api-Secret (layer 1); routes that involve user data also need Authorization: Bearer <JWT> (layer 2). ' +
-        'Each route names the scope it needs in x-required-scope. system:full-access is held only by the service\'s own web application and cannot be assigned through the API. ' +
+        "Each route names the scope it needs in x-required-scope. system:full-access is held only by the service's own web application and cannot be assigned through the API. " +
         'Every error body has `error` and `message` (plus `requestId`, and `details` for validation errors). Every response carries X-Request-Id (taken from the request when it is plain, else generated).',
     },
+    // Relative: the gateway that served this document (behind whatever host name the client used).
+    servers: [{ url: '/', description: 'The gateway that serves this document' }],
     paths,
     components: {
-      schemas: { Error: errorSchema },
+      schemas: { Error: ERROR_SCHEMA },
+      headers: RESPONSE_HEADERS,
       securitySchemes: {
         ApiKey: { type: 'apiKey', in: 'header', name: 'X-Api-Key' },
         ApiSecret: { type: 'apiKey', in: 'header', name: 'X-Api-Secret' },

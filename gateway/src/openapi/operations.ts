@@ -1,9 +1,31 @@
 import { z } from 'zod';
 import {
-  CATALOG_DEFAULT_PAGE_SIZE, CATALOG_MAX_PAGE, CATALOG_MAX_PAGE_SIZE, apiKeyChangeRequestSchema, apiKeyCreateRequestSchema, apiKeyCreatedResponseSchema,
-  apiKeyListResponseSchema, apiKeyRollRequestSchema, apiKeyRolledResponseSchema, apiKeyUsageResponseSchema, apiKeyViewSchema, catalogEntryInputSchema, subscriptionCreateRequestSchema, subscriptionListResponseSchema,
-  subscriptionPlanListResponseSchema, subscriptionViewSchema, deviceListResponseSchema, deviceRegisterRequestSchema, deviceSchema,
-  catalogPageSchema, loginRequestSchema, loginResponseSchema, registerRequestSchema, registerResponseSchema,
+  CATALOG_DEFAULT_PAGE_SIZE,
+  CATALOG_MAX_PAGE,
+  IDEMPOTENCY_KEY_HEADER,
+  idempotencyKeySchema,
+  CATALOG_MAX_PAGE_SIZE,
+  apiKeyChangeRequestSchema,
+  apiKeyCreateRequestSchema,
+  apiKeyCreatedResponseSchema,
+  apiKeyListResponseSchema,
+  apiKeyRollRequestSchema,
+  apiKeyRolledResponseSchema,
+  apiKeyUsageResponseSchema,
+  apiKeyViewSchema,
+  catalogEntryInputSchema,
+  subscriptionCreateRequestSchema,
+  subscriptionListResponseSchema,
+  subscriptionPlanListResponseSchema,
+  subscriptionViewSchema,
+  deviceListResponseSchema,
+  deviceRegisterRequestSchema,
+  deviceSchema,
+  catalogPageSchema,
+  loginRequestSchema,
+  loginResponseSchema,
+  registerRequestSchema,
+  registerResponseSchema,
 } from '@acs/contracts';
 
 export interface QueryParameterDoc {
@@ -12,16 +34,47 @@ export interface QueryParameterDoc {
   schema: Record<string, unknown>;
 }
 
+/** A `{name}` segment of the route's path; every one the path has must be described. */
+export interface PathParameterDoc {
+  description: string;
+  schema: Record<string, unknown>;
+}
+
+/** A request header a client may send to this operation (beyond the authentication headers); validated by the service with `schema`. */
+export interface HeaderParameterDoc {
+  name: string;
+  description: string;
+  schema: z.ZodType;
+}
+
+export interface SuccessDoc {
+  status: number;
+  description: string;
+  schema?: z.ZodType;
+  /** Response headers beyond X-Request-Id (which every answer carries). */
+  headers?: Record<string, { description: string; schema: Record<string, unknown> }>;
+}
+
 export interface OperationDoc {
   summary: string;
   description: string;
   query?: QueryParameterDoc[];
+  path?: Record<string, PathParameterDoc>;
+  headers?: HeaderParameterDoc[];
   requestBody?: z.ZodType;
   /** Success status and body; the error statuses are added from the route's requirements. */
-  success: { status: number; description: string; schema?: z.ZodType };
+  success: SuccessDoc;
+  /** Other success answers of the same operation (an idempotent repeat answering 200, for instance). */
+  alsoSucceeds?: SuccessDoc[];
   /** Route-specific error statuses beyond the common ones. */
   errors?: Record<number, string>;
 }
+
+/** Ids of keys and subscriptions are UUIDs; any other value (or someone else's id) answers 404. */
+const uuidPathParameter = (what: string): PathParameterDoc => ({
+  description: `id of the ${what} (a UUID; any other value, or the id of someone else's ${what}, answers 404)`,
+  schema: { type: 'string', format: 'uuid' },
+});
 
 const importRequestSchema = z.union([z.array(catalogEntryInputSchema), z.object({ items: z.array(catalogEntryInputSchema) })]);
 const importResultSchema = z.object({ inserted: z.number().int(), updated: z.number().int(), total: z.number().int() });
@@ -51,13 +104,17 @@ export const OPERATIONS: Record<string, OperationDoc> = {
       'address an hour (429 with Retry-After); a taken e-mail is answered 409 without creating anything.',
     requestBody: registerRequestSchema,
     success: { status: 201, description: 'Account created', schema: registerResponseSchema },
-    errors: { 400: 'Invalid body or password outside the policy', 409: 'E-mail already registered: sign in with it, or use another address', 429: 'Too many registrations from this address; see Retry-After' },
+    errors: {
+      400: 'Invalid body or password outside the policy',
+      409: 'E-mail already registered: sign in with it, or use another address',
+      429: 'Too many registrations from this address; see Retry-After',
+    },
   },
   listDevices: {
     summary: "List the signed-in user's devices",
     description:
       "The caller's newest 500 devices, newest first, each with a short summary of its catalog entry. When the catalog cannot be reached " +
-      'the devices still come back, with catalogEntry null and catalogUnavailable true. Nobody sees another user\'s devices.',
+      "the devices still come back, with catalogEntry null and catalogUnavailable true. Nobody sees another user's devices.",
     success: { status: 200, description: 'The devices', schema: deviceListResponseSchema },
   },
   registerDevice: {
@@ -68,7 +125,14 @@ export const OPERATIONS: Record<string, OperationDoc> = {
       'registered to another account gives 409. An unknown catalogEntryId gives 422; it is checked against the catalog service at once ' +
       '(503 with Retry-After when the catalog cannot be reached, nothing written).',
     requestBody: deviceRegisterRequestSchema,
-    success: { status: 201, description: 'Device registered (200 when it was already registered to this user)', schema: deviceSchema },
+    success: { status: 201, description: 'Device registered', schema: deviceSchema },
+    alsoSucceeds: [
+      {
+        status: 200,
+        description: 'The serial was already registered to this user: the device, updated (an idempotent repeat)',
+        schema: deviceSchema,
+      },
+    ],
     errors: { 400: 'Invalid body', 409: 'Serial registered to another account', 422: 'Unknown catalog entry' },
   },
   listCatalog: {
@@ -80,7 +144,11 @@ export const OPERATIONS: Record<string, OperationDoc> = {
     query: [
       { name: 'brand', description: 'Brand name, case-insensitive exact match', schema: { type: 'string', minLength: 1, maxLength: 80 } },
       { name: 'page', description: 'Page number, from 1', schema: { type: 'integer', minimum: 1, maximum: CATALOG_MAX_PAGE, default: 1 } },
-      { name: 'pageSize', description: 'Entries per page', schema: { type: 'integer', minimum: 1, maximum: CATALOG_MAX_PAGE_SIZE, default: CATALOG_DEFAULT_PAGE_SIZE } },
+      {
+        name: 'pageSize',
+        description: 'Entries per page',
+        schema: { type: 'integer', minimum: 1, maximum: CATALOG_MAX_PAGE_SIZE, default: CATALOG_DEFAULT_PAGE_SIZE },
+      },
     ],
     success: { status: 200, description: 'One page of entries', schema: catalogPageSchema },
     errors: { 400: 'Invalid query parameter' },
@@ -113,13 +181,36 @@ export const OPERATIONS: Record<string, OperationDoc> = {
       'while active gives 409. The Free plan gives 400, an unknown plan 404. Idempotency-Key header: the same key and body replay the first ' +
       'answer (Idempotent-Replayed: true); the same key with another body gives 422. There is no payment provider yet: activation is ' +
       'immediate (the payment seam approves everything). The role becomes Subscriber on the next request; plan_type shows at the next login.',
+    headers: [
+      {
+        name: IDEMPOTENCY_KEY_HEADER,
+        description: 'Optional: the same key with the same body replays the first answer; with another body it gives 422',
+        schema: idempotencyKeySchema,
+      },
+    ],
     requestBody: subscriptionCreateRequestSchema,
-    success: { status: 201, description: 'The subscription', schema: subscriptionViewSchema },
-    errors: { 400: 'Invalid body or the Free plan', 404: 'No such plan', 409: 'Already subscribed to this plan', 422: 'Idempotency-Key reused with another body' },
+    success: {
+      status: 201,
+      description: 'The subscription',
+      schema: subscriptionViewSchema,
+      headers: {
+        'Idempotent-Replayed': {
+          description: 'true when this answer replays the first one for the same Idempotency-Key',
+          schema: { type: 'string', enum: ['true'] },
+        },
+      },
+    },
+    errors: {
+      400: 'Invalid body, Idempotency-Key or the Free plan',
+      404: 'No such plan',
+      409: 'Already subscribed to this plan',
+      422: 'Idempotency-Key reused with another body',
+    },
   },
   listSubscriptions: {
     summary: "List the signed-in user's subscriptions",
-    description: "Newest first. status: active, expired (period over), replaced (by another plan) or canceled. Needs system:full-access and the user's JWT.",
+    description:
+      "Newest first. status: active, expired (period over), replaced (by another plan) or canceled. Needs system:full-access and the user's JWT.",
     success: { status: 200, description: 'The subscriptions', schema: subscriptionListResponseSchema },
   },
   cancelSubscription: {
@@ -127,13 +218,14 @@ export const OPERATIONS: Record<string, OperationDoc> = {
     description:
       'Sets cancelAtPeriodEnd; the status and the Subscriber role stay until the period ends (a Lifetime subscription ends at once). ' +
       "Cancelling twice answers the same. Someone else's or an unknown id gives 404; an ended subscription 409.",
+    path: { id: uuidPathParameter('subscription') },
     success: { status: 200, description: 'The subscription', schema: subscriptionViewSchema },
     errors: { 404: 'No such subscription of this user', 409: 'The subscription has already ended' },
   },
   listApiKeys: {
     summary: "List the signed-in user's API keys",
     description:
-      "Newest first, revoked keys included (with revokedAt). Never a secret or a hash. Needs system:full-access (only the account dashboard holds it) " +
+      'Newest first, revoked keys included (with revokedAt). Never a secret or a hash. Needs system:full-access (only the account dashboard holds it) ' +
       "and the user's JWT with a current effective role >= 1 (an active subscription or trial); otherwise 403.",
     success: { status: 200, description: 'The keys', schema: apiKeyListResponseSchema },
   },
@@ -154,6 +246,7 @@ export const OPERATIONS: Record<string, OperationDoc> = {
     description:
       "Needs system:full-access and the owner's JWT with role >= 1. The new scopes apply from the next request made with the key. " +
       "Someone else's key, or an unknown id, gives 404. A revoked key cannot be changed (409).",
+    path: { id: uuidPathParameter('key') },
     requestBody: apiKeyChangeRequestSchema,
     success: { status: 200, description: 'The changed key', schema: apiKeyViewSchema },
     errors: { 400: 'Invalid body, unknown or reserved scope', 404: 'No such key of this user', 409: 'The key is revoked' },
@@ -163,16 +256,18 @@ export const OPERATIONS: Record<string, OperationDoc> = {
     description:
       "Needs system:full-access and the owner's JWT (any role, so a lapsed subscriber can still stop a leaked key). The key stops working on " +
       "the next request; the record is kept and listed with revokedAt. Revoking twice answers the same. Someone else's key gives 404.",
+    path: { id: uuidPathParameter('key') },
     success: { status: 200, description: 'The revoked key', schema: apiKeyViewSchema },
     errors: { 404: 'No such key of this user' },
   },
   rollApiKey: {
-    summary: "Give a key a new secret without downtime (account dashboard)",
+    summary: 'Give a key a new secret without downtime (account dashboard)',
     description:
       "Needs system:full-access and the owner's JWT with role >= 1. Answers the key with its new secret, shown this once. The previous " +
       'secret keeps working for graceSeconds (0..604800, default 86400; graceEndsAt says until when), then answers 401; ' +
       'graceSeconds 0 stops it at once (a leaked secret). Rolling again during a grace period ends the older secret at once. ' +
       "Someone else's key, or an unknown id, gives 404; a revoked or expired key 409. The body is optional.",
+    path: { id: uuidPathParameter('key') },
     requestBody: apiKeyRollRequestSchema,
     success: { status: 200, description: 'The key and its new secret; the secret is shown this once', schema: apiKeyRolledResponseSchema },
     errors: { 400: 'graceSeconds not a whole number in 0..604800', 404: 'No such key of this user', 409: 'The key is revoked or expired' },
@@ -183,6 +278,7 @@ export const OPERATIONS: Record<string, OperationDoc> = {
       "Needs system:full-access and the owner's JWT (any role). The last `days` UTC days, today included, oldest first; days without " +
       'traffic appear with zeros. byStatus counts 2xx, 3xx, 4xx (429 excepted), 429 and 5xx answers. Gateways send counts in batches ' +
       "(KEY_USAGE_FLUSH_MS, 10 s by default), so the newest requests may be missing for that long. Someone else's key gives 404.",
+    path: { id: uuidPathParameter('key') },
     query: [{ name: 'days', description: 'how many days back, 1-90 (default 30)', schema: { type: 'integer', minimum: 1, maximum: 90, default: 30 } }],
     success: { status: 200, description: 'Daily counts', schema: apiKeyUsageResponseSchema },
     errors: { 400: 'days not a whole number in 1..90', 404: 'No such key of this user' },

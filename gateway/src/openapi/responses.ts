@@ -1,0 +1,116 @@
+import { SPEC_ERRORS } from '@acs/errors';
+import type { RouteSpec } from '../routing/route-table.js';
+import type { OperationDoc } from './operations.js';
+
+/** The one error shape (ARCHITECTURE.md, decision 5). */
+export const ERROR_SCHEMA = {
+  type: 'object',
+  required: ['error', 'message'],
+  properties: {
+    error: { type: 'string', description: 'short title' },
+    message: { type: 'string', description: 'explanation' },
+    requestId: { type: 'string', description: 'the X-Request-Id of the request' },
+    details: {
+      type: 'array',
+      description: 'validation problems',
+      items: { type: 'object', required: ['path', 'message'], properties: { path: { type: 'string' }, message: { type: 'string' } } },
+    },
+  },
+};
+
+/** Response headers shared by many answers (components.headers). */
+export const RESPONSE_HEADERS = {
+  'X-Request-Id': {
+    description:
+      'The request id: taken from the request when it is 1-128 of A-Z a-z 0-9 . _ : -, otherwise generated. Sent on every answer.',
+    required: true,
+    schema: { type: 'string' },
+  },
+  'Retry-After': {
+    description: 'Seconds to wait before trying again',
+    schema: { type: 'string', pattern: '^[0-9]+$' },
+  },
+  // Rate limits per API key (issue 16): draft-ietf-httpapi-ratelimit-headers-11, on every answer to a limited key.
+  'RateLimit-Policy': {
+    description: 'The key\'s rate-limit windows, e.g. "1s";q=20;w=1, "1d";q=50000;w=86400 (only for a rate-limited key)',
+    schema: { type: 'string' },
+  },
+  RateLimit: {
+    description: 'The window with the least room: "1s";r=<remaining>;t=<seconds> (only for a rate-limited key)',
+    schema: { type: 'string' },
+  },
+};
+
+const headerRef = (name: keyof typeof RESPONSE_HEADERS) => ({ $ref: `#/components/headers/${name}` });
+const REQUEST_ID_HEADER = { 'X-Request-Id': headerRef('X-Request-Id') };
+const RATE_LIMIT_HEADERS = { 'RateLimit-Policy': headerRef('RateLimit-Policy'), RateLimit: headerRef('RateLimit') };
+
+/** Statuses whose answer may (503) or always does (429) carry Retry-After. */
+const RETRY_AFTER_STATUSES = new Set([429, 503]);
+
+function errorResponse(status: number, description: string, example?: { error: string; message: string }): Record<string, unknown> {
+  return {
+    description,
+    headers: {
+      ...REQUEST_ID_HEADER,
+      ...(RETRY_AFTER_STATUSES.has(status) ? { 'Retry-After': headerRef('Retry-After') } : {}),
+      ...(status === 429 ? RATE_LIMIT_HEADERS : {}),
+    },
+    content: {
+      'application/json': {
+        schema: { $ref: '#/components/schemas/Error' },
+        ...(example ? { example: { error: example.error, message: example.message } } : {}),
+      },
+    },
+  };
+}
+
+export function successHeaders(
+  extra: Record<string, { description: string; schema: Record<string, unknown> }> = {},
+): Record<string, unknown> {
+  return { ...REQUEST_ID_HEADER, ...RATE_LIMIT_HEADERS, ...extra };
+}
+
+/**
+ * Every error status the system can answer for this operation, with a description: those any
+ * request can meet (node:http before the gateway runs, layer 1, the gateway's checks, the
+ * upstream call), those that follow from the route (user requirement, body, path parameters),
+ * and the operation's own (OperationDoc.errors, which also override the generic descriptions).
+ */
+export function errorResponses(route: RouteSpec, doc: OperationDoc): Record<number, Record<string, unknown>> {
+  const needsUser = route.user.kind === 'user';
+  const hasBody = doc.requestBody !== undefined;
+  const descriptions: Record<number, string> = {
+    400: hasBody
+      ? 'Missing or invalid JSON body'
+      : doc.query
+        ? 'Invalid query parameter'
+        : 'Malformed request (a request line or header that cannot be parsed)',
+    401: 'API key or secret missing or invalid',
+    403: needsUser ? 'Scope missing, or user JWT missing, invalid or with too low a role' : 'The key lacks the required scope',
+    404: doc.path ? 'No such resource' : 'Unknown route',
+    405: 'Method not supported on this path',
+    408: 'The request did not arrive in time',
+    413: 'Request body too large',
+    417: 'An Expect header other than 100-continue',
+    429: "The API key's rate limit is reached; see Retry-After",
+    431: 'Request headers too large',
+    500: 'Unexpected failure (a defect); the body never holds internals',
+    502: 'The owning service failed',
+    503: 'The owning service (or a store it needs) is unreachable or not deployed; may carry Retry-After',
+    504: 'The owning service did not answer in time',
+  };
+  if (hasBody) descriptions[415] = 'The body is not application/json';
+  // An operation's own 429 (sign-in throttling, registration limits) comes on top of the key's rate limit.
+  const own429 = doc.errors?.[429];
+  Object.assign(descriptions, doc.errors ?? {});
+  if (own429) descriptions[429] = `${own429}; or the API key's rate limit is reached`;
+  const examples: Record<number, { error: string; message: string }> = {
+    401: SPEC_ERRORS.missingApiKey,
+    403: SPEC_ERRORS.insufficientScope,
+  };
+  const responses: Record<number, Record<string, unknown>> = {};
+  for (const [status, description] of Object.entries(descriptions))
+    responses[Number(status)] = errorResponse(Number(status), description, examples[Number(status)]);
+  return responses;
+}

@@ -1,0 +1,138 @@
+import createClient, { type Client, type Middleware } from 'openapi-fetch';
+// Generated from the served /openapi.json by the test (openapi-typescript); git-ignored.
+import type { paths } from '../generated/openapi.js';
+
+// A third party's program, written only against the generated types: if the document stops
+// declaring what a call needs (a path parameter, a header, a body field, a status), tsc rejects
+// this file. It imports nothing else of the platform.
+
+export interface JourneyInput {
+  baseUrl: string;
+  /** auth:register and auth:login. */
+  app: { key: string; secret: string };
+  /** system:full-access (the account dashboard's kind of key). */
+  dashboard: { key: string; secret: string };
+  /** write:devices, for the import. */
+  importer: { key: string; secret: string };
+  /** register:device. */
+  firmware: { key: string; secret: string };
+  admin: { email: string; password: string };
+  /** A fresh account to create. */
+  user: { email: string; password: string };
+  /** Checks every answer (status declared, body of the declared schema). */
+  middleware: Middleware;
+}
+
+type Key = { key: string; secret: string };
+
+function clientFor(input: JourneyInput, key: Key, token?: string): Client<paths> {
+  const client = createClient<paths>({
+    baseUrl: input.baseUrl,
+    headers: { 'X-Api-Key': key.key, 'X-Api-Secret': key.secret, ...(token ? { Authorization: `Bearer ${token}` } : {}) },
+  });
+  client.use(input.middleware);
+  return client;
+}
+
+function expectStatus(what: string, response: Response, ...statuses: number[]): void {
+  if (!statuses.includes(response.status)) throw new Error(`${what} answered ${response.status}, expected ${statuses.join(' or ')}`);
+}
+
+function must<T>(what: string, data: T | undefined): T {
+  if (data === undefined) throw new Error(`${what}: no body`);
+  return data;
+}
+
+/** Calls every operation of the document once or more, as a typed client would; returns nothing, throws on a surprise. */
+export async function runJourney(input: JourneyInput): Promise<void> {
+  const app = clientFor(input, input.app);
+
+  const registered = await app.POST('/api/Users/Register', {
+    body: { email: input.user.email, password: input.user.password, firstName: 'Grace', lastName: 'Hopper' },
+  });
+  expectStatus('register', registered.response, 201);
+  const refused = await app.POST('/api/Users/Register', {
+    body: { email: input.user.email, password: input.user.password, firstName: 'Grace', lastName: 'Hopper' },
+  });
+  expectStatus('register again', refused.response, 409);
+  if (refused.error?.error === undefined) throw new Error('a 409 without the error shape');
+
+  const login = await app.POST('/api/Users/Login', { body: { email: input.user.email, password: input.user.password } });
+  expectStatus('login', login.response, 200);
+  const userToken = must('login', login.data).token;
+  const adminLogin = await app.POST('/api/Users/Login', { body: { email: input.admin.email, password: input.admin.password } });
+  expectStatus('admin login', adminLogin.response, 200);
+  const adminToken = must('admin login', adminLogin.data).token;
+
+  const reader = clientFor(input, input.dashboard);
+  const plans = await reader.GET('/api/SubscriptionPlans');
+  expectStatus('plans', plans.response, 200);
+  const monthly = must('plans', plans.data).items.find((plan) => plan.planType === 1);
+  if (!monthly) throw new Error('no monthly plan');
+
+  const brand = `Journey${input.user.email.split('@')[0]!.replace(/[^A-Za-z0-9]/g, '')}`;
+  const importer = clientFor(input, input.importer, adminToken);
+  const entry = {
+    type: 'dac' as const,
+    brand,
+    model: 'One',
+    price: 199.99,
+    releaseYear: 2024,
+    specs: {
+      chip: 'ESS ES9038Q2M',
+      maxSampleRateHz: 384000,
+      maxBitDepth: 32 as const,
+      dsd: 'DSD256' as const,
+      inputs: ['usb' as const],
+      outputs: ['rca' as const],
+    },
+  };
+  const dryRun = await importer.POST('/api/Dac/import', { params: { query: { dryRun: true } }, body: [entry] });
+  expectStatus('import dry run', dryRun.response, 200);
+  const imported = await importer.POST('/api/Dac/import', { body: { items: [entry] } });
+  expectStatus('import', imported.response, 200);
+  if (must('import', imported.data).inserted !== 1) throw new Error('the import inserted nothing');
+
+  const catalog = await reader.GET('/api/Dac', { params: { query: { brand, page: 1, pageSize: 5 } } });
+  expectStatus('catalog', catalog.response, 200);
+  const catalogEntryId = must('catalog', catalog.data).items[0]?.id;
+  if (catalogEntryId === undefined) throw new Error('the imported entry is not listed');
+
+  const firmware = clientFor(input, input.firmware, userToken);
+  const device = { serialNumber: `SN-${brand}`, name: 'Desk DAC', catalogEntryId, firmwareVersion: '1.0.0' };
+  const first = await firmware.POST('/api/Devices/Register', { body: device });
+  expectStatus('register device', first.response, 201);
+  const repeat = await firmware.POST('/api/Devices/Register', { body: { ...device, name: 'Desk DAC (renamed)' } });
+  expectStatus('register device again', repeat.response, 200);
+  const devices = await clientFor(input, input.app, userToken).GET('/api/Devices');
+  expectStatus('devices', devices.response, 200);
+  if (must('devices', devices.data).items.length !== 1) throw new Error('expected one device');
+
+  const dashboard = clientFor(input, input.dashboard, userToken);
+  const subscribed = await dashboard.POST('/api/Subscriptions', {
+    params: { header: { 'Idempotency-Key': `journey-${brand}` } },
+    body: { planId: monthly.id },
+  });
+  expectStatus('subscribe', subscribed.response, 201);
+  const subscriptions = await dashboard.GET('/api/Subscriptions');
+  expectStatus('subscriptions', subscriptions.response, 200);
+  const subscriptionId = must('subscribe', subscribed.data).id;
+  const canceled = await dashboard.DELETE('/api/Subscriptions/{id}', { params: { path: { id: subscriptionId } } });
+  expectStatus('cancel', canceled.response, 200);
+  if (!must('cancel', canceled.data).cancelAtPeriodEnd) throw new Error('the subscription is not set to end');
+
+  const created = await dashboard.POST('/api/ApiKeys', {
+    body: { name: 'journey', scopes: 'read:devices auth:login', environment: 'test' },
+  });
+  expectStatus('create key', created.response, 201);
+  const keyId = must('create key', created.data).id;
+  const keys = await dashboard.GET('/api/ApiKeys');
+  expectStatus('keys', keys.response, 200);
+  const changed = await dashboard.PATCH('/api/ApiKeys/{id}', { params: { path: { id: keyId } }, body: { scopes: 'read:devices' } });
+  expectStatus('change key', changed.response, 200);
+  const revoked = await dashboard.DELETE('/api/ApiKeys/{id}', { params: { path: { id: keyId } } });
+  expectStatus('revoke key', revoked.response, 200);
+  if (must('revoke key', revoked.data).revokedAt === null) throw new Error('the key is not revoked');
+  const unknown = await dashboard.DELETE('/api/ApiKeys/{id}', { params: { path: { id: '00000000-0000-4000-8000-000000000000' } } });
+  expectStatus('revoke an unknown key', unknown.response, 404);
+}
