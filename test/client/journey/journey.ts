@@ -130,6 +130,12 @@ export async function runJourney(input: JourneyInput): Promise<void> {
   expectStatus('keys', keys.response, 200);
   const changed = await dashboard.PATCH('/api/ApiKeys/{id}', { params: { path: { id: keyId } }, body: { scopes: 'read:devices' } });
   expectStatus('change key', changed.response, 200);
+  const rolled = await dashboard.POST('/api/ApiKeys/{id}/roll', { params: { path: { id: keyId } }, body: { graceSeconds: 0 } });
+  expectStatus('roll key', rolled.response, 200);
+  if (must('roll key', rolled.data).secret === must('create key', created.data).secret) throw new Error('the rolled secret is the old one');
+  const usage = await dashboard.GET('/api/ApiKeys/{id}/usage', { params: { path: { id: keyId }, query: { days: 7 } } });
+  expectStatus('key usage', usage.response, 200);
+  if (must('key usage', usage.data).days.length !== 7) throw new Error('usage does not list 7 days');
   const revoked = await dashboard.DELETE('/api/ApiKeys/{id}', { params: { path: { id: keyId } } });
   expectStatus('revoke key', revoked.response, 200);
   if (must('revoke key', revoked.data).revokedAt === null) throw new Error('the key is not revoked');
