@@ -13,6 +13,7 @@ interface Dashboard { uid: string; title: string; schemaVersion: number; templat
 const dashboard = (): Dashboard => JSON.parse(readRepoFile(DASHBOARD_FILE)) as Dashboard;
 const queryPanels = () => dashboard().panels.flatMap((panel) => [panel, ...(panel.panels ?? [])]).filter((panel) => panel.type !== 'row');
 const exprs = () => queryPanels().flatMap((panel) => (panel.targets ?? []).map((target) => target.expr));
+// biome-ignore lint/suspicious/noTemplateCurlyInString: Grafana's reference to the data-source variable, not a JS template
 const DATASOURCE = '${datasource}';
 
 describe('the Grafana dashboard', () => {

@@ -1,12 +1,13 @@
 import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { Registry, collectDefaultMetrics } from 'prom-client';
+import { createMetricsRegistry } from '@acs/metrics';
 
 // Which metric names exist: the ones the code registers (found in the sources, so a metric renamed
-// in the code fails the rules and the dashboard that still use the old name) and prom-client's
-// defaults (asked of prom-client itself). Plus the series a Prometheus on Kubernetes has without
-// us: `up` (every scrape) and kube-state-metrics' pod readiness.
+// in the code fails the rules and the dashboard that still use the old name), prom-client's
+// defaults (asked of the registry every process creates, so they are the ones it exposes), and the
+// series a Prometheus on Kubernetes has without us: `up` (every scrape) and kube-state-metrics'
+// pod readiness.
 
 export const ROOT = fileURLToPath(new URL('../../', import.meta.url));
 
@@ -60,11 +61,10 @@ export function registeredMetrics(): Map<string, MetricType> {
   return metrics;
 }
 
-/** name → type of prom-client's default process and Node.js metrics, as this prom-client reports them. */
+/** name → type of the process and Node.js metrics (prom-client's defaults) every process's registry holds. */
 export async function defaultMetrics(): Promise<Map<string, MetricType>> {
-  const registry = new Registry();
-  collectDefaultMetrics({ register: registry });
-  return new Map((await registry.getMetricsAsJSON()).map((metric) => [metric.name, metric.type as MetricType]));
+  const registry = createMetricsRegistry('monitoring-test');
+  return new Map((await registry.getMetricsAsJSON()).map((metric) => [metric.name, String(metric.type) as MetricType]));
 }
 
 /** The series names a metric of that type exposes (a histogram: only its _bucket, _sum, _count). */
