@@ -1,5 +1,5 @@
 import { describe, expect, it } from '@jest/globals';
-import { knownSeriesNames, metricNamesIn } from './metric-names.js';
+import { knownSeriesLabels, knownSeriesNames, metricNamesIn, unknownLabels } from './metric-names.js';
 import { DASHBOARD_FILE, readRepoFile } from './monitoring-files.js';
 
 // The Grafana dashboard: importable as it is (uid, title, schemaVersion, a Prometheus data-source
@@ -45,6 +45,11 @@ describe('the Grafana dashboard', () => {
       .map((query) => /^label_values\(\s*([^,)]+)/.exec(query)?.[1] ?? query);
     const unknown = [...exprs(), ...variableQueries].flatMap((expr) => metricNamesIn(expr).filter((name) => !known.has(name)).map((name) => `${name} in ${expr}`));
     expect(unknown).toEqual([]);
+  });
+
+  it('uses only labels those metrics carry', async () => {
+    const known = await knownSeriesLabels();
+    expect(exprs().flatMap((expr) => unknownLabels(expr, known).map((label) => `${label} in ${expr}`))).toEqual([]);
   });
 
   it('shows rates, p50 and p99 by route, auth refusals by reason, rate limits, the outbox, consumers, event-loop lag and memory', () => {

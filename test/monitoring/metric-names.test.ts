@@ -1,5 +1,5 @@
 import { describe, expect, it } from '@jest/globals';
-import { knownSeriesNames, metricNamesIn, registeredMetrics } from './metric-names.js';
+import { knownSeriesLabels, knownSeriesNames, metricNamesIn, registeredLabels, registeredMetrics, unknownLabels } from './metric-names.js';
 
 // The checker the rule and dashboard tests rely on: it must find metric names, and only them.
 
@@ -21,6 +21,16 @@ describe('metricNamesIn', () => {
   });
 });
 
+describe('unknownLabels', () => {
+  it('reports a matcher or a grouping label the metric does not have, and passes the ones it has', async () => {
+    const known = await knownSeriesLabels();
+    expect(unknownLabels('sum by (service, reason) (rate(gateway_auth_rejections_total{reason="api_key", instance=~".+"}[5m]))', known)).toEqual([]);
+    expect(unknownLabels('histogram_quantile(0.99, sum by (le, route) (rate(http_server_request_duration_seconds_bucket[5m])))', known)).toEqual([]);
+    expect(unknownLabels('sum by (reasons) (rate(gateway_auth_rejections_total{outcome="x"}[5m]))', known)).toEqual(['gateway_auth_rejections_total{outcome}', 'by/on (reasons)']);
+    expect(unknownLabels('sum by (le) (rate(http_server_requests_total[5m]))', known)).toEqual(['by/on (le)']);
+  });
+});
+
 describe('the metric names found in the code', () => {
   it('hold every metric of the README table, with its type', () => {
     const metrics = registeredMetrics();
@@ -39,6 +49,18 @@ describe('the metric names found in the code', () => {
       identity_login_throttled_total: 'counter',
       identity_registration_throttled_total: 'counter',
     });
+  });
+
+  it('carry the labels of the README table', () => {
+    const labels = registeredLabels();
+    expect(labels.get('http_server_requests_total')).toEqual(['method', 'route', 'status']);
+    expect(labels.get('http_server_request_duration_seconds')).toEqual(['method', 'route', 'status']);
+    expect(labels.get('gateway_auth_rejections_total')).toEqual(['reason']);
+    expect(labels.get('gateway_upstream_failures_total')).toEqual(['upstream', 'status']);
+    expect(labels.get('gateway_rate_limited_total')).toEqual(['method', 'route']);
+    expect(labels.get('bus_messages_consumed_total')).toEqual(['queue', 'outcome']);
+    expect(labels.get('identity_login_throttled_total')).toEqual(['limit']);
+    expect(labels.get('billing_outbox_oldest_pending_age_seconds')).toEqual([]);
   });
 
   it('expose a histogram as its _bucket, _sum and _count series, and prom-client defaults by name', async () => {

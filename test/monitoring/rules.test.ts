@@ -1,6 +1,6 @@
 import { describe, expect, it } from '@jest/globals';
 import { parse } from 'yaml';
-import { knownSeriesNames, metricNamesIn } from './metric-names.js';
+import { knownSeriesLabels, knownSeriesNames, metricNamesIn, unknownLabels } from './metric-names.js';
 import { OPERATIONS_DOC, PROMETHEUS_RULE_FILE, RULES_FILE, headingAnchors, plainRuleGroups, promtool, readRepoFile } from './monitoring-files.js';
 
 // k8s/monitoring's alerting rules: valid for Prometheus, doing what their unit tests say, naming
@@ -44,6 +44,11 @@ describe('the plain rules file', () => {
     const known = await knownSeriesNames();
     const unknown = rules().flatMap((rule) => metricNamesIn(rule.expr).filter((name) => !known.has(name)).map((name) => `${rule.alert}: ${name}`));
     expect(unknown).toEqual([]);
+  });
+
+  it('uses only labels those metrics carry (README, Metrics)', async () => {
+    const known = await knownSeriesLabels();
+    expect(rules().flatMap((rule) => unknownLabels(rule.expr, known).map((label) => `${rule.alert}: ${label}`))).toEqual([]);
   });
 
   it('gives each alert a severity, a summary, a description and a runbook entry in docs/operations.md', () => {
