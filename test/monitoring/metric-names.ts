@@ -12,7 +12,7 @@ import { createMetricsRegistry } from '@acs/metrics';
 export const ROOT = fileURLToPath(new URL('../../', import.meta.url));
 
 /** Series that come from Prometheus or kube-state-metrics, not from this code. */
-export const EXTERNAL_METRICS: readonly string[] = ['up', 'kube_pod_status_ready'];
+const EXTERNAL_METRICS: readonly string[] = ['up', 'kube_pod_status_ready'];
 
 type MetricType = 'counter' | 'gauge' | 'histogram' | 'summary';
 
@@ -82,7 +82,7 @@ export function registeredLabels(): Map<string, string[]> {
 }
 
 /** name → type of the process and Node.js metrics (prom-client's defaults) every process's registry holds. */
-export async function defaultMetrics(): Promise<Map<string, MetricType>> {
+async function defaultMetrics(): Promise<Map<string, MetricType>> {
   const registry = createMetricsRegistry('monitoring-test');
   return new Map((await registry.getMetricsAsJSON()).map((metric) => [metric.name, String(metric.type) as MetricType]));
 }
@@ -101,7 +101,7 @@ export async function knownSeriesNames(): Promise<Set<string>> {
 }
 
 /** Labels every scraped series has: the registry's `service`, and what Prometheus or Kubernetes service discovery adds. */
-export const TARGET_LABELS: readonly string[] = ['service', 'instance', 'job', 'namespace', 'pod', 'container'];
+const TARGET_LABELS: readonly string[] = ['service', 'instance', 'job', 'namespace', 'pod', 'container'];
 
 /** The labels of the external series the rules use (kube-state-metrics' pod readiness, Prometheus's up). */
 const EXTERNAL_LABELS: Record<string, readonly string[]> = { up: [], kube_pod_status_ready: ['condition', 'uid'] };
@@ -123,7 +123,7 @@ export async function knownSeriesLabels(): Promise<Map<string, Set<string>>> {
  * metric; a grouping clause (by, on, ignoring, …) to any series of the expression, so it is
  * reported against all of them and a label none of them has is the mistake.
  */
-export function labelUses(expr: string): { selectors: { metric: string; label: string }[]; grouping: string[] } {
+function labelUses(expr: string): { selectors: { metric: string; label: string }[]; grouping: string[] } {
   const text = expr.replace(/"(?:[^"\\]|\\.)*"/g, '""');
   const selectors = [...text.matchAll(/([A-Za-z_:][A-Za-z0-9_:]*)\s*\{([^}]*)\}/g)].flatMap(([, metric, matchers]) =>
     [...matchers!.matchAll(/([A-Za-z_][A-Za-z0-9_]*)\s*(?:=~|!~|!=|=)/g)].map((m) => ({ metric: metric!, label: m[1]! })),
