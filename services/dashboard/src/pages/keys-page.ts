@@ -6,7 +6,7 @@ import { html, type SafeHtml } from './html.js';
 import { formatTime } from './labels.js';
 import { csrfField, layout, type Chrome } from './layout.js';
 import { canRoll, expiryField, keyStatus, lifecycleFacts, rolledPanel, type RolledKey } from './key-lifecycle.js';
-import { describeRateLimits, rateLimitsField } from './rate-limits.js';
+import { CARD_HINT, describeRateLimits, rateLimitsField } from './rate-limits.js';
 import { usageChart } from './usage-chart.js';
 
 export interface CreatedKey {
@@ -133,7 +133,7 @@ function limitsForm(chrome: Chrome, key: ApiKeyView, limitsDraft: LimitsDraft | 
   const error = mine ? chrome.fieldErrors?.rateLimits : undefined;
   const value = mine ? limitsDraft.text : key.rateLimits ? formatRateLimits(key.rateLimits) : '';
   return html`<form method="post" action="/keys/${id}/limits" class="limits stacked">${csrfField(chrome.csrfToken)}
-      ${rateLimitsField(`key-${key.id}-limits`, value, error, error !== undefined)}
+      ${rateLimitsField(`key-${key.id}-limits`, value, error, error !== undefined, CARD_HINT)}
       <button type="submit" aria-label="Save the rate limits of key “${key.name}”">Save limits</button>
     </form>`;
 }

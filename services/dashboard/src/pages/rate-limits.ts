@@ -36,6 +36,9 @@ export function rateLimitsFromForm(text: string): { ok: true; rateLimits: RateLi
   }
 }
 
+/** On each card, after the full explanation on the create form: the same rules, shorter. */
+export const CARD_HINT = 'As on the create form, e.g. 20/1s,50000/1d; empty: the deployment default. A limit above the deployment\'s ceiling is refused.';
+
 const HINT =
   'Optional. Up to 4 limits as <requests>/<window>, separated by commas, e.g. 20/1s,50000/1d for 20 per second and 50,000 per day (units s, m, h, d). Empty: the deployment default. This deployment may set a ceiling; a limit above it is refused and the message names the ceiling.';
 
@@ -43,11 +46,11 @@ const HINT =
  * The limits input, on the create form and on each key's card. `id` is unique on the page; the name is
  * always `rateLimits`, the field the gateway's 400 details name, so its message lands right here.
  */
-export function rateLimitsField(id: string, value: string, error: string | undefined, focused: boolean, label = 'Rate limits'): SafeHtml {
+export function rateLimitsField(id: string, value: string, error: string | undefined, focused: boolean, hint = HINT): SafeHtml {
   const described = [`${id}-hint`, error ? `${id}-error` : null].filter((x) => x !== null).join(' ');
   return html`<div class="field${error ? ' invalid' : ''}">
-      <label for="${id}">${label}</label>
-      <p class="hint" id="${id}-hint">${HINT}</p>
+      <label for="${id}">Rate limits</label>
+      <p class="hint" id="${id}-hint">${hint}</p>
       ${error ? html`<p class="field-error" id="${id}-error">${error}</p>` : ''}
       <input id="${id}" type="text" name="rateLimits" value="${value}" maxlength="200" placeholder="20/1s,50000/1d" autocomplete="off" spellcheck="false" aria-describedby="${described}"${error ? html` aria-invalid="true"` : ''}${focused ? html` autofocus` : ''}>
     </div>`;
