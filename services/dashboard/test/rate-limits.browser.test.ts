@@ -36,7 +36,7 @@ let credentials: { key: string; secret: string };
 
 describe('rate limits in the dashboard (no script)', () => {
   it('creates a key with its own limits: the card says them in words', async () => {
-    await page.goto(system.url + '/register');
+    await page.goto(`${system.url}/register`);
     await page.getByLabel('E-mail').fill(uniqueEmail());
     await page.getByLabel('First name').fill('Ada');
     await page.getByLabel('Last name').fill('Lovelace');
@@ -44,7 +44,7 @@ describe('rate limits in the dashboard (no script)', () => {
     await page.getByRole('button', { name: 'Create account' }).click();
     expect(path()).toBe('/');
 
-    await page.goto(system.url + '/keys');
+    await page.goto(`${system.url}/keys`);
     const form = page.locator('form[action="/keys"]');
     await form.getByLabel('Name').fill('limited app');
     await form.getByRole('checkbox', { name: /^read:devices\b/ }).check();
