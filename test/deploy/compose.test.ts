@@ -1,6 +1,7 @@
 import { describe, expect, it } from '@jest/globals';
+import { ceilingViolations, type RateLimits } from '@acs/contracts';
 import { COMPONENTS, appStopGraceSeconds, componentOfCommand, mainSchemaName, publicComponents, readRepoFile, standaloneEntries, type Component } from './components.js';
-import { composeEnv, composeVariables, envExampleVariables, interpolate, loadCompose, type ComposeFile, type ComposeService } from './compose-file.js';
+import { composeEnv, composeVariables, envExampleVariables, interpolate, loadCompose, rawEnvironment, type ComposeFile, type ComposeService } from './compose-file.js';
 import { SECRET_FIXTURES, envProblems, parsedConfig, sharedSettingProblems, targetOfUrlVariable } from './env-check.js';
 
 const compose = loadCompose();
@@ -100,6 +101,25 @@ describe('docker-compose.yml', () => {
     for (const { service } of ours) {
       expect(service.read_only).toBe(true);
       expect(Number.parseInt(service.stop_grace_period ?? '10', 10)).toBeGreaterThan(appStopGraceSeconds());
+    }
+  });
+
+  it('shares a rate limit among the gateway containers it runs, and keeps the live default within the users\' ceiling', () => {
+    const byName = (name: string) => components.find((c) => c.name === name)!;
+    const config = (name: string) => parsedConfig(byName(name), composeEnv(serviceOf(byName(name)).service, variables));
+    const gateway = serviceOf(byName('gateway')).service as ComposeService & { deploy?: { replicas?: number } };
+    expect(config('gateway').GATEWAY_REPLICAS).toBe(gateway.deploy?.replicas ?? 1);
+    const live = config('gateway').RATE_LIMITS_LIVE as RateLimits | null;
+    const ceiling = config('keys').RATE_LIMIT_CEILING as RateLimits | null;
+    expect(live).not.toBeNull();
+    expect(ceiling).not.toBeNull();
+    expect(ceilingViolations(live!, ceiling!)).toEqual([]);
+    // .env.example shows the same values compose uses when .env leaves them out.
+    const example = readRepoFile('.env.example');
+    for (const name of ['RATE_LIMITS_LIVE', 'RATE_LIMITS_TEST', 'RATE_LIMIT_CEILING']) {
+      const line = new RegExp(`^${name}=(.*)$`, 'm').exec(example)?.[1];
+      const raw = [...Object.values(compose.services)].flatMap((service) => rawEnvironment(service)).find(([variable]) => variable === name)?.[1];
+      expect(raw && interpolate(raw, () => undefined)).toBe(line);
     }
   });
 

@@ -1,4 +1,5 @@
 import { describe, expect, it } from '@jest/globals';
+import { ceilingViolations, type RateLimits } from '@acs/contracts';
 import { appStopGraceSeconds, mainSchemaName, servesMetrics, standaloneEntries } from './components.js';
 import { parsedConfig, sharedSettingProblems, targetOfUrlVariable } from './env-check.js';
 import { appliedManifests, appliedManifestsWith, k8sFiles, loadKustomization, ofKind, resolvePort } from './k8s-files.js';
@@ -39,6 +40,20 @@ describe('k8s/ Deployments', () => {
 
   it('give each container exactly the variables of its config schema, and all it needs, from the ConfigMaps and the Secret', () => {
     expect(problems).toEqual([]);
+  });
+
+  it('share a rate limit among as many gateway pods as the autoscaler may run, and keep the live default within the users\' ceiling', () => {
+    const hpa = ofKind(manifests, 'HorizontalPodAutoscaler').find((h) => h.metadata?.name === 'gateway') as { spec: { maxReplicas: number } } | undefined;
+    expect(hpa).toBeDefined();
+    // Outage share floor(limit / GATEWAY_REPLICAS) per pod: at maxReplicas, all pods together stay within the limit.
+    expect(config('gateway').GATEWAY_REPLICAS).toBe(hpa!.spec.maxReplicas);
+    const live = config('gateway').RATE_LIMITS_LIVE as RateLimits | null;
+    const ceiling = config('keys').RATE_LIMIT_CEILING as RateLimits | null;
+    expect(live).not.toBeNull();
+    expect(config('gateway').RATE_LIMITS_TEST).not.toBeNull();
+    expect(ceiling).not.toBeNull();
+    // A user can always give a key the deployment's own live default.
+    expect(ceilingViolations(live!, ceiling!)).toEqual([]);
   });
 
   it('configure the shared settings alike (internal secret, Redis, bus, JWT issuer and audience)', () => {

@@ -121,6 +121,37 @@ describe('API keys', () => {
   });
 });
 
+describe('API keys: rate limits', () => {
+  it('sets limits on create and on the card; the gateway applies them; a malformed value is refused by the form, nothing sent', async () => {
+    const browser = system.browser();
+    await registerUser(browser);
+    await browser.get('/keys');
+    const malformed = await browser.post('/keys', { name: 'typo', scopes: ['read:devices'], rateLimits: '20 per second' });
+    expect(malformed.status).toBe(400);
+    expect(malformed.html).toMatch(/id="field-rateLimits" type="text" name="rateLimits" value="20 per second"[^>]*aria-invalid="true"/);
+    expect(textOf(malformed.html)).toContain('e.g. 20/1s,50000/1d');
+    expect(textOf((await browser.get('/keys')).html)).toContain('You have no API keys yet.');
+
+    const credentials = createdCredentials(await browser.post('/keys', { name: 'capped', scopes: ['read:devices'], rateLimits: '20/1s,50000/1d' }));
+    const id = keyIdOf(browser.lastPage!, credentials.key);
+    expect(textOf(browser.lastPage!.html)).toContain('Rate limits 20 per second, 50,000 per day');
+    const first = await gatewayCall('/api/SubscriptionPlans', credentials);
+    expect(first.headers.get('ratelimit-policy')).toBe('"1s";q=20;w=1, "1d";q=50000;w=86400');
+
+    const changed = await browser.post(`/keys/${id}/limits`, { rateLimits: '5/1m' });
+    expect(changed.redirects).toEqual(['/keys']);
+    expect(textOf(changed.html)).toContain('The rate limits of “capped” are now: 5 per minute.');
+    expect((await gatewayCall('/api/SubscriptionPlans', credentials)).headers.get('ratelimit-policy')).toBe('"1m";q=5;w=60');
+
+    const cleared = await browser.post(`/keys/${id}/limits`, { rateLimits: '' });
+    expect(textOf(cleared.html)).toContain('The rate limits of “capped” are now: deployment default.');
+    expect((await gatewayCall('/api/SubscriptionPlans', credentials)).headers.get('ratelimit-policy')).toBeNull(); // no default here
+
+    const foreign = await browser.post('/keys/not-a-key-of-mine/limits', { rateLimits: '1/1s' });
+    expect(foreign.status).toBe(404);
+  });
+});
+
 describe('devices', () => {
   it('lists and registers devices; registering the same serial again updates it', async () => {
     const browser = system.browser();

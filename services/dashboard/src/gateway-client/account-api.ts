@@ -10,6 +10,7 @@ import {
   subscriptionListResponseSchema,
   subscriptionPlanListResponseSchema,
   subscriptionViewSchema,
+  type RateLimits,
 } from '@acs/contracts';
 import type { Logger } from '@acs/logger';
 import { z } from 'zod';
@@ -57,10 +58,13 @@ export function createAccountApi(gateway: GatewayClient) {
     },
 
     listKeys: async (ctx: CallerContext) => (await gateway.send(apiKeyListResponseSchema, { ...ctx, method: 'GET', path: '/api/ApiKeys' })).data.items,
-    createKey: async (ctx: CallerContext, input: { name: string; scopes: string; environment: 'live' | 'test'; expiresAt?: string }) =>
+    createKey: async (ctx: CallerContext, input: { name: string; scopes: string; environment: 'live' | 'test'; expiresAt?: string; rateLimits?: RateLimits }) =>
       (await gateway.send(apiKeyCreatedResponseSchema, { ...ctx, method: 'POST', path: '/api/ApiKeys', body: input })).data,
     changeKeyScopes: async (ctx: CallerContext, id: string, scopes: string) =>
       (await gateway.send(apiKeyViewSchema, { ...ctx, method: 'PATCH', path: `/api/ApiKeys/${segment(id)}`, body: { scopes } })).data,
+    /** null: back to the deployment's default. */
+    changeKeyLimits: async (ctx: CallerContext, id: string, rateLimits: RateLimits | null) =>
+      (await gateway.send(apiKeyViewSchema, { ...ctx, method: 'PATCH', path: `/api/ApiKeys/${segment(id)}`, body: { rateLimits } })).data,
     revokeKey: async (ctx: CallerContext, id: string) => (await gateway.send(apiKeyViewSchema, { ...ctx, method: 'DELETE', path: `/api/ApiKeys/${segment(id)}` })).data,
     rollKey: async (ctx: CallerContext, id: string, graceSeconds: number) =>
       (await gateway.send(apiKeyRolledResponseSchema, { ...ctx, method: 'POST', path: `/api/ApiKeys/${segment(id)}/roll`, body: { graceSeconds } })).data,

@@ -22,6 +22,7 @@ const FIELD_LABELS: Record<string, string> = {
   name: 'Name',
   scopes: 'Scopes',
   environment: 'Environment',
+  rateLimits: 'Rate limits',
   planId: 'Plan',
   serialNumber: 'Serial number',
   catalogEntryId: 'Catalog entry id',

@@ -1,4 +1,4 @@
-import type { ApiKeyUsageResponseBody, ApiKeyView } from '@acs/contracts';
+import { formatRateLimits, type ApiKeyUsageResponseBody, type ApiKeyView } from '@acs/contracts';
 import { ASSIGNABLE_SCOPES } from '../account/scopes.js';
 import { SUBSCRIPTION_NEEDED } from '../gateway-client/user-messages.js';
 import { firstInvalid, textField } from './form-fields.js';
@@ -6,6 +6,7 @@ import { html, type SafeHtml } from './html.js';
 import { formatTime } from './labels.js';
 import { csrfField, layout, type Chrome } from './layout.js';
 import { canRoll, expiryField, keyStatus, lifecycleFacts, rolledPanel, type RolledKey } from './key-lifecycle.js';
+import { CARD_HINT, describeRateLimits, rateLimitsField } from './rate-limits.js';
 import { usageChart } from './usage-chart.js';
 
 export interface CreatedKey {
@@ -22,6 +23,14 @@ export interface KeyDraft {
   environment: string;
   /** Days until expiry as chosen in the form; '' never. */
   expiresInDays?: string;
+  /** The limits as typed ("20/1s,50000/1d"; '' the deployment default). */
+  rateLimits?: string;
+}
+
+/** A key's limits form as it was sent, after an error: the error is shown on that card only. */
+export interface LimitsDraft {
+  keyId: string;
+  text: string;
 }
 
 /** The user's keys, or why they cannot be listed right now. */
@@ -39,6 +48,8 @@ export interface KeysPageData {
   rolled?: RolledKey | null;
   /** Each key's last 30 days by id; a key missing here gets no chart (its usage could not be read). */
   usage?: ReadonlyMap<string, ApiKeyUsageResponseBody>;
+  /** A key's limits form that was refused. */
+  limitsDraft?: LimitsDraft;
 }
 
 /** A label per box, the box first and the words beside it (not stretched across the form). */
@@ -81,10 +92,11 @@ function createdPanel(created: CreatedKey, publicGatewayUrl: string | undefined)
 </section>`;
 }
 
-function createForm(chrome: Chrome, draft: KeyDraft | undefined): SafeHtml {
+function createForm(chrome: Chrome, draft: KeyDraft | undefined, limitsDraft: LimitsDraft | undefined): SafeHtml {
   const environment = draft?.environment ?? 'live';
-  const errors = chrome.fieldErrors;
-  const focused = firstInvalid(['name', 'scopes', 'environment', 'expiresAt'], errors);
+  // A card's refused limits form owns the rateLimits error; the create form's fields stay clean then.
+  const errors = limitsDraft ? undefined : chrome.fieldErrors;
+  const focused = firstInvalid(['name', 'scopes', 'environment', 'expiresAt', 'rateLimits'], errors);
   const scopesError = errors?.scopes;
   return html`<section>
   <h2>Create a key</h2>
@@ -104,6 +116,7 @@ function createForm(chrome: Chrome, draft: KeyDraft | undefined): SafeHtml {
       </select>
     </div>
     ${expiryField(draft?.expiresInDays ?? '', errors?.expiresAt)}
+    ${rateLimitsField('field-rateLimits', draft?.rateLimits ?? '', errors?.rateLimits, focused === 'rateLimits')}
     <button type="submit">Create key</button>
   </form>
 </section>`;
@@ -113,18 +126,31 @@ function createForm(chrome: Chrome, draft: KeyDraft | undefined): SafeHtml {
  * One key as a card (a list item), not a table row: it fits a phone, and there is room for what
  * a key may gain later (expiry, a second secret, usage) as further facts and actions.
  */
-function keyCard(chrome: Chrome, key: ApiKeyView, usage: ApiKeyUsageResponseBody | undefined): SafeHtml {
+/** Change a key's own limits; empty: back to the deployment default. */
+function limitsForm(chrome: Chrome, key: ApiKeyView, limitsDraft: LimitsDraft | undefined): SafeHtml {
+  const id = encodeURIComponent(key.id);
+  const mine = limitsDraft?.keyId === key.id;
+  const error = mine ? chrome.fieldErrors?.rateLimits : undefined;
+  const value = mine ? limitsDraft.text : key.rateLimits ? formatRateLimits(key.rateLimits) : '';
+  return html`<form method="post" action="/keys/${id}/limits" class="limits stacked">${csrfField(chrome.csrfToken)}
+      ${rateLimitsField(`key-${key.id}-limits`, value, error, error !== undefined, CARD_HINT)}
+      <button type="submit" aria-label="Save the rate limits of key “${key.name}”">Save limits</button>
+    </form>`;
+}
+
+function keyCard(chrome: Chrome, key: ApiKeyView, usage: ApiKeyUsageResponseBody | undefined, limitsDraft: LimitsDraft | undefined): SafeHtml {
   const id = encodeURIComponent(key.id);
   const scopes = key.scopes.split(' ').filter((s) => s.length > 0);
   const status = keyStatus(key);
   const roll = canRoll(key) ? html`<a class="button secondary" href="/keys/${id}/roll" aria-label="Roll the secret of key “${key.name}”">Roll secret…</a> ` : '';
   const actions = key.revokedAt
-    ? html`<dt>Scopes</dt><dd>${key.scopes || '(none)'}</dd></dl>`
-    : html`</dl>
+    ? html`<dt>Scopes</dt><dd>${key.scopes || '(none)'}</dd><dt>Rate limits</dt><dd class="rate-limits">${describeRateLimits(key.rateLimits)}</dd></dl>`
+    : html`<dt>Rate limits</dt><dd class="rate-limits">${describeRateLimits(key.rateLimits)}</dd></dl>
     <form method="post" action="/keys/${id}/scopes" class="scopes">${csrfField(chrome.csrfToken)}
       <fieldset><legend>Scopes</legend>${scopeBoxes(`key-${key.id}`, scopes, false)}</fieldset>
       <button type="submit" aria-label="Save the scopes of key “${key.name}”">Save scopes</button>
     </form>
+    ${limitsForm(chrome, key, limitsDraft)}
     <p class="card-actions">${roll}<a class="button danger" href="/keys/${id}/revoke" aria-label="Revoke key “${key.name}”">Revoke…</a></p>`;
   return html`<li class="card key ${key.revokedAt ? 'revoked' : 'active'}" data-key-id="${key.id}">
     <h3>${key.name}</h3>
@@ -140,10 +166,10 @@ function keyCard(chrome: Chrome, key: ApiKeyView, usage: ApiKeyUsageResponseBody
   </li>`;
 }
 
-function keyList(chrome: Chrome, keys: ApiKeyView[], usage: ReadonlyMap<string, ApiKeyUsageResponseBody> | undefined): SafeHtml {
+function keyList(chrome: Chrome, keys: ApiKeyView[], usage: ReadonlyMap<string, ApiKeyUsageResponseBody> | undefined, limitsDraft: LimitsDraft | undefined): SafeHtml {
   if (keys.length === 0) return html`<p>You have no API keys yet.</p>`;
-  return html`<ul class="cards keys">${keys.map((key) => keyCard(chrome, key, usage?.get(key.id)))}</ul>
-<p class="hint">Secrets are never shown again after creation or a roll. Scope changes, revocations and expiry apply to the key's very next request. Last use and the request counts are recorded within about 10 seconds.</p>`;
+  return html`<ul class="cards keys">${keys.map((key) => keyCard(chrome, key, usage?.get(key.id), limitsDraft))}</ul>
+<p class="hint">Secrets are never shown again after creation or a roll. Scope and limit changes, revocations and expiry apply to the key's very next request. Last use and the request counts are recorded within about 10 seconds.</p>`;
 }
 
 function listingBody(chrome: Chrome, data: KeysPageData): SafeHtml {
@@ -153,7 +179,7 @@ function listingBody(chrome: Chrome, data: KeysPageData): SafeHtml {
     case 'unavailable':
       return html`<p class="error" role="alert">${data.listing.message}</p>`;
     case 'keys':
-      return html`${createForm(chrome, data.draft)}<section><h2>Your keys</h2>${keyList(chrome, data.listing.keys, data.usage)}</section>`;
+      return html`${createForm(chrome, data.draft, data.limitsDraft)}<section><h2>Your keys</h2>${keyList(chrome, data.listing.keys, data.usage, data.limitsDraft)}</section>`;
   }
 }
 

@@ -4,7 +4,8 @@ import { SUBSCRIPTION_NEEDED, isInsufficientRole } from '../gateway-client/user-
 import { scopesFromForm } from '../account/scopes.js';
 import { redirectTo, showPage, type PageHandler, type PageRequest, type PageResponse } from '../http/page.js';
 import type { RouteDefinition } from '../http/router.js';
-import { keysPage, revokeKeyPage, type KeyDraft, type KeyListing } from '../pages/keys-page.js';
+import { keysPage, revokeKeyPage, type KeyDraft, type KeyListing, type LimitsDraft } from '../pages/keys-page.js';
+import { describeRateLimits, rateLimitsFromForm } from '../pages/rate-limits.js';
 import { EXPIRY_CHOICES, GRACE_CHOICES, rollKeyPage } from '../pages/key-lifecycle.js';
 import type { ApiKeyUsageResponseBody, ApiKeyView } from '@acs/contracts';
 import { messagePage } from '../pages/message-page.js';
@@ -25,7 +26,7 @@ export function keyRoutes(api: AccountApi, publicGatewayUrl: string): RouteDefin
   }
 
   /** The keys page, optionally after a failed form; the listing is asked for fresh every time. */
-  async function render(req: PageRequest, failure: Failure | null = null, draft?: KeyDraft): Promise<PageResponse> {
+  async function render(req: PageRequest, failure: Failure | null = null, draft?: KeyDraft, limitsDraft?: LimitsDraft): Promise<PageResponse> {
     const created = req.flash?.kind === 'created-key' ? req.flash : null;
     const rolled = req.flash?.kind === 'rolled-key' ? req.flash : null;
     let usage: Map<string, ApiKeyUsageResponseBody> | undefined;
@@ -47,7 +48,7 @@ export function keyRoutes(api: AccountApi, publicGatewayUrl: string): RouteDefin
         if (!failure) ({ status, headers } = problem);
       }
     }
-    return showPage(keysPage(chromeFor(req, error, fields), { listing, created, rolled, publicGatewayUrl, ...(usage ? { usage } : {}), ...(draft ? { draft } : {}) }), status, headers);
+    return showPage(keysPage(chromeFor(req, error, fields), { listing, created, rolled, publicGatewayUrl, ...(usage ? { usage } : {}), ...(draft ? { draft } : {}), ...(limitsDraft ? { limitsDraft } : {}) }), status, headers);
   }
 
   /** The confirmation before a revocation or a roll: the key, by name, from the user's own listing. */
@@ -71,12 +72,14 @@ export function keyRoutes(api: AccountApi, publicGatewayUrl: string): RouteDefin
       method: 'POST',
       pattern: '/keys',
       handler: requireSignIn(async (req) => {
-        const draft: KeyDraft = { name: field(req.form, 'name'), scopes: req.form.getAll('scopes'), environment: field(req.form, 'environment') || 'live', expiresInDays: field(req.form, 'expiresInDays') };
+        const draft: KeyDraft = { name: field(req.form, 'name'), scopes: req.form.getAll('scopes'), environment: field(req.form, 'environment') || 'live', expiresInDays: field(req.form, 'expiresInDays'), rateLimits: field(req.form, 'rateLimits') };
         if (draft.environment !== 'live' && draft.environment !== 'test') return render(req, { status: 400, message: 'Choose live or test.', fields: { environment: 'Choose live or test.' } }, draft);
         if (!EXPIRY_CHOICES.some((choice) => choice.value === draft.expiresInDays)) return render(req, { status: 400, message: 'Choose when the key expires.', fields: { expiresAt: 'Choose when the key expires.' } }, draft);
+        const limits = rateLimitsFromForm(draft.rateLimits ?? '');
+        if (!limits.ok) return render(req, { status: 400, message: limits.message, fields: { rateLimits: limits.message } }, draft);
         const expiresAt = draft.expiresInDays ? new Date(Date.now() + Number(draft.expiresInDays) * DAY_MS).toISOString() : undefined;
         try {
-          const created = await api.createKey(callerOf(req), { name: draft.name, scopes: scopesFromForm(draft.scopes), environment: draft.environment, ...(expiresAt ? { expiresAt } : {}) });
+          const created = await api.createKey(callerOf(req), { name: draft.name, scopes: scopesFromForm(draft.scopes), environment: draft.environment, ...(expiresAt ? { expiresAt } : {}), ...(limits.rateLimits ? { rateLimits: limits.rateLimits } : {}) });
           const { name, key, secret, scopes, environment } = created;
           return redirectTo('/keys', { flash: { kind: 'created-key', name, key, secret, scopes, environment } });
         } catch (err) {
@@ -93,6 +96,21 @@ export function keyRoutes(api: AccountApi, publicGatewayUrl: string): RouteDefin
           return redirectTo('/keys', { flash: notice(`The scopes of “${changed.name}” are now: ${changed.scopes || '(none)'}. This applies to its next request.`) });
         } catch (err) {
           return render(req, failureOf(err, req, KEY_TOPIC));
+        }
+      }),
+    },
+    {
+      method: 'POST',
+      pattern: '/keys/:id/limits',
+      handler: requireSignIn(async (req) => {
+        const limitsDraft: LimitsDraft = { keyId: req.params.id!, text: field(req.form, 'rateLimits') };
+        const limits = rateLimitsFromForm(limitsDraft.text);
+        if (!limits.ok) return render(req, { status: 400, message: limits.message, fields: { rateLimits: limits.message } }, undefined, limitsDraft);
+        try {
+          const changed = await api.changeKeyLimits(callerOf(req), limitsDraft.keyId, limits.rateLimits);
+          return redirectTo('/keys', { flash: notice(`The rate limits of “${changed.name}” are now: ${describeRateLimits(changed.rateLimits)}. This applies to its next request.`) });
+        } catch (err) {
+          return render(req, failureOf(err, req, KEY_TOPIC), undefined, limitsDraft);
         }
       }),
     },

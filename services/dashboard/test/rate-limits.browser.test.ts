@@ -1,0 +1,126 @@
+import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
+import type { Browser, Page } from 'playwright-core';
+import { join } from 'node:path';
+import { launchChromium, screenshotDir } from './chromium.js';
+import { PASSWORD, startDashboardSystem, uniqueEmail, type DashboardSystem } from './harness.js';
+
+// Issue 16 in a real headless Chromium (no script) on the real system: a key's rate limits set on
+// create and changed on its card, a value above the deployment's ceiling refused next to its field,
+// and the limit enforced by the gateway (429 after it).
+const CEILING = '100/1s,100000/1d';
+let system: DashboardSystem;
+let browser: Browser;
+let page: Page;
+const cspViolations: string[] = [];
+
+beforeAll(async () => {
+  browser = await launchChromium(); // first: without it, fail at once with how to install it
+  system = await startDashboardSystem({ RATE_LIMIT_CEILING: CEILING });
+  const context = await browser.newContext({ viewport: { width: 1280, height: 900 }, javaScriptEnabled: false });
+  context.setDefaultTimeout(10_000);
+  page = await context.newPage();
+  page.on('console', (message) => {
+    if (/Content Security Policy/i.test(message.text())) cspViolations.push(message.text());
+  });
+}, 120_000);
+afterAll(async () => {
+  await browser?.close();
+  await system?.stop();
+});
+
+const path = () => new URL(page.url()).pathname;
+const keyCard = (name: string) => page.locator('li.card', { has: page.getByRole('heading', { name, level: 3 }) });
+const plans = (credentials: { key: string; secret: string }) => system.sut.call('GET', '/api/SubscriptionPlans', credentials);
+
+let credentials: { key: string; secret: string };
+
+describe('rate limits in the dashboard (no script)', () => {
+  it('creates a key with its own limits: the card says them in words', async () => {
+    await page.goto(`${system.url}/register`);
+    await page.getByLabel('E-mail').fill(uniqueEmail());
+    await page.getByLabel('First name').fill('Ada');
+    await page.getByLabel('Last name').fill('Lovelace');
+    await page.getByLabel('Password').fill(PASSWORD);
+    await page.getByRole('button', { name: 'Create account' }).click();
+    expect(path()).toBe('/');
+
+    await page.goto(`${system.url}/keys`);
+    const form = page.locator('form[action="/keys"]');
+    await form.getByLabel('Name').fill('limited app');
+    await form.getByRole('checkbox', { name: /^read:devices\b/ }).check();
+    await form.getByLabel('Rate limits', { exact: true }).fill('20/1s,50000/1d');
+    await form.getByRole('button', { name: 'Create key' }).click();
+    credentials = { key: await page.locator('#created-key').innerText(), secret: await page.locator('#created-secret').innerText() };
+    expect(await keyCard('limited app').locator('dd.rate-limits').innerText()).toBe('20 per second, 50,000 per day');
+    const answer = await plans(credentials);
+    expect(answer.status).toBe(200);
+    expect(answer.headers.get('ratelimit-policy')).toBe('"1s";q=20;w=1, "1d";q=50000;w=86400');
+  });
+
+  it('refuses a limit above the ceiling next to the field, keeping what was typed; nothing changes', async () => {
+    const card = keyCard('limited app');
+    const input = card.getByLabel('Rate limits', { exact: true });
+    await input.fill('500/1s,3/1d');
+    await card.getByRole('button', { name: 'Save the rate limits of key “limited app”' }).click();
+    const refused = keyCard('limited app');
+    const field = refused.getByLabel('Rate limits', { exact: true });
+    expect(await field.inputValue()).toBe('500/1s,3/1d');
+    expect(await field.getAttribute('aria-invalid')).toBe('true');
+    const errorId = (await field.getAttribute('aria-describedby'))!.split(' ').find((id) => id.endsWith('-error'))!;
+    expect(await page.locator(`#${errorId}`).innerText()).toBe('500/1s is above the ceiling 100/1s');
+    expect(await page.evaluate<string | null>('document.activeElement && document.activeElement.id')).toBe(errorId.replace(/-error$/, ''));
+    // The create form's own limits field is not blamed.
+    expect(await page.locator('#field-rateLimits').getAttribute('aria-invalid')).toBeNull();
+    expect(await refused.locator('dd.rate-limits').innerText()).toBe('20 per second, 50,000 per day');
+
+    const shots = await screenshotDir();
+    await page.screenshot({ path: join(shots, 'key-limits-refused-desktop.png'), fullPage: true });
+    await page.setViewportSize({ width: 390, height: 844 });
+    try {
+      await page.screenshot({ path: join(shots, 'key-limits-refused-phone.png'), fullPage: true });
+      expect(await page.evaluate<number>('document.documentElement.scrollWidth')).toBe(390);
+    } finally {
+      await page.setViewportSize({ width: 1280, height: 900 });
+    }
+  });
+
+  it('changes the limits on the card; the gateway enforces them on the next requests (429 with Retry-After)', async () => {
+    const card = keyCard('limited app');
+    await card.getByLabel('Rate limits', { exact: true }).fill('20/1s,3/1d');
+    await card.getByRole('button', { name: 'Save the rate limits of key “limited app”' }).click();
+    expect(path()).toBe('/keys');
+    expect(await page.locator('body').innerText()).toContain('The rate limits of “limited app” are now: 20 per second, 3 per day.');
+    expect(await keyCard('limited app').locator('dd.rate-limits').innerText()).toBe('20 per second, 3 per day');
+    expect(await keyCard('limited app').getByLabel('Rate limits', { exact: true }).inputValue()).toBe('20/1s,3/1d');
+
+    // The day window's counter is shared by the old and the new list (same length), so the request made
+    // earlier may already hold some of the 3: at most 3 are admitted, and the 4th is refused in any case.
+    const statuses: number[] = [];
+    for (let i = 0; i < 4; i++) statuses.push((await plans(credentials)).status);
+    expect(statuses.filter((s) => s === 200).length).toBeLessThanOrEqual(3);
+    expect(statuses.at(-1)).toBe(429);
+    const refused = await plans(credentials);
+    expect(refused.status).toBe(429);
+    expect(Number(refused.headers.get('retry-after'))).toBeGreaterThan(0);
+    expect(await refused.json()).toMatchObject({ error: 'Too many requests' });
+
+    const shots = await screenshotDir();
+    await page.screenshot({ path: join(shots, 'key-limits-desktop.png'), fullPage: true });
+    await page.setViewportSize({ width: 390, height: 844 });
+    try {
+      await page.screenshot({ path: join(shots, 'key-limits-phone.png'), fullPage: true });
+      expect(await page.evaluate<number>('document.documentElement.scrollWidth')).toBe(390);
+    } finally {
+      await page.setViewportSize({ width: 1280, height: 900 });
+    }
+  });
+
+  it('an empty field gives the key back to the deployment default; no page broke the Content-Security-Policy', async () => {
+    const card = keyCard('limited app');
+    await card.getByLabel('Rate limits', { exact: true }).fill('');
+    await card.getByRole('button', { name: 'Save the rate limits of key “limited app”' }).click();
+    expect(await keyCard('limited app').locator('dd.rate-limits').innerText()).toBe('deployment default');
+    expect((await plans(credentials)).status).toBe(200); // no default in this deployment: unlimited again
+    expect(cspViolations).toEqual([]);
+  });
+});
