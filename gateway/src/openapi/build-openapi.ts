@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { SPEC_ERRORS } from '@acs/errors';
 import type { RouteSpec } from '../routing/route-table.js';
-import { OPERATIONS } from './operations.js';
+import { OPERATIONS, type HeaderDoc } from './operations.js';
 
 const errorSchema = {
   type: 'object',
@@ -24,12 +24,20 @@ function jsonSchema(schema: z.ZodType): Record<string, unknown> {
   return rest;
 }
 
+function responseHeaders(headers: Record<string, HeaderDoc>): Record<string, unknown> {
+  return Object.fromEntries(Object.entries(headers).map(([name, header]) => [name, { description: header.description, schema: header.schema }]));
+}
+
 function operation(route: RouteSpec): Record<string, unknown> {
   const doc = OPERATIONS[route.operationId];
   if (!doc) throw new Error(`route ${route.method} ${route.path} has no OpenAPI description (${route.operationId})`);
   const needsUser = route.user.kind === 'user';
   const responses: Record<string, unknown> = {
-    [doc.success.status]: { description: doc.success.description, ...(doc.success.schema ? { content: { 'application/json': { schema: jsonSchema(doc.success.schema) } } } : {}) },
+    [doc.success.status]: {
+      description: doc.success.description,
+      ...(doc.success.headers ? { headers: responseHeaders(doc.success.headers) } : {}),
+      ...(doc.success.schema ? { content: { 'application/json': { schema: jsonSchema(doc.success.schema) } } } : {}),
+    },
     401: errorResponse('API key or secret missing or invalid', SPEC_ERRORS.missingApiKey),
     403: errorResponse(needsUser ? 'Scope missing, or user JWT missing, invalid or with too low a role' : 'The key lacks the required scope', SPEC_ERRORS.insufficientScope),
     404: errorResponse('Unknown route'),
@@ -39,6 +47,9 @@ function operation(route: RouteSpec): Record<string, unknown> {
     503: errorResponse('The owning service is unreachable or not deployed'),
     504: errorResponse('The owning service did not answer in time'),
   };
+  for (const [status, other] of Object.entries(doc.otherResponses ?? {})) {
+    responses[status] = { description: other.description, ...(other.headers ? { headers: responseHeaders(other.headers) } : {}) };
+  }
   for (const [status, description] of Object.entries(doc.errors ?? {})) responses[status] = errorResponse(description);
   return {
     operationId: route.operationId,
@@ -47,7 +58,9 @@ function operation(route: RouteSpec): Record<string, unknown> {
     'x-required-scope': route.scope,
     'x-user-requirement': route.user.kind === 'user' ? { minRole: route.user.minRole } : 'none',
     security: [needsUser ? { ApiKey: [], ApiSecret: [], UserJwt: [] } : { ApiKey: [], ApiSecret: [] }],
-    ...(doc.query ? { parameters: doc.query.map((q) => ({ in: 'query', required: false, ...q })) } : {}),
+    ...(doc.query || doc.requestHeaders
+      ? { parameters: [...(doc.query ?? []).map((q) => ({ in: 'query', required: false, ...q })), ...(doc.requestHeaders ?? []).map((h) => ({ in: 'header', required: false, ...h }))] }
+      : {}),
     ...(doc.requestBody ? { requestBody: { required: true, content: { 'application/json': { schema: jsonSchema(doc.requestBody) } } } } : {}),
     responses,
   };

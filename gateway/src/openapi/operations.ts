@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import {
-  CATALOG_DEFAULT_PAGE_SIZE, CATALOG_MAX_PAGE, CATALOG_MAX_PAGE_SIZE, apiKeyChangeRequestSchema, apiKeyCreateRequestSchema, apiKeyCreatedResponseSchema,
+  CATALOG_CURSOR_MAX_LENGTH, CATALOG_DEFAULT_PAGE_SIZE, CATALOG_MAX_PAGE, CATALOG_MAX_PAGE_SIZE, apiKeyChangeRequestSchema, apiKeyCreateRequestSchema, apiKeyCreatedResponseSchema,
   apiKeyListResponseSchema, apiKeyViewSchema, catalogEntryInputSchema, subscriptionCreateRequestSchema, subscriptionListResponseSchema,
   subscriptionPlanListResponseSchema, subscriptionViewSchema, deviceListResponseSchema, deviceRegisterRequestSchema, deviceSchema,
   catalogPageSchema, loginRequestSchema, loginResponseSchema, registerRequestSchema, registerResponseSchema,
@@ -12,16 +12,30 @@ export interface QueryParameterDoc {
   schema: Record<string, unknown>;
 }
 
+export interface HeaderDoc {
+  description: string;
+  schema: Record<string, unknown>;
+}
+
 export interface OperationDoc {
   summary: string;
   description: string;
   query?: QueryParameterDoc[];
+  /** Request headers the operation reads (beyond the authentication ones). */
+  requestHeaders?: QueryParameterDoc[];
   requestBody?: z.ZodType;
-  /** Success status and body; the error statuses are added from the route's requirements. */
-  success: { status: number; description: string; schema?: z.ZodType };
+  /** Success status, body and response headers; the error statuses are added from the route's requirements. */
+  success: { status: number; description: string; schema?: z.ZodType; headers?: Record<string, HeaderDoc> };
+  /** Other non-error answers, such as 304 Not Modified. */
+  otherResponses?: Record<number, { description: string; headers?: Record<string, HeaderDoc> }>;
   /** Route-specific error statuses beyond the common ones. */
   errors?: Record<number, string>;
 }
+
+const CATALOG_CACHE_HEADERS: Record<string, HeaderDoc> = {
+  ETag: { description: 'The catalog version and the query: changes exactly when the answer would', schema: { type: 'string' } },
+  'Cache-Control': { description: 'private, max-age=<CATALOG_MAX_AGE_SECONDS, default 60>', schema: { type: 'string' } },
+};
 
 const importRequestSchema = z.union([z.array(catalogEntryInputSchema), z.object({ items: z.array(catalogEntryInputSchema) })]);
 const importResultSchema = z.object({ inserted: z.number().int(), updated: z.number().int(), total: z.number().int() });
@@ -76,14 +90,27 @@ export const OPERATIONS: Record<string, OperationDoc> = {
     description:
       `Ordered by id (stable across pages). \`brand\` matches the whole brand name, ignoring case. ` +
       `page defaults to 1 (at most ${CATALOG_MAX_PAGE}); pageSize defaults to ${CATALOG_DEFAULT_PAGE_SIZE}, at most ${CATALOG_MAX_PAGE_SIZE}. ` +
-      'Unknown parameters and invalid values give 400. A page past the end answers an empty `items` list.',
+      'Unknown parameters and invalid values give 400. A page past the end answers an empty `items` list. ' +
+      'Every answer carries `nextCursor`: pass it as `cursor` (instead of `page`) for the entries after it; null on the last page. ' +
+      'A cursor answer costs the same however far in, keeps the filters the cursor was made with (a different `brand` gives 400) and has `page` null. ' +
+      'Deep `page` requests (many skipped rows) are served a few at a time, so they never slow down other requests; prefer the cursor. ' +
+      'Answers carry an ETag (the catalog version and the query) and Cache-Control; If-None-Match with the current tag gives 304 with no body.',
+    requestHeaders: [
+      { name: 'If-None-Match', description: 'An ETag of an earlier answer (or a list, or *): 304 when it is still current', schema: { type: 'string' } },
+    ],
     query: [
       { name: 'brand', description: 'Brand name, case-insensitive exact match', schema: { type: 'string', minLength: 1, maxLength: 80 } },
       { name: 'page', description: 'Page number, from 1', schema: { type: 'integer', minimum: 1, maximum: CATALOG_MAX_PAGE, default: 1 } },
       { name: 'pageSize', description: 'Entries per page', schema: { type: 'integer', minimum: 1, maximum: CATALOG_MAX_PAGE_SIZE, default: CATALOG_DEFAULT_PAGE_SIZE } },
+      {
+        name: 'cursor',
+        description: 'The nextCursor of an earlier answer (opaque); replaces page, so not both. Carries the brand filter',
+        schema: { type: 'string', pattern: '^[A-Za-z0-9_-]+$', maxLength: CATALOG_CURSOR_MAX_LENGTH },
+      },
     ],
-    success: { status: 200, description: 'One page of entries', schema: catalogPageSchema },
-    errors: { 400: 'Invalid query parameter' },
+    success: { status: 200, description: 'One page of entries', schema: catalogPageSchema, headers: CATALOG_CACHE_HEADERS },
+    otherResponses: { 304: { description: 'Not modified: the If-None-Match tag is current; no body', headers: CATALOG_CACHE_HEADERS } },
+    errors: { 400: 'Invalid query parameter, or a cursor made for other filters' },
   },
   importCatalog: {
     summary: 'Import catalog entries (Admin)',

@@ -6,6 +6,7 @@ import type { Registry } from '@acs/metrics';
 import { catalogRoutes } from './routes/catalog-routes.js';
 import { internalRoutes } from './routes/internal-routes.js';
 import { importRoutes } from './routes/import-routes.js';
+import { DeepPageLimiter } from './domain/deep-page-limiter.js';
 
 export interface CatalogAppOptions {
   db: Db;
@@ -13,10 +14,11 @@ export interface CatalogAppOptions {
   internalSecret: string;
   migrationsDir: string;
   metrics: Registry;
+  listing: { maxAgeSeconds: number; deepOffset: number; deepPageConcurrency: number };
 }
 
-export function buildCatalogApp({ db, logger, internalSecret, migrationsDir, metrics }: CatalogAppOptions): Koa<AppState> {
+export function buildCatalogApp({ db, logger, internalSecret, migrationsDir, metrics, listing }: CatalogAppOptions): Koa<AppState> {
   const probes = new Router<AppState>();
   addProbeRoutes(probes, databaseReadinessChecks(db, migrationsDir));
-  return createHttpApp({ service: 'catalog', logger, internalSecret, routers: [probes, catalogRoutes(db), importRoutes(db), internalRoutes(db)], metrics });
+  return createHttpApp({ service: 'catalog', logger, internalSecret, routers: [probes, catalogRoutes(db, { maxAgeSeconds: listing.maxAgeSeconds, deepOffset: listing.deepOffset, deepPages: new DeepPageLimiter(listing.deepPageConcurrency) }), importRoutes(db), internalRoutes(db)], metrics });
 }

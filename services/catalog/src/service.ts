@@ -23,7 +23,10 @@ export function startCatalogService(config: CatalogConfig, logger: Logger): Prom
     });
     stack.defer('the database', () => db.close());
     if (config.CATALOG_SEED) await seedCatalogOnce(db, logger);
-    const app = buildCatalogApp({ db, logger, internalSecret: config.INTERNAL_SECRET, migrationsDir: CATALOG_MIGRATIONS_DIR, metrics: createMetricsRegistry('catalog') });
+    const app = buildCatalogApp({
+      db, logger, internalSecret: config.INTERNAL_SECRET, migrationsDir: CATALOG_MIGRATIONS_DIR, metrics: createMetricsRegistry('catalog'),
+      listing: { maxAgeSeconds: config.CATALOG_MAX_AGE_SECONDS, deepOffset: config.CATALOG_DEEP_OFFSET, deepPageConcurrency: config.CATALOG_DEEP_PAGE_CONCURRENCY },
+    });
     const server = await listen(app.callback(), config.PORT, config.HOST);
     stack.defer('the HTTP server', () => server.close());
     logger.info({ url: server.url }, 'catalog service listening');

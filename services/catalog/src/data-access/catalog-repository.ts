@@ -27,11 +27,18 @@ function fromRow(row: CatalogRow): CatalogEntry {
   } as CatalogEntry;
 }
 
-/** One page in id order. With a brand, the (lower(brand), id) index serves filter and order. */
-export async function findCatalogPage(db: Queryable, filter: { brand?: string }, limit: number, offset: number): Promise<CatalogEntry[]> {
+/**
+ * Up to `limit` entries in id order, after `afterId` (keyset: the primary key or, with a brand,
+ * the (lower(brand), id) index starts right there, so any position costs the same) and then past
+ * `offset` more (the spec's `page`: PostgreSQL reads and drops every skipped row).
+ */
+export async function findCatalogPage(db: Queryable, filter: { brand?: string }, limit: number, position: { afterId: number; offset: number }): Promise<CatalogEntry[]> {
   const { rows } = filter.brand === undefined
-    ? await db.query<CatalogRow>(`SELECT ${COLUMNS} FROM catalog_entries ORDER BY id LIMIT $1 OFFSET $2`, [limit, offset])
-    : await db.query<CatalogRow>(`SELECT ${COLUMNS} FROM catalog_entries WHERE lower(brand) = lower($1) ORDER BY id LIMIT $2 OFFSET $3`, [filter.brand, limit, offset]);
+    ? await db.query<CatalogRow>(`SELECT ${COLUMNS} FROM catalog_entries WHERE id > $1 ORDER BY id LIMIT $2 OFFSET $3`, [position.afterId, limit, position.offset])
+    : await db.query<CatalogRow>(
+      `SELECT ${COLUMNS} FROM catalog_entries WHERE lower(brand) = lower($1) AND id > $2 ORDER BY id LIMIT $3 OFFSET $4`,
+      [filter.brand, position.afterId, limit, position.offset],
+    );
   return rows.map(fromRow);
 }
 
