@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import {
-  CATALOG_CURSOR_MAX_LENGTH, CATALOG_DEFAULT_PAGE_SIZE, CATALOG_MAX_PAGE, CATALOG_MAX_PAGE_SIZE, apiKeyChangeRequestSchema, apiKeyCreateRequestSchema, apiKeyCreatedResponseSchema,
+  CATALOG_CURSOR_MAX_LENGTH, CATALOG_MAX_SEARCH_LENGTH, CATALOG_TYPES, CATALOG_DEFAULT_PAGE_SIZE, CATALOG_MAX_PAGE, CATALOG_MAX_PAGE_SIZE, apiKeyChangeRequestSchema, apiKeyCreateRequestSchema, apiKeyCreatedResponseSchema,
   apiKeyListResponseSchema, apiKeyViewSchema, catalogEntryInputSchema, subscriptionCreateRequestSchema, subscriptionListResponseSchema,
   subscriptionPlanListResponseSchema, subscriptionViewSchema, deviceListResponseSchema, deviceRegisterRequestSchema, deviceSchema,
   catalogPageSchema, loginRequestSchema, loginResponseSchema, registerRequestSchema, registerResponseSchema,
@@ -94,17 +94,24 @@ export const OPERATIONS: Record<string, OperationDoc> = {
       'Every answer carries `nextCursor`: pass it as `cursor` (instead of `page`) for the entries after it; null on the last page. ' +
       'A cursor answer costs the same however far in, keeps the filters the cursor was made with (a different `brand` gives 400) and has `page` null. ' +
       'Deep `page` requests (many skipped rows) are served a few at a time, so they never slow down other requests; prefer the cursor. ' +
+      '`type` and `q` (search) combine with `brand` and with both ways of paging; a search is served a few at a time like deep pages. ' +
       'Answers carry an ETag (the catalog version and the query) and Cache-Control; If-None-Match with the current tag gives 304 with no body.',
     requestHeaders: [
       { name: 'If-None-Match', description: 'An ETag of an earlier answer (or a list, or *): 304 when it is still current', schema: { type: 'string' } },
     ],
     query: [
       { name: 'brand', description: 'Brand name, case-insensitive exact match', schema: { type: 'string', minLength: 1, maxLength: 80 } },
+      { name: 'type', description: 'Only entries of this type', schema: { type: 'string', enum: [...CATALOG_TYPES] } },
+      {
+        name: 'q',
+        description: 'Search: a case-insensitive substring (or prefix) of "<brand> <model>"; %, _ and \\ match themselves',
+        schema: { type: 'string', minLength: 1, maxLength: CATALOG_MAX_SEARCH_LENGTH },
+      },
       { name: 'page', description: 'Page number, from 1', schema: { type: 'integer', minimum: 1, maximum: CATALOG_MAX_PAGE, default: 1 } },
       { name: 'pageSize', description: 'Entries per page', schema: { type: 'integer', minimum: 1, maximum: CATALOG_MAX_PAGE_SIZE, default: CATALOG_DEFAULT_PAGE_SIZE } },
       {
         name: 'cursor',
-        description: 'The nextCursor of an earlier answer (opaque); replaces page, so not both. Carries the brand filter',
+        description: 'The nextCursor of an earlier answer (opaque); replaces page, so not both. Carries the filters (brand, type, q)',
         schema: { type: 'string', pattern: '^[A-Za-z0-9_-]+$', maxLength: CATALOG_CURSOR_MAX_LENGTH },
       },
     ],

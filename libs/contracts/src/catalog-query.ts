@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { catalogEntrySchema } from './catalog.js';
+import { CATALOG_TYPES, catalogEntrySchema } from './catalog.js';
 
 // GET /api/Dac: the spec leaves defaults and maximum open; these are the platform's decisions.
 export const CATALOG_DEFAULT_PAGE_SIZE = 20;
@@ -14,8 +14,10 @@ const positiveInteger = (max: number, what: string) =>
     .transform(Number)
     .pipe(z.number().int().min(1, `${what} must be at least 1`).max(max, `${what} must be at most ${max}`));
 
+export const CATALOG_MAX_SEARCH_LENGTH = 80;
+
 /** A cursor is opaque to clients; on the wire it is base64url text of bounded length. */
-export const CATALOG_CURSOR_MAX_LENGTH = 512;
+export const CATALOG_CURSOR_MAX_LENGTH = 1024;
 
 /**
  * Unknown parameters are refused so a typo (`pagesize`) is reported instead of silently ignored.
@@ -25,6 +27,9 @@ export const CATALOG_CURSOR_MAX_LENGTH = 512;
 export const catalogQuerySchema = z
   .strictObject({
     brand: z.string().trim().min(1, 'brand must not be empty').max(80).optional(),
+    type: z.enum(CATALOG_TYPES, { message: `type must be one of ${CATALOG_TYPES.join(', ')}` }).optional(),
+    /** Search: a case-insensitive substring of "<brand> <model>". */
+    q: z.string().trim().min(1, 'q must not be empty').max(CATALOG_MAX_SEARCH_LENGTH, `q must be at most ${CATALOG_MAX_SEARCH_LENGTH} characters`).optional(),
     page: positiveInteger(CATALOG_MAX_PAGE, 'page').optional(),
     pageSize: positiveInteger(CATALOG_MAX_PAGE_SIZE, 'pageSize').default(CATALOG_DEFAULT_PAGE_SIZE),
     cursor: z

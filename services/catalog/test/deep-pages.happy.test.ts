@@ -61,9 +61,9 @@ describe('deep pages through the service', () => {
   it('lets at most CATALOG_DEEP_PAGE_CONCURRENCY deep pages hold a connection (the rest wait outside the pool), and answers each right', async () => {
     const observer = await openTestDb(catalog.database, 1);
     const locker = await openTestDb(catalog.database, 1);
+    let release = (): void => undefined;
     try {
       const expected = await Promise.all([2, 3, 4, 5].map(async (page) => ((await (await catalog.get(`/api/Dac?page=${page}&pageSize=5`)).json()) as CatalogPageBody).items));
-      let release!: () => void;
       const released = new Promise<void>((resolve) => (release = resolve));
       const locked = locker.transaction(async (tx) => {
         // Holds every read of the table, so the deep requests pile up where they wait.
@@ -73,7 +73,10 @@ describe('deep pages through the service', () => {
       const deep = [2, 3, 4, 5].map((page) => catalog.get(`/api/Dac?page=${page}&pageSize=5`));
       // One deep read reaches PostgreSQL and waits there; the other three wait in the limiter.
       for (let tries = 0; (await waitingOnTheLock(observer)) < 1; tries++) {
-        if (tries > 200) throw new Error('no deep read reached the database');
+        if (tries > 400) {
+          const { rows } = await observer.query("SELECT state, wait_event_type, left(query, 90) AS query FROM pg_stat_activity WHERE datname = current_database()");
+          throw new Error(`no deep read reached the database: ${JSON.stringify(rows)}`);
+        }
         await new Promise((resolve) => setTimeout(resolve, 25));
       }
       await new Promise((resolve) => setTimeout(resolve, 300));
@@ -86,8 +89,9 @@ describe('deep pages through the service', () => {
         expect(((await response.json()) as CatalogPageBody).items).toEqual(expected[index]);
       }
     } finally {
+      release(); // also when an expectation failed: the locker's transaction must end before it closes
       await observer.close();
       await locker.close();
     }
-  });
+  }, 60_000);
 });

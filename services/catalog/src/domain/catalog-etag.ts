@@ -3,11 +3,12 @@ import type { CatalogListing } from './list-catalog.js';
 
 /**
  * The ETag of an answer: the catalog version and what the answer reads. The same version and
- * listing give the same body (brand kept as sent: it is echoed inside nextCursor), so the same
+ * listing give the same body (brand and q kept as sent: they are echoed inside nextCursor), so the same
  * tag; any change to catalog_entries moves the version (migration 003).
  */
 export function catalogEtag(version: number, listing: CatalogListing): string {
-  const key = JSON.stringify([listing.filter.brand ?? null, listing.page, listing.pageSize, listing.afterId, listing.offset]);
+  const { brand, type, q } = listing.filter;
+  const key = JSON.stringify([brand ?? null, type ?? null, q ?? null, listing.page, listing.pageSize, listing.afterId, listing.offset]);
   const digest = createHash('sha256').update(key).digest('base64url').slice(0, 22);
   return `"${version}-${digest}"`;
 }

@@ -17,7 +17,10 @@ export interface CatalogListing {
 }
 
 export function planCatalogListing(query: CatalogQuery): CatalogListing {
-  const queryFilter: CatalogFilter = query.brand === undefined ? {} : { brand: query.brand };
+  const queryFilter: CatalogFilter = {};
+  if (query.brand !== undefined) queryFilter.brand = query.brand;
+  if (query.type !== undefined) queryFilter.type = query.type;
+  if (query.q !== undefined) queryFilter.q = query.q;
   if (query.cursor !== undefined) {
     const position = decodeCursor(query.cursor);
     return { filter: cursorFilter(position, queryFilter), page: null, pageSize: query.pageSize, afterId: position.afterId, offset: 0 };
@@ -27,7 +30,7 @@ export function planCatalogListing(query: CatalogQuery): CatalogListing {
 }
 
 export interface ListOptions {
-  /** Where deep `page` requests queue (deep-page-limiter.ts). */
+  /** Where expensive requests queue (deep-page-limiter.ts): deep `page` requests and searches. */
   deepPages: DeepPageLimiter;
   /** From this many skipped rows on, a `page` request is deep. */
   deepOffset: number;
@@ -41,10 +44,12 @@ export interface ListOptions {
 export async function listCatalog(db: Db, listing: CatalogListing, options: ListOptions): Promise<CatalogPage> {
   const { filter, pageSize, offset } = listing;
   const read = () => findCatalogPage(db, filter, pageSize + 1, { afterId: listing.afterId, offset });
-  const [rows, total] = await Promise.all([
-    offset >= options.deepOffset ? options.deepPages.run(read) : read(),
-    countCatalogEntries(db, filter),
-  ]);
+  const count = () => countCatalogEntries(db, filter);
+  // A search reads an unknown share of the table (and counts it): both run in one slot, one after
+  // the other, so a slot never holds more than one connection.
+  const [rows, total] = filter.q !== undefined
+    ? await options.deepPages.run(async () => [await read(), await count()] as const)
+    : await Promise.all([offset >= options.deepOffset ? options.deepPages.run(read) : read(), count()]);
   const items = rows.slice(0, pageSize);
   const last = items.at(-1);
   const nextCursor = rows.length > pageSize && last ? encodeCursor({ afterId: last.id, filter }) : null;
