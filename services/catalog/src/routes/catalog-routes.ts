@@ -1,7 +1,6 @@
 import { Router, parseInput, type AppState } from '@acs/http';
 import { catalogQuerySchema } from '@acs/contracts';
-import type { Db } from '@acs/db';
-import { readCatalogVersion } from '../data-access/catalog-version.js';
+import type { CatalogReads } from '../data-access/catalog-reads.js';
 import { catalogEtag, matchesIfNoneMatch } from '../domain/catalog-etag.js';
 import { listCatalog, planCatalogListing, type ListOptions } from '../domain/list-catalog.js';
 
@@ -10,14 +9,15 @@ export interface CatalogRouteOptions extends ListOptions {
   maxAgeSeconds: number;
 }
 
-export function catalogRoutes(db: Db, options: CatalogRouteOptions): Router<AppState> {
+export function catalogRoutes(reads: CatalogReads, options: CatalogRouteOptions): Router<AppState> {
   const router = new Router<AppState>();
   const cacheControl = `private, max-age=${options.maxAgeSeconds}`;
   router.get('/api/Dac', async (ctx) => {
     const listing = planCatalogListing(parseInput(catalogQuerySchema, ctx.query, 'query'));
     // The version is read before the rows: a write committing in between can only make the tag
     // older than the body (one extra 200 later), never tag an old body with the new version.
-    const etag = catalogEtag(await readCatalogVersion(db), listing);
+    const { db, version } = await reads.source();
+    const etag = catalogEtag(version, listing);
     if (matchesIfNoneMatch(ctx.get('if-none-match') || undefined, etag)) {
       ctx.status = 304; // no body, and catalog_entries was not read
     } else {
