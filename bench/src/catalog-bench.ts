@@ -7,23 +7,37 @@ import { startProcess, type ServiceProcess } from './processes.js';
 
 const HELP = `Catalog benchmark on the real PostgreSQL: the admin import and GET /api/Dac at a million rows.
 
-Usage: npm run build && node bench/dist/catalog-bench.js [--rows N] [--total N]
+Usage: npm run build && node bench/dist/catalog-bench.js [--rows N] [--total N] [--samples N] [--replica-url URL]
 
-  --rows N    entries imported over HTTP (default 100000), in batches of 20000 (the request limit)
-  --total N   catalog size for the read part (default 1000000; the rest is added with generate_series)
+  --rows N          entries imported over HTTP (default 100000), in batches of 20000 (the request limit)
+  --total N         catalog size for the read part (default 1000000; the rest is added with generate_series)
+  --samples N       requests per read row (default 500; shorten on a loaded machine)
+  --replica-url U   a hot standby of DATABASE_URL's server (default CATALOG_TEST_REPLICA_URL or
+                    postgres://postgres@127.0.0.1:5433/postgres; scripts/start-catalog-replica.sh);
+                    "none" skips the replica rows
 
 The catalog service runs as its own process (services/catalog/dist/main.js) and is called
 directly with a gateway-signed Admin context: the gateway only streams a large body through, so
 the import is measured at the service. Environment: DATABASE_URL (default: the local server).
 Creates and drops its own database (acs_bench_catalog_*).`;
 
-const { values } = parseArgs({ options: { rows: { type: 'string', default: '100000' }, total: { type: 'string', default: '1000000' }, help: { type: 'boolean', short: 'h' } } });
+const { values } = parseArgs({
+  options: {
+    rows: { type: 'string', default: '100000' },
+    total: { type: 'string', default: '1000000' },
+    samples: { type: 'string', default: '500' },
+    'replica-url': { type: 'string', default: process.env.CATALOG_TEST_REPLICA_URL || 'postgres://postgres@127.0.0.1:5433/postgres' },
+    help: { type: 'boolean', short: 'h' },
+  },
+});
 if (values.help) {
   console.log(HELP);
   process.exit(0);
 }
 const IMPORT_ROWS = Number(values.rows);
 const TOTAL_ROWS = Number(values.total);
+const SAMPLES = Number(values.samples);
+const REPLICA_SERVER = values['replica-url'] === 'none' ? null : values['replica-url']!;
 const BATCH = 20_000;
 const BRANDS = 1_000;
 const INTERNAL_SECRET = 'bench-internal-secret-0123456789abcdefgh';
@@ -54,25 +68,122 @@ function percentile(sorted: number[], p: number): number {
   return sorted[Math.min(sorted.length - 1, Math.ceil((p / 100) * sorted.length) - 1)]!;
 }
 
-async function signed(url: string, method: 'GET' | 'POST', path: string, context: typeof ADMIN | typeof READER, body?: string): Promise<Response> {
+async function signed(url: string, method: 'GET' | 'POST', path: string, context: typeof ADMIN | typeof READER, body?: string, extra: Record<string, string> = {}): Promise<Response> {
   const { context: ctx, signature } = signContext(INTERNAL_SECRET, 'catalog', method, path, context);
-  return fetch(url + path, { method, headers: { 'x-acs-context': ctx, 'x-acs-signature': signature, ...(body ? { 'content-type': 'application/json' } : {}) }, ...(body ? { body } : {}) });
+  return fetch(url + path, { method, headers: { 'x-acs-context': ctx, 'x-acs-signature': signature, ...(body ? { 'content-type': 'application/json' } : {}), ...extra }, ...(body ? { body } : {}) });
 }
 
-async function timeGets(url: string, paths: string[]): Promise<{ p50: number; p99: number; max: number; n: number }> {
+async function timeGets(url: string, paths: string[], headers: (path: string) => Record<string, string> = () => ({}), expected = 200): Promise<{ p50: number; p99: number; max: number; n: number }> {
   const samples: number[] = [];
   for (const path of paths) {
     const started = performance.now();
-    const response = await signed(url, 'GET', path, READER);
+    const response = await signed(url, 'GET', path, READER, undefined, headers(path));
     await response.arrayBuffer();
     samples.push(performance.now() - started);
-    if (response.status !== 200) throw new Error(`GET ${path} answered ${response.status}`);
+    if (response.status !== expected) throw new Error(`GET ${path} answered ${response.status}`);
   }
   samples.sort((a, b) => a - b);
   return { p50: percentile(samples, 50), p99: percentile(samples, 99), max: samples[samples.length - 1]!, n: samples.length };
 }
 
 const fmt = (r: { p50: number; p99: number; max: number; n: number }): string => `p50 ${r.p50.toFixed(2)} ms  p99 ${r.p99.toFixed(2)} ms  max ${r.max.toFixed(2)} ms  (${r.n} requests)`;
+
+const rowLabel = (label: string): string => label.padEnd(44);
+
+/**
+ * A cursor after `afterId` with no filter, in the layout of services/catalog/src/domain/
+ * catalog-cursor.ts (the bench starts anywhere without walking there; should the layout change,
+ * the service answers 400 and the bench stops).
+ */
+const encodeCursor = ({ afterId }: { afterId: number }): string => Buffer.from(JSON.stringify([1, afterId, null, null, null])).toString('base64url');
+
+/** Cursors at random positions, from the first row to the last (what nextCursor would hold). */
+async function randomCursors(db: pg.Client, count: number): Promise<string[]> {
+  const { rows } = await db.query<{ id: number }>('SELECT id FROM catalog_entries TABLESAMPLE SYSTEM (1) LIMIT $1', [count]);
+  const ids = rows.map((row) => row.id);
+  const { rows: [last] } = await db.query<{ id: number }>('SELECT max(id) AS id FROM catalog_entries');
+  ids.push(last!.id - 25); // the very end
+  return ids.map((id) => encodeCursor({ afterId: id }));
+}
+
+async function readsAtScale(url: string, db: pg.Client, total: number): Promise<void> {
+  console.log(`\nissue 18 rows: ${total} entries; ${SAMPLES} requests per row unless stated`);
+  const cursors = await randomCursors(db, SAMPLES);
+  await timeGets(url, cursors.slice(0, 50).map((c) => `/api/Dac?cursor=${c}`)); // warm-up
+  console.log(`${rowLabel('cursor pages anywhere (pageSize 20)')} ${fmt(await timeGets(url, cursors.map((c) => `/api/Dac?cursor=${c}`)))}`);
+  console.log(`${rowLabel('cursor pages anywhere, pageSize 100')} ${fmt(await timeGets(url, cursors.map((c) => `/api/Dac?cursor=${c}&pageSize=100`)))}`);
+
+  // Conditional reads: the same pages, with and without the ETag of an earlier answer.
+  const paths = Array.from({ length: SAMPLES }, (_, i) => `/api/Dac?page=${(i % 50) + 1}&pageSize=100`);
+  const etags = new Map<string, string>();
+  for (const path of new Set(paths)) etags.set(path, (await signed(url, 'GET', path, READER)).headers.get('etag')!);
+  console.log(`${rowLabel('200: pages 1-50, pageSize 100')} ${fmt(await timeGets(url, paths))}`);
+  console.log(`${rowLabel('304: the same with If-None-Match')} ${fmt(await timeGets(url, paths, (path) => ({ 'if-none-match': etags.get(path)! }), 304))}`);
+
+  // Search (q) and type.
+  const searches = Array.from({ length: Math.min(SAMPLES, 200) }, (_, i) => `/api/Dac?q=${encodeURIComponent(`model ${(i * 7919) % total}`)}`);
+  console.log(`${rowLabel('search q="model <n>" (few matches)')} ${fmt(await timeGets(url, searches))}`);
+  const brandSearch = Array.from({ length: Math.min(SAMPLES, 200) }, (_, i) => `/api/Dac?q=${encodeURIComponent(`brand ${(i * 37) % BRANDS}`)}`);
+  console.log(`${rowLabel('search q="brand <n>" (~1,000+ matches)')} ${fmt(await timeGets(url, brandSearch))}`);
+  console.log(`${rowLabel('type=dac, pages 1-5')} ${fmt(await timeGets(url, Array.from({ length: SAMPLES }, (_, i) => `/api/Dac?type=dac&page=${(i % 5) + 1}`)))}`);
+
+  // Page 1 while 16 deep requests run (issue 18, item 0): each deep request skips ~all rows.
+  const deepPage = Math.max(1, Math.floor((total - 50) / 100));
+  let stop = false;
+  let deepDone = 0;
+  const deepWorker = async (): Promise<void> => {
+    while (!stop) {
+      const response = await signed(url, 'GET', `/api/Dac?page=${deepPage}&pageSize=100`, READER);
+      await response.arrayBuffer();
+      if (response.status !== 200) throw new Error(`deep page answered ${response.status}`);
+      deepDone += 1;
+    }
+  };
+  const deepStarted = performance.now();
+  const workers = Array.from({ length: 16 }, deepWorker);
+  await new Promise((resolve) => setTimeout(resolve, 500));
+  const during = await timeGets(url, Array.from({ length: Math.min(SAMPLES, 300) }, () => '/api/Dac?page=1'));
+  stop = true;
+  await Promise.all(workers);
+  const seconds = (performance.now() - deepStarted) / 1000;
+  console.log(`${rowLabel(`page 1 while 16 ask page ${deepPage}×100`)} ${fmt(during)}  (deep: ${deepDone} answered, ${(deepDone / seconds).toFixed(2)}/s)`);
+}
+
+/** The same reads through a second catalog process reading from the hot standby. */
+async function replicaReads(db: pg.Client, total: number): Promise<void> {
+  const replicaUrl = new URL(REPLICA_SERVER!);
+  replicaUrl.pathname = `/${dbName}`;
+  const { rows: [primary] } = await db.query<{ version: string }>('SELECT version FROM catalog_version');
+  const probe = new pg.Client({ connectionString: replicaUrl.toString() });
+  const caughtUp = performance.now();
+  for (let tries = 0; ; tries++) {
+    try {
+      if (tries === 0 || !(probe as unknown as { _connected?: boolean })._connected) await probe.connect();
+      const { rows: [replica] } = await probe.query<{ version: string }>('SELECT version FROM catalog_version');
+      if (Number(replica!.version) >= Number(primary!.version)) break;
+    } catch {
+      // not there yet
+    }
+    if (tries > 600) throw new Error('the replica did not catch up in 5 minutes');
+    await new Promise((resolve) => setTimeout(resolve, 500));
+  }
+  await probe.end().catch(() => undefined);
+  console.log(`\nreplica: caught up with ${total} entries ${((performance.now() - caughtUp) / 1000).toFixed(1)} s after the load; a second catalog process reads from it`);
+  const reader = await startProcess('catalog-replica', 'services/catalog/dist/main.js', {
+    INTERNAL_SECRET, LOG_LEVEL: 'warn', HOST: '127.0.0.1', DATABASE_URL: dbUrl, CATALOG_SEED: 'false', CATALOG_READ_DATABASE_URL: replicaUrl.toString(),
+  });
+  try {
+    const firstPages = Array.from({ length: 100 }, (_, i) => `/api/Dac?page=${i + 1}`);
+    await timeGets(reader.url, firstPages); // warm-up
+    console.log(`${rowLabel('replica: first 100 pages ×5')} ${fmt(await timeGets(reader.url, [...firstPages, ...firstPages, ...firstPages, ...firstPages, ...firstPages]))}`);
+    const cursors = await randomCursors(db, SAMPLES);
+    console.log(`${rowLabel('replica: cursor pages anywhere')} ${fmt(await timeGets(reader.url, cursors.map((c) => `/api/Dac?cursor=${c}`)))}`);
+    const etag = (await signed(reader.url, 'GET', '/api/Dac?pageSize=100', READER)).headers.get('etag')!;
+    console.log(`${rowLabel('replica: 304')} ${fmt(await timeGets(reader.url, Array.from({ length: SAMPLES }, () => '/api/Dac?pageSize=100'), () => ({ 'if-none-match': etag }), 304))}`);
+  } finally {
+    await reader.stop();
+  }
+}
 
 let catalog: ServiceProcess | undefined;
 const admin = new pg.Client({ connectionString: serverUrl });
@@ -146,6 +257,8 @@ try {
     console.log(`${'brand filter, pages 1-5'.padEnd(34)} ${fmt(await timeGets(catalog.url, brandPaths))}`);
     console.log(`${'deep page 5000 (offset 99,980)'.padEnd(34)} ${fmt(await timeGets(catalog.url, Array.from({ length: 100 }, () => '/api/Dac?page=5000')))}`);
     console.log(`${'deep page 50000 (offset 999,980)'.padEnd(34)} ${fmt(await timeGets(catalog.url, Array.from({ length: 20 }, () => '/api/Dac?page=50000')))}`);
+    await readsAtScale(catalog.url, db, loaded!.n);
+    if (REPLICA_SERVER) await replicaReads(db, loaded!.n);
   } finally {
     await db.end();
   }

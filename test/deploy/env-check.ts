@@ -28,6 +28,8 @@ export const SECRET_FIXTURES: Readonly<Record<string, string>> = {
   KEYS_DATABASE_URL: 'postgres://keys:pw@db.example:5432/acs_keys',
   IDENTITY_DATABASE_URL: 'postgres://identity:pw@db.example:5432/acs_identity',
   CATALOG_DATABASE_URL: 'postgres://catalog:pw@db.example:5432/acs_catalog',
+  // Host postgres: in docker-compose.yml it is interpolated, and its host must be a service catalog waits for.
+  CATALOG_READ_DATABASE_URL: 'postgres://acs_catalog:pw@postgres:5432/acs_catalog',
   DEVICE_DATABASE_URL: 'postgres://device:pw@db.example:5432/acs_device',
   BILLING_DATABASE_URL: 'postgres://billing:pw@db.example:5432/acs_billing',
   REDIS_URL: 'rediss://:pw@redis.example:6380',

@@ -76,3 +76,41 @@ describe('catalog import through the gateway', () => {
     expect((await byBrand(b)).total).toBe(0);
   });
 });
+
+describe('conditional catalog reads through the gateway (issue 18)', () => {
+  it('passes If-None-Match, 304 with no body, ETag and Cache-Control through untouched; an import moves the tag', async () => {
+    const b = brand();
+    await importAs(admin, writer, [speaker(b, 'Tagged')]);
+    const path = `/api/Dac?brand=${b}&pageSize=5`;
+    const first = await sut.call('GET', path, reader);
+    expect(first.status).toBe(200);
+    const etag = first.headers.get('etag')!;
+    expect(etag).toMatch(/^"\d+-[A-Za-z0-9_-]+"$/);
+    expect(first.headers.get('cache-control')).toBe('private, max-age=60');
+    expect(catalogPageSchema.parse(await first.json()).nextCursor).toBeNull();
+
+    const notModified = await sut.call('GET', path, reader, { headers: { 'if-none-match': etag } });
+    expect(notModified.status).toBe(304);
+    expect(await notModified.text()).toBe('');
+    expect(notModified.headers.get('etag')).toBe(etag);
+    expect(notModified.headers.get('cache-control')).toBe('private, max-age=60');
+
+    await importAs(admin, writer, [speaker(b, 'Second')]);
+    const changed = await sut.call('GET', path, reader, { headers: { 'if-none-match': etag } });
+    expect(changed.status).toBe(200);
+    expect(changed.headers.get('etag')).not.toBe(etag);
+    expect(catalogPageSchema.parse(await changed.json()).items.map((i) => i.model).sort()).toEqual(['Second', 'Tagged']);
+  });
+
+  it('follows nextCursor through the gateway', async () => {
+    const b = brand();
+    await importAs(admin, writer, [speaker(b, 'A'), speaker(b, 'B'), speaker(b, 'C')]);
+    const first = catalogPageSchema.parse(await (await sut.call('GET', `/api/Dac?brand=${b}&pageSize=2`, reader)).json());
+    expect(first.nextCursor).not.toBeNull();
+    const rest = catalogPageSchema.parse(await (await sut.call('GET', `/api/Dac?cursor=${first.nextCursor}&pageSize=2`, reader)).json());
+    expect([...first.items, ...rest.items].map((i) => i.model).sort()).toEqual(['A', 'B', 'C']);
+    expect(rest.nextCursor).toBeNull();
+    const refused = await sut.call('GET', `/api/Dac?cursor=${first.nextCursor}&brand=Other`, reader);
+    expect(refused.status).toBe(400);
+  });
+});

@@ -1,5 +1,5 @@
 import { fileURLToPath } from 'node:url';
-import { openServiceDatabase, type Db } from '@acs/db';
+import { openDatabase, openServiceDatabase, type Db } from '@acs/db';
 import { listen, startWithCloseStack, type RunningServer } from '@acs/http';
 import type { Logger } from '@acs/logger';
 import { createMetricsRegistry } from '@acs/metrics';
@@ -15,6 +15,25 @@ export interface CatalogService {
   close(): Promise<void>;
 }
 
+/** How long a start waits for the replica to have the catalog database (a new one is replayed, not created). */
+const REPLICA_START_WAIT_MS = 30_000;
+
+/**
+ * A standby cannot create a database: on a first start the catalog database reaches the replica
+ * only when it has replayed the primary's CREATE DATABASE, so opening is retried for a while.
+ */
+async function openReplica(url: string, poolSize: number, logger: Logger): Promise<Db> {
+  const deadline = Date.now() + REPLICA_START_WAIT_MS;
+  for (;;) {
+    try {
+      return await openDatabase({ url, logger, poolSize });
+    } catch (err) {
+      if (Date.now() > deadline) throw err;
+      await new Promise((resolve) => setTimeout(resolve, 250));
+    }
+  }
+}
+
 export function startCatalogService(config: CatalogConfig, logger: Logger): Promise<CatalogService> {
   // A failed start (migration, seed, port taken) closes what it opened: no pool stays behind.
   return startWithCloseStack(logger, async (stack) => {
@@ -23,7 +42,17 @@ export function startCatalogService(config: CatalogConfig, logger: Logger): Prom
     });
     stack.defer('the database', () => db.close());
     if (config.CATALOG_SEED) await seedCatalogOnce(db, logger);
-    const app = buildCatalogApp({ db, logger, internalSecret: config.INTERNAL_SECRET, migrationsDir: CATALOG_MIGRATIONS_DIR, metrics: createMetricsRegistry('catalog') });
+    // The replica is opened after the primary's migrations: its copy of the database exists by then.
+    let readDb: Db | null = null;
+    if (config.CATALOG_READ_DATABASE_URL) {
+      const replica = await openReplica(config.CATALOG_READ_DATABASE_URL, config.DB_POOL_SIZE, logger);
+      stack.defer('the read replica', () => replica.close());
+      readDb = replica;
+    }
+    const app = buildCatalogApp({
+      db, readDb, logger, internalSecret: config.INTERNAL_SECRET, migrationsDir: CATALOG_MIGRATIONS_DIR, metrics: createMetricsRegistry('catalog'),
+      listing: { maxAgeSeconds: config.CATALOG_MAX_AGE_SECONDS, deepOffset: config.CATALOG_DEEP_OFFSET, deepPageConcurrency: config.CATALOG_DEEP_PAGE_CONCURRENCY },
+    });
     const server = await listen(app.callback(), config.PORT, config.HOST);
     stack.defer('the HTTP server', () => server.close());
     logger.info({ url: server.url }, 'catalog service listening');

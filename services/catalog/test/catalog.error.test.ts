@@ -31,6 +31,25 @@ const BAD_QUERIES: Array<{ query: string; path: string; message: RegExp }> = [
   { query: 'pagesize=10', path: 'query', message: /pagesize/ },
   { query: 'page=1&page=2', path: 'query.page', message: /string/i },
   { query: 'brand=topping&brand=TOPPING', path: 'query.brand', message: /string/i },
+  { query: 'cursor=', path: 'query.cursor', message: /nextCursor value/ },
+  { query: 'cursor=abc%2Bdef', path: 'query.cursor', message: /nextCursor value/ },
+  { query: 'cursor=bm90IGpzb24', path: 'query.cursor', message: /nextCursor value/ },
+  { query: 'cursor=WzIsNSxudWxsXQ', path: 'query.cursor', message: /nextCursor value/ },
+  { query: 'cursor=WzEsLTUsbnVsbF0', path: 'query.cursor', message: /nextCursor value/ },
+  { query: 'cursor=WzEsNSwiIl0', path: 'query.cursor', message: /nextCursor value/ },
+  { query: `cursor=${'A'.repeat(1025)}`, path: 'query.cursor', message: /nextCursor value/ },
+  { query: 'cursor=WzEsNSxudWxsXQ&page=2', path: 'query.cursor', message: /cursor replaces page/ },
+  { query: 'cursor=a&cursor=b', path: 'query.cursor', message: /string/i },
+  { query: 'cursor=WzEsNSxudWxsLCJ0YXBlIixudWxsXQ', path: 'query.cursor', message: /nextCursor value/ },
+  { query: 'cursor=WzEsNS41LG51bGwsbnVsbCxudWxsXQ', path: 'query.cursor', message: /nextCursor value/ },
+  { query: 'type=tape', path: 'query.type', message: /type must be one of dac, amplifier, speaker/ },
+  { query: 'type=DAC', path: 'query.type', message: /type must be one of/ },
+  { query: 'type=', path: 'query.type', message: /type must be one of/ },
+  { query: 'type=dac&type=speaker', path: 'query.type', message: /type must be one of/ },
+  { query: 'q=', path: 'query.q', message: /q must not be empty/ },
+  { query: 'q=%20', path: 'query.q', message: /q must not be empty/ },
+  { query: `q=${'x'.repeat(81)}`, path: 'query.q', message: /q must be at most 80/ },
+  { query: 'q=a&q=b', path: 'query.q', message: /string/i },
 ];
 
 describe('GET /api/Dac with a bad query', () => {
@@ -88,12 +107,12 @@ describe('/readyz', () => {
 
   it('names every pending migration, in order', async () => {
     const { rows: applied } = await catalog.db.query<{ name: string; checksum: string }>('SELECT name, checksum FROM schema_migrations ORDER BY name');
-    expect(applied.map((row) => row.name)).toEqual(['001_create_catalog.sql', '002_catalog_counts_integrity.sql']);
+    expect(applied.map((row) => row.name)).toEqual(['001_create_catalog.sql', '002_catalog_counts_integrity.sql', '003_catalog_version.sql', '004_catalog_filters.sql']);
     await catalog.db.query('DELETE FROM schema_migrations');
     try {
       const response = await fetch(`${catalog.url}/readyz`);
       expect(response.status).toBe(503);
-      expect(await response.json()).toMatchObject({ ready: false, checks: { migrations: 'pending: 001_create_catalog.sql, 002_catalog_counts_integrity.sql' } });
+      expect(await response.json()).toMatchObject({ ready: false, checks: { migrations: 'pending: 001_create_catalog.sql, 002_catalog_counts_integrity.sql, 003_catalog_version.sql, 004_catalog_filters.sql' } });
     } finally {
       for (const row of applied) await catalog.db.query('INSERT INTO schema_migrations (name, checksum) VALUES ($1, $2)', [row.name, row.checksum]);
     }

@@ -82,7 +82,7 @@ describe('GET /api/Dac: paging', () => {
     const total = await realCount(catalog.db);
     const beyond = Math.ceil(total / 10) + 1;
     const body = await page(`?page=${beyond}&pageSize=10`);
-    expect(body).toEqual({ items: [], page: beyond, pageSize: 10, total, totalPages: Math.ceil(total / 10) });
+    expect(body).toEqual({ items: [], page: beyond, pageSize: 10, total, totalPages: Math.ceil(total / 10), nextCursor: null });
   });
 
   it('accepts the largest page size (100) and returns at most that many', async () => {
@@ -113,7 +113,7 @@ describe('GET /api/Dac: brand filter', () => {
     expect(exact.total).toBe(2);
     for (const other of [brand.slice(0, -1), `${brand.slice(0, -1)}%`, `${brand.slice(0, -1)}_`, 'Top', 'Toppin']) {
       const body = await page(`?brand=${encodeURIComponent(other)}`);
-      expect(body).toEqual({ items: [], page: 1, pageSize: 20, total: 0, totalPages: 0 });
+      expect(body).toEqual({ items: [], page: 1, pageSize: 20, total: 0, totalPages: 0, nextCursor: null });
     }
   });
 
@@ -138,7 +138,7 @@ describe('GET /api/Dac: brand filter', () => {
 
   it('answers an unknown brand with no items and total 0', async () => {
     const body = await page(`?brand=${encodeURIComponent(uniqueBrand('Nobody'))}`);
-    expect(body).toEqual({ items: [], page: 1, pageSize: 20, total: 0, totalPages: 0 });
+    expect(body).toEqual({ items: [], page: 1, pageSize: 20, total: 0, totalPages: 0, nextCursor: null });
   });
 });
 

@@ -18,7 +18,7 @@ export interface CatalogHarness {
   url: string;
   /** The service's own pool: direct SQL on the same database, as an operator would run it. */
   db: Db;
-  get(pathAndQuery: string): Promise<Response>;
+  get(pathAndQuery: string, headers?: Record<string, string>): Promise<Response>;
   /** Stops the service only; the database stays for a restart. */
   stopService(): Promise<void>;
   /** Starts the service again on the same database (a restart). */
@@ -31,9 +31,11 @@ export interface StartOptions {
   seed?: boolean;
   logger?: Logger;
   database?: TestDatabase;
+  /** More configuration variables (CATALOG_MAX_AGE_SECONDS, CATALOG_DEEP_OFFSET, ...). */
+  env?: Record<string, string>;
 }
 
-async function start(database: TestDatabase, seed: boolean, logger: Logger): Promise<CatalogService> {
+async function start(database: TestDatabase, seed: boolean, logger: Logger, env: Record<string, string> = {}): Promise<CatalogService> {
   const config = catalogConfigSchema.parse({
     PORT: '0',
     HOST: '127.0.0.1',
@@ -41,6 +43,7 @@ async function start(database: TestDatabase, seed: boolean, logger: Logger): Pro
     INTERNAL_SECRET,
     CATALOG_SEED: seed ? 'true' : 'false',
     DB_POOL_SIZE: '4',
+    ...env,
   });
   return startCatalogService(config, logger);
 }
@@ -50,7 +53,7 @@ export async function startCatalog(options: StartOptions = {}): Promise<CatalogH
   const database = options.database ?? (await createTestDatabase('catalog'));
   const seed = options.seed ?? true;
   const logger = options.logger ?? silentLogger();
-  let service: CatalogService | null = await start(database, seed, logger).catch(async (err: unknown) => {
+  let service: CatalogService | null = await start(database, seed, logger, options.env).catch(async (err: unknown) => {
     if (!options.database) await database.drop();
     throw err;
   });
@@ -66,7 +69,7 @@ export async function startCatalog(options: StartOptions = {}): Promise<CatalogH
     get db() {
       return harness.service.db;
     },
-    get: (pathAndQuery) => signedFetch(harness.url, INTERNAL_SECRET, 'GET', pathAndQuery, { audience: 'catalog' }),
+    get: (pathAndQuery, headers) => signedFetch(harness.url, INTERNAL_SECRET, 'GET', pathAndQuery, { audience: 'catalog', ...(headers ? { headers } : {}) }),
     async stopService() {
       const running = service;
       service = null;
@@ -74,7 +77,7 @@ export async function startCatalog(options: StartOptions = {}): Promise<CatalogH
     },
     async restart() {
       await harness.stopService();
-      service = await start(database, seed, logger);
+      service = await start(database, seed, logger, options.env);
     },
     async stop() {
       await harness.stopService();
@@ -139,10 +142,11 @@ export async function keptCount(db: Db, brand?: string): Promise<number> {
 
 export interface CatalogPageBody {
   items: Array<{ id: number; brand: string; [key: string]: unknown }>;
-  page: number;
+  page: number | null;
   pageSize: number;
   total: number;
   totalPages: number;
+  nextCursor: string | null;
 }
 
 export interface ErrorBody {

@@ -62,12 +62,12 @@ describe('the bundled seed', () => {
     await catalog.db.query('DELETE FROM catalog_entries');
     await catalog.restart();
     expect(await realCount(catalog.db)).toBe(0);
-    expect(await (await catalog.get('/api/Dac')).json()).toEqual({ items: [], page: 1, pageSize: 20, total: 0, totalPages: 0 });
+    expect(await (await catalog.get('/api/Dac')).json()).toEqual({ items: [], page: 1, pageSize: 20, total: 0, totalPages: 0, nextCursor: null });
   });
 
   it('is skipped with CATALOG_SEED=false: the catalog starts empty', async () => {
     catalog = await startCatalog({ seed: false });
     expect(await realCount(catalog.db)).toBe(0);
-    expect(await (await catalog.get('/api/Dac')).json()).toMatchObject({ items: [], total: 0, totalPages: 0 });
+    expect(await (await catalog.get('/api/Dac')).json()).toMatchObject({ items: [], total: 0, totalPages: 0, nextCursor: null });
   });
 });

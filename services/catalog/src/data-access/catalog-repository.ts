@@ -27,18 +27,68 @@ function fromRow(row: CatalogRow): CatalogEntry {
   } as CatalogEntry;
 }
 
-/** One page in id order. With a brand, the (lower(brand), id) index serves filter and order. */
-export async function findCatalogPage(db: Queryable, filter: { brand?: string }, limit: number, offset: number): Promise<CatalogEntry[]> {
-  const { rows } = filter.brand === undefined
-    ? await db.query<CatalogRow>(`SELECT ${COLUMNS} FROM catalog_entries ORDER BY id LIMIT $1 OFFSET $2`, [limit, offset])
-    : await db.query<CatalogRow>(`SELECT ${COLUMNS} FROM catalog_entries WHERE lower(brand) = lower($1) ORDER BY id LIMIT $2 OFFSET $3`, [filter.brand, limit, offset]);
+export interface CatalogFilter {
+  brand?: string;
+  type?: CatalogEntry['type'];
+  /** Search text: a case-insensitive substring of "<brand> <model>". */
+  q?: string;
+}
+
+/** `q` as a LIKE pattern: its own %, _ and \\ match themselves (backslash is LIKE's escape). */
+const containsPattern = (text: string): string => `%${text.replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
+
+/**
+ * The WHERE conditions of a filter, numbered from $1. Each one has an index: the brand the
+ * (lower(brand), id) index, the type the (type, id) index, q the trigram index of migration 004
+ * (where pg_trgm exists) on the very expression written here.
+ */
+function filterConditions(filter: CatalogFilter): { conditions: string[]; values: unknown[] } {
+  const conditions: string[] = [];
+  const values: unknown[] = [];
+  if (filter.brand !== undefined) {
+    values.push(filter.brand);
+    conditions.push(`lower(brand) = lower($${values.length})`);
+  }
+  if (filter.type !== undefined) {
+    values.push(filter.type);
+    conditions.push(`type = $${values.length}`);
+  }
+  if (filter.q !== undefined) {
+    values.push(containsPattern(filter.q));
+    conditions.push(`lower(brand || ' ' || model) LIKE lower($${values.length})`);
+  }
+  return { conditions, values };
+}
+
+/**
+ * Up to `limit` entries in id order, after `afterId` (keyset: the index starts right there, so
+ * any position costs the same) and then past `offset` more (the spec's `page`: PostgreSQL reads
+ * and drops every skipped row).
+ */
+export async function findCatalogPage(db: Queryable, filter: CatalogFilter, limit: number, position: { afterId: number; offset: number }): Promise<CatalogEntry[]> {
+  const { conditions, values } = filterConditions(filter);
+  values.push(position.afterId, limit, position.offset);
+  const n = values.length;
+  conditions.push(`id > $${n - 2}`);
+  const { rows } = await db.query<CatalogRow>(`SELECT ${COLUMNS} FROM catalog_entries WHERE ${conditions.join(' AND ')} ORDER BY id LIMIT $${n - 1} OFFSET $${n}`, values);
   return rows.map(fromRow);
 }
 
-/** Exact counts kept by triggers (migration 001), so totals cost one index lookup. */
-export async function countCatalogEntries(db: Queryable, filter: { brand?: string }): Promise<number> {
-  const { rows } = await db.query<{ entries: string | number }>(`SELECT entries FROM catalog_counts WHERE brand_key = lower($1)`, [filter.brand ?? '']);
-  return rows[0] ? Number(rows[0].entries) : 0;
+/**
+ * Exact totals. Brand and type are kept by triggers (migrations 001 and 004), so they cost one
+ * index lookup; a search is counted for real (the caller runs it as an expensive request).
+ */
+export async function countCatalogEntries(db: Queryable, filter: CatalogFilter): Promise<number> {
+  let result;
+  if (filter.q !== undefined) {
+    const { conditions, values } = filterConditions(filter);
+    result = await db.query<{ entries: string | number }>(`SELECT count(*) AS entries FROM catalog_entries WHERE ${conditions.join(' AND ')}`, values);
+  } else if (filter.type !== undefined) {
+    result = await db.query<{ entries: string | number }>('SELECT entries FROM catalog_type_counts WHERE type = $1 AND brand_key = lower($2)', [filter.type, filter.brand ?? '']);
+  } else {
+    result = await db.query<{ entries: string | number }>('SELECT entries FROM catalog_counts WHERE brand_key = lower($1)', [filter.brand ?? '']);
+  }
+  return result.rows[0] ? Number(result.rows[0].entries) : 0;
 }
 
 /** Inserts entries that don't exist yet (by type, brand, model); returns how many were inserted. */

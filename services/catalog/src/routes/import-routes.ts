@@ -4,6 +4,8 @@ import { ROLE, type CatalogEntryInput } from '@acs/contracts';
 import { badRequest, errorOf } from '@acs/errors';
 import type { Db } from '@acs/db';
 import { importCatalog } from '../domain/import-catalog.js';
+import { readCatalogVersion } from '../data-access/catalog-version.js';
+import type { CatalogReads } from '../data-access/catalog-reads.js';
 import { IMPORT_MAX_BODY_BYTES, IMPORT_MAX_DETAILS, IMPORT_MAX_ROWS } from '../domain/import-limits.js';
 import { importRows, problemsMessage, validateImport } from '../domain/validate-import.js';
 
@@ -30,7 +32,7 @@ async function readImport(ctx: AppContext): Promise<CatalogEntryInput[]> {
   return validated.entries;
 }
 
-export function importRoutes(db: Db): Router<AppState> {
+export function importRoutes(db: Db, reads: CatalogReads): Router<AppState> {
   const router = new Router<AppState>();
   router.post(IMPORT_PATH, async (ctx) => {
     // The gateway already required write:devices and an Admin JWT; the service checks the role it
@@ -38,7 +40,10 @@ export function importRoutes(db: Db): Router<AppState> {
     requireCaller(ctx, { minRole: ROLE.admin });
     const { dryRun } = parseInput(importQuerySchema, ctx.query, 'query');
     const entries = await readImport(ctx);
-    ctx.body = await importCatalog(db, entries, dryRun === 'true');
+    const counts = await importCatalog(db, entries, dryRun === 'true');
+    // Read after the commit: at least this import's version, so this instance's next reads see it.
+    if (dryRun !== 'true') reads.wrote(await readCatalogVersion(db));
+    ctx.body = counts;
   });
   return router;
 }
