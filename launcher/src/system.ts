@@ -15,6 +15,7 @@ import type { LauncherConfig } from './config.js';
 import { embeddedConfig } from './embedded-configs.js';
 import { loadOrCreateInternalSecret } from './internal-secret.js';
 import { startEmbeddedDashboard } from './dashboard.js';
+import { serveCliSocket } from './cli-socket.js';
 
 export interface RunningSystem {
   gatewayUrl: string;
@@ -99,6 +100,7 @@ export function startSystem(config: LauncherConfig, logger: Logger): Promise<Run
     // After the operator's key: the first start still prints one, whatever the dashboard holds.
     const dashboard = await startEmbeddedDashboard(config, keys.deps, gateway.server.url, logger.child({ service: 'dashboard' }));
     stack.defer('the dashboard', () => dashboard.close());
+    if (!config.DATABASE_URL) stack.defer('the CLI socket', await serveCliSocket(config.DATA_DIR, cache, logger));
     return {
       gatewayUrl: gateway.server.url,
       keys, identity, catalog, device, billing, gateway, cache, bus,
