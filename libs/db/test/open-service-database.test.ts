@@ -1,4 +1,5 @@
 import { existsSync } from 'node:fs';
+import { writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { describe, expect, it } from '@jest/globals';
 import pg from 'pg';
@@ -73,6 +74,7 @@ describe('openServiceDatabase', () => {
       await old.query('INSERT INTO things DEFAULT VALUES');
       await old.query('INSERT INTO things DEFAULT VALUES');
       await old.close();
+      await writeFile(join(data.path, 'things', 'own-key.json'), '{}');
 
       const db = await openServiceDatabase({ service: 'things', dataDir: data.path, migrationsDir: migrations.path, logger });
       try {
@@ -82,7 +84,9 @@ describe('openServiceDatabase', () => {
       } finally {
         await db.close();
       }
-      expect(existsSync(join(data.path, 'things'))).toBe(false);
+      // PostgreSQL's files moved aside; the service's own files stay where it looks for them.
+      expect(existsSync(join(data.path, 'things', 'PG_VERSION'))).toBe(false);
+      expect(existsSync(join(data.path, 'things', 'own-key.json'))).toBe(true);
       expect(existsSync(join(data.path, 'things.carried-over', 'PG_VERSION'))).toBe(true);
     } finally {
       await Promise.all([data.remove(), migrations.remove()]);

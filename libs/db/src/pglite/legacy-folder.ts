@@ -1,5 +1,5 @@
 import { existsSync } from 'node:fs';
-import { rename } from 'node:fs/promises';
+import { mkdir, readdir, rename } from 'node:fs/promises';
 import { join } from 'node:path';
 import type { PGlite, Transaction } from '@electric-sql/pglite';
 import type { Logger } from '@acs/logger';
@@ -14,6 +14,17 @@ import { withSharedSuperuser } from './shared-pglite.js';
 // and says what to do.
 
 const ROWS_PER_INSERT = 500;
+
+/** What PostgreSQL keeps in a data folder; anything else there (identity's JWT key file) stays put. */
+const POSTGRES_ENTRY = /^(PG_VERSION|base|global|pg_[a-z_]+|postgresql\..*|postmaster\..*)$/;
+
+/** Moves the old database's files out of the service folder, leaving the service's other files. */
+async function setAside(folder: string, keptAs: string): Promise<void> {
+  await mkdir(keptAs, { recursive: true });
+  for (const entry of await readdir(folder)) {
+    if (POSTGRES_ENTRY.test(entry)) await rename(join(folder, entry), join(keptAs, entry));
+  }
+}
 
 /** The folder an older version kept the service's PGlite in, if it is still there. */
 export function legacyFolderOf(dataDir: string, service: string): string | null {
@@ -68,8 +79,8 @@ async function copyInto(pglite: PGlite, old: Db, schema: string): Promise<Record
 
 /**
  * Carries the service's data over from DATA_DIR/<service> (the older layout) into its schema of
- * the shared PGlite, which must be open and migrated; then renames the old folder to
- * `<service>.carried-over`. The old database is migrated first, so both have the same tables.
+ * the shared PGlite, which must be open and migrated; then moves the old database's files to
+ * `<service>.carried-over` (other files of the service, like identity's JWT key, stay). The old database is migrated first, so both have the same tables.
  */
 export async function carryOverLegacyFolder(dataDir: string, service: string, migrationsDir: string, logger: Logger): Promise<void> {
   const folder = legacyFolderOf(dataDir, service);
@@ -84,7 +95,7 @@ export async function carryOverLegacyFolder(dataDir: string, service: string, mi
     } finally {
       await old.close();
     }
-    await rename(folder, keptAs);
+    await setAside(folder, keptAs);
   } catch (err) {
     throw new Error(
       `${folder} holds ${service} data in the layout of an older version, and carrying it over failed: ${(err as Error).message}. ` +
