@@ -10,8 +10,8 @@ import { readFrames, systemSocketPath, toWireError, writeFrame, type Reply, type
 // CLIs reach it here: their queries and cache writes go through this socket to the system's own
 // Db and cache. A Unix socket in DATA_DIR/run (0700, socket 0600): only the same OS user gets in.
 
-/** A CLI's transaction holds the one embedded connection: one left open is rolled back after this. */
-const TRANSACTION_LIMIT_MS = 15_000;
+/** A CLI's transaction holds the one embedded connection: one idle this long is rolled back. */
+const TRANSACTION_IDLE_MS = 15_000;
 const CACHE_METHODS = new Set(['get', 'mget', 'set', 'del', 'setIfNewer', 'getVersioned', 'mgetVersioned', 'incrWithTtl', 'ping']);
 
 export interface SystemSocketOptions {
@@ -24,6 +24,8 @@ export interface SystemSocketOptions {
 
 interface OpenTransaction {
   tx: Queryable;
+  /** Restarts the idle clock (a long import keeps its transaction while it keeps sending). */
+  touch(): void;
   end(commit: boolean, requestId: number): void;
 }
 
@@ -52,9 +54,14 @@ function serveConnection(socket: Socket, options: SystemSocketOptions): void {
     let endRequest = id;
     let commitAsked = false;
     db.transaction((tx) => new Promise<void>((resolve, reject) => {
-      const timer = setTimeout(() => reject(new RolledBack('The transaction stayed open too long and was rolled back')), TRANSACTION_LIMIT_MS);
+      const expire = () => reject(new RolledBack('The transaction stayed idle too long and was rolled back'));
+      let timer = setTimeout(expire, TRANSACTION_IDLE_MS);
       transactions.set(txId, {
         tx,
+        touch: () => {
+          clearTimeout(timer);
+          timer = setTimeout(expire, TRANSACTION_IDLE_MS);
+        },
         end: (commit, requestId) => {
           clearTimeout(timer);
           endRequest = requestId;
@@ -83,7 +90,10 @@ function serveConnection(socket: Socket, options: SystemSocketOptions): void {
       case 'tx-query': {
         const open = transactions.get(request.tx);
         if (!open) throw new Error('This transaction has already finished');
-        return reply({ id: request.id, ok: true, value: await open.tx.query(request.sql, request.params) });
+        open.touch();
+        const result = await open.tx.query(request.sql, request.params);
+        open.touch();
+        return reply({ id: request.id, ok: true, value: result });
       }
       case 'commit':
       case 'rollback': {
