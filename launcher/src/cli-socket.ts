@@ -20,7 +20,15 @@ export async function serveCliSocket(dataDir: string, cache: Cache, logger: Logg
     for (const [service, migrationsDir] of Object.entries(CLI_SERVICES)) {
       databases[service] = await openServiceDatabase({ service, dataDir, migrationsDir, logger });
     }
-    const server = await serveSystemSocket({ dataDir, databases, cache, logger });
+    const server = await serveSystemSocket({ dataDir, databases, cache, logger }).catch((err: unknown) => {
+      // E.g. a DATA_DIR path too long for a Unix socket (about 100 bytes): the system still runs.
+      logger.warn({ err }, 'the CLIs cannot reach this running system (no socket); stop it to use them');
+      return null;
+    });
+    if (!server) {
+      await closeAll();
+      return async () => {};
+    }
     return async () => {
       await server.close();
       await closeAll();

@@ -4,6 +4,7 @@ import { stopOnSignals } from '@acs/http';
 import { launcherConfigSchema } from './config.js';
 import { startSystem } from './system.js';
 import { printBanner } from './banner.js';
+import { collectGarbageOnce } from './collect-garbage.js';
 
 // `npm start`: the whole platform on one machine with nothing installed but Node.
 const config = loadConfigOrExit('npm start', launcherConfigSchema);
@@ -12,6 +13,7 @@ try {
   const system = await startSystem(config, logger);
   // From the process's start (node's own clock), the time a newcomer waits after `npm start`'s build check.
   printBanner(config, system, process.uptime());
+  if (!config.DATABASE_URL) collectGarbageOnce();
   stopOnSignals(logger, system.stop);
 } catch (err) {
   logger.fatal({ err }, 'the system failed to start');

@@ -51,8 +51,9 @@ export async function openCliStore<E extends z.ZodRawShape = Record<never, never
   const dataDir = env.DATA_DIR as string;
   const logger = createLogger({ name: options.cli.replace(/\s+/g, '-'), level: 'warn' });
   // PGlite is single-process: a running system owns the files, so the CLI asks it instead.
-  if (!url && (await runningPid(dataDir)) !== null) {
-    const system = await connectSystemSocket(dataDir);
+  const systemPid = url ? null : await runningPid(dataDir);
+  if (systemPid !== null) {
+    const system = await connectSystemSocket(dataDir, systemPid);
     return { db: system.db(options.service), cache: system.cache, logger, env: env as z.infer<z.ZodObject<E>>, cacheNotShared: false, close: system.close };
   }
   const redisUrl = env.REDIS_URL as string | undefined;

@@ -18,11 +18,14 @@ export interface SystemConnection {
 }
 
 /** A CLI's line to the running embedded system (see server.ts): its database and cache, as if local. */
-export async function connectSystemSocket(dataDir: string): Promise<SystemConnection> {
+export async function connectSystemSocket(dataDir: string, pid: number): Promise<SystemConnection> {
   const path = systemSocketPath(dataDir);
   const socket: Socket = await new Promise((resolve, reject) => {
     const s = connect(path, () => resolve(s));
-    s.once('error', (err) => reject(new Error(`The embedded system is running but its socket ${path} cannot be reached: ${err.message}`)));
+    s.once('error', (err) => reject(new Error(
+      `The embedded system (pid ${pid}) is using ${dataDir}, and its socket ${path} cannot be reached (${err.message}). ` +
+        'Stop it (Ctrl-C in its terminal) and run this command again.',
+    )));
   });
   const pending = new Map<number, Pending>();
   let nextId = 1;
