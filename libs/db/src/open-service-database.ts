@@ -19,7 +19,7 @@ export interface ServiceDatabaseOptions {
 }
 
 /** Where the embedded database of a data folder lives (one PGlite, a schema per service). */
-export const embeddedDatabaseFolder = (dataDir: string): string => join(dataDir, 'pglite');
+const embeddedDatabaseFolder = (dataDir: string): string => join(dataDir, 'pglite');
 
 /**
  * A service's database as its start-up and its CLI open it: PostgreSQL when a URL is given, else

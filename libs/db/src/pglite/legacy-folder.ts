@@ -27,7 +27,7 @@ async function setAside(folder: string, keptAs: string): Promise<void> {
 }
 
 /** The folder an older version kept the service's PGlite in, if it is still there. */
-export function legacyFolderOf(dataDir: string, service: string): string | null {
+function legacyFolderOf(dataDir: string, service: string): string | null {
   const folder = join(dataDir, service);
   return existsSync(join(folder, 'PG_VERSION')) ? folder : null;
 }

@@ -27,7 +27,7 @@ const instances = new Map<string, Entry>();
 const SERVICE_NAME = /^[a-z][a-z0-9_]{0,40}$/;
 
 /** The role that owns a service's schema; the schema is named after the service. */
-export const schemaOwnerRole = (service: string): string => `${service}_service`;
+const schemaOwnerRole = (service: string): string => `${service}_service`;
 
 function assertServiceName(service: string): void {
   // The name becomes an SQL identifier below: only plain lower-case names are taken.
