@@ -5,12 +5,12 @@ import type { RunningSystem } from './system.js';
  * Written to the terminal, not the log: the generated secret is shown this once and must never
  * reach a log collector.
  */
-export function printBanner(config: LauncherConfig, system: RunningSystem): void {
+export function printBanner(config: LauncherConfig, system: RunningSystem, readySeconds: number): void {
   const mode = [
     config.DATABASE_URL ? 'PostgreSQL' : `embedded PostgreSQL (PGlite) in ${config.DATA_DIR}`,
     config.REDIS_URL ? 'Redis' : 'in-process cache',
   ].join(', ');
-  const lines = ['', `Audio catalog platform is running at ${system.gatewayUrl}  (${mode})`, `  OpenAPI: ${system.gatewayUrl}/openapi.json   Ready: ${system.gatewayUrl}/readyz`];
+  const lines = ['', `Audio catalog platform is running at ${system.gatewayUrl}  (${mode}; ready in ${readySeconds.toFixed(1)} s)`, `  OpenAPI: ${system.gatewayUrl}/openapi.json   Ready: ${system.gatewayUrl}/readyz`];
   lines.push(`  Account dashboard: ${system.dashboardUrl}  (register, sign in, API keys, subscriptions, devices)`);
   const metrics = system.gateway.metricsServer;
   if (metrics) lines.push(`  Metrics: ${metrics.url}/metrics  (Prometheus, the gateway's own listener)`);
@@ -25,7 +25,7 @@ export function printBanner(config: LauncherConfig, system: RunningSystem): void
       'Try it:',
       `  curl -s '${system.gatewayUrl}/api/Dac?brand=Topping&pageSize=5' -H 'X-Api-Key: ${generated.key}' -H 'X-Api-Secret: ${generated.secret}'`,
       '',
-      'Make narrower keys with: npm run keys -- create --scopes "read:devices" --name "my app" (after stopping, in embedded mode)',
+      'Make narrower keys with: npm run keys -- create --scopes "read:devices" --name "my app" (in another terminal, while this runs)',
     );
   } else if (system.seedKey) {
     lines.push(`  Seed key ${system.seedKey.key} is active with scopes: ${system.seedKey.scopes}`);

@@ -16,6 +16,8 @@ const launcherFieldsSchema = z.object({
   /** The account dashboard's own HTTP server (on HOST); `0` picks a free port. */
   DASHBOARD_PORT: port(8086),
   DATA_DIR: z.string().default('./.data'),
+  /** `pretty`: readable lines for a person; `json`: one JSON object a line. Unset: pretty on a terminal, JSON otherwise. */
+  LOG_FORMAT: z.enum(['json', 'pretty']).optional(),
   /** A PostgreSQL server: each service gets its own database <name>_<service>, created when missing. */
   DATABASE_URL: postgresUrl().optional(),
   ...redisFields(),

@@ -4,13 +4,16 @@ import { stopOnSignals } from '@acs/http';
 import { launcherConfigSchema } from './config.js';
 import { startSystem } from './system.js';
 import { printBanner } from './banner.js';
+import { collectGarbageOnce } from './collect-garbage.js';
 
 // `npm start`: the whole platform on one machine with nothing installed but Node.
 const config = loadConfigOrExit('npm start', launcherConfigSchema);
-const logger = createLogger({ name: 'platform', level: config.LOG_LEVEL });
+const logger = createLogger({ name: 'platform', level: config.LOG_LEVEL, format: config.LOG_FORMAT ?? (process.stdout.isTTY ? 'pretty' : 'json') });
 try {
   const system = await startSystem(config, logger);
-  printBanner(config, system);
+  // From the process's start (node's own clock), the time a newcomer waits after `npm start`'s build check.
+  printBanner(config, system, process.uptime());
+  if (!config.DATABASE_URL) collectGarbageOnce();
   stopOnSignals(logger, system.stop);
 } catch (err) {
   logger.fatal({ err }, 'the system failed to start');

@@ -3,7 +3,7 @@ import { serviceDatabaseUrl } from '@acs/config';
 import { acquireDataDirLock } from '@acs/db';
 import { createAmqpBus, createMemoryBus, type Bus } from '@acs/bus';
 import { startWithCloseStack } from '@acs/http';
-import type { Logger } from '@acs/logger';
+import { serviceLogger, type Logger } from '@acs/logger';
 import { startCatalogService, type CatalogService } from '@acs/catalog-service';
 import { ensureSystemKey, startKeysService, type KeysService } from '@acs/keys-service';
 import { startIdentityService, type IdentityService } from '@acs/identity-service';
@@ -15,6 +15,7 @@ import type { LauncherConfig } from './config.js';
 import { embeddedConfig } from './embedded-configs.js';
 import { loadOrCreateInternalSecret } from './internal-secret.js';
 import { startEmbeddedDashboard } from './dashboard.js';
+import { serveCliSocket } from './cli-socket.js';
 
 export interface RunningSystem {
   gatewayUrl: string;
@@ -47,12 +48,12 @@ export function startSystem(config: LauncherConfig, logger: Logger): Promise<Run
   return startWithCloseStack(logger, async (stack) => {
     if (!config.DATABASE_URL) stack.defer('the data folder lock', await acquireDataDirLock(config.DATA_DIR));
     const internalSecret = config.INTERNAL_SECRET ?? (await loadOrCreateInternalSecret(config.DATA_DIR));
-    const cache = config.REDIS_URL ? createRedisCache({ url: config.REDIS_URL, keyPrefix: config.REDIS_PREFIX, logger: logger.child({ service: 'cache' }) }) : createMemoryCache();
+    const cache = config.REDIS_URL ? createRedisCache({ url: config.REDIS_URL, keyPrefix: config.REDIS_PREFIX, logger: serviceLogger(logger, 'cache') }) : createMemoryCache();
     stack.defer('the cache', () => cache.close());
     // One bus for billing (publisher) and identity (consumer): RabbitMQ, or in-process in the embedded mode.
     const bus = config.AMQP_URL
-      ? createAmqpBus({ url: config.AMQP_URL, exchange: config.BUS_EXCHANGE, logger: logger.child({ service: 'bus' }) })
-      : createMemoryBus({ logger: logger.child({ service: 'bus' }) });
+      ? createAmqpBus({ url: config.AMQP_URL, exchange: config.BUS_EXCHANGE, logger: serviceLogger(logger, 'bus') })
+      : createMemoryBus({ logger: serviceLogger(logger, 'bus') });
     stack.defer('the bus', () => bus.close());
 
     // What the launcher decides for a service behind the gateway; the rest of its variables come from the environment.
@@ -65,18 +66,18 @@ export function startSystem(config: LauncherConfig, logger: Logger): Promise<Run
       INTERNAL_SECRET: internalSecret,
     });
     const keysConfig = embeddedConfig('keys', config.env, behindGateway('keys'));
-    const keys = await startKeysService(keysConfig, logger.child({ service: 'keys' }), cache);
+    const keys = await startKeysService(keysConfig, serviceLogger(logger, 'keys'), cache);
     stack.defer('the keys service', () => keys.close());
-    const identity = await startIdentityService(embeddedConfig('identity', config.env, behindGateway('identity')), logger.child({ service: 'identity' }), cache, bus);
+    const identity = await startIdentityService(embeddedConfig('identity', config.env, behindGateway('identity')), serviceLogger(logger, 'identity'), cache, bus);
     stack.defer('the identity service', () => identity.close());
-    const catalog = await startCatalogService(embeddedConfig('catalog', config.env, behindGateway('catalog')), logger.child({ service: 'catalog' }));
+    const catalog = await startCatalogService(embeddedConfig('catalog', config.env, behindGateway('catalog')), serviceLogger(logger, 'catalog'));
     stack.defer('the catalog service', () => catalog.close());
     const device = await startDeviceService(
       embeddedConfig('device', config.env, { ...behindGateway('device'), CATALOG_URL: catalog.server.url }),
-      logger.child({ service: 'device' }),
+      serviceLogger(logger, 'device'),
     );
     stack.defer('the device service', () => device.close());
-    const billing = await startBillingService(embeddedConfig('billing', config.env, behindGateway('billing')), logger.child({ service: 'billing' }), bus);
+    const billing = await startBillingService(embeddedConfig('billing', config.env, behindGateway('billing')), serviceLogger(logger, 'billing'), bus);
     stack.defer('the billing service', () => billing.close());
     const gateway = await startGateway(
       embeddedConfig('gateway', config.env, {
@@ -91,14 +92,15 @@ export function startSystem(config: LauncherConfig, logger: Logger): Promise<Run
         DEVICE_URL: device.server.url,
         BILLING_URL: billing.server.url,
       }),
-      logger.child({ service: 'gateway' }),
+      serviceLogger(logger, 'gateway'),
       cache,
     );
     stack.defer('the gateway', () => gateway.close());
     const generatedSystemKey = keysConfig.SEED_API_KEY ? null : await ensureSystemKey(keys.deps);
     // After the operator's key: the first start still prints one, whatever the dashboard holds.
-    const dashboard = await startEmbeddedDashboard(config, keys.deps, gateway.server.url, logger.child({ service: 'dashboard' }));
+    const dashboard = await startEmbeddedDashboard(config, keys.deps, gateway.server.url, serviceLogger(logger, 'dashboard'));
     stack.defer('the dashboard', () => dashboard.close());
+    if (!config.DATABASE_URL) stack.defer('the CLI socket', await serveCliSocket(config.DATA_DIR, cache, logger));
     return {
       gatewayUrl: gateway.server.url,
       keys, identity, catalog, device, billing, gateway, cache, bus,

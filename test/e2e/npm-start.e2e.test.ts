@@ -1,5 +1,10 @@
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
-import { spawn, type ChildProcess } from 'node:child_process';
+import { execFile, spawn, type ChildProcess } from 'node:child_process';
+import { promisify } from 'node:util';
+import { createMemoryCache } from '@acs/cache';
+import { migrate, openDatabase } from '@acs/db';
+import { createLogger } from '@acs/logger';
+import { KEYS_MIGRATIONS_DIR, createApiKey } from '@acs/keys-service';
 import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -7,7 +12,20 @@ import { fileURLToPath } from 'node:url';
 
 // `npm start` as a newcomer runs it: no servers, embedded PGlite and cache, data under DATA_DIR.
 const ENTRY = fileURLToPath(new URL('../../launcher/dist/main.js', import.meta.url));
+const KEYS_CLI = fileURLToPath(new URL('../../services/keys/dist/cli.js', import.meta.url));
 const dataDir = mkdtempSync(join(tmpdir(), 'acs-npm-start-'));
+const legacyDataDir = mkdtempSync(join(tmpdir(), 'acs-npm-start-legacy-'));
+
+/** `npm run keys -- ...` on a DATA_DIR, as an operator types it in a second terminal. */
+async function keysCli(dir: string, ...args: string[]): Promise<{ code: number; out: string }> {
+  try {
+    const { stdout, stderr } = await promisify(execFile)(process.execPath, [KEYS_CLI, ...args], { env: { PATH: process.env.PATH ?? '', DATA_DIR: dir } });
+    return { code: 0, out: stdout + stderr };
+  } catch (err) {
+    const failed = err as { code?: number; stdout?: string; stderr?: string };
+    return { code: failed.code ?? 1, out: `${failed.stdout ?? ''}${failed.stderr ?? ''}` };
+  }
+}
 
 interface Started {
   child: ChildProcess;
@@ -15,9 +33,9 @@ interface Started {
   url: string;
 }
 
-function start(extraEnv: Record<string, string> = {}): Promise<Started> {
+function start(extraEnv: Record<string, string> = {}, dir = dataDir): Promise<Started> {
   if (!existsSync(ENTRY)) throw new Error(`${ENTRY} is missing: run npm run build first (npm test does)`);
-  const env: Record<string, string> = { PATH: process.env.PATH ?? '', DATA_DIR: dataDir, PORT: '0', DASHBOARD_PORT: '0', LOG_LEVEL: 'warn', ...extraEnv };
+  const env: Record<string, string> = { PATH: process.env.PATH ?? '', DATA_DIR: dir, PORT: '0', DASHBOARD_PORT: '0', LOG_LEVEL: 'warn', ...extraEnv };
   const child = spawn(process.execPath, [ENTRY], { env, stdio: ['ignore', 'pipe', 'pipe'] });
   let output = '';
   child.stdout!.on('data', (c: Buffer) => (output += c.toString()));
@@ -69,6 +87,7 @@ beforeAll(async () => {
 afterAll(() => {
   if (first && first.child.exitCode === null) first.child.kill('SIGKILL');
   rmSync(dataDir, { recursive: true, force: true });
+  rmSync(legacyDataDir, { recursive: true, force: true });
 });
 
 describe('npm start (embedded mode)', () => {
@@ -87,6 +106,27 @@ describe('npm start (embedded mode)', () => {
     expect(body.total).toBeGreaterThan(0);
     expect(body.items.every((i) => i.brand === 'Topping')).toBe(true);
   });
+
+  it('says in its banner how long it took to be ready, and that the CLIs work while it runs', () => {
+    expect(first.output()).toMatch(/ready in \d+\.\d s\)/);
+    expect(first.output()).toContain('while this runs');
+    expect(first.output()).not.toMatch(/after stopping/);
+  });
+
+  it('lets the keys CLI make, list and revoke keys while it runs; a revoked key stops working at once', async () => {
+    const made = await keysCli(dataDir, 'create', '--scopes', 'system:full-access', '--name', 'made while running');
+    expect(made.code).toBe(0);
+    const key = /X-Api-Key: +(\S+)/.exec(made.out)![1]!;
+    const secret = /X-Api-Secret: +(\S+)/.exec(made.out)![1]!;
+    const call = () => fetch(`${first.url}/api/Dac?pageSize=1`, { headers: { 'X-Api-Key': key, 'X-Api-Secret': secret } });
+    expect((await call()).status).toBe(200);
+    const listed = await keysCli(dataDir, 'list');
+    expect(listed.code).toBe(0);
+    expect(listed.out).toContain(key);
+    expect((await keysCli(dataDir, 'revoke', key)).code).toBe(0);
+    // The CLI wrote through the running system's own cache: the gateway refuses the key now.
+    expect((await call()).status).toBe(401);
+  }, 60_000);
 
   it('leaves the gateway\'s metrics listener off when METRICS_PORT is not set', () => {
     expect(first.output()).not.toContain('Metrics:');
@@ -127,5 +167,30 @@ describe('npm start (embedded mode)', () => {
     } finally {
       expect(await stop(second.child)).toBe(0);
     }
+    // Stopped, the CLI opens the embedded database itself.
+    const listed = await keysCli(dataDir, 'list');
+    expect(listed.code).toBe(0);
+    expect(listed.out).toContain(credentials.key);
   }, 120_000);
+});
+
+describe('npm start on a DATA_DIR of the older layout (a PGlite folder per service)', () => {
+  it('carries the data over on its first start: a key made by the older version still works', async () => {
+    const logger = createLogger({ name: 'older-version', level: 'silent' });
+    const old = await openDatabase({ dataDir: join(legacyDataDir, 'keys'), logger });
+    await migrate(old, KEYS_MIGRATIONS_DIR, logger);
+    const { apiKey, secret } = await createApiKey({ db: old, cache: createMemoryCache(), logger, keyPrefix: 'acs' }, { name: 'older layout', scopes: ['system:full-access'], ownerUserId: null, environment: 'live' });
+    await old.close();
+
+    const started = await start({}, legacyDataDir);
+    try {
+      expect(started.output()).not.toContain('X-Api-Secret'); // the carried-over system key counts
+      const res = await fetch(`${started.url}/api/Dac?pageSize=1`, { headers: { 'X-Api-Key': apiKey.key, 'X-Api-Secret': secret } });
+      expect(res.status).toBe(200);
+      expect(existsSync(join(legacyDataDir, 'keys.carried-over', 'PG_VERSION'))).toBe(true);
+      expect(existsSync(join(legacyDataDir, 'keys', 'PG_VERSION'))).toBe(false);
+    } finally {
+      expect(await stop(started.child)).toBe(0);
+    }
+  }, 180_000);
 });

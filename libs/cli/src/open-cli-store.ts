@@ -1,8 +1,9 @@
 import { z } from 'zod';
 import { createMemoryCache, createRedisCache, type Cache } from '@acs/cache';
 import { parseConfig, postgresUrl, redisFields, serviceDatabaseUrl, type Env } from '@acs/config';
-import { assertDataDirFree, openServiceDatabase, type Db } from '@acs/db';
+import { openServiceDatabase, runningPid, type Db } from '@acs/db';
 import { createLogger, type Logger } from '@acs/logger';
+import { connectSystemSocket } from './system-socket/client.js';
 
 export interface CliStoreOptions<E extends z.ZodRawShape> {
   /** The service whose database the CLI opens, e.g. `keys`: reads KEYS_DATABASE_URL, names the PGlite folder. */
@@ -32,7 +33,8 @@ export interface CliStore<T> {
 /**
  * A service's store as its CLI opens it, the same way for every CLI: `<SERVICE>_DATABASE_URL` as
  * is, else the service's database on DATABASE_URL's server (as `npm start` names it), else the
- * embedded PGlite under DATA_DIR, which must not be in use by a running system. Migrated.
+ * embedded database under DATA_DIR: through the running system's socket while `npm start` runs
+ * there (its database and its cache, so a change applies at once), else opened here. Migrated.
  */
 export async function openCliStore<E extends z.ZodRawShape = Record<never, never>>(options: CliStoreOptions<E>): Promise<CliStore<z.infer<z.ZodObject<E>>>> {
   const ownUrl = `${options.service.toUpperCase()}_DATABASE_URL`;
@@ -47,9 +49,13 @@ export async function openCliStore<E extends z.ZodRawShape = Record<never, never
   const rootUrl = env.DATABASE_URL as string | undefined;
   const url = (env[ownUrl] as string | undefined) ?? (rootUrl ? serviceDatabaseUrl(rootUrl, options.service) : undefined);
   const dataDir = env.DATA_DIR as string;
-  // PGlite is single-process: writing under a running system's feet would corrupt it.
-  if (!url) await assertDataDirFree(dataDir);
   const logger = createLogger({ name: options.cli.replace(/\s+/g, '-'), level: 'warn' });
+  // PGlite is single-process: a running system owns the files, so the CLI asks it instead.
+  const systemPid = url ? null : await runningPid(dataDir);
+  if (systemPid !== null) {
+    const system = await connectSystemSocket(dataDir, systemPid);
+    return { db: system.db(options.service), cache: system.cache, logger, env: env as z.infer<z.ZodObject<E>>, cacheNotShared: false, close: system.close };
+  }
   const redisUrl = env.REDIS_URL as string | undefined;
   const cache = redisUrl ? createRedisCache({ url: redisUrl, keyPrefix: env.REDIS_PREFIX as string, logger }) : createMemoryCache();
   let db: Db;

@@ -4,7 +4,10 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { z } from 'zod';
 import { ConfigError } from '@acs/config';
-import { UsageError, assertNoOperands, executeCli, openCliStore } from '@acs/cli';
+import { UsageError, assertNoOperands, executeCli, openCliStore, serveSystemSocket } from '@acs/cli';
+import { createMemoryCache } from '@acs/cache';
+import { openServiceDatabase } from '@acs/db';
+import { createLogger } from '@acs/logger';
 import { createTestDatabase } from '@acs/testing';
 
 let printed: string[];
@@ -77,7 +80,7 @@ describe('openCliStore', () => {
   });
   afterEach(() => rm(dir, { recursive: true, force: true }));
 
-  it('opens the embedded database under DATA_DIR/<service>, migrated, with a cache of its own', async () => {
+  it('opens its schema of the embedded database under DATA_DIR/pglite, migrated, with a cache of its own', async () => {
     const dataDir = join(dir, 'data');
     const store = await openCliStore({ service: 'notes', cli: 'notes cli', migrationsDir, sharedCache: true, environment: { DATA_DIR: dataDir } });
     try {
@@ -87,7 +90,38 @@ describe('openCliStore', () => {
     } finally {
       await store.close();
     }
-    expect(await readdir(dataDir)).toEqual(['notes']);
+    expect(await readdir(dataDir)).toEqual(['pglite']);
+  }, 120_000);
+
+  it('while a system runs on DATA_DIR, goes through its socket: the system\'s database and cache, transactions and SQL errors included', async () => {
+    const dataDir = join(dir, 'data');
+    const logger = createLogger({ name: 'test', level: 'silent' });
+    const systemDb = await openServiceDatabase({ service: 'notes', dataDir, migrationsDir, logger });
+    const systemCache = createMemoryCache();
+    const socket = await serveSystemSocket({ dataDir, databases: { notes: systemDb }, cache: systemCache, logger });
+    // A live pid other than ours stands for the running system (the lock ignores its own process).
+    await writeFile(join(dataDir, 'system.pid'), String(process.ppid));
+    try {
+      const store = await openCliStore({ service: 'notes', cli: 'notes cli', migrationsDir, sharedCache: true, environment: { DATA_DIR: dataDir } });
+      try {
+        const id = await store.db.transaction(async (tx) => (await tx.query<{ id: number }>('INSERT INTO notes DEFAULT VALUES RETURNING id')).rows[0]!.id);
+        await expect(store.db.query('INSERT INTO notes (id) VALUES ($1)', [id])).rejects.toMatchObject({ code: '23505' });
+        await expect(store.db.transaction(async (tx) => {
+          await tx.query('INSERT INTO notes DEFAULT VALUES');
+          throw new Error('changed my mind');
+        })).rejects.toThrow('changed my mind');
+        await store.cache.set('note:1', 'cached by the CLI');
+        expect(store.cacheNotShared).toBe(false);
+      } finally {
+        await store.close();
+      }
+      expect((await systemDb.query('SELECT count(*)::int AS n FROM notes')).rows).toEqual([{ n: 1 }]);
+      expect(await systemCache.get('note:1')).toBe('cached by the CLI');
+    } finally {
+      await socket.close();
+      await systemDb.close();
+      await systemCache.close();
+    }
   }, 120_000); // PGlite's first start compiles its WebAssembly: seconds alone, more on a busy machine
 
   it('prefers <SERVICE>_DATABASE_URL, parses the extra variables, and says when the cache is not the gateway\'s', async () => {

@@ -2,7 +2,7 @@ import { mkdir, readFile, rm, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 
 // PGlite files must have one owner process at a time: a second writer corrupts them. The embedded
-// system holds this pid file while it runs; the CLIs refuse to open the same folder meanwhile.
+// system holds this pid file while it runs; meanwhile the CLIs go through its socket instead.
 
 const LOCK_FILE = 'system.pid';
 
@@ -15,7 +15,8 @@ function isAlive(pid: number): boolean {
   }
 }
 
-async function runningPid(dataDir: string): Promise<number | null> {
+/** The pid of the embedded system running on `dataDir`, or null when none is. */
+export async function runningPid(dataDir: string): Promise<number | null> {
   const text = await readFile(join(dataDir, LOCK_FILE), 'utf8').catch(() => null);
   const pid = text === null ? NaN : Number(text.trim());
   return Number.isInteger(pid) && pid > 0 && pid !== process.pid && isAlive(pid) ? pid : null;

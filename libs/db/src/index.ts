@@ -5,5 +5,5 @@ export { migrate } from './migrations/migrate.js';
 export { pendingMigrations } from './migrations/pending.js';
 export { MigrationError } from './migrations/migration-error.js';
 export { isUniqueViolation, sqlStateOf } from './sql-errors.js';
-export { acquireDataDirLock, assertDataDirFree } from './data-dir-lock.js';
+export { acquireDataDirLock, assertDataDirFree, runningPid } from './data-dir-lock.js';
 export { databaseReadinessChecks } from './readiness.js';

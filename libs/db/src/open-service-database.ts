@@ -3,11 +3,13 @@ import type { Logger } from '@acs/logger';
 import type { Db } from './db.js';
 import { migrate } from './migrations/migrate.js';
 import { openDatabase } from './open-database.js';
+import { carryOverLegacyFolder } from './pglite/legacy-folder.js';
+import { openSharedPglite } from './pglite/shared-pglite.js';
 
 export interface ServiceDatabaseOptions {
-  /** The owning service; names its PGlite folder under `dataDir`. */
+  /** The owning service; names its schema in the embedded database. */
   service: string;
-  /** The service's own PostgreSQL database (DATABASE_URL); unset or empty: PGlite under `dataDir/<service>`. */
+  /** The service's own PostgreSQL database (DATABASE_URL); unset or empty: its schema of the PGlite under `dataDir/pglite`. */
   url?: string | undefined;
   dataDir: string;
   migrationsDir: string;
@@ -16,16 +18,21 @@ export interface ServiceDatabaseOptions {
   poolSize?: number;
 }
 
+/** Where the embedded database of a data folder lives (one PGlite, a schema per service). */
+const embeddedDatabaseFolder = (dataDir: string): string => join(dataDir, 'pglite');
+
 /**
  * A service's database as its start-up and its CLI open it: PostgreSQL when a URL is given, else
- * embedded PGlite under DATA_DIR/<service>, migrated. A failed migration closes it again, so a
- * failed start keeps no pool open.
+ * the service's own schema (and role) in the one embedded PGlite under DATA_DIR/pglite, shared by
+ * every service of the process; migrated. Data an older version kept in DATA_DIR/<service> is
+ * carried over once. A failure closes it again, so a failed start keeps no pool open.
  */
 export async function openServiceDatabase(options: ServiceDatabaseOptions): Promise<Db> {
   const { service, url, dataDir, migrationsDir, logger, poolSize } = options;
-  const db = await openDatabase(url ? { url, logger, poolSize } : { dataDir: join(dataDir, service), logger });
+  const db = url ? await openDatabase({ url, logger, poolSize }) : await openSharedPglite(embeddedDatabaseFolder(dataDir), service, logger);
   try {
     await migrate(db, migrationsDir, logger);
+    if (!url) await carryOverLegacyFolder(dataDir, service, migrationsDir, logger);
   } catch (err) {
     await db.close().catch((closeErr: unknown) => logger.error({ err: closeErr }, 'could not close the database after a failed migration'));
     throw err;

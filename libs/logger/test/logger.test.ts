@@ -1,6 +1,6 @@
 import { describe, expect, it } from '@jest/globals';
 import { Writable } from 'node:stream';
-import { createLogger } from '@acs/logger';
+import { createLogger, prettyLine, serviceLogger } from '@acs/logger';
 
 function capture() {
   const lines: Record<string, unknown>[] = [];
@@ -14,6 +14,22 @@ function capture() {
 }
 
 describe('logger', () => {
+  it('gives a part of a shared process its own service, once per line, on the parent\'s destination', () => {
+    const { destination } = capture();
+    const raw: string[] = [];
+    const spy = new Writable({ write(chunk, _enc, cb) { raw.push(String(chunk)); destination.write(chunk, cb); } });
+    serviceLogger(createLogger({ name: 'platform', level: 'warn', destination: spy }), 'keys').warn({ n: 1 }, 'hello');
+    expect(raw).toHaveLength(1);
+    expect(raw[0]!.match(/"service":/g)).toHaveLength(1);
+    expect(JSON.parse(raw[0]!)).toMatchObject({ service: 'keys', level: 'warn', n: 1, msg: 'hello' });
+  });
+
+  it('reads a JSON line back as a person would: time, level, service, message, other fields; errors with their stack', () => {
+    const line = JSON.stringify({ level: 'warn', time: '2026-01-02T03:04:05.678Z', service: 'keys', name: 'keys', msg: 'slow', ms: 12, err: { message: 'boom', stack: 'Error: boom\n    at x' } });
+    expect(prettyLine(line)).toBe('03:04:05 WARN  [keys] slow {"ms":12}\n    Error: boom\n        at x');
+    expect(prettyLine('not json')).toBe('not json');
+  });
+
   it('writes JSON lines with service, level label, time and the request id of a child', () => {
     const { lines, destination } = capture();
     createLogger({ name: 'keys', destination }).child({ requestId: 'r-1' }).info({ status: 200 }, 'request');

@@ -23,7 +23,7 @@ to stderr, the summary to stdout.
 Environment:
   CATALOG_DATABASE_URL  the catalog database, used as is
   DATABASE_URL          the system's PostgreSQL server; the catalog database is <name>_catalog (as npm start does)
-  DATA_DIR              embedded mode data (default ./.data); the system must be stopped
+  DATA_DIR              embedded mode data (default ./.data); works while npm start runs there
 `;
 
 /** Problems printed for a bad file; the count of all of them is printed as well. */

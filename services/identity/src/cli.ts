@@ -22,7 +22,7 @@ Environment:
   DATABASE_URL           the system's PostgreSQL server; the identity database is <name>_identity (as npm start does)
   REDIS_URL              the gateway's Redis, written through so changes apply at once
   REDIS_PREFIX           Redis key prefix (default acs:)
-  DATA_DIR               embedded mode data (default ./.data); the system must be stopped
+  DATA_DIR               embedded mode data (default ./.data); works while npm start runs there
 `;
 
 const NOT_WRITTEN_THROUGH = `Warning: REDIS_URL is not set, so the change is in the database only. A running gateway keeps its cached authorization record until the entry expires (up to ${AUTHZ_CACHE_TTL_SECONDS / 3600} h): set REDIS_URL (and REDIS_PREFIX) to the gateway's Redis, or restart the system.`;

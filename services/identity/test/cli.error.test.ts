@@ -71,7 +71,7 @@ describe('the embedded-mode guard', () => {
     await rm(dataDir, { recursive: true, force: true });
   });
 
-  it('refuses to open a data folder a running system holds, naming its pid', async () => {
+  it('refuses to open a data folder a running system holds when its socket cannot be reached, naming its pid', async () => {
     sleeper = spawn('sleep', ['60'], { stdio: 'ignore' });
     await writeFile(join(dataDir, 'system.pid'), String(sleeper.pid));
     const result = await runCli(['set-role', '--email', 'a@example.test', '--role', 'admin'], { DATA_DIR: dataDir });
@@ -86,6 +86,6 @@ describe('the embedded-mode guard', () => {
     const result = await runCli(['set-role', '--email', 'a@example.test', '--role', 'admin'], { DATA_DIR: dataDir });
     expect(result.code).toBe(1);
     expect(result.stderr).toContain('No user with the e-mail address a@example.test');
-    expect(await readdir(dataDir)).toContain('identity');
+    expect(await readdir(dataDir)).toContain('pglite');
   }, 60_000);
 });

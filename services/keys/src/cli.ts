@@ -38,7 +38,7 @@ Environment:
   DATABASE_URL       the system's PostgreSQL server; the keys database is <name>_keys (as npm start does)
   REDIS_URL          the gateway's Redis, written through so changes apply at once
   REDIS_PREFIX       Redis key prefix (default acs:)
-  DATA_DIR           embedded mode data (default ./.data); the system must be stopped
+  DATA_DIR           embedded mode data (default ./.data); works while npm start runs there
   KEY_PREFIX         key prefix of this deployment (default acs)
 `;
 

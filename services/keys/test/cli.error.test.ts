@@ -102,7 +102,7 @@ describe('the embedded-mode guard', () => {
     await rm(dataDir, { recursive: true, force: true });
   });
 
-  it('refuses to open a data folder a running system holds, naming its pid', async () => {
+  it('refuses to open a data folder a running system holds when its socket cannot be reached, naming its pid', async () => {
     sleeper = spawn('sleep', ['60'], { stdio: 'ignore' });
     const pid = sleeper.pid!;
     await writeFile(join(dataDir, 'system.pid'), String(pid));

@@ -8,12 +8,32 @@ import { runTransaction, scopedQueryable } from '../transaction.js';
 import { PGLITE_PARSERS } from '../values/type-parsers.js';
 import { SerialQueue } from './serial-queue.js';
 
-export async function openPglite(dataDir: string | undefined, logger: Logger): Promise<SessionDb> {
+/**
+ * PostgreSQL's defaults size shared buffers for a server (128 MB); an embedded database of a
+ * development system needs far less, and each MB here is resident memory of `npm start`.
+ */
+const EMBEDDED_SETTINGS = ['shared_buffers=16MB'];
+
+export async function createPglite(dataDir: string | undefined): Promise<PGlite> {
   const dir = dataDir === undefined ? undefined : resolve(dataDir);
   if (dir) await mkdir(dir, { recursive: true });
-  const pglite = await PGlite.create({ dataDir: dir, parsers: PGLITE_PARSERS });
-  logger.info({ dataDir: dir ?? 'in memory' }, 'using embedded PGlite');
+  return PGlite.create({ dataDir: dir, parsers: PGLITE_PARSERS, postgresqlconf: EMBEDDED_SETTINGS });
+}
+
+export async function openPglite(dataDir: string | undefined, logger: Logger): Promise<SessionDb> {
+  const pglite = await createPglite(dataDir);
+  logger.info({ dataDir: dataDir === undefined ? 'in memory' : resolve(dataDir) }, 'using embedded PGlite');
   return new PgliteDb(pglite, logger);
+}
+
+/**
+ * How a Db shares one PGlite with others: their common queue, what every turn starts with (the
+ * owner's role and schema), and what closing this handle means (the last one closes PGlite).
+ */
+export interface PgliteSharing {
+  queue: SerialQueue;
+  enter(conn: Connection): Promise<void>;
+  close(): Promise<void>;
 }
 
 function toResult<R>(result: Results<R>): QueryResult<R> {
@@ -24,17 +44,20 @@ function toResult<R>(result: Results<R>): QueryResult<R> {
  * Our own queue rather than PGlite's transaction(): it also has to cover a migration run, which
  * holds the connection across several transactions, and it catches the re-entrant deadlock.
  */
-class PgliteDb implements SessionDb {
+export class PgliteDb implements SessionDb {
   readonly kind = 'pglite' as const;
   readonly #pglite: PGlite;
   readonly #logger: Logger;
-  readonly #queue = new SerialQueue();
+  readonly #queue: SerialQueue;
   readonly #conn: Connection;
+  readonly #sharing: PgliteSharing | undefined;
   #closing: Promise<void> | undefined;
 
-  constructor(pglite: PGlite, logger: Logger) {
+  constructor(pglite: PGlite, logger: Logger, sharing?: PgliteSharing) {
     this.#pglite = pglite;
     this.#logger = logger;
+    this.#sharing = sharing;
+    this.#queue = sharing?.queue ?? new SerialQueue();
     this.#conn = {
       query: async <R>(sql: string, params?: readonly unknown[]) => toResult<R>(await pglite.query<R>(sql, params ? [...params] : undefined)),
       exec: async (script) => (await pglite.exec(script)).at(-1)?.command,
@@ -67,12 +90,19 @@ class PgliteDb implements SessionDb {
 
   /** Queued work finishes first; PGlite's close() flushes a persistent data directory. */
   close(): Promise<void> {
-    this.#closing ??= this.#queue.run(() => this.#pglite.close());
+    const sharing = this.#sharing;
+    // A shared instance outlives this handle: the last handle's close closes it, in the queue.
+    this.#closing ??= sharing ? sharing.close() : this.#queue.run(() => this.#pglite.close());
     return this.#closing;
   }
 
   #run<T>(task: () => Promise<T>): Promise<T> {
     if (this.#closing) return Promise.reject(new Error('The embedded database is closed'));
-    return this.#queue.run(task);
+    const sharing = this.#sharing;
+    if (!sharing) return this.#queue.run(task);
+    return this.#queue.run(async () => {
+      await sharing.enter(this.#conn);
+      return task();
+    });
   }
 }

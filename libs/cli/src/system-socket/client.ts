@@ -1,0 +1,108 @@
+import { connect, type Socket } from 'node:net';
+import type { Cache } from '@acs/cache';
+import type { Db, Queryable, QueryResult } from '@acs/db';
+import { readFrames, systemSocketPath, writeFrame, type Reply, type Request, type WireError } from './frames.js';
+
+type Pending = { resolve(value: unknown): void; reject(err: unknown): void };
+type Call = Request extends infer R ? (R extends { id: number } ? Omit<R, 'id'> : never) : never;
+
+/** An error as the system reported it; `code` keeps the SQLSTATE (so isUniqueViolation works). */
+function fromWire(error: WireError): Error {
+  return Object.assign(new Error(error.message), { name: error.name, ...(error.code ? { code: error.code } : {}) });
+}
+
+export interface SystemConnection {
+  db(service: string): Db;
+  cache: Cache;
+  close(): Promise<void>;
+}
+
+/** A CLI's line to the running embedded system (see server.ts): its database and cache, as if local. */
+export async function connectSystemSocket(dataDir: string, pid: number): Promise<SystemConnection> {
+  const path = systemSocketPath(dataDir);
+  const socket: Socket = await new Promise((resolve, reject) => {
+    const s = connect(path, () => resolve(s));
+    s.once('error', (err) => reject(new Error(
+      `The embedded system (pid ${pid}) is using ${dataDir}, and its socket ${path} cannot be reached (${err.message}). ` +
+        'Stop it (Ctrl-C in its terminal) and run this command again.',
+    )));
+  });
+  const pending = new Map<number, Pending>();
+  let nextId = 1;
+  let closed = false;
+  readFrames(socket, (message) => {
+    const reply = message as Reply;
+    const waiting = pending.get(reply.id);
+    if (!waiting) return;
+    pending.delete(reply.id);
+    if (reply.ok) waiting.resolve(reply.value);
+    else waiting.reject(fromWire(reply.error));
+  });
+  socket.on('close', () => {
+    closed = true;
+    for (const waiting of pending.values()) waiting.reject(new Error('The embedded system closed the connection (was it stopped?)'));
+    pending.clear();
+  });
+  socket.on('error', () => {});
+
+  const call = <T>(request: Call): Promise<T> => {
+    if (closed) return Promise.reject(new Error('The connection to the embedded system is closed'));
+    const id = nextId++;
+    return new Promise<T>((resolve, reject) => {
+      pending.set(id, { resolve: resolve as (value: unknown) => void, reject });
+      writeFrame(socket, { ...request, id });
+    });
+  };
+
+  const db = (service: string): Db => ({
+    kind: 'pglite',
+    query: <R>(sql: string, params?: readonly unknown[]) => call<QueryResult<R>>({ op: 'query', service, sql, ...(params ? { params: [...params] } : {}) }),
+    async transaction<T>(fn: (tx: Queryable) => Promise<T>): Promise<T> {
+      const tx = await call<number>({ op: 'begin', service });
+      let open = true;
+      const scoped: Queryable = {
+        query: <R>(sql: string, params?: readonly unknown[]) =>
+          open ? call<QueryResult<R>>({ op: 'tx-query', tx, sql, ...(params ? { params: [...params] } : {}) }) : Promise.reject(new Error('This transaction has already finished')),
+      };
+      let result: T;
+      try {
+        result = await fn(scoped);
+      } catch (err) {
+        open = false;
+        await call({ op: 'rollback', tx }).catch(() => {});
+        throw err;
+      }
+      open = false;
+      await call({ op: 'commit', tx });
+      return result;
+    },
+    ping: async () => {
+      await call({ op: 'query', service, sql: 'SELECT 1' });
+    },
+    close: async () => {},
+  });
+
+  const cacheCall = <T>(method: keyof Cache) => (...args: unknown[]): Promise<T> => call<T>({ op: 'cache', method, args });
+  const cache: Cache = {
+    get: cacheCall('get'),
+    mget: cacheCall('mget'),
+    set: cacheCall('set'),
+    del: cacheCall('del'),
+    setIfNewer: cacheCall('setIfNewer'),
+    getVersioned: cacheCall('getVersioned'),
+    mgetVersioned: cacheCall('mgetVersioned'),
+    incrWithTtl: cacheCall('incrWithTtl'),
+    ping: () => cacheCall<boolean>('ping')().catch(() => false),
+    close: async () => {},
+  };
+
+  return {
+    db,
+    cache,
+    close: () => new Promise<void>((resolve) => {
+      if (closed) return resolve();
+      socket.end(() => resolve());
+      socket.once('close', () => resolve());
+    }),
+  };
+}

@@ -1,0 +1,150 @@
+import { chmod, mkdir, rm } from 'node:fs/promises';
+import { dirname } from 'node:path';
+import { createServer, type Socket } from 'node:net';
+import type { Cache } from '@acs/cache';
+import type { Db, Queryable } from '@acs/db';
+import type { Logger } from '@acs/logger';
+import { readFrames, systemSocketPath, toWireError, writeFrame, type Reply, type Request } from './frames.js';
+
+// While `npm start` runs, it alone may open the embedded database (PGlite has one owner), so the
+// CLIs reach it here: their queries and cache writes go through this socket to the system's own
+// Db and cache. A Unix socket in DATA_DIR/run (0700, socket 0600): only the same OS user gets in.
+
+/** A CLI's transaction holds the one embedded connection: one idle this long is rolled back. */
+const TRANSACTION_IDLE_MS = 15_000;
+const CACHE_METHODS = new Set(['get', 'mget', 'set', 'del', 'setIfNewer', 'getVersioned', 'mgetVersioned', 'incrWithTtl', 'ping']);
+
+export interface SystemSocketOptions {
+  dataDir: string;
+  /** The databases CLIs may use, by service. */
+  databases: Record<string, Db>;
+  cache: Cache;
+  logger: Logger;
+}
+
+interface OpenTransaction {
+  tx: Queryable;
+  /** Restarts the idle clock (a long import keeps its transaction while it keeps sending). */
+  touch(): void;
+  end(commit: boolean, requestId: number): void;
+}
+
+class RolledBack extends Error {
+  constructor(reason: string) {
+    super(reason);
+    this.name = 'RolledBack';
+  }
+}
+
+function serveConnection(socket: Socket, options: SystemSocketOptions): void {
+  const transactions = new Map<number, OpenTransaction>();
+  let nextTx = 1;
+  const reply = (message: Reply): void => {
+    if (!socket.destroyed) writeFrame(socket, message);
+  };
+  const fail = (id: number, err: unknown): void => reply({ id, ok: false, error: toWireError(err) });
+  const dbOf = (service: string): Db => {
+    const db = Object.hasOwn(options.databases, service) ? options.databases[service] : undefined;
+    if (!db) throw new Error(`The running system offers no database "${service}" to CLIs`);
+    return db;
+  };
+
+  const begin = (id: number, db: Db): void => {
+    const txId = nextTx++;
+    let endRequest = id;
+    let commitAsked = false;
+    db.transaction((tx) => new Promise<void>((resolve, reject) => {
+      const expire = () => reject(new RolledBack('The transaction stayed idle too long and was rolled back'));
+      let timer = setTimeout(expire, TRANSACTION_IDLE_MS);
+      transactions.set(txId, {
+        tx,
+        touch: () => {
+          clearTimeout(timer);
+          timer = setTimeout(expire, TRANSACTION_IDLE_MS);
+        },
+        end: (commit, requestId) => {
+          clearTimeout(timer);
+          endRequest = requestId;
+          commitAsked = commit;
+          if (commit) resolve();
+          else reject(new RolledBack('rolled back'));
+        },
+      });
+      reply({ id, ok: true, value: txId });
+    })).then(
+      () => reply({ id: endRequest, ok: true, value: null }),
+      (err: unknown) => {
+        if (endRequest === id) return fail(id, err);
+        if (!commitAsked && err instanceof RolledBack) return reply({ id: endRequest, ok: true, value: null });
+        fail(endRequest, err);
+      },
+    ).finally(() => transactions.delete(txId));
+  };
+
+  const handle = async (request: Request): Promise<void> => {
+    switch (request.op) {
+      case 'query':
+        return reply({ id: request.id, ok: true, value: await dbOf(request.service).query(request.sql, request.params) });
+      case 'begin':
+        return begin(request.id, dbOf(request.service));
+      case 'tx-query': {
+        const open = transactions.get(request.tx);
+        if (!open) throw new Error('This transaction has already finished');
+        open.touch();
+        const result = await open.tx.query(request.sql, request.params);
+        open.touch();
+        return reply({ id: request.id, ok: true, value: result });
+      }
+      case 'commit':
+      case 'rollback': {
+        const open = transactions.get(request.tx);
+        if (!open) throw new Error('This transaction has already finished');
+        return open.end(request.op === 'commit', request.id);
+      }
+      case 'cache': {
+        if (!CACHE_METHODS.has(request.method)) throw new Error(`Unknown cache call "${request.method}"`);
+        const method = (options.cache as unknown as Record<string, (...args: unknown[]) => Promise<unknown>>)[request.method]!;
+        return reply({ id: request.id, ok: true, value: await method.apply(options.cache, request.args) });
+      }
+      default:
+        throw new Error('Unknown request');
+    }
+  };
+
+  readFrames(socket, (message) => {
+    const request = message as Request;
+    handle(request).catch((err: unknown) => fail(request.id, err));
+  });
+  // A CLI that goes away mid-transaction must not hold the database: roll its transactions back.
+  socket.on('close', () => {
+    for (const open of transactions.values()) open.end(false, -1);
+  });
+  socket.on('error', (err) => options.logger.debug({ err }, 'a CLI connection failed'));
+}
+
+/** Listens on DATA_DIR/run/system.sock until closed. */
+export async function serveSystemSocket(options: SystemSocketOptions): Promise<{ path: string; close(): Promise<void> }> {
+  const path = systemSocketPath(options.dataDir);
+  await mkdir(dirname(path), { recursive: true, mode: 0o700 });
+  await chmod(dirname(path), 0o700);
+  // A socket file left by a crashed run; the data folder lock says no other system is running.
+  await rm(path, { force: true });
+  const sockets = new Set<Socket>();
+  const server = createServer((socket) => {
+    sockets.add(socket);
+    socket.on('close', () => sockets.delete(socket));
+    serveConnection(socket, options);
+  });
+  await new Promise<void>((resolve, reject) => {
+    server.once('error', reject);
+    server.listen(path, () => resolve());
+  });
+  await chmod(path, 0o600);
+  return {
+    path,
+    close: () => new Promise<void>((resolve) => {
+      for (const socket of sockets) socket.destroy();
+      server.close(() => resolve());
+    }),
+  };
+}
