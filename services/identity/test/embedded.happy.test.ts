@@ -21,7 +21,10 @@ describe('the embedded mode (PGlite under DATA_DIR, in-process cache, generated 
     identity = await startIdentity({ env, cache: createMemoryCache() });
     const { body, user } = await registered(identity);
     const kid = identity.deps.signer.kid;
-    expect(await readdir(join(dataDir, 'identity'))).toEqual(expect.arrayContaining(['jwt-signing-key.json', 'PG_VERSION']));
+    // The signing key beside the service's other files; the database in the one embedded PostgreSQL
+    // every service of DATA_DIR shares (each in its own schema).
+    expect(await readdir(join(dataDir, 'identity'))).toEqual(expect.arrayContaining(['jwt-signing-key.json']));
+    expect(await readdir(join(dataDir, 'pglite'))).toEqual(expect.arrayContaining(['PG_VERSION']));
     await identity.restart(env);
     expect(identity.deps.signer.kid).toBe(kid);
     const response = await identity.login({ email: body.email, password: body.password });
