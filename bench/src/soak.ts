@@ -305,8 +305,8 @@ try {
     // Every simulated client comes from 127.0.0.1: the per-address limits (sign-in failures, 20
     // registrations an hour) would otherwise stop the clients' journeys within the first minute.
     LOGIN_MAX_FAILURES_PER_ADDRESS: '100000',
-    LOGIN_MAX_FAILURES_PER_ACCOUNT_ADDRESS: '100000',
-    REGISTRATION_MAX_PER_ADDRESS: '100000000',
+    LOGIN_MAX_FAILURES_PER_ACCOUNT_ADDRESS: '1000',
+    REGISTRATION_MAX_PER_ADDRESS: '100000',
   });
   const catalog = await start('catalog', 'services/catalog/dist/main.js', {
     ...common,
