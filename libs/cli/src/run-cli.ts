@@ -23,7 +23,7 @@ export interface CliDefinition<O extends CliOptions> {
 }
 
 /** What the operator reads when a command fails: a sentence, never a stack. */
-export function failureMessage(err: unknown): string {
+function failureMessage(err: unknown): string {
   // Duck-typed: errors from node:util may come from another realm (a test's VM context).
   if (typeof err !== 'object' || err === null || !('message' in err)) return String(err);
   // node:util's parseArgs (unknown option, missing value): point to the help text.

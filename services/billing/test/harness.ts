@@ -9,13 +9,13 @@ import { captureLogs, waitFor } from '../../../libs/bus/test/support.js';
 import { captureLogger as captureLines, silentLogger as silent, type LogLine } from '@acs/testing';
 
 export type { LogLine };
-export const silentLogger = (): Logger => silent('billing-test');
+const silentLogger = (): Logger => silent('billing-test');
 
 export { RawBroker } from '../../../libs/bus/test/amqp-support.js';
 export { captureLogs, sleep, waitFor } from '../../../libs/bus/test/support.js';
 
-export const INTERNAL_SECRET = `billing-test-secret-${randomBytes(16).toString('hex')}`;
-export const AMQP_URL = testServerUrl('AMQP_URL');
+const INTERNAL_SECRET = `billing-test-secret-${randomBytes(16).toString('hex')}`;
+const AMQP_URL = testServerUrl('AMQP_URL');
 export const SUBSCRIPTIONS_PATH = '/api/Subscriptions';
 export const PLANS_PATH = '/api/SubscriptionPlans';
 
@@ -24,7 +24,7 @@ export function newUserId(): number {
   return randomInt(1_000_000, 2_000_000_000);
 }
 
-export function billingConfig(database: TestDatabase, env: Record<string, string> = {}): BillingConfig {
+function billingConfig(database: TestDatabase, env: Record<string, string> = {}): BillingConfig {
   return billingConfigSchema.parse({
     PORT: '0',
     HOST: '127.0.0.1',

@@ -21,7 +21,7 @@ export const REGISTER_PATH = '/api/Users/Register';
 export const LOGIN_PATH = '/api/Users/Login';
 
 /** A Redis client without prefix: to see exactly what the service wrote. */
-export function rawRedis(): Redis {
+function rawRedis(): Redis {
   return new Redis(REDIS_URL, { maxRetriesPerRequest: 1, connectTimeout: 2_000 });
 }
 

@@ -30,7 +30,7 @@ type PassOutcome = 'idle' | 'more' | 'failed' | 'locked';
 const errorText = (err: unknown): string => (err instanceof Error ? `${err.name}: ${err.message}` : String(err));
 
 /** The envelope exactly as consumers parse it; the row id is the per-user ordering sequence. */
-export function toEnvelope(row: OutboxRow): BusEnvelope {
+function toEnvelope(row: OutboxRow): BusEnvelope {
   return subscriptionEventSchema.parse({
     id: row.eventId,
     type: row.type,
