@@ -94,7 +94,7 @@ describe('the Ingress checks catch mistakes', () => {
 
   it('a rewritten Host header, a host without TLS, and a path prefix', () => {
     const edited = dashboardIngress((t) =>
-      ('  annotations:\n    nginx.ingress.kubernetes.io/upstream-vhost: dashboard\n' + t).replace('hosts: [dashboard.example.com]', 'hosts: [other.example.com]').replace('- path: /\n', '- path: /dashboard\n'),
+      (`  annotations:\n    nginx.ingress.kubernetes.io/upstream-vhost: dashboard\n${t}`).replace('hosts: [dashboard.example.com]', 'hosts: [other.example.com]').replace('- path: /\n', '- path: /dashboard\n'),
     );
     expect(ingressProblems(edited)).toEqual([
       "Ingress dashboard: upstream-vhost replaces the browser's Host header",

@@ -6,7 +6,7 @@ import { createTestDatabase, signedFetch, testServerUrl, uniqueName, type TestDa
 import { billingConfigSchema, startBillingService, type BillingConfig, type BillingService, type BillingServiceOptions } from '../src/index.js';
 import { RawBroker } from '../../../libs/bus/test/amqp-support.js';
 import { captureLogs, waitFor } from '../../../libs/bus/test/support.js';
-import { captureLogger as captureLines, silentLogger as silent, type LogLine } from '@acs/testing';
+import { silentLogger as silent, type LogLine } from '@acs/testing';
 
 export type { LogLine };
 const silentLogger = (): Logger => silent('billing-test');

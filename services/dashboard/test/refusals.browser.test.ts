@@ -41,7 +41,7 @@ afterAll(async () => {
 
 async function registerIn(context: BrowserContext): Promise<Page> {
   const page = await context.newPage();
-  await page.goto(system.url + '/register');
+  await page.goto(`${system.url}/register`);
   await page.getByLabel('E-mail').fill(uniqueEmail());
   await page.getByLabel('First name').fill('Grace');
   await page.getByLabel('Last name').fill('Hopper');
@@ -52,7 +52,7 @@ async function registerIn(context: BrowserContext): Promise<Page> {
 }
 
 async function createKey(page: Page, name: string): Promise<{ key: string; secret: string; id: string }> {
-  await page.goto(system.url + '/keys');
+  await page.goto(`${system.url}/keys`);
   const form = page.locator('form[action="/keys"]');
   await form.getByLabel('Name').fill(name);
   await form.getByRole('checkbox', { name: /^read:devices\b/ }).check();
@@ -89,7 +89,7 @@ describe('a form posted from another site', () => {
       }
 
       expect(await keyWorks(victim)).toBe(true);
-      await page.goto(system.url + '/keys');
+      await page.goto(`${system.url}/keys`);
       expect(await page.locator('li.card').count()).toBe(keysBefore);
       expect(await page.locator('main').innerText()).not.toContain('planted by another site');
     } finally {

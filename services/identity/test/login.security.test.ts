@@ -1,7 +1,6 @@
 import { describe, it, expect, beforeAll, afterAll } from '@jest/globals';
 import bcrypt from 'bcrypt';
 import { createRedisCache, type Cache } from '@acs/cache';
-import { INVALID_CREDENTIALS } from '../src/index.js';
 import { pairFailuresKey } from '../src/domain/login-throttle.js';
 import { deleteRedisKeys, metricValue, startFaultProxy, uniqueName, type FaultProxy } from '@acs/testing';
 import { REDIS_URL, captureLogger, countPasswordChecks, registered, silentLogger, startIdentity, strongPassword, uniqueEmail, type IdentityHarness } from './harness.js';
