@@ -59,7 +59,7 @@ describe('k8s/ Services, autoscalers, disruption budgets, Ingress', () => {
       expect(ref.kind).toBe('Deployment');
       const target = all.find((w) => w.deployment.metadata.name === ref.name);
       expect(target ? ref.name : `${ref.name} (no such Deployment)`).toBe(ref.name);
-      expect(target?.deployment.spec!.replicas).toBeUndefined();
+      expect(target?.deployment.spec?.replicas).toBeUndefined();
       expect(hpa.spec!.metrics?.some((m) => m.type === 'Resource' && m.resource?.name === 'cpu')).toBe(true);
       expect(hpa.spec!.minReplicas).toBeGreaterThanOrEqual(2);
     }

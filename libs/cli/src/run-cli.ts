@@ -19,7 +19,7 @@ export interface CliDefinition<O extends CliOptions> {
   /** The command's options (--help is added). */
   options: O;
   /** Runs one command; `false` means it failed and said why (exit 1), anything else exit 0. */
-  run(invocation: CliInvocation<O>): Promise<boolean | void>;
+  run(invocation: CliInvocation<O>): Promise<unknown>;
 }
 
 /** What the operator reads when a command fails: a sentence, never a stack. */

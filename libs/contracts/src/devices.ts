@@ -11,6 +11,7 @@ const DEVICE_SERIAL_PATTERN = /^[A-Za-z0-9._:-]+$/;
 /** GET /api/Devices lists at most this many devices, the newest first. */
 export const DEVICES_LIST_LIMIT = 500;
 
+// biome-ignore lint/suspicious/noControlCharactersInRegex: the point is to refuse control characters (NUL to US, and DEL)
 const NO_CONTROL_CHARACTERS = /^[^\u0000-\u001f\u007f]*$/;
 
 /**

@@ -114,7 +114,7 @@ export class AmqpWorld {
   /** Records every subscription event on a queue of its own. */
   async collector(bus: Bus, retryDelaysMs = [50]): Promise<BusEnvelope[]> {
     const queue = uniqueName('billing_test_events');
-    subscriptionQueueNames(queue, retryDelaysMs).forEach((name) => this.queues.add(name));
+    for (const name of subscriptionQueueNames(queue, retryDelaysMs)) this.queues.add(name);
     const events: BusEnvelope[] = [];
     await bus.subscribe({ queue, bindings: ['subscription.*'], retryDelaysMs, handler: async (message) => void events.push(message) });
     return events;

@@ -19,11 +19,11 @@ function startAttacker(): Promise<Server> {
   const server = createServer((req, res) => {
     const url = new URL(req.url ?? '/', 'http://attacker.invalid');
     const target = url.searchParams.get('target') ?? '';
-    const escape = (s: string) => s.replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`);
+    const escapeHtml = (s: string) => s.replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`);
     res.setHeader('Content-Type', 'text/html; charset=utf-8');
-    if (url.pathname === '/link') return void res.end(`<!doctype html><title>A forum</title><p><a href="${escape(target)}">our audio platform account</a></p>`);
+    if (url.pathname === '/link') return void res.end(`<!doctype html><title>A forum</title><p><a href="${escapeHtml(target)}">our audio platform account</a></p>`);
     res.end(`<!doctype html><title>Win a prize</title><body onload="document.forms[0].submit()">
-<form method="post" action="${escape(target)}"><input type="hidden" name="name" value="planted by another site"><input type="hidden" name="scopes" value="read:devices"></form></body>`);
+<form method="post" action="${escapeHtml(target)}"><input type="hidden" name="name" value="planted by another site"><input type="hidden" name="scopes" value="read:devices"></form></body>`);
   });
   return new Promise((resolve) => server.listen(0, '127.0.0.1', () => resolve(server)));
 }

@@ -72,7 +72,7 @@ class PgliteDb implements SessionDb {
   }
 
   #run<T>(task: () => Promise<T>): Promise<T> {
-    if (this.#closing) return Promise.reject(new Error('The embedded database is closed'));
+    if (this.#closing !== undefined) return Promise.reject(new Error('The embedded database is closed'));
     return this.#queue.run(task);
   }
 }
