@@ -81,12 +81,12 @@ const cliEnv = () => ({ PATH: process.env.PATH ?? '', KEYS_DATABASE_URL: dbUrl('
 
 /** Rate limits on a key with the keys CLI (issue 16); generous enough that the bench never meets them. */
 function setLimits(key: string, limits: string): void {
-  execFileSync(process.execPath, [ROOT + 'services/keys/dist/cli.js', 'set-limits', key, '--limits', limits], { env: cliEnv(), encoding: 'utf8' });
+  execFileSync(process.execPath, [`${ROOT}services/keys/dist/cli.js`, 'set-limits', key, '--limits', limits], { env: cliEnv(), encoding: 'utf8' });
 }
 
 /** An application key made with the keys CLI, as an operator would. */
 function createAppKey(scopes: string): { key: string; secret: string } {
-  const out = execFileSync(process.execPath, [ROOT + 'services/keys/dist/cli.js', 'create', '--scopes', scopes, '--name', 'bench app'], {
+  const out = execFileSync(process.execPath, [`${ROOT}services/keys/dist/cli.js`, 'create', '--scopes', scopes, '--name', 'bench app'], {
     env: { PATH: process.env.PATH ?? '', KEYS_DATABASE_URL: dbUrl('keys'), REDIS_URL: common.REDIS_URL, REDIS_PREFIX: redisPrefix },
     encoding: 'utf8',
   });

@@ -234,12 +234,12 @@ export function createGatewayHandler(deps: GatewayHandlerDeps) {
     const routeRefusal = authorizeRoute(ex, record);
     if (routeRefusal) return routeRefusal;
     const route = ex.route!;
-    let userRefusal = authorizeUser(ex, route);
-    if (userRefusal instanceof Promise) userRefusal = await userRefusal;
-    if (userRefusal) return userRefusal;
-    let limitRefusal = applyLimits(ex, record, route);
-    if (limitRefusal instanceof Promise) limitRefusal = await limitRefusal;
-    if (limitRefusal) return limitRefusal;
+    const pendingUser = authorizeUser(ex, route);
+    const userRefusal = pendingUser instanceof Promise ? await pendingUser : pendingUser;
+    if (userRefusal !== undefined) return userRefusal;
+    const pendingLimit = applyLimits(ex, record, route);
+    const limitRefusal = pendingLimit instanceof Promise ? await pendingLimit : pendingLimit;
+    if (limitRefusal !== undefined) return limitRefusal;
     return forwardSigned(ex, record, route, ex.context!);
   }
 

@@ -35,7 +35,7 @@ describe('layer 1: 401 with the spec body', () => {
     await expectBody(await h.call('GET', '/api/Dac', null, { headers: { 'x-api-secret': reader.secret } }), 401, MISSING);
   });
   it('when the secret is wrong, the key unknown or malformed', async () => {
-    await expectBody(await h.call('GET', '/api/Dac', { key: reader.key, secret: reader.secret + 'x' }), 401, MISSING);
+    await expectBody(await h.call('GET', '/api/Dac', { key: reader.key, secret: `${reader.secret}x` }), 401, MISSING);
     await expectBody(await h.call('GET', '/api/Dac', { key: 'acs_test_AAAAAAAAAAAAAAAAAAAAAAAA', secret: reader.secret }), 401, MISSING);
     await expectBody(await h.call('GET', '/api/Dac', { key: 'not-a-key', secret: reader.secret }), 401, MISSING);
   });

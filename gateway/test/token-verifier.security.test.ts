@@ -98,7 +98,7 @@ describe('token verifier', () => {
       await token({}, { aud: 'other-api' }),
       await token({ role: 'admin' }),
       'not.a.jwt',
-      good + 'x',
+      `${good}x`,
     ];
     for (const t of bad) expect(await v.verify(t)).toBeNull();
     expect(v.size).toBe(1); // failures are never remembered

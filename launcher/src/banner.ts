@@ -33,5 +33,5 @@ export function printBanner(config: LauncherConfig, system: RunningSystem, ready
     lines.push('  Use the system key printed at the first start, or make one with npm run keys -- create --scopes "...".');
   }
   lines.push('Press Ctrl-C to stop.', '');
-  process.stdout.write(lines.join('\n') + '\n');
+  process.stdout.write(`${lines.join('\n')}\n`);
 }

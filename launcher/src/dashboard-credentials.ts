@@ -7,7 +7,7 @@ import { changeApiKey, createApiKey, type KeysDeps } from '@acs/keys-service';
 
 const KEY_FILE = 'dashboard-api-key.json';
 const SESSION_SECRET_FILE = 'dashboard-session-secret';
-export const DASHBOARD_KEY_NAME = 'account dashboard (made by npm start)';
+const DASHBOARD_KEY_NAME = 'account dashboard (made by npm start)';
 
 const storedKeySchema = z.object({ id: z.uuid(), key: z.string().min(1), secret: z.string().min(32) });
 export type DashboardKey = z.infer<typeof storedKeySchema>;

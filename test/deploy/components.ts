@@ -49,7 +49,7 @@ export const publicComponents = (): Component[] => COMPONENTS.filter((c) => c.pu
  * fails the tests until it is deployed: a compose service, a Deployment, its schema above, and
  * any public/ assets in the Dockerfile's runtime copy.
  */
-export const NOT_YET_DEPLOYED: readonly string[] = [];
+const NOT_YET_DEPLOYED: readonly string[] = [];
 
 /** Every standalone process of the repository to deploy: the gateway and each service with a src/main.ts. */
 export function standaloneEntries(): string[] {
@@ -68,7 +68,7 @@ export function componentOfCommand(command: unknown): Component | string {
 }
 
 /** The schema's variables that have neither a default nor `.optional()`. */
-export function schemaRequired(schema: z.ZodObject): string[] {
+function schemaRequired(schema: z.ZodObject): string[] {
   return Object.entries(schema.shape)
     .filter(([, field]) => !(field as z.ZodType).safeParse(undefined).success)
     .map(([name]) => name);

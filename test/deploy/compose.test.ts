@@ -148,6 +148,7 @@ describe('the compose checks catch mistakes', () => {
   });
 
   it('a service published that is not a public entry, and a public entry not published', () => {
+    // biome-ignore lint/suspicious/noTemplateCurlyInString: compose's own ${VAR:-default} syntax, matched as text
     const edited = mutated((text) => text.replace('      - "${DASHBOARD_PORT:-8086}:8086"\n', '      - "8086:8081"\n').replace('  keys:\n    <<: *app\n', '  keys:\n    <<: *app\n    ports: ["8081:8081"]\n'));
     expect(publishedProblems(edited)).toEqual(['keys is published but is not a public entry', 'dashboard is not published on its port 8086']);
   });

@@ -104,8 +104,10 @@ describe('the seed key checks catch mistakes', () => {
   const composeWith = (edit: (text: string) => string) => loadCompose(edit(readRepoFile('docker-compose.yml')));
 
   it('compose: keys seeded from another variable, or with other scopes', () => {
+    // biome-ignore lint/suspicious/noTemplateCurlyInString: compose's own ${VAR:-} syntax, written into the file
     const other = composeWith((t) => t.replace(/SEED_API_KEY: \$\{DASHBOARD_API_KEY[^}]*\}/, 'SEED_API_KEY: ${SEED_API_KEY:-}'));
     expect(composeSeedProblems(other)).toEqual([
+      // biome-ignore lint/suspicious/noTemplateCurlyInString: the message quotes compose's ${VAR} expressions as written
       'keys SEED_API_KEY (${SEED_API_KEY:-}) and dashboard DASHBOARD_API_KEY (${DASHBOARD_API_KEY:?set DASHBOARD_API_KEY in .env (see .env.example)}) are not the same .env variable',
       'keys SEED_API_KEY is not always set',
     ]);

@@ -71,7 +71,7 @@ export const parsedConfig = (component: Component, env: ContainerEnv): Record<st
  * Settings that must agree between processes, as [variable, the components that use it]:
  * the gateway verifies what identity signs and reads what keys and identity write.
  */
-export const SHARED_SETTINGS: readonly [string, readonly string[]][] = [
+const SHARED_SETTINGS: readonly [string, readonly string[]][] = [
   ['INTERNAL_SECRET', ['gateway', 'keys', 'identity', 'catalog', 'device', 'billing']],
   ['REDIS_URL', ['gateway', 'keys', 'identity']],
   ['REDIS_PREFIX', ['gateway', 'keys', 'identity']],

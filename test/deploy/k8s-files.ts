@@ -60,7 +60,7 @@ export interface Manifest {
 
 export const k8sFiles = (): string[] => readdirSync(new URL('k8s/', ROOT)).filter((file) => file.endsWith('.yaml')).sort();
 
-export function parseManifests(text: string, file = '(text)'): Manifest[] {
+function parseManifests(text: string, file = '(text)'): Manifest[] {
   return parseAllDocuments(text)
     .map((doc) => {
       if (doc.errors.length > 0) throw new Error(`k8s/${file}: ${doc.errors[0]!.message}`);
@@ -69,7 +69,7 @@ export function parseManifests(text: string, file = '(text)'): Manifest[] {
     .filter((doc): doc is Manifest => doc !== null);
 }
 
-export const loadManifests = (file: string): Manifest[] => parseManifests(readRepoFile(`k8s/${file}`), file);
+const loadManifests = (file: string): Manifest[] => parseManifests(readRepoFile(`k8s/${file}`), file);
 
 export interface Kustomization {
   namespace?: string;

@@ -59,7 +59,7 @@ describe('k8s/ Services, autoscalers, disruption budgets, Ingress', () => {
       expect(ref.kind).toBe('Deployment');
       const target = all.find((w) => w.deployment.metadata.name === ref.name);
       expect(target ? ref.name : `${ref.name} (no such Deployment)`).toBe(ref.name);
-      expect(target?.deployment.spec!.replicas).toBeUndefined();
+      expect(target?.deployment.spec?.replicas).toBeUndefined();
       expect(hpa.spec!.metrics?.some((m) => m.type === 'Resource' && m.resource?.name === 'cpu')).toBe(true);
       expect(hpa.spec!.minReplicas).toBeGreaterThanOrEqual(2);
     }
@@ -94,7 +94,7 @@ describe('the Ingress checks catch mistakes', () => {
 
   it('a rewritten Host header, a host without TLS, and a path prefix', () => {
     const edited = dashboardIngress((t) =>
-      ('  annotations:\n    nginx.ingress.kubernetes.io/upstream-vhost: dashboard\n' + t).replace('hosts: [dashboard.example.com]', 'hosts: [other.example.com]').replace('- path: /\n', '- path: /dashboard\n'),
+      (`  annotations:\n    nginx.ingress.kubernetes.io/upstream-vhost: dashboard\n${t}`).replace('hosts: [dashboard.example.com]', 'hosts: [other.example.com]').replace('- path: /\n', '- path: /dashboard\n'),
     );
     expect(ingressProblems(edited)).toEqual([
       "Ingress dashboard: upstream-vhost replaces the browser's Host header",

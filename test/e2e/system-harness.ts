@@ -3,8 +3,8 @@ import { createLogger } from '@acs/logger';
 import { deleteRedisKeys, testServerUrl, uniqueName } from '@acs/testing';
 import { launcherConfigSchema, startSystem, type RunningSystem } from '@acs/launcher';
 
-export const SEED_KEY = 'acs_test_E2eSeedKey0000000000000001';
-export const SEED_SECRET = 'e2e-seed-secret-that-is-long-enough-000000';
+const SEED_KEY = 'acs_test_E2eSeedKey0000000000000001';
+const SEED_SECRET = 'e2e-seed-secret-that-is-long-enough-000000';
 
 export interface SystemUnderTest {
   system: RunningSystem;

@@ -1,3 +1,4 @@
+import type { Dispatcher } from 'undici';
 import type { z } from 'zod';
 import { signContext } from '@acs/auth';
 import type { Upstream } from '../proxy/upstreams.js';
@@ -20,7 +21,7 @@ export async function internalCall<S extends z.ZodType>(
   const { context, signature } = signContext(internalSecret, upstream.name, method, path, { requestId, keyId: null, scopes: [] });
   const headers: Record<string, string> = { 'x-request-id': requestId, 'x-acs-context': context, 'x-acs-signature': signature };
   if (body !== undefined) headers['content-type'] = 'application/json';
-  let response;
+  let response: Dispatcher.ResponseData;
   try {
     response = await upstream.pool.request({ path, method, headers, body: body === undefined ? null : JSON.stringify(body) });
   } catch (err) {

@@ -31,7 +31,7 @@ import { scriptOf } from '@acs/cache';
  * Returns { key entry, authz entry } when the request was not counted (not valid, not limited), or
  * { key entry, authz entry, 1 admitted | 2 refused, tightest window (1-based), remaining, reset s, retry-after s }.
  */
-export const READ_AND_LIMIT_LUA = `
+const READ_AND_LIMIT_LUA = `
 local keyRaw = redis.call('GET', KEYS[1])
 local authzRaw = false
 if KEYS[3] then authzRaw = redis.call('GET', KEYS[3]) end
@@ -115,7 +115,7 @@ return { keyRaw, authzRaw, 1, tight, tightRemaining, tightReset, 0 }
  * Gives back one request in every window (KEYS[1] ratelimit:<key>, ARGV "<limit>:<seconds>,..."): for a request
  * the script counted that the gateway then refused for its token. Returns an empty array.
  */
-export const REFUND_LUA = `
+const REFUND_LUA = `
 for l, p in string.gmatch(ARGV[1], '(%d+):(%d+)') do
   local field = l .. ':' .. p
   local tat = tonumber(redis.call('HGET', KEYS[1], field))

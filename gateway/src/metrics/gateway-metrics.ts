@@ -4,10 +4,10 @@ import type { RouteSpec } from '../routing/route-table.js';
 /** Why layer 1 or 2 refused a request: 401 (key or secret), 403 (scope), 403 (user JWT or role). */
 export type AuthRejection = 'api_key' | 'scope' | 'user';
 
-export const AUTH_REJECTIONS_TOTAL = 'gateway_auth_rejections_total';
-export const UPSTREAM_FAILURES_TOTAL = 'gateway_upstream_failures_total';
-export const CACHE_FALLBACKS_TOTAL = 'gateway_cache_fallbacks_total';
-export const RATE_LIMITED_TOTAL = 'gateway_rate_limited_total';
+const AUTH_REJECTIONS_TOTAL = 'gateway_auth_rejections_total';
+const UPSTREAM_FAILURES_TOTAL = 'gateway_upstream_failures_total';
+const CACHE_FALLBACKS_TOTAL = 'gateway_cache_fallbacks_total';
+const RATE_LIMITED_TOTAL = 'gateway_rate_limited_total';
 
 /**
  * Everything the gateway counts. Built for the per-request path (docs/performance.md): route

@@ -56,7 +56,7 @@ export function createRouteMatcher(routes: readonly RouteSpec[]): (method: strin
 function decodeParams(names: string[], match: RegExpExecArray): Record<string, string> | null {
   const params: Record<string, string> = {};
   try {
-    names.forEach((name, i) => (params[name] = decodeURIComponent(match[i + 1]!)));
+    for (const [i, name] of names.entries()) params[name] = decodeURIComponent(match[i + 1]!);
   } catch {
     return null;
   }

@@ -25,10 +25,6 @@ export function parseApiKey(key: string): ParsedApiKey | null {
   return { prefix: match[1]!, environment: match[2] as KeyEnvironment, identifier: match[3]! };
 }
 
-export function isApiKeyOfDeployment(key: string, prefix: string): boolean {
-  return parseApiKey(key)?.prefix === prefix;
-}
-
 function randomBase62(length: number): string {
   let out = '';
   while (out.length < length) {

@@ -24,9 +24,6 @@ export interface InternalContext {
 export const CONTEXT_HEADER = 'x-acs-context';
 export const SIGNATURE_HEADER = 'x-acs-signature';
 
-/** Headers a client must never be able to set: the gateway strips them before adding its own. */
-export const INTERNAL_HEADERS = [CONTEXT_HEADER, SIGNATURE_HEADER] as const;
-
 /**
  * How long a captured context stays usable. Short: a context is signed just before its request is
  * sent and checked when the request arrives (headers first, before any body), so it needs only

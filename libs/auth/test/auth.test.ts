@@ -34,7 +34,7 @@ describe('secrets', () => {
     const hash = hashSecret(secret);
     expect(hash).not.toContain(secret);
     expect(secretMatchesHash(secret, hash)).toBe(true);
-    expect(secretMatchesHash(secret + 'x', hash)).toBe(false);
+    expect(secretMatchesHash(`${secret}x`, hash)).toBe(false);
     expect(secretMatchesHash(secret, 'not-a-hash')).toBe(false);
   });
 });

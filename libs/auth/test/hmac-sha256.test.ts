@@ -10,9 +10,9 @@ const KEYS: (string | Buffer)[] = ['k', 's'.repeat(40), 'x'.repeat(64), 'y'.repe
 const MESSAGES = [
   '',
   'GET\n/api/Dac?page=1\neyJyZXF1ZXN0SWQiOiJyIn0',
-  'POST\n/api/Dac/import?dryRun=true\n' + 'a'.repeat(400),
+  `POST\n/api/Dac/import?dryRun=true\n${'a'.repeat(400)}`,
   'ünïcödé 🎧 and a lone surrogate \ud800 here',
-  'long\n' + 'z'.repeat(20_000), // past the reused buffer: takes the allocating path
+  `long\n${'z'.repeat(20_000)}`, // past the reused buffer: takes the allocating path
   '多字节'.repeat(3000), // 9,000 characters of 3 UTF-8 bytes each: also past it
 ];
 
@@ -46,11 +46,11 @@ describe('HmacSha256', () => {
     const message = 'GET\n/api/Dac\ncontext';
     const signature = mac.sign(message);
     expect(mac.verify(message, signature)).toBe(true);
-    expect(mac.verify(message + 'x', signature)).toBe(false);
+    expect(mac.verify(`${message}x`, signature)).toBe(false);
     expect(new HmacSha256('t'.repeat(40)).verify(message, signature)).toBe(false);
     // A different last character, a truncation, an extension, characters outside base64url, the empty string.
     const flipped = signature.slice(0, 42) + (signature[42] === 'A' ? 'Q' : 'A');
-    for (const bad of [flipped, signature.slice(0, 42), signature + 'A', '!'.repeat(43), `${signature.slice(0, 40)}***`, '']) {
+    for (const bad of [flipped, signature.slice(0, 42), `${signature}A`, '!'.repeat(43), `${signature.slice(0, 40)}***`, '']) {
       expect(mac.verify(message, bad)).toBe(false);
     }
   });

@@ -6,7 +6,7 @@ import type { DeadLetterReason } from './types.js';
 export type FailureOutcome = { kind: 'retry'; nextAttempt: number; delayMs: number } | { kind: 'park' };
 
 /** The wait after failed attempt `attempt` (1-based); the last delay repeats. */
-export function retryDelayFor(attempt: number, retryDelaysMs: readonly number[]): number {
+function retryDelayFor(attempt: number, retryDelaysMs: readonly number[]): number {
   const index = Math.min(Math.max(attempt, 1), retryDelaysMs.length) - 1;
   return retryDelaysMs[index] ?? 0;
 }

@@ -31,6 +31,6 @@ export function resolveSubscribeOptions(options: SubscribeOptions): ResolvedSubs
   assertPositiveInteger('maxAttempts', maxAttempts);
   assertPositiveInteger('prefetch', prefetch);
   if (retryDelaysMs.length === 0) throw new TypeError('retryDelaysMs must not be empty');
-  retryDelaysMs.forEach((delay, index) => assertPositiveInteger(`retryDelaysMs[${index}]`, delay));
+  for (const [index, delay] of retryDelaysMs.entries()) assertPositiveInteger(`retryDelaysMs[${index}]`, delay);
   return { queue, bindings: [...new Set(bindings)], handler, maxAttempts, retryDelaysMs, prefetch, metrics: options.metrics };
 }

@@ -69,7 +69,7 @@ describe('amqp bus', () => {
   it('keeps a retry waiting in the broker across a consumer restart', async () => {
     // Long enough that the retry is still in its queue when we look, right after the close.
     const queue = uniqueName('bus_test_restart');
-    subscriptionQueueNames(queue, [2_000]).forEach((name) => queues.add(name));
+    for (const name of subscriptionQueueNames(queue, [2_000])) queues.add(name);
     const { bus: first, exchange } = await connectedBus();
     exchanges.add(exchange);
     let failed = 0;
@@ -99,7 +99,7 @@ describe('amqp bus', () => {
     const { bus, exchange } = await connectedBus();
     exchanges.add(exchange);
     const queue = uniqueName('bus_test_conflict');
-    subscriptionQueueNames(queue, DEFAULT_RETRY_DELAYS_MS).forEach((name) => queues.add(name));
+    for (const name of subscriptionQueueNames(queue, DEFAULT_RETRY_DELAYS_MS)) queues.add(name);
     await raw.channel.assertQueue(queue, { durable: false });
 
     await expect(bus.subscribe({ queue, bindings: ['#'], handler: async () => undefined })).rejects.toThrow(/PRECONDITION/);

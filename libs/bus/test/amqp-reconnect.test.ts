@@ -50,7 +50,7 @@ describe('amqp bus: losing the broker', () => {
     const { bus, exchange } = await connectedBus({ url: proxy.url, logger: logs.logger, reconnectDelayMs: 50, maxReconnectDelayMs: 200 });
     exchanges.add(exchange);
     const queue = uniqueName('bus_test_reconnect');
-    subscriptionQueueNames(queue, RETRY_DELAYS).forEach((name) => queues.add(name));
+    for (const name of subscriptionQueueNames(queue, RETRY_DELAYS)) queues.add(name);
     const received: BusEnvelope[] = [];
     await bus.subscribe({ queue, bindings: ['subscription.#'], retryDelaysMs: RETRY_DELAYS, handler: async (message) => void received.push(message) });
     await bus.publish('subscription.activated.v1', buildEnvelope());
@@ -82,7 +82,7 @@ describe('amqp bus: losing the broker', () => {
     const { bus, exchange } = await connectedBus({ url: proxy.url, reconnectDelayMs: 50, maxReconnectDelayMs: 200 });
     exchanges.add(exchange);
     const queue = uniqueName('bus_test_inflight');
-    subscriptionQueueNames(queue, RETRY_DELAYS).forEach((name) => queues.add(name));
+    for (const name of subscriptionQueueNames(queue, RETRY_DELAYS)) queues.add(name);
     let release: () => void = () => undefined;
     const stuck = new Promise<void>((resolve) => (release = resolve));
     const deliveries: Array<{ id: string; info: DeliveryInfo }> = [];
@@ -133,7 +133,7 @@ describe('amqp bus: losing the broker', () => {
     const { bus, exchange } = await connectedBus({ connectionName, reconnectDelayMs: 50 });
     exchanges.add(exchange);
     const queue = uniqueName('bus_test_forced');
-    subscriptionQueueNames(queue, RETRY_DELAYS).forEach((name) => queues.add(name));
+    for (const name of subscriptionQueueNames(queue, RETRY_DELAYS)) queues.add(name);
     const received: BusEnvelope[] = [];
     await bus.subscribe({ queue, bindings: ['#'], retryDelaysMs: RETRY_DELAYS, handler: async (message) => void received.push(message) });
 

@@ -7,7 +7,7 @@ import { MgetConnection } from './mget-connection.js';
 import { rethrowUnavailable } from './unavailable.js';
 import { INCR_WITH_TTL_LUA, SET_IF_NEWER_LUA } from './redis-scripts.js';
 import { assertTtlSeconds, assertVersion } from './validation.js';
-import { encodeVersioned, parseVersioned, parseVersionedList } from './versioned-entry.js';
+import { parseVersioned, parseVersionedList } from './versioned-entry.js';
 
 export interface RedisCacheOptions {
   /** redis:// or rediss:// URL (user, password and db index included). */

@@ -28,7 +28,7 @@ describe('evalScript', () => {
     await cache.set('a', 'A');
     const calls = Array.from({ length: 50 }, (_, i) => (i % 2 ? cache.mget(['a']) : cache.evalScript!(script, [], [String(i)])));
     const replies = await Promise.all(calls);
-    replies.forEach((reply, i) => expect(reply).toEqual(i % 2 ? ['A'] : [String(i)]));
+    for (const [i, reply] of replies.entries()) expect(reply).toEqual(i % 2 ? ['A'] : [String(i)]);
   });
 
   it('rejects with the script\'s error, and the connection goes on', async () => {

@@ -78,8 +78,14 @@ describe('dedicated MGET connection (real Redis)', () => {
     const user = uniqueName('acs_mget_user');
     const password = `pw-${uniqueName('secret')}`;
     await raw.call('ACL', 'SETUSER', user, 'on', `>${password}`, `~${prefix}*`, '+mget');
-    const good = new MgetConnection({ url: urlWith((url) => ((url.username = user), (url.password = password))), keyPrefix: prefix, ...TIMEOUTS });
-    const bad = new MgetConnection({ url: urlWith((url) => ((url.username = user), (url.password = 'wrong-password'))), keyPrefix: prefix, ...TIMEOUTS });
+    const good = new MgetConnection({ url: urlWith((url) => {
+      url.username = user;
+      url.password = password;
+    }), keyPrefix: prefix, ...TIMEOUTS });
+    const bad = new MgetConnection({ url: urlWith((url) => {
+      url.username = user;
+      url.password = 'wrong-password';
+    }), keyPrefix: prefix, ...TIMEOUTS });
     try {
       expect(await good.mget(['plain'])).toEqual(['p']);
       await expect(bad.mget(['plain'])).rejects.toThrow(/WRONGPASS/);

@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
-import { createConnection, createServer, type Server, type Socket } from 'node:net';
+import { createServer, type Server, type Socket } from 'node:net';
 import { Redis } from 'ioredis';
 import { createRedisCache, type Cache } from '@acs/cache';
 import { createLogger } from '@acs/logger';

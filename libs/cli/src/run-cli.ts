@@ -19,11 +19,11 @@ export interface CliDefinition<O extends CliOptions> {
   /** The command's options (--help is added). */
   options: O;
   /** Runs one command; `false` means it failed and said why (exit 1), anything else exit 0. */
-  run(invocation: CliInvocation<O>): Promise<boolean | void>;
+  run(invocation: CliInvocation<O>): Promise<unknown>;
 }
 
 /** What the operator reads when a command fails: a sentence, never a stack. */
-export function failureMessage(err: unknown): string {
+function failureMessage(err: unknown): string {
   // Duck-typed: errors from node:util may come from another realm (a test's VM context).
   if (typeof err !== 'object' || err === null || !('message' in err)) return String(err);
   // node:util's parseArgs (unknown option, missing value): point to the help text.

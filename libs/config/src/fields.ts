@@ -17,7 +17,7 @@ export const portOrOff = (fallback: number | 'off') =>
     .refine((value) => value === 'off' || (/^\d{1,5}$/.test(value) && Number(value) <= 65535), 'expected a TCP port number, or off')
     .transform((value) => (value === 'off' ? null : Number(value)));
 
-export const url = (protocols: readonly string[]) =>
+const url = (protocols: readonly string[]) =>
   z.string().refine((value) => {
     try {
       return protocols.includes(new URL(value).protocol.replace(/:$/, ''));

@@ -4,7 +4,7 @@ import { rateLimitsSchema } from './rate-limits.js';
 // /api/ApiKeys: the spec fixes the creation request (name, scopes as one space-separated string)
 // and that key and secret come back; everything else here is the platform's decision.
 
-export const apiKeyNameSchema = z.string().trim().min(1, 'name must not be empty').max(100);
+const apiKeyNameSchema = z.string().trim().min(1, 'name must not be empty').max(100);
 
 export const apiKeyCreateRequestSchema = z.object({
   name: apiKeyNameSchema.describe('label of the key'),
@@ -63,16 +63,14 @@ export const apiKeyRolledResponseSchema = apiKeyViewSchema.extend({
   secret: z.string().describe('the new API secret; returned only now, never again'),
 });
 
-export const API_KEY_USAGE_MAX_DAYS = 90;
+const API_KEY_USAGE_MAX_DAYS = 90;
 export const apiKeyUsageQuerySchema = z.object({
   days: z.coerce.number().int().min(1).max(API_KEY_USAGE_MAX_DAYS).default(30).describe('how many UTC days back, today included (1-90, default 30)'),
 });
 
 /** Status classes counted per key and day; 4xx excludes 429, which is counted on its own. */
-export const STATUS_CLASSES = ['2xx', '3xx', '4xx', '429', '5xx'] as const;
+const STATUS_CLASSES = ['2xx', '3xx', '4xx', '429', '5xx'] as const;
 export type StatusClass = (typeof STATUS_CLASSES)[number];
-export const statusClassOf = (status: number): StatusClass =>
-  status === 429 ? '429' : status >= 500 ? '5xx' : status >= 400 ? '4xx' : status >= 300 ? '3xx' : '2xx';
 
 const byStatusSchema = z.object({ '2xx': z.number().int(), '3xx': z.number().int(), '4xx': z.number().int(), '429': z.number().int(), '5xx': z.number().int() });
 export const apiKeyUsageResponseSchema = z.object({

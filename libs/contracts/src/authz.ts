@@ -38,7 +38,7 @@ export function effectiveRole(record: AuthzRecord, nowSeconds: number): number {
 }
 
 export const isTrialActive = (record: AuthzRecord, nowSeconds: number): boolean => record.trialEndsAt !== null && record.trialEndsAt > nowSeconds;
-export const isSubscriptionActive = (record: AuthzRecord, nowSeconds: number): boolean =>
+const isSubscriptionActive = (record: AuthzRecord, nowSeconds: number): boolean =>
   record.subscriptionEndsAt !== null && record.subscriptionEndsAt > nowSeconds;
 
 /** plan_type as the JWT carries it: the plan while a subscription is active, else Free (0). */

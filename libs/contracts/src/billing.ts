@@ -3,9 +3,9 @@ import { z } from 'zod';
 // /api/SubscriptionPlans and /api/Subscriptions. The spec leaves plan and subscription fields open;
 // these are the platform's decision (services/billing/README.md).
 
-export const billingIntervalSchema = z.enum(['none', 'month', 'year', 'lifetime']);
+const billingIntervalSchema = z.enum(['none', 'month', 'year', 'lifetime']);
 
-export const subscriptionPlanSchema = z.object({
+const subscriptionPlanSchema = z.object({
   id: z.string().describe('stable plan id: free, monthly, yearly, lifetime'),
   name: z.string(),
   planType: z.number().int().min(0).max(3).describe('0 Free, 1 Monthly, 2 Yearly, 3 Lifetime'),
@@ -28,7 +28,7 @@ export const idempotencyKeySchema = z.string().regex(/^[\x21-\x7E]{1,255}$/, 'ex
  * expired: the period ended; replaced: ended early by a subscription to another plan;
  * canceled: ended at once (a Lifetime subscription canceled by its owner).
  */
-export const subscriptionStatusSchema = z.enum(['active', 'expired', 'replaced', 'canceled']);
+const subscriptionStatusSchema = z.enum(['active', 'expired', 'replaced', 'canceled']);
 
 export const subscriptionViewSchema = z.object({
   id: z.uuid(),

@@ -6,9 +6,9 @@ export const CATALOG_TYPES = ['dac', 'amplifier', 'speaker'] as const;
 export const catalogTypeSchema = z.enum(CATALOG_TYPES);
 
 /** Digital/analog inputs a DAC can accept. A fixed vocabulary so that filters and imports agree on spelling. */
-export const DAC_INPUTS = ['usb', 'coaxial', 'optical', 'aes', 'i2s', 'bluetooth', 'ethernet', 'analog'] as const;
+const DAC_INPUTS = ['usb', 'coaxial', 'optical', 'aes', 'i2s', 'bluetooth', 'ethernet', 'analog'] as const;
 /** Analog outputs of a DAC (line level or headphone); the number is the jack size in mm, "headphone-xlr4" the 4-pin XLR. */
-export const DAC_OUTPUTS = [
+const DAC_OUTPUTS = [
   'rca',
   'xlr',
   'headphone-6.35',
@@ -18,10 +18,10 @@ export const DAC_OUTPUTS = [
   'speaker',
 ] as const;
 /** Highest native DSD rate; DSD64 = 64 × 44.1 kHz (2.8224 MHz), each step doubles it. */
-export const DSD_RATES = ['DSD64', 'DSD128', 'DSD256', 'DSD512', 'DSD1024'] as const;
-export const AMPLIFIER_CLASSES = ['A', 'AB', 'D', 'G', 'H'] as const;
+const DSD_RATES = ['DSD64', 'DSD128', 'DSD256', 'DSD512', 'DSD1024'] as const;
+const AMPLIFIER_CLASSES = ['A', 'AB', 'D', 'G', 'H'] as const;
 /** Loudspeakers only (headphones are not catalogued); "active" covers powered speakers and studio monitors. */
-export const SPEAKER_DESIGNS = ['bookshelf', 'floorstanding', 'active', 'subwoofer'] as const;
+const SPEAKER_DESIGNS = ['bookshelf', 'floorstanding', 'active', 'subwoofer'] as const;
 
 /** A list in which each vocabulary word appears at most once (a repeated "usb" is an import typo, not two ports). */
 const distinctList = <T extends readonly [string, ...string[]]>(values: T) =>
@@ -30,7 +30,7 @@ const distinctList = <T extends readonly [string, ...string[]]>(values: T) =>
     .min(1)
     .refine((list) => new Set(list).size === list.length, { message: 'Values must not repeat' });
 
-export const dacSpecsSchema = z.strictObject({
+const dacSpecsSchema = z.strictObject({
   /** Converter silicon as the maker names it, e.g. "ESS ES9038PRO", "R-2R ladder (discrete)", "FPGA (custom)". */
   chip: z.string().trim().min(1).max(120),
   /** Highest PCM sample rate accepted on any input, in Hz (768 kHz = 768000). */
@@ -43,7 +43,7 @@ export const dacSpecsSchema = z.strictObject({
   outputs: distinctList(DAC_OUTPUTS),
 });
 
-export const amplifierSpecsSchema = z.strictObject({
+const amplifierSpecsSchema = z.strictObject({
   /** Rated continuous power per channel in watts, all channels driven where the maker says so. */
   powerPerChannelW: z.number().positive(),
   /** The load in ohms the power above is rated into: 100 W into 4 Ω is not 100 W into 8 Ω. */
@@ -52,7 +52,7 @@ export const amplifierSpecsSchema = z.strictObject({
   channels: z.number().int().min(1),
 });
 
-export const speakerSpecsSchema = z
+const speakerSpecsSchema = z
   .strictObject({
     /** Sensitivity in dB SPL at 1 m, for 2.83 V or 1 W as the maker states it (identical into 8 Ω). */
     sensitivityDb: z.number(),

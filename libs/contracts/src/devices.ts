@@ -7,10 +7,11 @@ import { rowIdSchema, rowReferenceSchema } from './row-id.js';
  * digits and . _ : - only, compared exactly (case-sensitive), so a serial never needs escaping in
  * logs or URLs and two spellings of one serial cannot both be "the same device".
  */
-export const DEVICE_SERIAL_PATTERN = /^[A-Za-z0-9._:-]+$/;
+const DEVICE_SERIAL_PATTERN = /^[A-Za-z0-9._:-]+$/;
 /** GET /api/Devices lists at most this many devices, the newest first. */
 export const DEVICES_LIST_LIMIT = 500;
 
+// biome-ignore lint/suspicious/noControlCharactersInRegex: the point is to refuse control characters (NUL to US, and DEL)
 const NO_CONTROL_CHARACTERS = /^[^\u0000-\u001f\u007f]*$/;
 
 /**
@@ -30,7 +31,7 @@ export const deviceRegisterRequestSchema = z.strictObject({
 });
 
 /** The short summary of a device's catalog entry (the same as the catalog's internal summary). */
-export const deviceCatalogEntrySchema = catalogSummarySchema;
+const deviceCatalogEntrySchema = catalogSummarySchema;
 
 export const deviceSchema = z.object({
   id: rowIdSchema(),

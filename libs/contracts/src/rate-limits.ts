@@ -7,11 +7,11 @@ import { z } from 'zod';
  * never limited.
  */
 
-export const RATE_LIMIT_MAX_WINDOWS = 4;
-export const RATE_LIMIT_MAX_LIMIT = 1_000_000_000;
-export const RATE_LIMIT_MAX_WINDOW_SECONDS = 86_400;
+const RATE_LIMIT_MAX_WINDOWS = 4;
+const RATE_LIMIT_MAX_LIMIT = 1_000_000_000;
+const RATE_LIMIT_MAX_WINDOW_SECONDS = 86_400;
 
-export const rateLimitWindowSchema = z.strictObject({
+const rateLimitWindowSchema = z.strictObject({
   limit: z.number().int().min(1).max(RATE_LIMIT_MAX_LIMIT).describe('requests admitted per window'),
   windowSeconds: z.number().int().min(1).max(RATE_LIMIT_MAX_WINDOW_SECONDS).describe('window length in seconds'),
 });

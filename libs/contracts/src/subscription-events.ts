@@ -31,7 +31,7 @@ export const DEFAULT_BUS_EXCHANGE = 'acs.events';
  * Status of the subscription the event is about: `active` (also after a cancel at period end,
  * until that end), `canceled` (ended at once: a Lifetime subscription has no period end to wait for).
  */
-export const subscriptionEventStatusSchema = z.enum(['active', 'canceled']);
+const subscriptionEventStatusSchema = z.enum(['active', 'canceled']);
 
 const isoTimestamp = z.iso.datetime({ offset: true });
 

@@ -7,7 +7,10 @@ import { pendingMigrations } from './migrations/pending.js';
  */
 export function databaseReadinessChecks(db: Db, migrationsDir: string): Record<'database' | 'migrations', () => Promise<string>> {
   return {
-    database: async () => (await db.ping(), 'ok'),
+    database: async () => {
+      await db.ping();
+      return 'ok';
+    },
     migrations: async () => {
       const pending = await pendingMigrations(db, migrationsDir);
       return pending.length === 0 ? 'ok' : `pending: ${pending.join(', ')}`;

@@ -45,7 +45,7 @@ describe.each(['postgres', 'pglite'] as const)('migrations on %s', (kind) => {
         expect(row.checksum).toMatch(/^[0-9a-f]{64}$/);
         expect(row.applied_at).toBeInstanceOf(Date);
       }
-      expect(lines.filter((l) => l.msg === 'migration applied').map((l) => l['migration'])).toEqual(NAMES);
+      expect(lines.filter((l) => l.msg === 'migration applied').map((l) => l.migration)).toEqual(NAMES);
       expect(lines).toContainEqual(expect.objectContaining({ msg: 'migrations applied', applied: NAMES }));
     } finally {
       await cleanup();

@@ -79,15 +79,15 @@ describe('PostgreSQL database creation', () => {
 
 describe('createTestDatabase', () => {
   it('throws, never skips, when the test server is unreachable', async () => {
-    const saved = process.env['DATABASE_URL'];
-    process.env['DATABASE_URL'] = 'postgres://postgres:secret@127.0.0.1:1/postgres';
+    const saved = process.env.DATABASE_URL;
+    process.env.DATABASE_URL = 'postgres://postgres:secret@127.0.0.1:1/postgres';
     try {
       const attempt = createTestDatabase('unreachable');
       await expect(attempt).rejects.toThrow(/Test PostgreSQL is unreachable at postgres:\/\/postgres@127\.0\.0\.1:1\/postgres \(set DATABASE_URL\)/);
       await expect(attempt).rejects.not.toThrow(/secret/);
     } finally {
-      if (saved === undefined) delete process.env['DATABASE_URL'];
-      else process.env['DATABASE_URL'] = saved;
+      if (saved === undefined) delete process.env.DATABASE_URL;
+      else process.env.DATABASE_URL = saved;
     }
   });
 });

@@ -22,7 +22,7 @@ export async function runChecks(checks: Record<string, ReadinessCheck>): Promise
     }),
   );
   const report: Record<string, string> = {};
-  names.forEach((name, i) => (report[name] = outcomes[i]!));
+  for (const [i, name] of names.entries()) report[name] = outcomes[i]!;
   return { ready: outcomes.every((outcome) => outcome === 'ok'), checks: report };
 }
 

@@ -5,7 +5,7 @@ import { METRICS_PATH } from '@acs/metrics';
 import type { AppState } from './types.js';
 
 /** Probes and the Prometheus scrape answer anyone on the cluster network; everything else must come through the gateway. */
-export const PROBE_PATHS: ReadonlySet<string> = new Set(['/healthz', '/readyz', METRICS_PATH]);
+const PROBE_PATHS: ReadonlySet<string> = new Set(['/healthz', '/readyz', METRICS_PATH]);
 
 /** `service`: this service's name, as the gateway names its upstream: a context signed for another service is refused. */
 export function requireGatewaySignature(internalSecret: string, service: string): Middleware<AppState> {

@@ -2,7 +2,7 @@ import { badRequest, errorOf, payloadTooLarge } from '@acs/errors';
 import { assertStorableText } from './storable-text.js';
 import type { AppContext } from './types.js';
 
-export const DEFAULT_BODY_LIMIT_BYTES = 64 * 1024;
+const DEFAULT_BODY_LIMIT_BYTES = 64 * 1024;
 
 /**
  * Reads and parses a JSON request body, refusing early (413) when Content-Length already says it

@@ -3,7 +3,7 @@ import type { Middleware } from 'koa';
 import type { Logger } from '@acs/logger';
 import type { AppState } from './types.js';
 
-export const REQUEST_ID_HEADER = 'x-request-id';
+const REQUEST_ID_HEADER = 'x-request-id';
 
 // A caller's id is kept only when it is short and plain, so it can't inject into logs or headers.
 const ACCEPTABLE_ID = /^[A-Za-z0-9._:-]{1,128}$/;

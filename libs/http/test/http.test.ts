@@ -46,21 +46,21 @@ describe('http app', () => {
   });
 
   it('refuses requests that did not come through the gateway', async () => {
-    const res = await fetch(server.url + '/things', { method: 'POST', headers: json, body: '{}' });
+    const res = await fetch(`${server.url}/things`, { method: 'POST', headers: json, body: '{}' });
     expect(res.status).toBe(401);
     expect(await res.json()).toMatchObject({ error: 'Unauthorized' });
   });
 
   it('keeps a plain caller request id and replaces a hostile one', async () => {
-    const kept = await fetch(server.url + '/healthz', { headers: { 'x-request-id': 'abc-123' } });
+    const kept = await fetch(`${server.url}/healthz`, { headers: { 'x-request-id': 'abc-123' } });
     expect(kept.headers.get('x-request-id')).toBe('abc-123');
-    const replaced = await fetch(server.url + '/healthz', { headers: { 'x-request-id': 'evil\tvalue' } });
+    const replaced = await fetch(`${server.url}/healthz`, { headers: { 'x-request-id': 'evil\tvalue' } });
     expect(replaced.headers.get('x-request-id')).toMatch(/^[0-9a-f-]{36}$/);
   });
 
   it('answers probes without a signature, with per-dependency readiness', async () => {
-    expect((await fetch(server.url + '/healthz')).status).toBe(200);
-    const ready = await fetch(server.url + '/readyz');
+    expect((await fetch(`${server.url}/healthz`)).status).toBe(200);
+    const ready = await fetch(`${server.url}/readyz`);
     expect(ready.status).toBe(503);
     expect(await ready.json()).toEqual({ ready: false, checks: { db: 'ok', cache: 'cache down' } });
   });
@@ -107,8 +107,8 @@ describe('http app', () => {
   it('serves /metrics without a signature, counting requests by route pattern, never by raw URL', async () => {
     expect((await signed('GET', '/things/secret-id-42?email=ada@example.com')).status).toBe(200);
     expect((await signed('GET', '/things/other-id')).status).toBe(200);
-    expect((await fetch(server.url + '/things/unsigned')).status).toBe(401);
-    const res = await fetch(server.url + '/metrics');
+    expect((await fetch(`${server.url}/things/unsigned`)).status).toBe(401);
+    const res = await fetch(`${server.url}/metrics`);
     expect(res.status).toBe(200);
     expect(res.headers.get('content-type')).toBe('text/plain; version=0.0.4; charset=utf-8');
     const text = await res.text();

@@ -11,7 +11,7 @@ export type LogFormat = 'json' | 'pretty';
  * Paths whose values never reach a log line. Header names are lower-case as Node gives them.
  * Listed explicitly because pino's wildcards match one level only.
  */
-export const REDACTED_PATHS = [
+const REDACTED_PATHS = [
   'password',
   'secret',
   'secretHash',

@@ -4,7 +4,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
-export const REPO_ROOT = fileURLToPath(new URL('../../../', import.meta.url));
+const REPO_ROOT = fileURLToPath(new URL('../../../', import.meta.url));
 const TSC = join(REPO_ROOT, 'node_modules/typescript/bin/tsc');
 /** One lock for every CLI test: all builds write the shared libs' dist folders, so they take turns. */
 const BUILD_LOCK = join(tmpdir(), 'acs-keys-cli-build.lock');

@@ -5,7 +5,7 @@ import { randomBytes } from 'node:crypto';
  * the local servers every machine of this project runs; a server that does not answer makes the
  * test fail, never skip (CI must fail loudly).
  */
-export const TEST_SERVER_DEFAULTS = {
+const TEST_SERVER_DEFAULTS = {
   DATABASE_URL: 'postgres://postgres@127.0.0.1:5432/postgres',
   REDIS_URL: 'redis://127.0.0.1:6379',
   AMQP_URL: 'amqp://guest:guest@127.0.0.1:5672',

@@ -12,7 +12,7 @@ const AUDIENCE_BY_PATH: readonly [RegExp, string][] = [
   [/^\/api\/Subscription(s|Plans)(\/|\?|$)/, 'billing'],
 ];
 
-export function audienceOf(pathAndQuery: string): string {
+function audienceOf(pathAndQuery: string): string {
   const found = AUDIENCE_BY_PATH.find(([pattern]) => pattern.test(pathAndQuery));
   if (!found) throw new Error(`signedFetch: no service owns ${pathAndQuery}; pass options.audience`);
   return found[1];

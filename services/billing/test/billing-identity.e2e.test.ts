@@ -38,7 +38,7 @@ describe('billing to identity over RabbitMQ', () => {
 
   beforeAll(async () => {
     world = await AmqpWorld.open();
-    subscriptionQueueNames(queue, [50]).forEach((name) => world.queues.add(name));
+    for (const name of subscriptionQueueNames(queue, [50])) world.queues.add(name);
     const identityBus: Bus = await world.bus();
     identity = await startIdentity({ bus: identityBus, env: { TRIAL_DURATION_SECONDS: '0', SUBSCRIPTION_EVENTS_QUEUE: queue, SUBSCRIPTION_EVENTS_RETRY_DELAYS_MS: '50' } });
     billing = await startBilling({ bus: await world.bus(), env: { BILLING_PERIOD_SECONDS_MONTHLY: String(PERIOD_SECONDS) } });

@@ -6,16 +6,16 @@ import { createTestDatabase, signedFetch, testServerUrl, uniqueName, type TestDa
 import { billingConfigSchema, startBillingService, type BillingConfig, type BillingService, type BillingServiceOptions } from '../src/index.js';
 import { RawBroker } from '../../../libs/bus/test/amqp-support.js';
 import { captureLogs, waitFor } from '../../../libs/bus/test/support.js';
-import { captureLogger as captureLines, silentLogger as silent, type LogLine } from '@acs/testing';
+import { silentLogger as silent, type LogLine } from '@acs/testing';
 
 export type { LogLine };
-export const silentLogger = (): Logger => silent('billing-test');
+const silentLogger = (): Logger => silent('billing-test');
 
 export { RawBroker } from '../../../libs/bus/test/amqp-support.js';
 export { captureLogs, sleep, waitFor } from '../../../libs/bus/test/support.js';
 
-export const INTERNAL_SECRET = `billing-test-secret-${randomBytes(16).toString('hex')}`;
-export const AMQP_URL = testServerUrl('AMQP_URL');
+const INTERNAL_SECRET = `billing-test-secret-${randomBytes(16).toString('hex')}`;
+const AMQP_URL = testServerUrl('AMQP_URL');
 export const SUBSCRIPTIONS_PATH = '/api/Subscriptions';
 export const PLANS_PATH = '/api/SubscriptionPlans';
 
@@ -24,7 +24,7 @@ export function newUserId(): number {
   return randomInt(1_000_000, 2_000_000_000);
 }
 
-export function billingConfig(database: TestDatabase, env: Record<string, string> = {}): BillingConfig {
+function billingConfig(database: TestDatabase, env: Record<string, string> = {}): BillingConfig {
   return billingConfigSchema.parse({
     PORT: '0',
     HOST: '127.0.0.1',
@@ -114,7 +114,7 @@ export class AmqpWorld {
   /** Records every subscription event on a queue of its own. */
   async collector(bus: Bus, retryDelaysMs = [50]): Promise<BusEnvelope[]> {
     const queue = uniqueName('billing_test_events');
-    subscriptionQueueNames(queue, retryDelaysMs).forEach((name) => this.queues.add(name));
+    for (const name of subscriptionQueueNames(queue, retryDelaysMs)) this.queues.add(name);
     const events: BusEnvelope[] = [];
     await bus.subscribe({ queue, bindings: ['subscription.*'], retryDelaysMs, handler: async (message) => void events.push(message) });
     return events;

@@ -2,6 +2,6 @@ import { readFile } from 'node:fs/promises';
 import { fileURLToPath } from 'node:url';
 
 /** `public/` beside `src/` and `dist/`, so the same path works from the sources (tests) and the build. */
-export const STYLESHEET_FILE = fileURLToPath(new URL('../public/dashboard.css', import.meta.url));
+const STYLESHEET_FILE = fileURLToPath(new URL('../public/dashboard.css', import.meta.url));
 
 export const loadStylesheet = (): Promise<Buffer> => readFile(STYLESHEET_FILE);

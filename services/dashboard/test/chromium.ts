@@ -4,7 +4,7 @@ import { fileURLToPath } from 'node:url';
 import { chromium, type Browser } from 'playwright-core';
 
 /** Debian's `chromium` package; CHROMIUM_PATH points elsewhere (another distribution's build). */
-export const CHROMIUM_PATH = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
+const CHROMIUM_PATH = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
 
 /**
  * The machine has no network: without these Chromium spends its time on connection attempts
@@ -30,7 +30,7 @@ export async function launchChromium(): Promise<Browser> {
 }
 
 /** git-ignored; the tests write a picture of each page there for a reviewer. */
-export const SCREENSHOT_DIR = fileURLToPath(new URL('../../../test-artifacts/screenshots/', import.meta.url));
+const SCREENSHOT_DIR = fileURLToPath(new URL('../../../test-artifacts/screenshots/', import.meta.url));
 
 export async function screenshotDir(): Promise<string> {
   await mkdir(SCREENSHOT_DIR, { recursive: true });

@@ -55,12 +55,12 @@ let credentials: { key: string; secret: string };
 
 describe('a visitor who is not signed in', () => {
   it('sees what this site is at /, and a page of the account sends them to sign in, then back there', async () => {
-    await page.goto(system.url + '/');
+    await page.goto(`${system.url}/`);
     expect(await heading()).toBe('Your audio platform account');
     await expect(page.getByRole('link', { name: 'Create an account' }).first().isVisible()).resolves.toBe(true);
     await picture('landing');
 
-    await page.goto(system.url + '/devices');
+    await page.goto(`${system.url}/devices`);
     expect(path()).toBe('/sign-in');
     expect(new URL(page.url()).searchParams.get('next')).toBe('/devices');
     expect(await page.getByRole('status').first().innerText()).toContain('Please sign in to see that page.');
@@ -70,7 +70,7 @@ describe('a visitor who is not signed in', () => {
 
 describe('register, keys, subscriptions, devices, sign out', () => {
   it('registration refuses a weak password next to the field, focused, then creates the account and signs in', async () => {
-    await page.goto(system.url + '/register');
+    await page.goto(`${system.url}/register`);
     await page.getByLabel('E-mail').fill(email);
     await page.getByLabel('First name').fill('Ada');
     await page.getByLabel('Last name').fill('Lovelace');
@@ -190,7 +190,7 @@ describe('register, keys, subscriptions, devices, sign out', () => {
     await page.getByRole('button', { name: 'Sign out' }).click();
     expect(path()).toBe('/sign-in');
     expect(await page.getByRole('status').first().innerText()).toContain('You are signed out.');
-    await page.goto(system.url + '/keys');
+    await page.goto(`${system.url}/keys`);
     expect(path()).toBe('/sign-in');
 
     await page.getByLabel('E-mail').fill(email);

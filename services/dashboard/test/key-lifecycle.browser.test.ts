@@ -38,7 +38,7 @@ let rolledSecret: string;
 
 describe('key lifecycle in the dashboard (no script)', () => {
   it('registers and creates a key that expires in 7 days: the card warns that it expires soon', async () => {
-    await page.goto(system.url + '/register');
+    await page.goto(`${system.url}/register`);
     await page.getByLabel('E-mail').fill(uniqueEmail());
     await page.getByLabel('First name').fill('Grace');
     await page.getByLabel('Last name').fill('Hopper');
@@ -46,7 +46,7 @@ describe('key lifecycle in the dashboard (no script)', () => {
     await page.getByRole('button', { name: 'Create account' }).click();
     expect(path()).toBe('/');
 
-    await page.goto(system.url + '/keys');
+    await page.goto(`${system.url}/keys`);
     const form = page.locator('form[action="/keys"]');
     await form.getByLabel('Name').fill('expiring app');
     await form.getByRole('checkbox', { name: /^read:devices\b/ }).check();

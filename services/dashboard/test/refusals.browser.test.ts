@@ -19,11 +19,11 @@ function startAttacker(): Promise<Server> {
   const server = createServer((req, res) => {
     const url = new URL(req.url ?? '/', 'http://attacker.invalid');
     const target = url.searchParams.get('target') ?? '';
-    const escape = (s: string) => s.replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`);
+    const escapeHtml = (s: string) => s.replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`);
     res.setHeader('Content-Type', 'text/html; charset=utf-8');
-    if (url.pathname === '/link') return void res.end(`<!doctype html><title>A forum</title><p><a href="${escape(target)}">our audio platform account</a></p>`);
+    if (url.pathname === '/link') return void res.end(`<!doctype html><title>A forum</title><p><a href="${escapeHtml(target)}">our audio platform account</a></p>`);
     res.end(`<!doctype html><title>Win a prize</title><body onload="document.forms[0].submit()">
-<form method="post" action="${escape(target)}"><input type="hidden" name="name" value="planted by another site"><input type="hidden" name="scopes" value="read:devices"></form></body>`);
+<form method="post" action="${escapeHtml(target)}"><input type="hidden" name="name" value="planted by another site"><input type="hidden" name="scopes" value="read:devices"></form></body>`);
   });
   return new Promise((resolve) => server.listen(0, '127.0.0.1', () => resolve(server)));
 }
@@ -41,7 +41,7 @@ afterAll(async () => {
 
 async function registerIn(context: BrowserContext): Promise<Page> {
   const page = await context.newPage();
-  await page.goto(system.url + '/register');
+  await page.goto(`${system.url}/register`);
   await page.getByLabel('E-mail').fill(uniqueEmail());
   await page.getByLabel('First name').fill('Grace');
   await page.getByLabel('Last name').fill('Hopper');
@@ -52,7 +52,7 @@ async function registerIn(context: BrowserContext): Promise<Page> {
 }
 
 async function createKey(page: Page, name: string): Promise<{ key: string; secret: string; id: string }> {
-  await page.goto(system.url + '/keys');
+  await page.goto(`${system.url}/keys`);
   const form = page.locator('form[action="/keys"]');
   await form.getByLabel('Name').fill(name);
   await form.getByRole('checkbox', { name: /^read:devices\b/ }).check();
@@ -89,7 +89,7 @@ describe('a form posted from another site', () => {
       }
 
       expect(await keyWorks(victim)).toBe(true);
-      await page.goto(system.url + '/keys');
+      await page.goto(`${system.url}/keys`);
       expect(await page.locator('li.card').count()).toBe(keysBefore);
       expect(await page.locator('main').innerText()).not.toContain('planted by another site');
     } finally {

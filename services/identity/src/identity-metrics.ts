@@ -1,11 +1,11 @@
 import { Counter, type Registry } from '@acs/metrics';
 import type { IdentityMetrics, ThrottledLimit } from './domain/deps.js';
 
-export const LOGIN_THROTTLED_TOTAL = 'identity_login_throttled_total';
-export const REGISTRATION_THROTTLED_TOTAL = 'identity_registration_throttled_total';
-export const LOGIN_LOCAL_LIMITER_TOTAL = 'identity_login_local_limiter_total';
+const LOGIN_THROTTLED_TOTAL = 'identity_login_throttled_total';
+const REGISTRATION_THROTTLED_TOTAL = 'identity_registration_throttled_total';
+const LOGIN_LOCAL_LIMITER_TOTAL = 'identity_login_local_limiter_total';
 
-export const THROTTLED_LIMITS: readonly ThrottledLimit[] = ['account_address', 'address', 'account'];
+const THROTTLED_LIMITS: readonly ThrottledLimit[] = ['account_address', 'address', 'account'];
 
 /**
  * `identity_login_throttled_total{limit}`: logins refused with 429, by the limit reached (a surge is

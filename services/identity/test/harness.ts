@@ -21,7 +21,7 @@ export const REGISTER_PATH = '/api/Users/Register';
 export const LOGIN_PATH = '/api/Users/Login';
 
 /** A Redis client without prefix: to see exactly what the service wrote. */
-export function rawRedis(): Redis {
+function rawRedis(): Redis {
   return new Redis(REDIS_URL, { maxRetriesPerRequest: 1, connectTimeout: 2_000 });
 }
 
@@ -252,7 +252,10 @@ export async function connectionsTo(database: TestDatabase): Promise<number> {
 export async function countPasswordChecks(identity: IdentityHarness, fn: () => Promise<void>): Promise<number> {
   const passwords = identity.deps.passwords;
   let count = 0;
-  identity.deps.passwords = { ...passwords, verify: (password, hash) => ((count += 1), passwords.verify(password, hash)) };
+  identity.deps.passwords = { ...passwords, verify: (password, hash) => {
+      count += 1;
+      return passwords.verify(password, hash);
+    } };
   try {
     await fn();
   } finally {

@@ -15,7 +15,10 @@ afterAll(async () => {
 
 let ip = 0;
 /** Each test its own client address, so the per-address counter never links tests. */
-const nextIp = (): string => `198.51.100.${(ip += 1)}`;
+const nextIp = (): string => {
+  ip += 1;
+  return `198.51.100.${ip}`;
+};
 
 describe('a failed login', () => {
   it('answers the same 401 body for an unknown e-mail and for a wrong password', async () => {

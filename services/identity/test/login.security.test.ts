@@ -1,7 +1,6 @@
 import { describe, it, expect, beforeAll, afterAll } from '@jest/globals';
 import bcrypt from 'bcrypt';
 import { createRedisCache, type Cache } from '@acs/cache';
-import { INVALID_CREDENTIALS } from '../src/index.js';
 import { pairFailuresKey } from '../src/domain/login-throttle.js';
 import { deleteRedisKeys, metricValue, startFaultProxy, uniqueName, type FaultProxy } from '@acs/testing';
 import { REDIS_URL, captureLogger, countPasswordChecks, registered, silentLogger, startIdentity, strongPassword, uniqueEmail, type IdentityHarness } from './harness.js';
@@ -21,7 +20,10 @@ afterAll(async () => {
 });
 
 let ip = 0;
-const nextIp = (): string => `203.0.113.${(ip += 1)}`;
+const nextIp = (): string => {
+  ip += 1;
+  return `203.0.113.${ip}`;
+};
 
 async function fail(email: string, clientIp: string): Promise<Response> {
   return identity.login({ email, password: strongPassword() }, { clientIp });
@@ -140,7 +142,10 @@ describe('equal answers', () => {
     const answers: { status: number; retryAfter: string | null; body: string }[] = [];
     let queries = 0;
     const db = identity.deps.db;
-    identity.deps.db = { ...db, query: (...args: Parameters<typeof db.query>) => ((queries += 1), db.query(...args)) } as typeof db;
+    identity.deps.db = { ...db, query: (...args: Parameters<typeof db.query>) => {
+      queries += 1;
+      return db.query(...args);
+    } } as typeof db;
     try {
       const checks = await countPasswordChecks(identity, async () => {
         for (const email of [account.email, ghost]) {

@@ -112,7 +112,7 @@ describe('the password policy', () => {
   // Every row has four entries: jest treats a declared parameter beyond the row as `done`.
   it.each<[string, string, RegExp, string | undefined]>([
     ['11 characters', 'k7#Qm2!vXz9', /at least 12 characters/, undefined],
-    ['73 bytes of ASCII', 'v'.repeat(30) + 'q'.repeat(30) + 'r7n2k9w3b5x1z', /at most 72 bytes/, undefined],
+    ['73 bytes of ASCII', `${'v'.repeat(30)}${'q'.repeat(30)}r7n2k9w3b5x1z`, /at most 72 bytes/, undefined],
     ['30 emoji (120 bytes, though only 30 characters)', '🎧'.repeat(10) + '🎶'.repeat(10) + '🔊'.repeat(10), /at most 72 bytes/, undefined],
     ['a common password', 'qwertyuiopasdfghjkl', /commonly used/, undefined],
     ['a common password in another case', 'PasswordPassword', /commonly used/, undefined],

@@ -112,7 +112,10 @@ describe('registration is limited per client address and checks a taken e-mail b
   async function countHashes(fn: () => Promise<void>): Promise<number> {
     const passwords = limited.deps.passwords;
     let count = 0;
-    limited.deps.passwords = { ...passwords, hash: (password) => ((count += 1), passwords.hash(password)) };
+    limited.deps.passwords = { ...passwords, hash: (password) => {
+      count += 1;
+      return passwords.hash(password);
+    } };
     try {
       await fn();
     } finally {

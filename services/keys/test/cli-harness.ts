@@ -1,7 +1,7 @@
 import { cliRunner } from '@acs/testing';
 
 export type { CliResult } from '@acs/testing';
-export const { ROOT, CLI, buildCli, runCli } = cliRunner('services/keys');
+export const { buildCli, runCli } = cliRunner('services/keys');
 
 /** The key, secret and id the `create` command prints. */
 export function parseCreated(stdout: string): { id: string; key: string; secret: string } {

@@ -1,5 +1,5 @@
 import { describe, it, expect, beforeAll, afterAll } from '@jest/globals';
-import { Redis } from 'ioredis';
+import type { Redis } from 'ioredis';
 import { createTestDatabase, uniqueName, type TestDatabase } from '@acs/testing';
 import { REDIS_URL, deleteKeysWithPrefix, rawRedis } from './harness.js';
 import { buildCli, parseCreated, runCli } from './cli-harness.js';

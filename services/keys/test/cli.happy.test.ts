@@ -1,5 +1,5 @@
 import { describe, it, expect, beforeAll, afterAll } from '@jest/globals';
-import { Redis } from 'ioredis';
+import type { Redis } from 'ioredis';
 import { createTestDatabase, uniqueName, type TestDatabase } from '@acs/testing';
 import type { Db } from '@acs/db';
 import { openDatabase } from '@acs/db';

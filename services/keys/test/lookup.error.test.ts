@@ -21,8 +21,14 @@ async function countQueries(fn: () => Promise<void>): Promise<number> {
   let count = 0;
   const counting: Db = {
     kind: real.kind,
-    query: (sql, params) => ((count += 1), real.query(sql, params)),
-    transaction: (fn2) => ((count += 1), real.transaction(fn2)),
+    query: (sql, params) => {
+      count += 1;
+      return real.query(sql, params);
+    },
+    transaction: (fn2) => {
+      count += 1;
+      return real.transaction(fn2);
+    },
     ping: () => real.ping(),
     close: () => real.close(),
   };

@@ -40,7 +40,7 @@ describe('rateLimits on users\' keys', () => {
     const created = apiKeyCreatedResponseSchema.parse(await (await call('POST', '/api/ApiKeys', 303, { name: 'k', scopes: 'read:devices' })).json());
     const set = await call('PATCH', `/api/ApiKeys/${created.id}`, 303, { rateLimits: [{ limit: 5, windowSeconds: 1 }, { limit: 10, windowSeconds: 86_400 }, { limit: 7, windowSeconds: 60 }] });
     expect(set.status).toBe(200);
-    expect(((await h.cached(created.key))?.record as { rateLimits: unknown }).rateLimits).toEqual([
+    expect(((await h.cached(created.key))!.record as { rateLimits: unknown }).rateLimits).toEqual([
       { limit: 5, windowSeconds: 1 },
       { limit: 10, windowSeconds: 86_400 },
       { limit: 7, windowSeconds: 60 },

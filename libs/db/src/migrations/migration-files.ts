@@ -26,6 +26,6 @@ export async function readMigrationFiles(dir: string): Promise<MigrationFile[]> 
 }
 
 /** SHA-256 of the text with CRLF read as LF: a Windows checkout must not look like an edit. */
-export function checksumOf(sql: string): string {
+function checksumOf(sql: string): string {
   return createHash('sha256').update(sql.replace(/\r\n/g, '\n')).digest('hex');
 }

@@ -97,7 +97,7 @@ export class PgliteDb implements SessionDb {
   }
 
   #run<T>(task: () => Promise<T>): Promise<T> {
-    if (this.#closing) return Promise.reject(new Error('The embedded database is closed'));
+    if (this.#closing !== undefined) return Promise.reject(new Error('The embedded database is closed'));
     const sharing = this.#sharing;
     if (!sharing) return this.#queue.run(task);
     return this.#queue.run(async () => {

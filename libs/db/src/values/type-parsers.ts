@@ -7,7 +7,7 @@ export type TextParser = (text: string) => unknown;
  * int8 (bigint, count(*), bigserial) as a JS number. Ids and counts stay far below 2^53; a value
  * beyond that would silently lose digits, so the query fails instead: select it as `::text`.
  */
-export function parseInt8(text: string): number {
+function parseInt8(text: string): number {
   const value = Number(text);
   if (!Number.isSafeInteger(value)) {
     throw new RangeError(`int8 value ${text} is outside JavaScript's safe integer range; select it as text`);
@@ -18,7 +18,7 @@ export function parseInt8(text: string): number {
 const asText: TextParser = (text) => text;
 
 /** Built-in type OIDs (pg_type.oid), stable across PostgreSQL versions. */
-export const OID = {
+const OID = {
   int8: 20,
   int8Array: 1016,
   numeric: 1700,

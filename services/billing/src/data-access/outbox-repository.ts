@@ -67,16 +67,11 @@ export async function markFailed(db: Queryable, id: number, error: string): Prom
 }
 
 /** Only one relay publishes at a time across replicas (per-user order); held until the transaction ends. */
-export const RELAY_LOCK_KEY = 0x62696c6c; // 'bill'
+const RELAY_LOCK_KEY = 0x62696c6c; // 'bill'
 
 export async function tryRelayLock(tx: Queryable): Promise<boolean> {
   const { rows } = await tx.query<{ locked: boolean }>('SELECT pg_try_advisory_xact_lock($1::bigint) AS locked', [RELAY_LOCK_KEY]);
   return rows[0]!.locked;
-}
-
-export async function countUnsent(db: Queryable): Promise<number> {
-  const { rows } = await db.query<{ n: number | string }>('SELECT count(*) AS n FROM outbox WHERE sent_at IS NULL');
-  return Number(rows[0]!.n);
 }
 
 export interface PendingOutbox {

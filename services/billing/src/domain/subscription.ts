@@ -22,7 +22,7 @@ export const isLive = (subscription: Subscription, now: Date): boolean =>
   subscription.status === 'active' && (subscription.currentPeriodEnd === null || subscription.currentPeriodEnd > now);
 
 /** Expiry is computed, not written: no scheduler has to run for a period to end. */
-export function viewStatus(subscription: Subscription, now: Date): SubscriptionView['status'] {
+function viewStatus(subscription: Subscription, now: Date): SubscriptionView['status'] {
   if (subscription.status === 'active') return isLive(subscription, now) ? 'active' : 'expired';
   return subscription.status;
 }

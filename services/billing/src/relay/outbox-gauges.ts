@@ -3,8 +3,8 @@ import type { Logger } from '@acs/logger';
 import { Gauge, type Registry } from '@acs/metrics';
 import { pendingOutbox, type PendingOutbox } from '../data-access/outbox-repository.js';
 
-export const OUTBOX_PENDING_EVENTS = 'billing_outbox_pending_events';
-export const OUTBOX_OLDEST_PENDING_AGE_SECONDS = 'billing_outbox_oldest_pending_age_seconds';
+const OUTBOX_PENDING_EVENTS = 'billing_outbox_pending_events';
+const OUTBOX_OLDEST_PENDING_AGE_SECONDS = 'billing_outbox_oldest_pending_age_seconds';
 
 /**
  * Events waiting in the outbox, and how long the oldest has waited: growing figures mean the relay

@@ -30,7 +30,7 @@ type PassOutcome = 'idle' | 'more' | 'failed' | 'locked';
 const errorText = (err: unknown): string => (err instanceof Error ? `${err.name}: ${err.message}` : String(err));
 
 /** The envelope exactly as consumers parse it; the row id is the per-user ordering sequence. */
-export function toEnvelope(row: OutboxRow): BusEnvelope {
+function toEnvelope(row: OutboxRow): BusEnvelope {
   return subscriptionEventSchema.parse({
     id: row.eventId,
     type: row.type,
@@ -91,13 +91,15 @@ export function startOutboxRelay(options: OutboxRelayOptions): OutboxRelay {
 
   async function tick(): Promise<void> {
     if (closed) return;
-    if (running) {
+    if (running !== null) {
       again = true;
       return;
     }
     let outcome: PassOutcome;
     running = pass()
-      .then((result) => void (outcome = result))
+      .then((result) => {
+        outcome = result;
+      })
       .catch((err: unknown) => {
         outcome = 'failed';
         logger.error({ err: errorText(err) }, 'outbox relay pass failed');
@@ -122,7 +124,7 @@ export function startOutboxRelay(options: OutboxRelayOptions): OutboxRelay {
   return {
     wake(): void {
       if (closed) return;
-      if (running) {
+      if (running !== null) {
         again = true;
         return;
       }

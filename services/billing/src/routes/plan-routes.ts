@@ -4,7 +4,7 @@ import { listPlans } from '../data-access/plans-repository.js';
 import type { BillingDeps } from '../domain/deps.js';
 import type { Plan } from '../domain/plan.js';
 
-export const toPlanView = (plan: Plan): SubscriptionPlanView => ({
+const toPlanView = (plan: Plan): SubscriptionPlanView => ({
   id: plan.id,
   name: plan.name,
   planType: plan.planType,

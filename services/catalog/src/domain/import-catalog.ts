@@ -16,7 +16,7 @@ export interface ImportCounts {
  * which products exist and writes nothing, so its counts equal the real import's when nothing
  * else writes in between.
  */
-export async function importBatch(db: Queryable, entries: readonly CatalogEntryInput[], dryRun: boolean): Promise<ImportCounts> {
+async function importBatch(db: Queryable, entries: readonly CatalogEntryInput[], dryRun: boolean): Promise<ImportCounts> {
   if (entries.length === 0) return { inserted: 0, updated: 0, total: 0 };
   try {
     if (dryRun) {

@@ -5,7 +5,7 @@ import type { Logger } from '@acs/logger';
 import { catalogEntryInputSchema } from '@acs/contracts';
 import { insertMissingEntries, readMeta, writeMeta } from '../data-access/catalog-repository.js';
 
-export const SEED_FILE = new URL('../../seed/products.json', import.meta.url);
+const SEED_FILE = new URL('../../seed/products.json', import.meta.url);
 const SEEDED_MARKER = 'seeded_at';
 
 /** Loads the bundled products once, on the first start; later starts (and deleted rows) are left alone. */

@@ -3,7 +3,7 @@ import { catalogEntryInputSchema, type CatalogEntryInput } from '@acs/contracts'
 import type { ErrorDetail } from '@acs/errors';
 
 /** The largest value of the price column, numeric(12, 2) (migration 001). */
-export const MAX_PRICE = 9_999_999_999.99;
+const MAX_PRICE = 9_999_999_999.99;
 
 export interface ImportProblems {
   /** The first `maxDetails` problems, in row order: path `items[<index>].<field>`. */
@@ -45,7 +45,7 @@ function issueDetails(index: number, issues: readonly z.core.$ZodIssue[]): Error
  * are already trimmed by the schema. JS and PostgreSQL may lower-case a few exotic characters
  * differently; the upsert's own cardinality error backs this check up (import-catalog.ts).
  */
-export const productKey = (entry: CatalogEntryInput): string => `${entry.type}\u0000${entry.brand.toLowerCase()}\u0000${entry.model.toLowerCase()}`;
+const productKey = (entry: CatalogEntryInput): string => `${entry.type}\u0000${entry.brand.toLowerCase()}\u0000${entry.model.toLowerCase()}`;
 
 /**
  * Validates every row before anything is written, and finds rows naming the same product twice

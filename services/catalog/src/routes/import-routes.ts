@@ -14,7 +14,7 @@ const importQuerySchema = z.strictObject({
   dryRun: z.enum(['true', 'false'], { message: 'dryRun must be true or false' }).optional(),
 });
 
-export const IMPORT_PATH = '/api/Dac/import';
+const IMPORT_PATH = '/api/Dac/import';
 
 /**
  * Reads the body once and validates every row. The raw rows live only in this frame: once it

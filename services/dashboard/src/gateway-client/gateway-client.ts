@@ -1,4 +1,4 @@
-import { Pool } from 'undici';
+import { type Dispatcher, Pool } from 'undici';
 import type { z } from 'zod';
 import type { Logger } from '@acs/logger';
 import { SPEC_ERRORS } from '@acs/errors';
@@ -54,7 +54,7 @@ export function createGatewayClient({ gatewayUrl, apiKey, apiSecret, timeoutMs =
     // One address, ours to vouch for: never the browser's own X-Forwarded-For passed along.
     if (call.clientAddress) headers['x-forwarded-for'] = call.clientAddress;
     if (call.body !== undefined) headers['content-type'] = 'application/json';
-    let response;
+    let response: Dispatcher.ResponseData;
     try {
       response = await pool.request({
         method: call.method,

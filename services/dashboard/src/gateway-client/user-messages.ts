@@ -30,7 +30,7 @@ const FIELD_LABELS: Record<string, string> = {
 };
 
 /** The form field a validation detail is about: `body.password` -> `password`. */
-export const fieldNameOf = (path: string): string => path.replace(/^body\./, '');
+const fieldNameOf = (path: string): string => path.replace(/^body\./, '');
 
 function fieldLabel(path: string): string {
   const field = fieldNameOf(path);
@@ -49,7 +49,7 @@ export function fieldErrorsOf(err: GatewayError): Record<string, string> {
 }
 
 /** Whole minutes, rounded up: a wait is never announced shorter than it is. */
-export function minutesToWait(seconds: number): string {
+function minutesToWait(seconds: number): string {
   const minutes = Math.max(1, Math.ceil(seconds / 60));
   return `${minutes} minute${minutes === 1 ? '' : 's'}`;
 }

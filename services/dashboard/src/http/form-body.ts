@@ -1,7 +1,7 @@
 import type { IncomingMessage } from 'node:http';
 
 /** The largest form here (a device registration) is a few hundred bytes. */
-export const FORM_LIMIT_BYTES = 16 * 1024;
+const FORM_LIMIT_BYTES = 16 * 1024;
 
 export class FormBodyError extends Error {
   constructor(readonly status: 400 | 413 | 415, message: string) {

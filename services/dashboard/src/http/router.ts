@@ -45,7 +45,7 @@ export function createRouter<H>(routes: readonly RouteDefinition<H>[]): { match(
           continue;
         }
         const params: Record<string, string> = {};
-        route.names.forEach((name, i) => (params[name] = found[i + 1]!));
+        for (const [i, name] of route.names.entries()) params[name] = found[i + 1]!;
         return { kind: 'found', handler: route.handler, params };
       }
       return allowed.length > 0 ? { kind: 'method-not-allowed', allow: allowed.join(', ') } : { kind: 'not-found' };

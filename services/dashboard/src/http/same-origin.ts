@@ -31,7 +31,7 @@ function hostOf(url: string): string | null {
  * Under the old `Referrer-Policy: no-referrer` Chromium sends `Origin: null` even on same-origin
  * form posts; that is why Sec-Fetch-Site is asked first and the policy is now `same-origin`.
  */
-export function postOrigin(headers: IncomingHttpHeaders): PostOrigin {
+function postOrigin(headers: IncomingHttpHeaders): PostOrigin {
   const fetchSite = single(headers['sec-fetch-site']);
   if (fetchSite !== undefined) {
     if (fetchSite === 'same-origin') return 'same-origin';

@@ -7,7 +7,7 @@ import { SafeHtml } from './html.js';
  * does nothing (the values are selectable text either way). The CSP allows exactly this text by
  * its SHA-256, nothing else: no other inline script, no script file, no event-handler attribute.
  */
-export const COPY_SCRIPT = `
+const COPY_SCRIPT = `
 document.querySelectorAll('button[data-copy]').forEach(function (button) {
   var source = document.getElementById(button.getAttribute('data-copy'));
   var status = document.getElementById(button.getAttribute('data-copy') + '-status');

@@ -28,6 +28,6 @@ function render(value: Interpolation): string {
 
 export function html(strings: TemplateStringsArray, ...values: Interpolation[]): SafeHtml {
   let out = strings[0]!;
-  values.forEach((value, i) => (out += render(value) + strings[i + 1]!));
+  for (const [i, value] of values.entries()) out += render(value) + strings[i + 1]!;
   return new SafeHtml(out);
 }

@@ -5,7 +5,7 @@ import { csrfField, layout, type Chrome } from './layout.js';
 
 const DAY_MS = 86_400_000;
 /** A key this close to its expiry gets a warning on its card. */
-export const EXPIRY_WARNING_DAYS = 7;
+const EXPIRY_WARNING_DAYS = 7;
 
 /** The lifetimes offered when creating a key (days; '' never expires). */
 export const EXPIRY_CHOICES = [

@@ -8,7 +8,7 @@ export interface SubscriptionsPageData {
   subscriptions: SubscriptionView[];
 }
 
-export const isRunning = (s: SubscriptionView): boolean => s.status === 'active';
+const isRunning = (s: SubscriptionView): boolean => s.status === 'active';
 /** The subscription that gives the plan now, canceled or not. */
 export const currentSubscription = (subscriptions: SubscriptionView[]): SubscriptionView | undefined => subscriptions.find(isRunning);
 

@@ -22,7 +22,7 @@ function toNewDevice(draft: DeviceDraft): NewDevice | string {
 /** The user's devices: list and register. */
 export function deviceRoutes(api: AccountApi): RouteDefinition<PageHandler>[] {
   async function render(req: PageRequest, failure: Failure | null = null, draft?: DeviceDraft): Promise<PageResponse> {
-    let listing;
+    let listing: Awaited<ReturnType<AccountApi['listDevices']>>;
     try {
       listing = await api.listDevices(callerOf(req));
     } catch (err) {

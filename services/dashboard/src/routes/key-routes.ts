@@ -53,7 +53,7 @@ export function keyRoutes(api: AccountApi, publicGatewayUrl: string): RouteDefin
 
   /** The confirmation before a revocation or a roll: the key, by name, from the user's own listing. */
   async function confirm(req: PageRequest, page: typeof revokeKeyPage, usable: (key: ApiKeyView) => boolean): Promise<PageResponse> {
-    let keys;
+    let keys: Awaited<ReturnType<AccountApi['listKeys']>>;
     try {
       keys = await api.listKeys(callerOf(req));
     } catch (err) {

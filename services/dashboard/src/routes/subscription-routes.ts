@@ -21,7 +21,8 @@ const newIdempotencyKey = (): string => `dashboard-${randomBytes(18).toString('b
 /** Plans, the user's subscriptions, subscribe and cancel. */
 export function subscriptionRoutes(api: AccountApi): RouteDefinition<PageHandler>[] {
   async function render(req: PageRequest, failure: Failure | null = null): Promise<PageResponse> {
-    let plans, subscriptions;
+    let plans: Awaited<ReturnType<AccountApi['listPlans']>>;
+    let subscriptions: Awaited<ReturnType<AccountApi['listSubscriptions']>>;
     try {
       [plans, subscriptions] = await Promise.all([api.listPlans(callerOf(req)), api.listSubscriptions(callerOf(req))]);
     } catch (err) {

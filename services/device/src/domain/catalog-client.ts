@@ -1,4 +1,4 @@
-import { Pool } from 'undici';
+import { type Dispatcher, Pool } from 'undici';
 import { signContext } from '@acs/auth';
 import { CATALOG_SUMMARIES_PATH, catalogSummariesResponseSchema, isPossibleRowId, type CatalogSummary } from '@acs/contracts';
 
@@ -41,7 +41,7 @@ export function createCatalogClient(catalogUrl: string, internalSecret: string, 
     const path = CATALOG_SUMMARIES_PATH;
     // Signed exactly like the gateway's own calls: no key, no scopes, this request's id.
     const { context, signature } = signContext(internalSecret, 'catalog', 'POST', path, { requestId, keyId: null, scopes: [] });
-    let response;
+    let response: Dispatcher.ResponseData;
     try {
       response = await pool.request({
         path,

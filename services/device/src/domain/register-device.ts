@@ -15,7 +15,7 @@ export interface Registered {
 /** Seconds a client should wait before retrying when the catalog could not be asked. */
 const RETRY_AFTER_SECONDS = '5';
 
-export const catalogUnavailable = (cause: unknown): AppError =>
+const catalogUnavailable = (cause: unknown): AppError =>
   unavailable('The catalog service is not reachable, so the catalog entry could not be checked; try again later', {
     cause,
     headers: { 'Retry-After': RETRY_AFTER_SECONDS },

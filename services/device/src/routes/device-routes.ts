@@ -8,7 +8,7 @@ import { registerDevice } from '../domain/register-device.js';
 /** Device bodies are small; anything larger is not a device registration. */
 const BODY_LIMIT_BYTES = 16 * 1024;
 
-export function toView(device: Device, catalogEntry: CatalogSummary | null): DeviceView {
+function toView(device: Device, catalogEntry: CatalogSummary | null): DeviceView {
   return {
     id: device.id,
     serialNumber: device.serialNumber,

@@ -6,7 +6,7 @@ function ipv6Groups(address: string): string[] | null {
   const v4 = /(\d+\.\d+\.\d+\.\d+)$/.exec(text);
   if (v4) {
     const [a, b, c, d] = v4[1]!.split('.').map(Number) as [number, number, number, number];
-    text = text.slice(0, -v4[1]!.length) + `${((a << 8) | b).toString(16)}:${((c << 8) | d).toString(16)}`;
+    text = `${text.slice(0, -v4[1]!.length)}${((a << 8) | b).toString(16)}:${((c << 8) | d).toString(16)}`;
   }
   const [head, tail] = text.split('::') as [string, string | undefined];
   const left = head ? head.split(':') : [];

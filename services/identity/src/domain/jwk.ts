@@ -5,7 +5,7 @@ import { JWT_ALGORITHM } from '@acs/contracts';
 // both base64url without padding (43 characters).
 const KEY_BYTES_32 = /^[A-Za-z0-9_-]{43}$/;
 /** Short and plain: the kid travels in every token header and names the key in logs. */
-export const KID_PATTERN = /^[A-Za-z0-9._-]{1,64}$/;
+const KID_PATTERN = /^[A-Za-z0-9._-]{1,64}$/;
 
 const publicFields = {
   kty: z.literal('OKP', { error: 'expected kty "OKP" (an Ed25519 key)' }),

@@ -1,7 +1,7 @@
 import { createHash } from 'node:crypto';
 
 /** At most this many addresses are remembered per account: enough for home, work and a phone or two. */
-export const MAX_KNOWN_ADDRESSES = 10;
+const MAX_KNOWN_ADDRESSES = 10;
 
 /** [address hash, last successful sign-in in Unix seconds], newest first. */
 type Entry = [string, number];

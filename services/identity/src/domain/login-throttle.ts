@@ -10,7 +10,7 @@ const accountId = (email: string): string => createHash('sha256').update(email.t
 export const accountFailuresKey = (email: string): string => `login-fail:acct:${accountId(email)}`;
 export const addressFailuresKey = (clientIp: string | undefined): string => `login-fail:addr:${addressBucket(clientIp)}`;
 export const pairFailuresKey = (email: string, clientIp: string | undefined): string => `login-fail:pair:${accountId(email)}:${addressBucket(clientIp)}`;
-export const knownAddressesKey = (email: string): string => `login-known:${accountId(email)}`;
+const knownAddressesKey = (email: string): string => `login-known:${accountId(email)}`;
 /** Attempts counted first that turned out not to be failures (a success, or refused before any password check). */
 const creditsKey = (failuresKey: string): string => failuresKey.replace(/^login-fail:/, 'login-ok:');
 

@@ -18,7 +18,7 @@ export const PASSWORD_POLICY =
   'at least 12 characters; at most 72 bytes in UTF-8; not a commonly used or repetitive password; ' +
   'not containing the part of the e-mail address before the @. Any characters are allowed and no mix of character kinds is required';
 
-export const PASSWORD_MIN_CHARACTERS = 12;
+const PASSWORD_MIN_CHARACTERS = 12;
 
 const DECORATION = /^[\d\p{P}\p{S}\s]+|[\d\p{P}\p{S}\s]+$/gu;
 

@@ -10,7 +10,7 @@ export const BCRYPT_MAX_BYTES = 72;
  */
 export const normalizePassword = (password: string): string => password.normalize('NFKC');
 
-export const fitsBcrypt = (password: string): boolean => Buffer.byteLength(normalizePassword(password), 'utf8') <= BCRYPT_MAX_BYTES;
+const fitsBcrypt = (password: string): boolean => Buffer.byteLength(normalizePassword(password), 'utf8') <= BCRYPT_MAX_BYTES;
 
 export interface PasswordHasher {
   hash(password: string): Promise<string>;

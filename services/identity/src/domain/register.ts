@@ -11,11 +11,11 @@ import { addressBucket } from './client-address.js';
 import { countOnLimiterStore } from './limiter-store.js';
 
 /** Says what to do next; the dashboard shows its own words for it. */
-export const EMAIL_TAKEN_MESSAGE = 'An account with this e-mail address already exists. Sign in with it, or register with another address.';
+const EMAIL_TAKEN_MESSAGE = 'An account with this e-mail address already exists. Sign in with it, or register with another address.';
 
-export const registrationsKey = (clientIp: string | undefined): string => `register:addr:${addressBucket(clientIp)}`;
+const registrationsKey = (clientIp: string | undefined): string => `register:addr:${addressBucket(clientIp)}`;
 
-export class RegistrationThrottledError extends AppError {
+class RegistrationThrottledError extends AppError {
   constructor(readonly retryAfterSeconds: number) {
     super('too_many_requests', 'Too many requests', `Too many registrations from this network. Try again in ${retryAfterSeconds} seconds.`, {
       headers: { 'Retry-After': String(retryAfterSeconds) },

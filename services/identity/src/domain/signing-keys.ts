@@ -6,7 +6,7 @@ import { JWT_ALGORITHM } from '@acs/contracts';
 import type { Logger } from '@acs/logger';
 import { privateSigningJwkSchema, toPublishedJwk, type PrivateSigningJwk, type PublicVerificationJwk, type PublishedJwk } from './jwk.js';
 
-export const SIGNING_KEY_FILE = 'jwt-signing-key.json';
+const SIGNING_KEY_FILE = 'jwt-signing-key.json';
 
 export interface JwtSigner {
   kid: string;

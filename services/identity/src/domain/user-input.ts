@@ -1,11 +1,11 @@
 import { z } from 'zod';
 
 /** RFC 5321 caps a forward path at 256 octets, so an address is at most 254 characters. */
-export const EMAIL_MAX_LENGTH = 254;
-export const NAME_MAX_LENGTH = 100;
+const EMAIL_MAX_LENGTH = 254;
+const NAME_MAX_LENGTH = 100;
 
 /** Validated and kept as typed (case included); uniqueness ignores case (the database index on lower(email)). */
-export const emailSchema = z.email({ error: 'expected an e-mail address' }).max(EMAIL_MAX_LENGTH, `expected at most ${EMAIL_MAX_LENGTH} characters`);
+const emailSchema = z.email({ error: 'expected an e-mail address' }).max(EMAIL_MAX_LENGTH, `expected at most ${EMAIL_MAX_LENGTH} characters`);
 
 const nameSchema = z
   .string({ error: 'expected a string' })

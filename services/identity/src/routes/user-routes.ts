@@ -6,7 +6,7 @@ import { login } from '../domain/login.js';
 import { registerBodySchema } from '../domain/user-input.js';
 
 /** Register and login bodies are a few hundred bytes; anything near this is not a sign-up form. */
-export const USER_BODY_LIMIT_BYTES = 8 * 1024;
+const USER_BODY_LIMIT_BYTES = 8 * 1024;
 
 /** The use cases log with the request's logger, so audit lines carry the request id. */
 const forRequest = (deps: IdentityDeps, ctx: AppContext): IdentityDeps => ({ ...deps, logger: ctx.state.log });

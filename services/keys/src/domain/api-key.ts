@@ -41,10 +41,3 @@ export function toCacheRecord(apiKey: ApiKey): ApiKeyCacheRecord {
       : {}),
   };
 }
-
-/** What a listing shows: everything but the hash. */
-export type ApiKeySummary = Omit<ApiKey, 'secretHash' | 'version' | 'previousSecretHash'>;
-
-export function toSummary({ secretHash: _hash, version: _version, previousSecretHash: _previous, ...summary }: ApiKey): ApiKeySummary {
-  return summary;
-}

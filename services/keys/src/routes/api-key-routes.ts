@@ -6,7 +6,7 @@ import type { ApiKey } from '../domain/api-key.js';
 import type { KeysDeps } from '../domain/deps.js';
 import { changeUserKey, createUserKey, listUserKeys, revokeUserKey, rollUserKey, userKeyUsage, type UserKeyRules } from '../domain/user-keys.js';
 
-export function toView(apiKey: ApiKey): ApiKeyView {
+function toView(apiKey: ApiKey): ApiKeyView {
   return {
     id: apiKey.id,
     name: apiKey.name,
