@@ -1,7 +1,7 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { SYSTEM_SCOPE, grantsScope, signContext, type InternalContext, type KeyEnvironment } from '@acs/auth';
 import { currentPlanType, effectiveRole, type ApiKeyCacheRecord, type AuthzRecord } from '@acs/contracts';
-import { AppError, insufficientScopeError, insufficientUserError, missingApiKeyError, notFound, payloadTooLarge, toAppError } from '@acs/errors';
+import { errorOf, insufficientScopeError, insufficientUserError, methodNotAllowed, missingApiKeyError, notFound, payloadTooLarge, toAppError, type AppError } from '@acs/errors';
 import { pickRequestId, type ClientAddressResolver } from '@acs/http';
 import type { Logger } from '@acs/logger';
 import type { RouteRecorder } from '@acs/metrics';
@@ -144,7 +144,7 @@ export function createGatewayHandler(deps: GatewayHandlerDeps) {
     const { found } = ex;
     if (found.kind === 'none') return answer(ex.res, notFound(`No route for ${ex.method} ${ex.path}`), ex.requestId);
     if (found.kind === 'wrong-method') {
-      return answer(ex.res, new AppError('method_not_allowed', 'Method not allowed', `${ex.method} is not supported on ${ex.path}`, { headers: { allow: found.allowed.join(', ') } }), ex.requestId);
+      return answer(ex.res, methodNotAllowed(found.allowed, `${ex.method} is not supported on ${ex.path}`), ex.requestId);
     }
     if (!grantsScope(record.scopes, found.route.scope)) return refuse(ex, 'scope');
     ex.route = found.route;
@@ -207,7 +207,7 @@ export function createGatewayHandler(deps: GatewayHandlerDeps) {
     }
     metrics.rateLimited(route);
     const seconds = Math.max(1, verdict.retryAfterSeconds);
-    return answer(ex.res, new AppError('too_many_requests', 'Too many requests', `This API key's rate limit is reached; retry in ${seconds} s`, { headers }), ex.requestId);
+    return answer(ex.res, errorOf('too_many_requests', `This API key's rate limit is reached; retry in ${seconds} s`, { headers }), ex.requestId);
   }
 
   /** Step 5: the body's declared size, the upstream deployed, then the signed context and the forward. */

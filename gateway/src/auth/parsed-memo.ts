@@ -1,7 +1,7 @@
 /**
  * Remembers what a cache string parsed to, keyed by the exact string. Safe for freshness: any
  * change to a record changes its string (scopes, revoked flag, version), so a changed record is
- * always parsed afresh. It only saves JSON.parse and decoding (a few µs per request). Bounded:
+ * always parsed afresh. It only saves JSON.parse and decoding (figures in docs/performance.md). Bounded:
  * emptied when full.
  */
 export class ParsedMemo<T> {

@@ -12,7 +12,7 @@ const MAX_TOKEN_LENGTH = 4096;
 
 /**
  * Verifies user JWTs (signature by `kid`, algorithm pinned to EdDSA, expiry, issuer, audience,
- * the spec's claims). jose's verification costs ~190 µs of CPU here, so verified tokens are
+ * the spec's claims). jose's Ed25519 verification is the costliest step of a user request (docs/performance.md), so verified tokens are
  * remembered, keyed by the exact token string, until their own expiry:
  * - only successes are remembered, so a cached entry can never turn a failure into a success;
  * - a tampered token is a different string, so it is verified afresh (and fails);

@@ -1,4 +1,4 @@
-import { AppError } from '@acs/errors';
+import { errorOf, type AppError } from '@acs/errors';
 
 const UNREACHABLE = new Set(['ECONNREFUSED', 'ENOTFOUND', 'EAI_AGAIN', 'EHOSTUNREACH', 'ENETUNREACH', 'UND_ERR_CONNECT_TIMEOUT', 'UND_ERR_CLOSED', 'UND_ERR_DESTROYED']);
 const TIMED_OUT = new Set(['UND_ERR_HEADERS_TIMEOUT', 'UND_ERR_BODY_TIMEOUT']);
@@ -14,11 +14,11 @@ function codeOf(err: unknown): string | undefined {
 /** 503 when the service can't be reached, 504 when it is too slow, 502 for anything else it did wrong. */
 export function upstreamError(service: string, err: unknown): AppError {
   const code = codeOf(err);
-  if (code && UNREACHABLE.has(code)) return new AppError('unavailable', 'Service unavailable', `The ${service} service is not reachable`, { cause: err });
-  if (code && TIMED_OUT.has(code)) return new AppError('gateway_timeout', 'Gateway timeout', `The ${service} service did not answer in time`, { cause: err });
-  return new AppError('bad_gateway', 'Bad gateway', `The ${service} service failed to answer`, { cause: err });
+  if (code && UNREACHABLE.has(code)) return errorOf('unavailable', `The ${service} service is not reachable`, { cause: err });
+  if (code && TIMED_OUT.has(code)) return errorOf('gateway_timeout', `The ${service} service did not answer in time`, { cause: err });
+  return errorOf('bad_gateway', `The ${service} service failed to answer`, { cause: err });
 }
 
 export function notDeployed(service: string): AppError {
-  return new AppError('unavailable', 'Service unavailable', `The ${service} service is not deployed yet`);
+  return errorOf('unavailable', `The ${service} service is not deployed yet`);
 }

@@ -26,7 +26,7 @@ describe('DeepPageLimiter', () => {
         );
         expect(most).toBeLessThanOrEqual(concurrency);
         expect(started).toEqual(fails.map((_, index) => index));
-        results.forEach((result, index) => expect(result.status).toBe(fails[index] ? 'rejected' : 'fulfilled'));
+        for (const [index, result] of results.entries()) expect(result.status).toBe(fails[index] ? 'rejected' : 'fulfilled');
         expect(limiter.state).toEqual({ running: 0, waiting: 0 });
       }),
       { numRuns: 50 },

@@ -34,8 +34,8 @@ export const identityConfigSchema = z.object({
   /** Public JWKs of earlier signing keys, still served in the JWKS so their tokens verify until they expire. */
   JWT_VERIFICATION_KEYS: json(z.array(publicVerificationJwkSchema, { error: 'expected an array of public JWKs' }), 'an array of public JWKs').optional(),
   /**
-   * bcrypt work factor: each step doubles the time per hash (measured here: 10 ~62 ms, 11 ~124 ms,
-   * 12 ~248 ms). 11 is the production default; values below 10 are for tests only.
+   * bcrypt work factor: each step doubles the time per hash (figures in docs/performance.md).
+   * 11 is the production default; values below 10 are for tests only.
    */
   BCRYPT_COST: wholeNumber(4, 14, 11),
   /** Created or updated at every start as an Admin (at least role 2) with this password. */

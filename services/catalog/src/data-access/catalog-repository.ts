@@ -79,16 +79,20 @@ export async function findCatalogPage(db: Queryable, filter: CatalogFilter, limi
  * index lookup; a search is counted for real (the caller runs it as an expensive request).
  */
 export async function countCatalogEntries(db: Queryable, filter: CatalogFilter): Promise<number> {
-  let result;
+  const { rows } = await countQuery(db, filter);
+  return rows[0] ? Number(rows[0].entries) : 0;
+}
+
+/** A search counts its matches; otherwise the trigger-kept totals (per type and brand, or per brand) answer. */
+function countQuery(db: Queryable, filter: CatalogFilter) {
   if (filter.q !== undefined) {
     const { conditions, values } = filterConditions(filter);
-    result = await db.query<{ entries: string | number }>(`SELECT count(*) AS entries FROM catalog_entries WHERE ${conditions.join(' AND ')}`, values);
-  } else if (filter.type !== undefined) {
-    result = await db.query<{ entries: string | number }>('SELECT entries FROM catalog_type_counts WHERE type = $1 AND brand_key = lower($2)', [filter.type, filter.brand ?? '']);
-  } else {
-    result = await db.query<{ entries: string | number }>('SELECT entries FROM catalog_counts WHERE brand_key = lower($1)', [filter.brand ?? '']);
+    return db.query<{ entries: string | number }>(`SELECT count(*) AS entries FROM catalog_entries WHERE ${conditions.join(' AND ')}`, values);
   }
-  return result.rows[0] ? Number(result.rows[0].entries) : 0;
+  if (filter.type !== undefined) {
+    return db.query<{ entries: string | number }>('SELECT entries FROM catalog_type_counts WHERE type = $1 AND brand_key = lower($2)', [filter.type, filter.brand ?? '']);
+  }
+  return db.query<{ entries: string | number }>('SELECT entries FROM catalog_counts WHERE brand_key = lower($1)', [filter.brand ?? '']);
 }
 
 /** Inserts entries that don't exist yet (by type, brand, model); returns how many were inserted. */
