@@ -7,14 +7,18 @@ import { readFileSync, readdirSync, statSync } from 'node:fs';
 import path from 'node:path';
 
 if (process.argv.includes('--help')) {
-  console.log('Usage: node scripts/undeclared-workspaces.mjs\nLists imports of @acs/* workspaces a package does not declare; exit 1 when any is found.');
+  console.log(
+    'Usage: node scripts/undeclared-workspaces.mjs\nLists imports of @acs/* workspaces a package does not declare; exit 1 when any is found.',
+  );
   process.exit(0);
 }
 
 const root = path.resolve(import.meta.dirname, '..');
 const rootManifest = JSON.parse(readFileSync(path.join(root, 'package.json'), 'utf8'));
 const packageDirs = rootManifest.workspaces.flatMap((pattern) =>
-  pattern.endsWith('/*') ? readdirSync(path.join(root, pattern.slice(0, -2))).map((name) => path.join(pattern.slice(0, -2), name)) : [pattern],
+  pattern.endsWith('/*')
+    ? readdirSync(path.join(root, pattern.slice(0, -2))).map((name) => path.join(pattern.slice(0, -2), name))
+    : [pattern],
 );
 
 function* sourceFiles(dir) {

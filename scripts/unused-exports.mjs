@@ -14,7 +14,16 @@ if (process.argv.includes('--help')) {
 
 const root = path.resolve(import.meta.dirname, '..');
 const configPath = path.join(root, 'tsconfig.json');
-const parsed = ts.getParsedCommandLineOfConfigFile(configPath, {}, { ...ts.sys, onUnRecoverableConfigFileDiagnostic: (d) => { throw new Error(ts.flattenDiagnosticMessageText(d.messageText, '\n')); } });
+const parsed = ts.getParsedCommandLineOfConfigFile(
+  configPath,
+  {},
+  {
+    ...ts.sys,
+    onUnRecoverableConfigFileDiagnostic: (d) => {
+      throw new Error(ts.flattenDiagnosticMessageText(d.messageText, '\n'));
+    },
+  },
+);
 const program = ts.createProgram({ rootNames: parsed.fileNames, options: parsed.options });
 const checker = program.getTypeChecker();
 const ours = program.getSourceFiles().filter((f) => !f.isDeclarationFile && !f.fileName.includes('/node_modules/'));
@@ -38,8 +47,10 @@ for (const file of ours) {
       // `ns.member` on an `import * as ns` namespace, and `import('x').Type` style references.
       const left = ts.isPropertyAccessExpression(node) ? node.expression : node.left;
       const leftSymbol = checker.getSymbolAtLocation(left);
-      if (leftSymbol && leftSymbol.flags & ts.SymbolFlags.Alias) markFrom(file, ts.isPropertyAccessExpression(node) ? node.name : node.right);
-    } else if (ts.isImportTypeNode(node) && node.qualifier) markFrom(file, ts.isIdentifier(node.qualifier) ? node.qualifier : node.qualifier.right);
+      if (leftSymbol && leftSymbol.flags & ts.SymbolFlags.Alias)
+        markFrom(file, ts.isPropertyAccessExpression(node) ? node.name : node.right);
+    } else if (ts.isImportTypeNode(node) && node.qualifier)
+      markFrom(file, ts.isIdentifier(node.qualifier) ? node.qualifier : node.qualifier.right);
     ts.forEachChild(node, visit);
   };
   visit(file);

@@ -60,7 +60,14 @@ function entry(i: number): Record<string, unknown> {
     price: (i % 5000) + 0.99,
     currency: 'USD',
     releaseYear: 2000 + (i % 25),
-    specs: { chip: 'ESS ES9038Q2M', maxSampleRateHz: 384000, maxBitDepth: 32, dsd: 'DSD256', inputs: ['usb', 'optical'], outputs: ['rca', 'xlr'] },
+    specs: {
+      chip: 'ESS ES9038Q2M',
+      maxSampleRateHz: 384000,
+      maxBitDepth: 32,
+      dsd: 'DSD256',
+      inputs: ['usb', 'optical'],
+      outputs: ['rca', 'xlr'],
+    },
   };
 }
 
@@ -68,12 +75,28 @@ function percentile(sorted: number[], p: number): number {
   return sorted[Math.min(sorted.length - 1, Math.ceil((p / 100) * sorted.length) - 1)]!;
 }
 
-async function signed(url: string, method: 'GET' | 'POST', path: string, context: typeof ADMIN | typeof READER, body?: string, extra: Record<string, string> = {}): Promise<Response> {
+async function signed(
+  url: string,
+  method: 'GET' | 'POST',
+  path: string,
+  context: typeof ADMIN | typeof READER,
+  body?: string,
+  extra: Record<string, string> = {},
+): Promise<Response> {
   const { context: ctx, signature } = signContext(INTERNAL_SECRET, 'catalog', method, path, context);
-  return fetch(url + path, { method, headers: { 'x-acs-context': ctx, 'x-acs-signature': signature, ...(body ? { 'content-type': 'application/json' } : {}), ...extra }, ...(body ? { body } : {}) });
+  return fetch(url + path, {
+    method,
+    headers: { 'x-acs-context': ctx, 'x-acs-signature': signature, ...(body ? { 'content-type': 'application/json' } : {}), ...extra },
+    ...(body ? { body } : {}),
+  });
 }
 
-async function timeGets(url: string, paths: string[], headers: (path: string) => Record<string, string> = () => ({}), expected = 200): Promise<{ p50: number; p99: number; max: number; n: number }> {
+async function timeGets(
+  url: string,
+  paths: string[],
+  headers: (path: string) => Record<string, string> = () => ({}),
+  expected = 200,
+): Promise<{ p50: number; p99: number; max: number; n: number }> {
   const samples: number[] = [];
   for (const path of paths) {
     const started = performance.now();
@@ -86,7 +109,8 @@ async function timeGets(url: string, paths: string[], headers: (path: string) =>
   return { p50: percentile(samples, 50), p99: percentile(samples, 99), max: samples[samples.length - 1]!, n: samples.length };
 }
 
-const fmt = (r: { p50: number; p99: number; max: number; n: number }): string => `p50 ${r.p50.toFixed(2)} ms  p99 ${r.p99.toFixed(2)} ms  max ${r.max.toFixed(2)} ms  (${r.n} requests)`;
+const fmt = (r: { p50: number; p99: number; max: number; n: number }): string =>
+  `p50 ${r.p50.toFixed(2)} ms  p99 ${r.p99.toFixed(2)} ms  max ${r.max.toFixed(2)} ms  (${r.n} requests)`;
 
 const rowLabel = (label: string): string => label.padEnd(44);
 
@@ -95,13 +119,16 @@ const rowLabel = (label: string): string => label.padEnd(44);
  * catalog-cursor.ts (the bench starts anywhere without walking there; should the layout change,
  * the service answers 400 and the bench stops).
  */
-const encodeCursor = ({ afterId }: { afterId: number }): string => Buffer.from(JSON.stringify([1, afterId, null, null, null])).toString('base64url');
+const encodeCursor = ({ afterId }: { afterId: number }): string =>
+  Buffer.from(JSON.stringify([1, afterId, null, null, null])).toString('base64url');
 
 /** Cursors at random positions, from the first row to the last (what nextCursor would hold). */
 async function randomCursors(db: pg.Client, count: number): Promise<string[]> {
   const { rows } = await db.query<{ id: number }>('SELECT id FROM catalog_entries TABLESAMPLE SYSTEM (1) LIMIT $1', [count]);
   const ids = rows.map((row) => row.id);
-  const { rows: [last] } = await db.query<{ id: number }>('SELECT max(id) AS id FROM catalog_entries');
+  const {
+    rows: [last],
+  } = await db.query<{ id: number }>('SELECT max(id) AS id FROM catalog_entries');
   ids.push(last!.id - 25); // the very end
   return ids.map((id) => encodeCursor({ afterId: id }));
 }
@@ -109,23 +136,55 @@ async function randomCursors(db: pg.Client, count: number): Promise<string[]> {
 async function readsAtScale(url: string, db: pg.Client, total: number): Promise<void> {
   console.log(`\nissue 18 rows: ${total} entries; ${SAMPLES} requests per row unless stated`);
   const cursors = await randomCursors(db, SAMPLES);
-  await timeGets(url, cursors.slice(0, 50).map((c) => `/api/Dac?cursor=${c}`)); // warm-up
-  console.log(`${rowLabel('cursor pages anywhere (pageSize 20)')} ${fmt(await timeGets(url, cursors.map((c) => `/api/Dac?cursor=${c}`)))}`);
-  console.log(`${rowLabel('cursor pages anywhere, pageSize 100')} ${fmt(await timeGets(url, cursors.map((c) => `/api/Dac?cursor=${c}&pageSize=100`)))}`);
+  await timeGets(
+    url,
+    cursors.slice(0, 50).map((c) => `/api/Dac?cursor=${c}`),
+  ); // warm-up
+  console.log(
+    `${rowLabel('cursor pages anywhere (pageSize 20)')} ${fmt(
+      await timeGets(
+        url,
+        cursors.map((c) => `/api/Dac?cursor=${c}`),
+      ),
+    )}`,
+  );
+  console.log(
+    `${rowLabel('cursor pages anywhere, pageSize 100')} ${fmt(
+      await timeGets(
+        url,
+        cursors.map((c) => `/api/Dac?cursor=${c}&pageSize=100`),
+      ),
+    )}`,
+  );
 
   // Conditional reads: the same pages, with and without the ETag of an earlier answer.
   const paths = Array.from({ length: SAMPLES }, (_, i) => `/api/Dac?page=${(i % 50) + 1}&pageSize=100`);
   const etags = new Map<string, string>();
   for (const path of new Set(paths)) etags.set(path, (await signed(url, 'GET', path, READER)).headers.get('etag')!);
   console.log(`${rowLabel('200: pages 1-50, pageSize 100')} ${fmt(await timeGets(url, paths))}`);
-  console.log(`${rowLabel('304: the same with If-None-Match')} ${fmt(await timeGets(url, paths, (path) => ({ 'if-none-match': etags.get(path)! }), 304))}`);
+  console.log(
+    `${rowLabel('304: the same with If-None-Match')} ${fmt(await timeGets(url, paths, (path) => ({ 'if-none-match': etags.get(path)! }), 304))}`,
+  );
 
   // Search (q) and type.
-  const searches = Array.from({ length: Math.min(SAMPLES, 200) }, (_, i) => `/api/Dac?q=${encodeURIComponent(`model ${(i * 7919) % total}`)}`);
+  const searches = Array.from(
+    { length: Math.min(SAMPLES, 200) },
+    (_, i) => `/api/Dac?q=${encodeURIComponent(`model ${(i * 7919) % total}`)}`,
+  );
   console.log(`${rowLabel('search q="model <n>" (few matches)')} ${fmt(await timeGets(url, searches))}`);
-  const brandSearch = Array.from({ length: Math.min(SAMPLES, 200) }, (_, i) => `/api/Dac?q=${encodeURIComponent(`brand ${(i * 37) % BRANDS}`)}`);
+  const brandSearch = Array.from(
+    { length: Math.min(SAMPLES, 200) },
+    (_, i) => `/api/Dac?q=${encodeURIComponent(`brand ${(i * 37) % BRANDS}`)}`,
+  );
   console.log(`${rowLabel('search q="brand <n>" (~1,000+ matches)')} ${fmt(await timeGets(url, brandSearch))}`);
-  console.log(`${rowLabel('type=dac, pages 1-5')} ${fmt(await timeGets(url, Array.from({ length: SAMPLES }, (_, i) => `/api/Dac?type=dac&page=${(i % 5) + 1}`)))}`);
+  console.log(
+    `${rowLabel('type=dac, pages 1-5')} ${fmt(
+      await timeGets(
+        url,
+        Array.from({ length: SAMPLES }, (_, i) => `/api/Dac?type=dac&page=${(i % 5) + 1}`),
+      ),
+    )}`,
+  );
 
   // Page 1 while 16 deep requests run (issue 18, item 0): each deep request skips ~all rows.
   const deepPage = Math.max(1, Math.floor((total - 50) / 100));
@@ -142,24 +201,33 @@ async function readsAtScale(url: string, db: pg.Client, total: number): Promise<
   const deepStarted = performance.now();
   const workers = Array.from({ length: 16 }, deepWorker);
   await new Promise((resolve) => setTimeout(resolve, 500));
-  const during = await timeGets(url, Array.from({ length: Math.min(SAMPLES, 300) }, () => '/api/Dac?page=1'));
+  const during = await timeGets(
+    url,
+    Array.from({ length: Math.min(SAMPLES, 300) }, () => '/api/Dac?page=1'),
+  );
   stop = true;
   await Promise.all(workers);
   const seconds = (performance.now() - deepStarted) / 1000;
-  console.log(`${rowLabel(`page 1 while 16 ask page ${deepPage}×100`)} ${fmt(during)}  (deep: ${deepDone} answered, ${(deepDone / seconds).toFixed(2)}/s)`);
+  console.log(
+    `${rowLabel(`page 1 while 16 ask page ${deepPage}×100`)} ${fmt(during)}  (deep: ${deepDone} answered, ${(deepDone / seconds).toFixed(2)}/s)`,
+  );
 }
 
 /** The same reads through a second catalog process reading from the hot standby. */
 async function replicaReads(db: pg.Client, total: number): Promise<void> {
   const replicaUrl = new URL(REPLICA_SERVER!);
   replicaUrl.pathname = `/${dbName}`;
-  const { rows: [primary] } = await db.query<{ version: string }>('SELECT version FROM catalog_version');
+  const {
+    rows: [primary],
+  } = await db.query<{ version: string }>('SELECT version FROM catalog_version');
   const probe = new pg.Client({ connectionString: replicaUrl.toString() });
   const caughtUp = performance.now();
   for (let tries = 0; ; tries++) {
     try {
       if (tries === 0 || !(probe as unknown as { _connected?: boolean })._connected) await probe.connect();
-      const { rows: [replica] } = await probe.query<{ version: string }>('SELECT version FROM catalog_version');
+      const {
+        rows: [replica],
+      } = await probe.query<{ version: string }>('SELECT version FROM catalog_version');
       if (Number(replica!.version) >= Number(primary!.version)) break;
     } catch {
       // not there yet
@@ -168,18 +236,43 @@ async function replicaReads(db: pg.Client, total: number): Promise<void> {
     await new Promise((resolve) => setTimeout(resolve, 500));
   }
   await probe.end().catch(() => undefined);
-  console.log(`\nreplica: caught up with ${total} entries ${((performance.now() - caughtUp) / 1000).toFixed(1)} s after the load; a second catalog process reads from it`);
+  console.log(
+    `\nreplica: caught up with ${total} entries ${((performance.now() - caughtUp) / 1000).toFixed(1)} s after the load; a second catalog process reads from it`,
+  );
   const reader = await startProcess('catalog-replica', 'services/catalog/dist/main.js', {
-    INTERNAL_SECRET, LOG_LEVEL: 'warn', HOST: '127.0.0.1', DATABASE_URL: dbUrl, CATALOG_SEED: 'false', CATALOG_READ_DATABASE_URL: replicaUrl.toString(),
+    INTERNAL_SECRET,
+    LOG_LEVEL: 'warn',
+    HOST: '127.0.0.1',
+    DATABASE_URL: dbUrl,
+    CATALOG_SEED: 'false',
+    CATALOG_READ_DATABASE_URL: replicaUrl.toString(),
   });
   try {
     const firstPages = Array.from({ length: 100 }, (_, i) => `/api/Dac?page=${i + 1}`);
     await timeGets(reader.url, firstPages); // warm-up
-    console.log(`${rowLabel('replica: first 100 pages ×5')} ${fmt(await timeGets(reader.url, [...firstPages, ...firstPages, ...firstPages, ...firstPages, ...firstPages]))}`);
+    console.log(
+      `${rowLabel('replica: first 100 pages ×5')} ${fmt(await timeGets(reader.url, [...firstPages, ...firstPages, ...firstPages, ...firstPages, ...firstPages]))}`,
+    );
     const cursors = await randomCursors(db, SAMPLES);
-    console.log(`${rowLabel('replica: cursor pages anywhere')} ${fmt(await timeGets(reader.url, cursors.map((c) => `/api/Dac?cursor=${c}`)))}`);
+    console.log(
+      `${rowLabel('replica: cursor pages anywhere')} ${fmt(
+        await timeGets(
+          reader.url,
+          cursors.map((c) => `/api/Dac?cursor=${c}`),
+        ),
+      )}`,
+    );
     const etag = (await signed(reader.url, 'GET', '/api/Dac?pageSize=100', READER)).headers.get('etag')!;
-    console.log(`${rowLabel('replica: 304')} ${fmt(await timeGets(reader.url, Array.from({ length: SAMPLES }, () => '/api/Dac?pageSize=100'), () => ({ 'if-none-match': etag }), 304))}`);
+    console.log(
+      `${rowLabel('replica: 304')} ${fmt(
+        await timeGets(
+          reader.url,
+          Array.from({ length: SAMPLES }, () => '/api/Dac?pageSize=100'),
+          () => ({ 'if-none-match': etag }),
+          304,
+        ),
+      )}`,
+    );
   } finally {
     await reader.stop();
   }
@@ -191,11 +284,19 @@ await admin.connect();
 try {
   const cpu = os.cpus();
   console.log(`machine: ${cpu.length} × ${cpu[0]?.model ?? 'cpu'}, ${(os.totalmem() / 2 ** 30).toFixed(0)} GiB, node ${process.version}`);
-  catalog = await startProcess('catalog', 'services/catalog/dist/main.js', { INTERNAL_SECRET, LOG_LEVEL: 'warn', HOST: '127.0.0.1', DATABASE_URL: dbUrl, CATALOG_SEED: 'false' });
+  catalog = await startProcess('catalog', 'services/catalog/dist/main.js', {
+    INTERNAL_SECRET,
+    LOG_LEVEL: 'warn',
+    HOST: '127.0.0.1',
+    DATABASE_URL: dbUrl,
+    CATALOG_SEED: 'false',
+  });
   const db = new pg.Client({ connectionString: dbUrl });
   await db.connect();
   try {
-    const { rows: [version] } = await db.query<{ server_version: string }>('SHOW server_version');
+    const {
+      rows: [version],
+    } = await db.query<{ server_version: string }>('SHOW server_version');
     console.log(`PostgreSQL ${version!.server_version}`);
 
     // (a) The import over HTTP. Bodies are built first: the client's JSON.stringify is not the service's work.
@@ -213,20 +314,24 @@ try {
       const worker = async (): Promise<void> => {
         while (next < bodies.length) {
           const body = bodies[next++]!;
-        const t = performance.now();
-        const response = await signed(catalog!.url, 'POST', `/api/Dac/import${query}`, ADMIN, body);
-        const counts = (await response.json()) as { inserted: number; updated: number };
-        if (response.status !== 200) throw new Error(`import answered ${response.status}: ${JSON.stringify(counts)}`);
-        inserted += counts.inserted;
-        updated += counts.updated;
-        perBatch.push(performance.now() - t);
+          const t = performance.now();
+          const response = await signed(catalog!.url, 'POST', `/api/Dac/import${query}`, ADMIN, body);
+          const counts = (await response.json()) as { inserted: number; updated: number };
+          if (response.status !== 200) throw new Error(`import answered ${response.status}: ${JSON.stringify(counts)}`);
+          inserted += counts.inserted;
+          updated += counts.updated;
+          perBatch.push(performance.now() - t);
         }
       };
       await Promise.all(Array.from({ length: parallel }, worker));
       const seconds = (performance.now() - started) / 1000;
-      console.log(`${label.padEnd(34)} ${(IMPORT_ROWS / seconds).toFixed(0).padStart(7)} rows/s  ${seconds.toFixed(2)} s  (${inserted} inserted, ${updated} updated; per ${BATCH}-row request ${Math.min(...perBatch).toFixed(0)}-${Math.max(...perBatch).toFixed(0)} ms)`);
+      console.log(
+        `${label.padEnd(34)} ${(IMPORT_ROWS / seconds).toFixed(0).padStart(7)} rows/s  ${seconds.toFixed(2)} s  (${inserted} inserted, ${updated} updated; per ${BATCH}-row request ${Math.min(...perBatch).toFixed(0)}-${Math.max(...perBatch).toFixed(0)} ms)`,
+      );
     };
-    console.log(`import: ${IMPORT_ROWS} entries, ${(bytes / 2 ** 20).toFixed(1)} MiB of JSON in ${bodies.length} requests, sequential, one connection`);
+    console.log(
+      `import: ${IMPORT_ROWS} entries, ${(bytes / 2 ** 20).toFixed(1)} MiB of JSON in ${bodies.length} requests, sequential, one connection`,
+    );
     await run('import, new products');
     await run('import again (all updates)');
     await run('dry run (lookups only)', '?dryRun=true');
@@ -234,7 +339,11 @@ try {
     await db.query('TRUNCATE catalog_entries');
     await run('import, new, 2 requests in flight', '', 2);
     await run('import again, 2 in flight', '', 2);
-    const { rows: [check] } = await db.query<{ real: number; kept: number }>(`SELECT (SELECT count(*)::int FROM catalog_entries) AS real, (SELECT entries::int FROM catalog_counts WHERE brand_key = '') AS kept`);
+    const {
+      rows: [check],
+    } = await db.query<{ real: number; kept: number }>(
+      `SELECT (SELECT count(*)::int FROM catalog_entries) AS real, (SELECT entries::int FROM catalog_counts WHERE brand_key = '') AS kept`,
+    );
     console.log(`counts after import: real ${check!.real}, trigger-kept ${check!.kept}`);
 
     // (b) Reads with TOTAL_ROWS loaded.
@@ -247,16 +356,46 @@ try {
       [Math.max(0, TOTAL_ROWS - IMPORT_ROWS)],
     );
     await db.query('ANALYZE catalog_entries');
-    const { rows: [loaded] } = await db.query<{ n: number }>('SELECT count(*)::int AS n FROM catalog_entries');
-    console.log(`\nreads: ${loaded!.n} entries (${BRANDS} brands) loaded and analysed in ${((performance.now() - started) / 1000).toFixed(1)} s; sequential requests, one connection`);
+    const {
+      rows: [loaded],
+    } = await db.query<{ n: number }>('SELECT count(*)::int AS n FROM catalog_entries');
+    console.log(
+      `\nreads: ${loaded!.n} entries (${BRANDS} brands) loaded and analysed in ${((performance.now() - started) / 1000).toFixed(1)} s; sequential requests, one connection`,
+    );
     const firstPages = Array.from({ length: 100 }, (_, i) => `/api/Dac?page=${i + 1}`);
     await timeGets(catalog.url, firstPages); // warm-up
-    console.log(`${'first 100 pages (pageSize 20) ×5'.padEnd(34)} ${fmt(await timeGets(catalog.url, [...firstPages, ...firstPages, ...firstPages, ...firstPages, ...firstPages]))}`);
-    console.log(`${'first 100 pages, pageSize 100'.padEnd(34)} ${fmt(await timeGets(catalog.url, firstPages.map((p) => `${p}&pageSize=100`)))}`);
-    const brandPaths = Array.from({ length: 500 }, (_, i) => `/api/Dac?brand=${encodeURIComponent(`bench brand ${(i * 37) % BRANDS}`)}&page=${(i % 5) + 1}`);
+    console.log(
+      `${'first 100 pages (pageSize 20) ×5'.padEnd(34)} ${fmt(await timeGets(catalog.url, [...firstPages, ...firstPages, ...firstPages, ...firstPages, ...firstPages]))}`,
+    );
+    console.log(
+      `${'first 100 pages, pageSize 100'.padEnd(34)} ${fmt(
+        await timeGets(
+          catalog.url,
+          firstPages.map((p) => `${p}&pageSize=100`),
+        ),
+      )}`,
+    );
+    const brandPaths = Array.from(
+      { length: 500 },
+      (_, i) => `/api/Dac?brand=${encodeURIComponent(`bench brand ${(i * 37) % BRANDS}`)}&page=${(i % 5) + 1}`,
+    );
     console.log(`${'brand filter, pages 1-5'.padEnd(34)} ${fmt(await timeGets(catalog.url, brandPaths))}`);
-    console.log(`${'deep page 5000 (offset 99,980)'.padEnd(34)} ${fmt(await timeGets(catalog.url, Array.from({ length: 100 }, () => '/api/Dac?page=5000')))}`);
-    console.log(`${'deep page 50000 (offset 999,980)'.padEnd(34)} ${fmt(await timeGets(catalog.url, Array.from({ length: 20 }, () => '/api/Dac?page=50000')))}`);
+    console.log(
+      `${'deep page 5000 (offset 99,980)'.padEnd(34)} ${fmt(
+        await timeGets(
+          catalog.url,
+          Array.from({ length: 100 }, () => '/api/Dac?page=5000'),
+        ),
+      )}`,
+    );
+    console.log(
+      `${'deep page 50000 (offset 999,980)'.padEnd(34)} ${fmt(
+        await timeGets(
+          catalog.url,
+          Array.from({ length: 20 }, () => '/api/Dac?page=50000'),
+        ),
+      )}`,
+    );
     await readsAtScale(catalog.url, db, loaded!.n);
     if (REPLICA_SERVER) await replicaReads(db, loaded!.n);
   } finally {

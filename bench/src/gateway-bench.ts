@@ -51,7 +51,11 @@ const seconds = Number(values.seconds);
 const connections = Number(values.connections);
 const rounds = Number(values.rounds);
 const isolatedOnly = values['isolated-only'] === true;
-for (const [name, value] of [['--seconds', seconds], ['--connections', connections], ['--rounds', rounds]] as const) {
+for (const [name, value] of [
+  ['--seconds', seconds],
+  ['--connections', connections],
+  ['--rounds', rounds],
+] as const) {
   if (!Number.isInteger(value) || value < 1) {
     console.error(`${name} must be a whole number of at least 1`);
     process.exit(2);
@@ -75,13 +79,23 @@ const common = { INTERNAL_SECRET, LOG_LEVEL: 'warn', HOST: '127.0.0.1', REDIS_UR
 
 const useWrk = wrkAvailable() && !values['node-load'];
 const load: Load = (origin, path, headers, secs, request) =>
-  useWrk ? runWrk(origin + path, headers(), request?.body ? 8 : connections, secs, request) : runLoad(origin, path, headers, request?.body ? 8 : connections, secs, request);
+  useWrk
+    ? runWrk(origin + path, headers(), request?.body ? 8 : connections, secs, request)
+    : runLoad(origin, path, headers, request?.body ? 8 : connections, secs, request);
 
-const cliEnv = () => ({ PATH: process.env.PATH ?? '', KEYS_DATABASE_URL: dbUrl('keys'), REDIS_URL: common.REDIS_URL, REDIS_PREFIX: redisPrefix });
+const cliEnv = () => ({
+  PATH: process.env.PATH ?? '',
+  KEYS_DATABASE_URL: dbUrl('keys'),
+  REDIS_URL: common.REDIS_URL,
+  REDIS_PREFIX: redisPrefix,
+});
 
 /** Rate limits on a key with the keys CLI (issue 16); generous enough that the bench never meets them. */
 function setLimits(key: string, limits: string): void {
-  execFileSync(process.execPath, [`${ROOT}services/keys/dist/cli.js`, 'set-limits', key, '--limits', limits], { env: cliEnv(), encoding: 'utf8' });
+  execFileSync(process.execPath, [`${ROOT}services/keys/dist/cli.js`, 'set-limits', key, '--limits', limits], {
+    env: cliEnv(),
+    encoding: 'utf8',
+  });
 }
 
 /** An application key made with the keys CLI, as an operator would. */
@@ -106,15 +120,34 @@ const print = (name: string, m: Measured, label?: string): void => {
 };
 
 try {
-  console.log(`machine: ${os.cpus().length} × ${os.cpus()[0]?.model ?? 'cpu'}, ${(os.totalmem() / 2 ** 30).toFixed(0)} GiB, node ${process.version}`);
+  console.log(
+    `machine: ${os.cpus().length} × ${os.cpus()[0]?.model ?? 'cpu'}, ${(os.totalmem() / 2 ** 30).toFixed(0)} GiB, node ${process.version}`,
+  );
   console.log(`load generator: ${useWrk ? 'wrk (1 thread)' : 'Node (undici); install wrk for figures less disturbed by the generator'}`);
-  const keys = await start('keys', 'services/keys/dist/main.js', { ...common, DATABASE_URL: dbUrl('keys'), SEED_API_KEY: SYSTEM_KEY, SEED_API_SECRET: SYSTEM_SECRET, SEED_API_SCOPES: 'system:full-access' });
-  const identity = await start('identity', 'services/identity/dist/main.js', { ...common, DATABASE_URL: dbUrl('identity'), BCRYPT_COST: String(bcryptCost), LOGIN_MAX_FAILURES_PER_ADDRESS: '100000', LOGIN_MAX_FAILURES_PER_ACCOUNT_ADDRESS: '100000' });
+  const keys = await start('keys', 'services/keys/dist/main.js', {
+    ...common,
+    DATABASE_URL: dbUrl('keys'),
+    SEED_API_KEY: SYSTEM_KEY,
+    SEED_API_SECRET: SYSTEM_SECRET,
+    SEED_API_SCOPES: 'system:full-access',
+  });
+  const identity = await start('identity', 'services/identity/dist/main.js', {
+    ...common,
+    DATABASE_URL: dbUrl('identity'),
+    BCRYPT_COST: String(bcryptCost),
+    LOGIN_MAX_FAILURES_PER_ADDRESS: '100000',
+    LOGIN_MAX_FAILURES_PER_ACCOUNT_ADDRESS: '100000',
+  });
   const catalog = await start('catalog', 'services/catalog/dist/main.js', { ...common, DATABASE_URL: dbUrl('catalog') });
   // BENCH_GATEWAY_NODE_ARGS="--cpu-prof --cpu-prof-dir=/tmp/prof" profiles the gateway under this load.
   const nodeArgs = (process.env.BENCH_GATEWAY_NODE_ARGS ?? '').split(' ').filter(Boolean);
   // METRICS_PORT 0: the metrics listener runs, as in production, on a free port (two gateways run here).
-  const gateway = await start('gateway', 'gateway/dist/main.js', { ...common, METRICS_PORT: '0', KEYS_URL: keys.url, IDENTITY_URL: identity.url, CATALOG_URL: catalog.url }, nodeArgs);
+  const gateway = await start(
+    'gateway',
+    'gateway/dist/main.js',
+    { ...common, METRICS_PORT: '0', KEYS_URL: keys.url, IDENTITY_URL: identity.url, CATALOG_URL: catalog.url },
+    nodeArgs,
+  );
   const plain = await start('plain proxy', 'bench/dist/plain-proxy.js', { UPSTREAM_URL: catalog.url });
 
   const app = createAppKey('read:devices auth:register auth:login');
@@ -125,7 +158,12 @@ try {
   const email = `bench-${randomBytes(4).toString('hex')}@example.com`;
   const password = `bench-${randomBytes(12).toString('hex')}`;
   const appHeaders = () => ({ 'x-api-key': app.key, 'x-api-secret': app.secret });
-  const post = (path: string, body: unknown) => fetch(gateway.url + path, { method: 'POST', headers: { ...appHeaders(), 'content-type': 'application/json' }, body: JSON.stringify(body) });
+  const post = (path: string, body: unknown) =>
+    fetch(gateway.url + path, {
+      method: 'POST',
+      headers: { ...appHeaders(), 'content-type': 'application/json' },
+      body: JSON.stringify(body),
+    });
   await post('/api/Users/Register', { email, password, firstName: 'Bench', lastName: 'User' });
   const { token } = (await (await post('/api/Users/Login', { email, password })).json()) as { token: string };
   const signed = (path: string) => () => {
@@ -139,7 +177,12 @@ try {
   let withRealCatalog: { gateway: number; plain: number } | undefined;
   if (!isolatedOnly) {
     console.log(`warming up (2 s each), then ${seconds} s per scenario, ${connections} connections\n`);
-    for (const [target, path, headers] of [[catalog, CATALOG_PATH, signed(CATALOG_PATH)], [plain, CATALOG_PATH, signed(CATALOG_PATH)], [gateway, CATALOG_PATH, appHeaders], [gateway, '/api/ApiKeys', dashboardHeaders]] as const) {
+    for (const [target, path, headers] of [
+      [catalog, CATALOG_PATH, signed(CATALOG_PATH)],
+      [plain, CATALOG_PATH, signed(CATALOG_PATH)],
+      [gateway, CATALOG_PATH, appHeaders],
+      [gateway, '/api/ApiKeys', dashboardHeaders],
+    ] as const) {
       await load(target.url, path, headers, 2);
     }
     const direct = await measure(load, catalog, CATALOG_PATH, signed(CATALOG_PATH), seconds);
@@ -150,7 +193,9 @@ try {
     print('  direct to catalog', direct);
     print('  plain proxy, no auth', viaPlain, 'proxy CPU');
     print('  gateway, layer 1', viaGateway, 'gateway CPU');
-    console.log(`  ratio gateway/direct: throughput ${(viaGateway.result.rps / direct.result.rps).toFixed(2)}, p50 +${(viaGateway.result.p50ms - direct.result.p50ms).toFixed(2)} ms, p99 +${(viaGateway.result.p99ms - direct.result.p99ms).toFixed(2)} ms`);
+    console.log(
+      `  ratio gateway/direct: throughput ${(viaGateway.result.rps / direct.result.rps).toFixed(2)}, p50 +${(viaGateway.result.p50ms - direct.result.p50ms).toFixed(2)} ms, p99 +${(viaGateway.result.p99ms - direct.result.p99ms).toFixed(2)} ms`,
+    );
     console.log('GET /api/ApiKeys (layer 2: key + JWT, real keys service):');
     print('  gateway, layer 1 + 2', layer2, 'gateway CPU');
     withRealCatalog = { gateway: viaGateway.cpuUs!, plain: viaPlain.cpuUs! };
@@ -160,10 +205,20 @@ try {
   const page = await (await fetch(catalog.url + CATALOG_PATH, { headers: signed(CATALOG_PATH)() })).text();
   const stub = await start('stub', 'bench/dist/stub-upstream.js', { STUB_BODY: page });
   const plainToStub = await start('plain proxy', 'bench/dist/plain-proxy.js', { UPSTREAM_URL: stub.url });
-  const gatewayToStub = await start('gateway', 'gateway/dist/main.js', { ...common, METRICS_PORT: '0', KEYS_URL: keys.url, IDENTITY_URL: identity.url, CATALOG_URL: stub.url, DEVICE_URL: stub.url }, nodeArgs);
+  const gatewayToStub = await start(
+    'gateway',
+    'gateway/dist/main.js',
+    { ...common, METRICS_PORT: '0', KEYS_URL: keys.url, IDENTITY_URL: identity.url, CATALOG_URL: stub.url, DEVICE_URL: stub.url },
+    nodeArgs,
+  );
   const baselineEntry = values.baseline ? resolve(values.baseline, 'gateway/dist/main.js') : null;
   const baselineToStub = baselineEntry
-    ? await start('baseline gateway', baselineEntry, { ...common, METRICS_PORT: '0', KEYS_URL: keys.url, IDENTITY_URL: identity.url, CATALOG_URL: stub.url, DEVICE_URL: stub.url }, nodeArgs)
+    ? await start(
+        'baseline gateway',
+        baselineEntry,
+        { ...common, METRICS_PORT: '0', KEYS_URL: keys.url, IDENTITY_URL: identity.url, CATALOG_URL: stub.url, DEVICE_URL: stub.url },
+        nodeArgs,
+      )
     : null;
   const userHeaders = () => ({ ...appHeaders(), authorization: `Bearer ${token}` });
   const gateways = baselineToStub ? [gatewayToStub, baselineToStub] : [gatewayToStub];
@@ -174,8 +229,17 @@ try {
     await load(target.url, '/api/Devices', userHeaders, 2);
   }
   // Rounds interleave the scenarios so that a burst of noise on the machine hits all of them alike.
-  const isolated = { plain: [] as Measured[], layer1: [] as Measured[], limited: [] as Measured[], layer2: [] as Measured[], baseline1: [] as Measured[], baseline2: [] as Measured[] };
-  console.log(`\nisolated: the same ${page.length}-byte page from a static stub, ${rounds} round(s), median shown${baselineToStub ? `; baseline: ${baselineEntry}` : ''}`);
+  const isolated = {
+    plain: [] as Measured[],
+    layer1: [] as Measured[],
+    limited: [] as Measured[],
+    layer2: [] as Measured[],
+    baseline1: [] as Measured[],
+    baseline2: [] as Measured[],
+  };
+  console.log(
+    `\nisolated: the same ${page.length}-byte page from a static stub, ${rounds} round(s), median shown${baselineToStub ? `; baseline: ${baselineEntry}` : ''}`,
+  );
   for (let round = 1; round <= rounds; round++) {
     isolated.plain.push(await measure(load, plainToStub, CATALOG_PATH, signed(CATALOG_PATH), seconds, plainToStub));
     isolated.layer1.push(await measure(load, gatewayToStub, CATALOG_PATH, appHeaders, seconds, gatewayToStub));
@@ -185,7 +249,9 @@ try {
     if (baselineToStub) isolated.baseline2.push(await measure(load, baselineToStub, '/api/Devices', userHeaders, seconds, baselineToStub));
     const cpu = (m: Measured[]) => m.at(-1)!.cpuUs!.toFixed(1);
     const baseline = baselineToStub ? ` (baseline: layer 1 ${cpu(isolated.baseline1)} µs, layer 1 + 2 ${cpu(isolated.baseline2)} µs)` : '';
-    console.log(`  round ${round}: plain ${cpu(isolated.plain)} µs, layer 1 ${cpu(isolated.layer1)} µs, layer 1 rate-limited key ${cpu(isolated.limited)} µs, layer 1 + 2 ${cpu(isolated.layer2)} µs${baseline}`);
+    console.log(
+      `  round ${round}: plain ${cpu(isolated.plain)} µs, layer 1 ${cpu(isolated.layer1)} µs, layer 1 rate-limited key ${cpu(isolated.limited)} µs, layer 1 + 2 ${cpu(isolated.layer2)} µs${baseline}`,
+    );
   }
   if (baselineToStub) {
     print('  baseline gateway layer 1 -> stub', medianByCpu(isolated.baseline1), 'gateway CPU');
@@ -199,16 +265,27 @@ try {
   print('  gateway layer 1 -> stub', isoLayer1, 'gateway CPU');
   print('  gateway layer 1, rate-limited key -> stub', isoLimited, 'gateway CPU');
   print('  gateway layer 1 + 2 -> stub', isoLayer2, 'gateway CPU');
-  console.log(`  gateway CPU beyond a plain proxy: layer 1 +${(isoLayer1.cpuUs! - isoPlain.cpuUs!).toFixed(1)} µs, layer 1 + 2 +${(isoLayer2.cpuUs! - isoPlain.cpuUs!).toFixed(1)} µs`);
+  console.log(
+    `  gateway CPU beyond a plain proxy: layer 1 +${(isoLayer1.cpuUs! - isoPlain.cpuUs!).toFixed(1)} µs, layer 1 + 2 +${(isoLayer2.cpuUs! - isoPlain.cpuUs!).toFixed(1)} µs`,
+  );
   // With the catalog and PostgreSQL on the same two cores every process pays for the contention, so that figure is
   // shown beside the plain proxy's of the same scenario rather than judged against the goal (docs/performance.md).
-  const withCatalog = withRealCatalog === undefined ? '' : `; with the real catalog ${withRealCatalog.gateway.toFixed(1)} µs, plain proxy ${withRealCatalog.plain.toFixed(1)} µs (shared cores)`;
-  console.log(`  goal: gateway CPU per proxied request with layer-1 auth under 80 µs -> ${isoLayer1.cpuUs! < 80 ? 'met' : 'NOT met'} isolated (${isoLayer1.cpuUs!.toFixed(1)} µs)${withCatalog}`);
+  const withCatalog =
+    withRealCatalog === undefined
+      ? ''
+      : `; with the real catalog ${withRealCatalog.gateway.toFixed(1)} µs, plain proxy ${withRealCatalog.plain.toFixed(1)} µs (shared cores)`;
+  console.log(
+    `  goal: gateway CPU per proxied request with layer-1 auth under 80 µs -> ${isoLayer1.cpuUs! < 80 ? 'met' : 'NOT met'} isolated (${isoLayer1.cpuUs!.toFixed(1)} µs)${withCatalog}`,
+  );
   // Per round, so each difference is between runs that met the same noise (issue 16: at most +5 µs).
   const limitCosts = isolated.limited.map((m, i) => m.cpuUs! - isolated.layer1[i]!.cpuUs!).sort((a, b) => a - b);
   const limitCost = limitCosts[Math.floor(limitCosts.length / 2)]!;
-  console.log(`  goal: a rate-limited key at most +5 µs over an unlimited one -> ${limitCost <= 5 ? 'met' : 'NOT met'} (median of rounds ${limitCost >= 0 ? '+' : ''}${limitCost.toFixed(1)} µs; rounds ${limitCosts.map((c) => c.toFixed(1)).join(', ')})`);
-  console.log(`  goal: layer-2 request under 100 µs -> ${isoLayer2.cpuUs! < 100 ? 'met' : 'NOT met'} isolated (${isoLayer2.cpuUs!.toFixed(1)} µs)`);
+  console.log(
+    `  goal: a rate-limited key at most +5 µs over an unlimited one -> ${limitCost <= 5 ? 'met' : 'NOT met'} (median of rounds ${limitCost >= 0 ? '+' : ''}${limitCost.toFixed(1)} µs; rounds ${limitCosts.map((c) => c.toFixed(1)).join(', ')})`,
+  );
+  console.log(
+    `  goal: layer-2 request under 100 µs -> ${isoLayer2.cpuUs! < 100 ? 'met' : 'NOT met'} isolated (${isoLayer2.cpuUs!.toFixed(1)} µs)`,
+  );
 
   if (!isolatedOnly) {
     // Logins: bounded by bcrypt (libuv's 4 threads on however many cores there are).
@@ -217,8 +294,13 @@ try {
     for (let i = 0; i < 5; i++) await bcrypt.compare(password, hash);
     const hashMs = (performance.now() - t0) / 5;
     const bound = (Math.min(os.cpus().length, 4) * 1000) / hashMs;
-    const logins = await measure(load, gateway, '/api/Users/Login', appHeaders, seconds, undefined, { method: 'POST', body: JSON.stringify({ email, password }) });
-    console.log(`\nPOST /api/Users/Login (bcrypt cost ${bcryptCost}: ${hashMs.toFixed(0)} ms per hash here, bound ≈ ${bound.toFixed(1)} logins/s on ${Math.min(os.cpus().length, 4)} cores):`);
+    const logins = await measure(load, gateway, '/api/Users/Login', appHeaders, seconds, undefined, {
+      method: 'POST',
+      body: JSON.stringify({ email, password }),
+    });
+    console.log(
+      `\nPOST /api/Users/Login (bcrypt cost ${bcryptCost}: ${hashMs.toFixed(0)} ms per hash here, bound ≈ ${bound.toFixed(1)} logins/s on ${Math.min(os.cpus().length, 4)} cores):`,
+    );
     print('  logins through the gateway', logins);
     console.log(`  ${((logins.result.rps / bound) * 100).toFixed(0)}% of the bcrypt bound`);
   }

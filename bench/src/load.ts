@@ -13,7 +13,14 @@ export interface LoadResult {
  * Closed-loop load: `connections` workers each send the next request when the previous answered,
  * for `seconds`. Bounded in time and count; loopback only.
  */
-export async function runLoad(origin: string, path: string, headers: () => Record<string, string>, connections: number, seconds: number, request: { method?: 'GET' | 'POST'; body?: string } = {}): Promise<LoadResult> {
+export async function runLoad(
+  origin: string,
+  path: string,
+  headers: () => Record<string, string>,
+  connections: number,
+  seconds: number,
+  request: { method?: 'GET' | 'POST'; body?: string } = {},
+): Promise<LoadResult> {
   const pool = new Pool(origin, { connections, pipelining: 1 });
   const latencies: number[] = [];
   let errors = 0;
@@ -22,7 +29,12 @@ export async function runLoad(origin: string, path: string, headers: () => Recor
   const worker = async (): Promise<void> => {
     while (performance.now() < deadline && latencies.length < 5_000_000) {
       const t0 = performance.now();
-      const res = await pool.request({ path, method: request.method ?? 'GET', headers: request.body ? { ...headers(), 'content-type': 'application/json' } : headers(), body: request.body ?? null });
+      const res = await pool.request({
+        path,
+        method: request.method ?? 'GET',
+        headers: request.body ? { ...headers(), 'content-type': 'application/json' } : headers(),
+        body: request.body ?? null,
+      });
       await res.body.dump();
       latencies.push(performance.now() - t0);
       if (res.statusCode !== 200) errors++;

@@ -50,7 +50,9 @@ for (let round = 0; round < ROUNDS; round++) {
   samples.refused.push(nsPerCall(refused));
 }
 const base = median(samples.baseline);
-console.log(`node ${process.version}, ${ITERATIONS} requests x ${ROUNDS} rounds (median), over ${ROUTES.length} routes and ${new Set(STATUSES).size} statuses`);
+console.log(
+  `node ${process.version}, ${ITERATIONS} requests x ${ROUNDS} rounds (median), over ${ROUTES.length} routes and ${new Set(STATUSES).size} statuses`,
+);
 console.log(`  forwarded request: +${(median(samples.forwarded) - base).toFixed(0)} ns per request`);
 console.log(`  refused (403 scope): +${(median(samples.refused) - base).toFixed(0)} ns per request`);
 if (sink === -1) console.log(sink); // keeps the work from being optimised away

@@ -10,10 +10,17 @@ const server = createServer((req, res) => {
     return;
   }
   upstream
-    .stream({ path: req.url!, method: 'GET', headers: { 'x-acs-context': req.headers['x-acs-context'] as string, 'x-acs-signature': req.headers['x-acs-signature'] as string } }, ({ statusCode, headers }) => {
-      res.writeHead(statusCode, headers as Record<string, string>);
-      return res;
-    })
+    .stream(
+      {
+        path: req.url!,
+        method: 'GET',
+        headers: { 'x-acs-context': req.headers['x-acs-context'] as string, 'x-acs-signature': req.headers['x-acs-signature'] as string },
+      },
+      ({ statusCode, headers }) => {
+        res.writeHead(statusCode, headers as Record<string, string>);
+        return res;
+      },
+    )
     .catch(() => res.destroy());
 });
 server.listen(Number(process.env.PORT), '127.0.0.1');

@@ -7,10 +7,24 @@ export interface Measured {
   cpuUs?: number;
 }
 
-export type Load = (origin: string, path: string, headers: () => Record<string, string>, seconds: number, request?: { method?: 'GET' | 'POST'; body?: string }) => Promise<LoadResult>;
+export type Load = (
+  origin: string,
+  path: string,
+  headers: () => Record<string, string>,
+  seconds: number,
+  request?: { method?: 'GET' | 'POST'; body?: string },
+) => Promise<LoadResult>;
 
 /** Runs one scenario and reads the CPU the `cpuOf` process spent on it. */
-export async function measure(load: Load, target: ServiceProcess, path: string, headers: () => Record<string, string>, seconds: number, cpuOf?: ServiceProcess, request?: { method?: 'GET' | 'POST'; body?: string }): Promise<Measured> {
+export async function measure(
+  load: Load,
+  target: ServiceProcess,
+  path: string,
+  headers: () => Record<string, string>,
+  seconds: number,
+  cpuOf?: ServiceProcess,
+  request?: { method?: 'GET' | 'POST'; body?: string },
+): Promise<Measured> {
   const before = cpuOf?.cpuSeconds();
   const result = await load(target.url, path, headers, seconds, request);
   if (!cpuOf || before === undefined) return { result };

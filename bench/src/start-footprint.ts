@@ -51,7 +51,9 @@ function stop(child: ChildProcess): Promise<void> {
 
 /** Resident set size of the process in MB, from /proc (Linux). */
 function rssMb(pid: number): number {
-  const line = readFileSync(`/proc/${pid}/status`, 'utf8').split('\n').find((l) => l.startsWith('VmRSS:'));
+  const line = readFileSync(`/proc/${pid}/status`, 'utf8')
+    .split('\n')
+    .find((l) => l.startsWith('VmRSS:'));
   return Math.round(Number(/(\d+)/.exec(line ?? '')?.[1] ?? NaN) / 1024);
 }
 
@@ -80,7 +82,10 @@ try {
       sent++;
       const path = sent % 2 === 0 ? `/api/Dac?pageSize=5&page=${(sent % 7) + 1}` : '/api/Dac?brand=Topping&pageSize=5';
       fetch(`${second.url}${path}`, { headers })
-        .then(async (res) => { await res.arrayBuffer(); if (res.status !== 200) failed++; })
+        .then(async (res) => {
+          await res.arrayBuffer();
+          if (res.status !== 200) failed++;
+        })
         .catch(() => failed++);
     }, 1000 / requestsPerSecond);
     let peak = ready;
@@ -92,7 +97,9 @@ try {
     }
     clearInterval(traffic);
     const end = rssMb(pid);
-    console.log(`soak: ${ready} MB once ready, ${end} MB after ${soakMinutes} min (${(((end - ready) / ready) * 100).toFixed(1)}%), peak ${peak} MB`);
+    console.log(
+      `soak: ${ready} MB once ready, ${end} MB after ${soakMinutes} min (${(((end - ready) / ready) * 100).toFixed(1)}%), peak ${peak} MB`,
+    );
   }
   await stop(second.child);
 } finally {

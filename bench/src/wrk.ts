@@ -27,7 +27,13 @@ function postScript(body: string): string {
   return file;
 }
 
-export function runWrk(url: string, headers: Record<string, string>, connections: number, seconds: number, request: { method?: 'GET' | 'POST'; body?: string } = {}): Promise<LoadResult> {
+export function runWrk(
+  url: string,
+  headers: Record<string, string>,
+  connections: number,
+  seconds: number,
+  request: { method?: 'GET' | 'POST'; body?: string } = {},
+): Promise<LoadResult> {
   const args = ['-t', '1', '-c', String(connections), '-d', `${seconds}s`, '--latency'];
   if (request.body !== undefined) args.push('-s', postScript(request.body));
   for (const [name, value] of Object.entries(headers)) args.push('-H', `${name}: ${value}`);

@@ -33,7 +33,11 @@ export const gatewayConfigSchema = z.object({
   VERIFIED_TOKEN_CACHE_SIZE: z.coerce.number().int().positive().default(50_000),
   /** How often key usage (lastUsedAt) is sent to the keys service. */
   KEY_USAGE_FLUSH_MS: z.coerce.number().int().positive().default(10_000),
-  MAX_BODY_BYTES: z.coerce.number().int().positive().default(16 * 1024 * 1024),
+  MAX_BODY_BYTES: z.coerce
+    .number()
+    .int()
+    .positive()
+    .default(16 * 1024 * 1024),
   /** Rate limits of live / test keys without their own list ("100/1s,100000/1d"); unset: none. */
   RATE_LIMITS_LIVE: rateLimitsEnv(),
   RATE_LIMITS_TEST: rateLimitsEnv(),

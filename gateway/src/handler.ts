@@ -1,7 +1,17 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { SYSTEM_SCOPE, grantsScope, signContext, type InternalContext, type KeyEnvironment } from '@acs/auth';
 import { currentPlanType, effectiveRole, type ApiKeyCacheRecord, type AuthzRecord } from '@acs/contracts';
-import { errorOf, insufficientScopeError, insufficientUserError, methodNotAllowed, missingApiKeyError, notFound, payloadTooLarge, toAppError, type AppError } from '@acs/errors';
+import {
+  errorOf,
+  insufficientScopeError,
+  insufficientUserError,
+  methodNotAllowed,
+  missingApiKeyError,
+  notFound,
+  payloadTooLarge,
+  toAppError,
+  type AppError,
+} from '@acs/errors';
 import { pickRequestId, type ClientAddressResolver } from '@acs/http';
 import type { Logger } from '@acs/logger';
 import type { RouteRecorder } from '@acs/metrics';
@@ -51,7 +61,11 @@ type Step = Outcome | undefined;
 const isApiPath = (path: string): boolean => path.startsWith('/api/') || path === '/api';
 
 /** The spec's bodies for each refusal: 401 for the key, 403 for the scope and for the user requirement. */
-const REFUSALS: Record<AuthRejection, () => AppError> = { api_key: missingApiKeyError, scope: insufficientScopeError, user: insufficientUserError };
+const REFUSALS: Record<AuthRejection, () => AppError> = {
+  api_key: missingApiKeyError,
+  scope: insufficientScopeError,
+  user: insufficientUserError,
+};
 
 /** One /api request as it moves through the steps; each step fills in what the next ones need. */
 interface ApiExchange {
@@ -93,7 +107,20 @@ interface ApiExchange {
  * token. Written without a framework because it runs on every request (ARCHITECTURE.md, decision 1).
  */
 export function createGatewayHandler(deps: GatewayHandlerDeps) {
-  const { match, authenticate, tokens, usage, limiter, upstreams, internalSecret, clientAddress, maxBodyBytes, publicEndpoints, logger, metrics } = deps;
+  const {
+    match,
+    authenticate,
+    tokens,
+    usage,
+    limiter,
+    upstreams,
+    internalSecret,
+    clientAddress,
+    maxBodyBytes,
+    publicEndpoints,
+    logger,
+    metrics,
+  } = deps;
 
   function answer(res: ServerResponse, error: AppError, requestId: string): Outcome {
     sendError(res, error, requestId);
@@ -124,10 +151,19 @@ export function createGatewayHandler(deps: GatewayHandlerDeps) {
       }
     }
     // Only a request that can pass every check is counted with the read (404/405, or a user route without a usable token, cannot).
-    if (ex.found.kind === 'found' && (ex.found.route.user.kind !== 'user' || (ex.token !== null && tokens !== null && ex.remembered !== null))) {
+    if (
+      ex.found.kind === 'found' &&
+      (ex.found.route.user.kind !== 'user' || (ex.token !== null && tokens !== null && ex.remembered !== null))
+    ) {
       ex.limitRequest = limiter.requestFor(ex.found.route);
     }
-    const auth = await authenticate(ex.req.headers['x-api-key'], ex.req.headers['x-api-secret'], ex.requestId, ex.claimedUserId, ex.limitRequest);
+    const auth = await authenticate(
+      ex.req.headers['x-api-key'],
+      ex.req.headers['x-api-secret'],
+      ex.requestId,
+      ex.claimedUserId,
+      ex.limitRequest,
+    );
     if (!auth.ok) return refuse(ex, 'api_key');
     usage.record(auth.record.id);
     ex.record = auth.record;
@@ -192,7 +228,12 @@ export function createGatewayHandler(deps: GatewayHandlerDeps) {
     const windows = limiter.windowsFor(record, ex.environment);
     if (windows === null) return undefined;
     if (ex.limit !== null) return admitOrRefuse(ex, route, windows, ex.limit);
-    const retry = { request: ex.limitRequest ?? limiter.requestFor(route), secret: ex.req.headers['x-api-secret'] as string, environment: ex.environment, userId: ex.claimedUserId };
+    const retry = {
+      request: ex.limitRequest ?? limiter.requestFor(route),
+      secret: ex.req.headers['x-api-secret'] as string,
+      environment: ex.environment,
+      userId: ex.claimedUserId,
+    };
     return limiter.decide(ex.req.headers['x-api-key'] as string, record, windows, ex.cacheDown, retry).then(({ verdict, counted }) => {
       if (verdict.admitted) ex.counted = counted;
       return admitOrRefuse(ex, route, windows, verdict);
@@ -207,7 +248,11 @@ export function createGatewayHandler(deps: GatewayHandlerDeps) {
     }
     metrics.rateLimited(route);
     const seconds = Math.max(1, verdict.retryAfterSeconds);
-    return answer(ex.res, errorOf('too_many_requests', `This API key's rate limit is reached; retry in ${seconds} s`, { headers }), ex.requestId);
+    return answer(
+      ex.res,
+      errorOf('too_many_requests', `This API key's rate limit is reached; retry in ${seconds} s`, { headers }),
+      ex.requestId,
+    );
   }
 
   /** Step 5: the body's declared size, the upstream deployed, then the signed context and the forward. */
@@ -220,10 +265,20 @@ export function createGatewayHandler(deps: GatewayHandlerDeps) {
       return answer(res, notDeployed(route.upstream), requestId);
     }
     if (record.scopes.includes(SYSTEM_SCOPE)) {
-      logger.info({ audit: 'system_key.request', keyId: record.id, userId: context.userId, requestId, method, path: ex.path }, 'request with a system:full-access key');
+      logger.info(
+        { audit: 'system_key.request', keyId: record.id, userId: context.userId, requestId, method, path: ex.path },
+        'request with a system:full-access key',
+      );
     }
     const signed = signContext(internalSecret, route.upstream, method, url, context);
-    forward(req, res, upstream, url, { 'x-acs-context': signed.context, 'x-acs-signature': signed.signature }, { requestId, logger, metrics, recorder: ex.recorder, startedMs: ex.startedMs, maxBodyBytes, usage, keyId: record.id });
+    forward(
+      req,
+      res,
+      upstream,
+      url,
+      { 'x-acs-context': signed.context, 'x-acs-signature': signed.signature },
+      { requestId, logger, metrics, recorder: ex.recorder, startedMs: ex.startedMs, maxBodyBytes, usage, keyId: record.id },
+    );
     return 'forwarded';
   }
 
@@ -252,13 +307,35 @@ export function createGatewayHandler(deps: GatewayHandlerDeps) {
     // The route is known before anything can fail, so every answer is counted under its pattern.
     const found = isApiPath(path) ? match(method, path) : null;
     const endpoint = found === null && (method === 'GET' || method === 'HEAD') ? publicEndpoints.get(path) : undefined;
-    const recorder = found?.kind === 'found' ? metrics.route(found.route) : endpoint ? metrics.publicEndpoint(method, path) : metrics.unmatched(method);
+    const recorder =
+      found?.kind === 'found' ? metrics.route(found.route) : endpoint ? metrics.publicEndpoint(method, path) : metrics.unmatched(method);
     let outcome: Outcome;
     let exchange: ApiExchange | null = null;
     try {
       if (found !== null) {
-        exchange = { req, res, requestId, url, path, method, found, recorder, startedMs, token: null, claimedUserId: undefined, remembered: undefined, record: null, authz: null, environment: 'live',
-          limitRequest: null, limit: null, counted: null, cacheDown: false, route: null, context: null };
+        exchange = {
+          req,
+          res,
+          requestId,
+          url,
+          path,
+          method,
+          found,
+          recorder,
+          startedMs,
+          token: null,
+          claimedUserId: undefined,
+          remembered: undefined,
+          record: null,
+          authz: null,
+          environment: 'live',
+          limitRequest: null,
+          limit: null,
+          counted: null,
+          cacheDown: false,
+          route: null,
+          context: null,
+        };
         outcome = await handleApi(exchange);
       } else if (endpoint) {
         await endpoint(req, res, requestId);

@@ -13,10 +13,17 @@ const PROBE_TIMEOUT_MS = 2_000;
 function upstreamCheck(upstreams: Upstreams, name: string): ReadinessCheck {
   const upstream = [...upstreams.values()].find((u) => u.name === name)!;
   return async () => {
-    const response = await upstream.pool.request({ path: '/readyz', method: 'GET', headersTimeout: PROBE_TIMEOUT_MS, bodyTimeout: PROBE_TIMEOUT_MS });
+    const response = await upstream.pool.request({
+      path: '/readyz',
+      method: 'GET',
+      headersTimeout: PROBE_TIMEOUT_MS,
+      bodyTimeout: PROBE_TIMEOUT_MS,
+    });
     const body = (await response.body.json().catch(() => null)) as { checks?: Record<string, string> } | null;
     if (response.statusCode === 200) return 'ok';
-    const failing = Object.entries(body?.checks ?? {}).filter(([, v]) => v !== 'ok').map(([k, v]) => `${k}: ${v}`);
+    const failing = Object.entries(body?.checks ?? {})
+      .filter(([, v]) => v !== 'ok')
+      .map(([k, v]) => `${k}: ${v}`);
     return `not ready (${failing.join('; ') || response.statusCode})`;
   };
 }
@@ -33,14 +40,23 @@ export function readinessChecks(upstreams: Upstreams, cache: Cache): Record<stri
  * errors with internal addresses, database and DNS messages) is on the metrics listener's /readyz
  * (METRICS_PORT, cluster-internal), from the same cached round of checks.
  */
-export function createPublicEndpoints(options: { readiness: () => Promise<Readiness>; jwks: JwksStore | null; openApiDocument: Record<string, unknown> }): Map<string, PublicEndpoint> {
+export function createPublicEndpoints(options: {
+  readiness: () => Promise<Readiness>;
+  jwks: JwksStore | null;
+  openApiDocument: Record<string, unknown>;
+}): Map<string, PublicEndpoint> {
   const openApiJson = JSON.stringify(options.openApiDocument);
 
   const jwksEndpoint: PublicEndpoint = async (_req, res, requestId) => {
     if (!options.jwks) return sendError(res, unavailable('The identity service is not deployed yet'), requestId);
     try {
       const json = await options.jwks.publicJson();
-      res.writeHead(200, { 'content-type': 'application/json; charset=utf-8', 'content-length': Buffer.byteLength(json), 'x-request-id': requestId, 'cache-control': 'public, max-age=300' });
+      res.writeHead(200, {
+        'content-type': 'application/json; charset=utf-8',
+        'content-length': Buffer.byteLength(json),
+        'x-request-id': requestId,
+        'cache-control': 'public, max-age=300',
+      });
       res.end(json);
     } catch {
       sendError(res, unavailable('The identity service keys cannot be fetched'), requestId);
@@ -60,7 +76,12 @@ export function createPublicEndpoints(options: { readiness: () => Promise<Readin
     [
       '/openapi.json',
       (_req, res, requestId) => {
-        res.writeHead(200, { 'content-type': 'application/json; charset=utf-8', 'content-length': Buffer.byteLength(openApiJson), 'x-request-id': requestId, 'cache-control': 'public, max-age=300' });
+        res.writeHead(200, {
+          'content-type': 'application/json; charset=utf-8',
+          'content-length': Buffer.byteLength(openApiJson),
+          'x-request-id': requestId,
+          'cache-control': 'public, max-age=300',
+        });
         res.end(openApiJson);
       },
     ],

@@ -8,7 +8,10 @@ export const READINESS_CACHE_MS = 1_000;
  * time, and its answer reused for READINESS_CACHE_MS after it ends, so anonymous /readyz calls
  * cannot multiply the load on the services (at most one fan-out per second, however many calls).
  */
-export function createCachedReadiness(checks: Record<string, ReadinessCheck>, now: () => number = performance.now.bind(performance)): () => Promise<Readiness> {
+export function createCachedReadiness(
+  checks: Record<string, ReadinessCheck>,
+  now: () => number = performance.now.bind(performance),
+): () => Promise<Readiness> {
   let last: { readiness: Readiness; at: number } | null = null;
   let running: Promise<Readiness> | null = null;
   return () => {

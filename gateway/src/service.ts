@@ -33,7 +33,9 @@ export async function startGateway(config: GatewayConfig, logger: Logger, cache:
   const keys = upstreams.get('keys')!;
   const identity = upstreams.get('identity');
   const jwks = identity ? new JwksStore(identity, config.INTERNAL_SECRET, logger) : null;
-  const tokens = jwks ? new TokenVerifier(jwks, { issuer: config.JWT_ISSUER, audience: config.JWT_AUDIENCE, maxEntries: config.VERIFIED_TOKEN_CACHE_SIZE }) : null;
+  const tokens = jwks
+    ? new TokenVerifier(jwks, { issuer: config.JWT_ISSUER, audience: config.JWT_AUDIENCE, maxEntries: config.VERIFIED_TOKEN_CACHE_SIZE })
+    : null;
   const usage = new KeyUsageRecorder(keys, config.INTERNAL_SECRET, logger, config.KEY_USAGE_FLUSH_MS);
   usage.start();
   const registry = createMetricsRegistry('gateway');
@@ -50,7 +52,11 @@ export async function startGateway(config: GatewayConfig, logger: Logger, cache:
     ),
     tokens,
     usage,
-    limiter: new RateLimiter(cache, { defaults: { live: config.RATE_LIMITS_LIVE, test: config.RATE_LIMITS_TEST }, replicas: config.GATEWAY_REPLICAS }, logger),
+    limiter: new RateLimiter(
+      cache,
+      { defaults: { live: config.RATE_LIMITS_LIVE, test: config.RATE_LIMITS_TEST }, replicas: config.GATEWAY_REPLICAS },
+      logger,
+    ),
     upstreams,
     internalSecret: config.INTERNAL_SECRET,
     clientAddress: createClientAddressResolver(config.TRUSTED_PROXIES),
@@ -74,7 +80,10 @@ export async function startGateway(config: GatewayConfig, logger: Logger, cache:
       throw err;
     }
   }
-  logger.info({ url: server.url, metrics: metricsServer ? `${metricsServer.url}/metrics` : 'off', upstreams: [...upstreams.keys()] }, 'gateway listening');
+  logger.info(
+    { url: server.url, metrics: metricsServer ? `${metricsServer.url}/metrics` : 'off', upstreams: [...upstreams.keys()] },
+    'gateway listening',
+  );
   const running = metricsServer;
   return {
     server,

@@ -34,7 +34,11 @@ export async function startFakeUpstream(): Promise<FakeUpstream> {
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
   fake.server = server;
   fake.url = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
-  fake.close = () => new Promise<void>((resolve) => { server.closeAllConnections(); server.close(() => resolve()); });
+  fake.close = () =>
+    new Promise<void>((resolve) => {
+      server.closeAllConnections();
+      server.close(() => resolve());
+    });
   return fake as FakeUpstream;
 }
 
@@ -52,14 +56,29 @@ export interface GatewayHarness {
 }
 
 /** Real keys service on a fresh database, real Redis under a unique prefix, a real gateway. */
-export async function startGatewayHarness(upstreamUrls: Record<string, string> = {}, gatewayEnv: Record<string, string> = {}): Promise<GatewayHarness> {
+export async function startGatewayHarness(
+  upstreamUrls: Record<string, string> = {},
+  gatewayEnv: Record<string, string> = {},
+): Promise<GatewayHarness> {
   const logger = createLogger({ name: 'gateway-test', level: 'silent' });
   const database = await createTestDatabase('gw');
   const redisPrefix = `${uniqueName('gwtest')}:`;
   const cache = createRedisCache({ url: testServerUrl('REDIS_URL'), keyPrefix: redisPrefix });
-  const keys = await startKeysService(keysConfigSchema.parse({ PORT: '0', HOST: '127.0.0.1', DATABASE_URL: database.url, INTERNAL_SECRET }), logger, cache);
+  const keys = await startKeysService(
+    keysConfigSchema.parse({ PORT: '0', HOST: '127.0.0.1', DATABASE_URL: database.url, INTERNAL_SECRET }),
+    logger,
+    cache,
+  );
   // METRICS_PORT 0: a free port, so gateways of parallel test files never compete for 9464.
-  const gatewayVariables = { PORT: '0', HOST: '127.0.0.1', METRICS_PORT: '0', INTERNAL_SECRET, KEYS_URL: keys.server.url, ...upstreamUrls, ...gatewayEnv };
+  const gatewayVariables = {
+    PORT: '0',
+    HOST: '127.0.0.1',
+    METRICS_PORT: '0',
+    INTERNAL_SECRET,
+    KEYS_URL: keys.server.url,
+    ...upstreamUrls,
+    ...gatewayEnv,
+  };
   const gateway = await startGateway(gatewayConfigSchema.parse(gatewayVariables), logger, cache);
   const extraGateways: Gateway[] = [];
   return {
@@ -84,7 +103,13 @@ export async function startGatewayHarness(upstreamUrls: Record<string, string> =
       // A second replica with its own Redis connection, as in a scaled deployment.
       const otherCache = options.cache ?? createRedisCache({ url: testServerUrl('REDIS_URL'), keyPrefix: redisPrefix });
       const other = await startGateway(gatewayConfigSchema.parse({ ...gatewayVariables, ...options.env }), logger, otherCache);
-      extraGateways.push({ ...other, close: async () => { await other.close(); if (!options.cache) await otherCache.close(); } });
+      extraGateways.push({
+        ...other,
+        close: async () => {
+          await other.close();
+          if (!options.cache) await otherCache.close();
+        },
+      });
       return other;
     },
     async close() {

@@ -48,7 +48,14 @@ async function expectSpec401(base: string, caller: { key: string; secret: string
 }
 
 async function keyExpiringIn(ms: number, rateLimits: { limit: number; windowSeconds: number }[] | null = null): Promise<Caller> {
-  const { apiKey, secret } = await createApiKey(h.keys.deps, { name: 'expiring', scopes: ['read:devices'], ownerUserId: 77, environment: 'test', expiresAt: new Date(Date.now() + ms), rateLimits });
+  const { apiKey, secret } = await createApiKey(h.keys.deps, {
+    name: 'expiring',
+    scopes: ['read:devices'],
+    ownerUserId: 77,
+    environment: 'test',
+    expiresAt: new Date(Date.now() + ms),
+    rateLimits,
+  });
   return { id: apiKey.id, key: apiKey.key, secret };
 }
 
@@ -128,9 +135,9 @@ describe('usage', () => {
       "SELECT to_char(day, 'YYYY-MM-DD') AS day, status_2xx AS s2, status_3xx AS s3, status_4xx AS s4, status_429 AS s429, status_5xx AS s5 FROM api_key_daily_usage WHERE key_id = $1",
       [caller.id],
     );
-    expect(rows.map((r) => ({ ...r, s2: Number(r.s2), s3: Number(r.s3), s4: Number(r.s4), s429: Number(r.s429), s5: Number(r.s5) }))).toEqual([
-      { day: new Date().toISOString().slice(0, 10), s2: 6, s3: 0, s4: 2, s429: 2, s5: 3 },
-    ]);
+    expect(
+      rows.map((r) => ({ ...r, s2: Number(r.s2), s3: Number(r.s3), s4: Number(r.s4), s429: Number(r.s429), s5: Number(r.s5) })),
+    ).toEqual([{ day: new Date().toISOString().slice(0, 10), s2: 6, s3: 0, s4: 2, s429: 2, s5: 3 }]);
   });
 });
 
@@ -139,16 +146,25 @@ describe('the new routes through the gateway', () => {
     const plain = await h.createKey(['read:devices']);
     const system = await h.createKey(['system:full-access']);
     const id = plain.id;
-    for (const [method, path] of [['POST', `/api/ApiKeys/${id}/roll`], ['GET', `/api/ApiKeys/${id}/usage?days=7`]] as const) {
+    for (const [method, path] of [
+      ['POST', `/api/ApiKeys/${id}/roll`],
+      ['GET', `/api/ApiKeys/${id}/usage?days=7`],
+    ] as const) {
       const noKey = await fetch(h.url + path, { method });
       expect(noKey.status).toBe(401);
       expect(await noKey.json()).toMatchObject(SPEC_401);
       const noScope = await fetch(h.url + path, { method, headers: { 'x-api-key': plain.key, 'x-api-secret': plain.secret } });
       expect(noScope.status).toBe(403);
-      expect(await noScope.json()).toMatchObject({ error: 'Insufficient permissions', message: 'Your API key does not have the required scope' });
+      expect(await noScope.json()).toMatchObject({
+        error: 'Insufficient permissions',
+        message: 'Your API key does not have the required scope',
+      });
       const noUser = await fetch(h.url + path, { method, headers: { 'x-api-key': system.key, 'x-api-secret': system.secret } });
       expect(noUser.status).toBe(403);
-      expect(await noUser.json()).toMatchObject({ error: 'Insufficient permissions', message: 'A valid user JWT with sufficient role is required' });
+      expect(await noUser.json()).toMatchObject({
+        error: 'Insufficient permissions',
+        message: 'A valid user JWT with sufficient role is required',
+      });
     }
   });
 });

@@ -11,7 +11,10 @@ let pool: Pool;
 let failing = false;
 const KEY_A = '11111111-1111-4111-8111-111111111111';
 const KEY_B = '22222222-2222-4222-8222-222222222222';
-type Batch = { usage: { keyId: string; lastUsedAt: number }[]; counts: { keyId: string; date: string; byStatus: Record<string, number> }[] };
+type Batch = {
+  usage: { keyId: string; lastUsedAt: number }[];
+  counts: { keyId: string; date: string; byStatus: Record<string, number> }[];
+};
 const batches = (): Batch[] => keys.received.map((r) => JSON.parse(r.body) as Batch);
 
 beforeAll(async () => {
@@ -33,7 +36,13 @@ afterEach(() => {
 });
 
 const recorder = (maxPending = 100_000) =>
-  new KeyUsageRecorder({ name: 'keys', origin: keys.url, pool } as never, INTERNAL_SECRET, createLogger({ name: 'test', level: 'silent' }), 60_000, maxPending);
+  new KeyUsageRecorder(
+    { name: 'keys', origin: keys.url, pool } as never,
+    INTERNAL_SECRET,
+    createLogger({ name: 'test', level: 'silent' }),
+    60_000,
+    maxPending,
+  );
 
 describe('KeyUsageRecorder', () => {
   it('sends counts by key, UTC day and status class (429 apart from 4xx), split at midnight UTC', async () => {
@@ -70,7 +79,9 @@ describe('KeyUsageRecorder', () => {
     await r.flush();
     const sent = batches();
     expect(sent).toHaveLength(2);
-    expect(sent[1]!.counts).toEqual([{ keyId: KEY_A, date: new Date().toISOString().slice(0, 10), byStatus: { '2xx': 2, '3xx': 0, '4xx': 0, '429': 0, '5xx': 1 } }]);
+    expect(sent[1]!.counts).toEqual([
+      { keyId: KEY_A, date: new Date().toISOString().slice(0, 10), byStatus: { '2xx': 2, '3xx': 0, '4xx': 0, '429': 0, '5xx': 1 } },
+    ]);
     await r.flush();
     expect(batches()).toHaveLength(2);
   });
@@ -81,6 +92,8 @@ describe('KeyUsageRecorder', () => {
     r.count(KEY_B, 200);
     r.count(KEY_A, 200);
     await r.flush();
-    expect(batches()[0]!.counts).toEqual([{ keyId: KEY_A, date: new Date().toISOString().slice(0, 10), byStatus: { '2xx': 2, '3xx': 0, '4xx': 0, '429': 0, '5xx': 0 } }]);
+    expect(batches()[0]!.counts).toEqual([
+      { keyId: KEY_A, date: new Date().toISOString().slice(0, 10), byStatus: { '2xx': 2, '3xx': 0, '4xx': 0, '429': 0, '5xx': 0 } },
+    ]);
   });
 });

@@ -79,7 +79,8 @@ describe('freshness: every change applies on the very next request', () => {
   it('holds for every gateway replica', async () => {
     const other = await h.startAnotherGateway();
     const key = await h.createKey(['read:devices']);
-    const viaOther = (k: { key: string; secret: string }) => fetch(`${other.server.url}/api/Dac`, { headers: { 'x-api-key': k.key, 'x-api-secret': k.secret } });
+    const viaOther = (k: { key: string; secret: string }) =>
+      fetch(`${other.server.url}/api/Dac`, { headers: { 'x-api-key': k.key, 'x-api-secret': k.secret } });
     expect((await viaOther(key)).status).toBe(200);
     expect((await h.call('GET', '/api/Dac', key)).status).toBe(200);
     await changeApiKey(h.keys.deps, key.id, { scopes: ['auth:login'] });
@@ -102,7 +103,13 @@ describe('what the service receives', () => {
   it('a signed context it can verify, and never the secret, the JWT or forged context headers', async () => {
     catalog.received.length = 0;
     const res = await h.call('GET', '/api/Dac?page=2', reader, {
-      headers: { 'x-acs-context': 'forged', 'x-acs-signature': 'forged', authorization: 'Bearer x.y.z', 'x-request-id': 'trace-42', cookie: 'a=b' },
+      headers: {
+        'x-acs-context': 'forged',
+        'x-acs-signature': 'forged',
+        authorization: 'Bearer x.y.z',
+        'x-request-id': 'trace-42',
+        cookie: 'a=b',
+      },
     });
     expect(res.status).toBe(200);
     expect(res.headers.get('x-request-id')).toBe('trace-42');
@@ -113,7 +120,14 @@ describe('what the service receives', () => {
     expect(seen.headers.authorization).toBeUndefined();
     expect(seen.headers.cookie).toBeUndefined();
     expect(seen.headers['x-request-id']).toBe('trace-42');
-    const context = verifyContext(INTERNAL_SECRET, 'catalog', 'GET', seen.url, seen.headers['x-acs-context'] as string, seen.headers['x-acs-signature'] as string);
+    const context = verifyContext(
+      INTERNAL_SECRET,
+      'catalog',
+      'GET',
+      seen.url,
+      seen.headers['x-acs-context'] as string,
+      seen.headers['x-acs-signature'] as string,
+    );
     expect(context).toMatchObject({ keyId: reader.id, scopes: ['read:devices'], requestId: 'trace-42' });
   });
 });
@@ -121,7 +135,14 @@ describe('what the service receives', () => {
 describe('the client address in the signed context', () => {
   const contextSeenBy = (upstream: FakeUpstream) => {
     const seen = upstream.received.at(-1)!;
-    return verifyContext(INTERNAL_SECRET, 'catalog', 'GET', seen.url, seen.headers['x-acs-context'] as string, seen.headers['x-acs-signature'] as string);
+    return verifyContext(
+      INTERNAL_SECRET,
+      'catalog',
+      'GET',
+      seen.url,
+      seen.headers['x-acs-context'] as string,
+      seen.headers['x-acs-signature'] as string,
+    );
   };
 
   it('ignores X-Forwarded-For from a caller that is neither a trusted proxy nor a system key', async () => {
@@ -129,7 +150,7 @@ describe('the client address in the signed context', () => {
     expect(contextSeenBy(catalog)?.clientIp).toBe('127.0.0.1');
   });
 
-  it("takes it from a system key (the dashboard acting for a browser)", async () => {
+  it('takes it from a system key (the dashboard acting for a browser)', async () => {
     const dashboard = await h.createKey(['system:full-access']);
     await h.call('GET', '/api/Dac', dashboard, { headers: { 'x-forwarded-for': '198.51.100.2' } });
     expect(contextSeenBy(catalog)?.clientIp).toBe('198.51.100.2');

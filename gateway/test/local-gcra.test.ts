@@ -26,7 +26,10 @@ describe('LocalGcra', () => {
 
   it('a refused request counts in no window; the verdict names the refusing window and when to retry', () => {
     const { gcra, advance } = limiter();
-    const windows = [{ limit: 2, windowSeconds: 1 }, { limit: 3, windowSeconds: 60 }];
+    const windows = [
+      { limit: 2, windowSeconds: 1 },
+      { limit: 3, windowSeconds: 60 },
+    ];
     expect(gcra.take('k', windows)).toMatchObject({ admitted: true, window: 0, remaining: 1 });
     expect(gcra.take('k', windows)).toMatchObject({ admitted: true, remaining: 0 });
     expect(gcra.take('k', windows)).toEqual({ admitted: false, window: 0, remaining: 0, resetSeconds: 1, retryAfterSeconds: 1 });
@@ -51,11 +54,17 @@ describe('LocalGcra', () => {
 describe('RateLimit headers (draft-ietf-httpapi-ratelimit-headers-11)', () => {
   it('name windows by their length and report the tightest one', () => {
     expect([1, 59, 60, 300, 3600, 7200, 86_400, 90].map(windowName)).toEqual(['1s', '59s', '1m', '5m', '1h', '2h', '1d', '90s']);
-    const windows = [{ limit: 20, windowSeconds: 1 }, { limit: 50_000, windowSeconds: 86_400 }];
+    const windows = [
+      { limit: 20, windowSeconds: 1 },
+      { limit: 50_000, windowSeconds: 86_400 },
+    ];
     expect(rateLimitHeaders(windows, { admitted: true, window: 1, remaining: 7, resetSeconds: 5, retryAfterSeconds: 0 })).toEqual({
       'ratelimit-policy': '"1s";q=20;w=1, "1d";q=50000;w=86400',
       ratelimit: '"1d";r=7;t=5',
     });
-    expect(rateLimitHeaders(windows, { admitted: false, window: 0, remaining: 0, resetSeconds: 1, retryAfterSeconds: 1 })).toMatchObject({ ratelimit: '"1s";r=0;t=1', 'retry-after': '1' });
+    expect(rateLimitHeaders(windows, { admitted: false, window: 0, remaining: 0, resetSeconds: 1, retryAfterSeconds: 1 })).toMatchObject({
+      ratelimit: '"1s";r=0;t=1',
+      'retry-after': '1',
+    });
   });
 });

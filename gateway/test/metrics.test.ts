@@ -29,14 +29,19 @@ async function scrape(metricsUrl: string): Promise<string> {
   return res.text();
 }
 const metricsUrl = (): string => h.gateway.metricsServer!.url;
-const requests = (text: string, labels: Record<string, string>) => metricValue(text, 'http_server_requests_total', { service: 'gateway', ...labels });
+const requests = (text: string, labels: Record<string, string>) =>
+  metricValue(text, 'http_server_requests_total', { service: 'gateway', ...labels });
 
 describe('gateway metrics', () => {
   it('are not served on the public port: /metrics there is a 404 in the error shape, with or without a key', async () => {
     for (const auth of [null, system]) {
       const res = await h.call('GET', '/metrics', auth);
       expect(res.status).toBe(404);
-      expect(await res.json()).toMatchObject({ error: 'Not found', message: expect.any(String), requestId: res.headers.get('x-request-id') });
+      expect(await res.json()).toMatchObject({
+        error: 'Not found',
+        message: expect.any(String),
+        requestId: res.headers.get('x-request-id'),
+      });
     }
     expect(h.gateway.metricsServer!.port).not.toBe(new URL(h.url).port);
   });
@@ -73,12 +78,17 @@ describe('gateway metrics', () => {
 
   it('count upstream failures by upstream and status', async () => {
     expect((await h.call('GET', '/api/SubscriptionPlans', reader)).status).toBe(503); // billing unreachable
-    expect((await h.call('POST', '/api/Users/Login', loginOnly, { headers: { 'content-type': 'application/json' }, body: '{}' })).status).toBe(503); // not deployed
+    expect(
+      (await h.call('POST', '/api/Users/Login', loginOnly, { headers: { 'content-type': 'application/json' }, body: '{}' })).status,
+    ).toBe(503); // not deployed
     catalog.handle = (req) => req.socket.destroy();
     try {
       expect((await h.call('GET', '/api/Dac', reader)).status).toBe(502);
     } finally {
-      catalog.handle = (_req, res) => { res.writeHead(200, { 'content-type': 'application/json' }); res.end('{"ok":true}'); };
+      catalog.handle = (_req, res) => {
+        res.writeHead(200, { 'content-type': 'application/json' });
+        res.end('{"ok":true}');
+      };
     }
     const text = await scrape(metricsUrl());
     expect(metricValue(text, 'gateway_upstream_failures_total', { upstream: 'billing', status: '503' })).toBe(1);
@@ -95,7 +105,10 @@ describe('gateway metrics', () => {
     await new Promise((resolve) => setTimeout(resolve, 100));
     controller.abort();
     await pending;
-    catalog.handle = (_req, res) => { res.writeHead(200, { 'content-type': 'application/json' }); res.end('{"ok":true}'); };
+    catalog.handle = (_req, res) => {
+      res.writeHead(200, { 'content-type': 'application/json' });
+      res.end('{"ok":true}');
+    };
     // The gateway notices the abort on its own time: poll for it.
     const deadline = Date.now() + 5_000;
     let text = await scrape(metricsUrl());

@@ -158,9 +158,12 @@ describe('OpenAPI document', () => {
 
   it("documents the catalog's conditional reads: If-None-Match, 304, ETag and Cache-Control", () => {
     const op = doc.paths['/api/Dac']!.get!;
-    expect((op.parameters as { name: string; in: string }[]).filter((p) => p.in === 'header').map((p) => p.name)).toEqual(['If-None-Match']);
+    expect((op.parameters as { name: string; in: string }[]).filter((p) => p.in === 'header').map((p) => p.name)).toEqual([
+      'If-None-Match',
+    ]);
     const responses = op.responses as Record<string, { headers?: Record<string, unknown>; content?: unknown }>;
-    for (const status of ['200', '304']) expect(Object.keys(responses[status]!.headers ?? {})).toEqual(expect.arrayContaining(['Cache-Control', 'ETag']));
+    for (const status of ['200', '304'])
+      expect(Object.keys(responses[status]!.headers ?? {})).toEqual(expect.arrayContaining(['Cache-Control', 'ETag']));
     expect(responses['304']!.content).toBeUndefined();
   });
 

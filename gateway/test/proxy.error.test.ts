@@ -11,7 +11,10 @@ let key: { key: string; secret: string };
 beforeAll(async () => {
   catalog = await startFakeUpstream();
   // Billing points at a dead port; identity and device are "not deployed".
-  h = await startGatewayHarness({ CATALOG_URL: catalog.url, BILLING_URL: `http://127.0.0.1:${await unusedPort()}` }, { UPSTREAM_TIMEOUT_MS: '400', MAX_BODY_BYTES: '1024' });
+  h = await startGatewayHarness(
+    { CATALOG_URL: catalog.url, BILLING_URL: `http://127.0.0.1:${await unusedPort()}` },
+    { UPSTREAM_TIMEOUT_MS: '400', MAX_BODY_BYTES: '1024' },
+  );
   key = await h.createKey(['system:full-access']);
 });
 afterAll(async () => {
@@ -55,7 +58,10 @@ describe('gateway errors', () => {
     expect(await pending).toMatchObject({ name: 'AbortError' });
     await new Promise((r) => setTimeout(r, 100));
     expect(upstreamClosed).toBe(true);
-    catalog.handle = (_req, res) => { res.writeHead(200, { 'content-type': 'application/json' }); res.end('{"ok":true}'); };
+    catalog.handle = (_req, res) => {
+      res.writeHead(200, { 'content-type': 'application/json' });
+      res.end('{"ok":true}');
+    };
     expect((await h.call('GET', '/api/Dac', key)).status).toBe(200);
   });
 
@@ -65,8 +71,13 @@ describe('gateway errors', () => {
     const cache = createRedisCache({ url: proxy.url, keyPrefix: h.redisPrefix });
     const other = await h.startAnotherGateway({ cache });
     try {
-      catalog.handle = (_req, res) => { res.writeHead(200, { 'content-type': 'application/json' }); res.end('{"ok":true}'); };
-      expect((await fetch(`${other.server.url}/api/Dac`, { headers: { 'x-api-key': key.key, 'x-api-secret': key.secret } })).status).toBe(200);
+      catalog.handle = (_req, res) => {
+        res.writeHead(200, { 'content-type': 'application/json' });
+        res.end('{"ok":true}');
+      };
+      expect((await fetch(`${other.server.url}/api/Dac`, { headers: { 'x-api-key': key.key, 'x-api-secret': key.secret } })).status).toBe(
+        200,
+      );
       const forwardedBefore = catalog.received.length;
       proxy.holdReplies();
       const client = connect(other.server.port, '127.0.0.1');
@@ -82,7 +93,9 @@ describe('gateway errors', () => {
       const metrics = await (await fetch(`${other.metricsServer!.url}/metrics`)).text();
       expect(metricValue(metrics, 'http_server_requests_total', { route: '/api/Dac', status: '499' })).toBe(1);
       // The pooled connections are all free: the next request goes through at once.
-      expect((await fetch(`${other.server.url}/api/Dac`, { headers: { 'x-api-key': key.key, 'x-api-secret': key.secret } })).status).toBe(200);
+      expect((await fetch(`${other.server.url}/api/Dac`, { headers: { 'x-api-key': key.key, 'x-api-secret': key.secret } })).status).toBe(
+        200,
+      );
       expect(catalog.received.length).toBe(forwardedBefore + 1);
     } finally {
       // The harness closes the gateway itself; the cache and the proxy are this test's.
@@ -92,10 +105,25 @@ describe('gateway errors', () => {
   });
 
   it('survives a client that aborts while sending its body', async () => {
-    catalog.handle = (_req, res) => { res.writeHead(200); res.end(); };
+    catalog.handle = (_req, res) => {
+      res.writeHead(200);
+      res.end();
+    };
     const controller = new AbortController();
-    const body = new ReadableStream({ start(c) { c.enqueue(new TextEncoder().encode('[')); } }); // never ends
-    const pending = h.call('POST', '/api/Dac/import', key, { method: 'POST', body, signal: controller.signal, duplex: 'half', headers: { authorization: 'Bearer a.b.c', 'content-type': 'application/json' } } as RequestInit).catch((e: unknown) => e);
+    const body = new ReadableStream({
+      start(c) {
+        c.enqueue(new TextEncoder().encode('['));
+      },
+    }); // never ends
+    const pending = h
+      .call('POST', '/api/Dac/import', key, {
+        method: 'POST',
+        body,
+        signal: controller.signal,
+        duplex: 'half',
+        headers: { authorization: 'Bearer a.b.c', 'content-type': 'application/json' },
+      } as RequestInit)
+      .catch((e: unknown) => e);
     await new Promise((r) => setTimeout(r, 100));
     controller.abort();
     await pending;
@@ -104,7 +132,10 @@ describe('gateway errors', () => {
 
   it('413 when the declared body is larger than the limit, before anything is forwarded', async () => {
     const before = catalog.received.length;
-    const res = await h.call('POST', '/api/Users/Register', key, { headers: { 'content-type': 'application/json' }, body: JSON.stringify({ email: 'x'.repeat(5000) }) });
+    const res = await h.call('POST', '/api/Users/Register', key, {
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ email: 'x'.repeat(5000) }),
+    });
     await expectError(res, 413, 'Payload too large');
     expect(catalog.received.length).toBe(before);
   });

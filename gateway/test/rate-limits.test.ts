@@ -48,7 +48,10 @@ beforeAll(async () => {
   catalog = await startFakeUpstream();
   h = await startGatewayHarness({ CATALOG_URL: catalog.url, IDENTITY_URL: identity.url, DEVICE_URL: device.url });
   other = await h.startAnotherGateway();
-  for (const [userId, disabled] of [[USER_ID, false], [DISABLED_USER_ID, true]] as const) {
+  for (const [userId, disabled] of [
+    [USER_ID, false],
+    [DISABLED_USER_ID, true],
+  ] as const) {
     const record = { userId, accountRole: 0, trialEndsAt: null, subscriptionEndsAt: null, planType: 0, disabled };
     await h.cache.setIfNewer(authzCacheKey(userId), 1, JSON.stringify(record), 600);
   }
@@ -76,11 +79,13 @@ const callAt = (base: string, caller: Caller, path = '/api/Dac', method = 'GET',
   fetch(base + path, { method, headers: { 'x-api-key': caller.key, 'x-api-secret': caller.secret, ...headers } });
 
 async function statuses(responses: Promise<Response>[]): Promise<number[]> {
-  return Promise.all(responses.map(async (pending) => {
-    const res = await pending;
-    await res.arrayBuffer();
-    return res.status;
-  }));
+  return Promise.all(
+    responses.map(async (pending) => {
+      const res = await pending;
+      await res.arrayBuffer();
+      return res.status;
+    }),
+  );
 }
 
 const count = (list: number[], status: number): number => list.filter((s) => s === status).length;
@@ -96,7 +101,10 @@ describe('rate limits per API key', () => {
   });
 
   it('answers 429 in the error shape with Retry-After, and RateLimit headers on every answer', async () => {
-    const caller = await limitedKey([{ limit: 2, windowSeconds: 60 }, { limit: 1000, windowSeconds: 86_400 }]);
+    const caller = await limitedKey([
+      { limit: 2, windowSeconds: 60 },
+      { limit: 1000, windowSeconds: 86_400 },
+    ]);
     const first = await callAt(h.url, caller);
     expect(first.status).toBe(200);
     expect(first.headers.get('ratelimit-policy')).toBe('"1m";q=2;w=60, "1d";q=1000;w=86400');
@@ -107,7 +115,11 @@ describe('rate limits per API key', () => {
     expect(refused.status).toBe(429);
     expect(refused.headers.get('content-type')).toContain('application/json');
     const body = (await refused.json()) as Record<string, unknown>;
-    expect(body).toMatchObject({ error: 'Too many requests', message: expect.stringContaining('rate limit'), requestId: expect.any(String) });
+    expect(body).toMatchObject({
+      error: 'Too many requests',
+      message: expect.stringContaining('rate limit'),
+      requestId: expect.any(String),
+    });
     const retryAfter = Number(refused.headers.get('retry-after'));
     expect(Number.isInteger(retryAfter)).toBe(true);
     expect(retryAfter).toBeGreaterThanOrEqual(20);
@@ -120,16 +132,23 @@ describe('rate limits per API key', () => {
   it('admits again once the window has room (GCRA: one request per windowSeconds/limit, no burst at the edge)', async () => {
     // 2 per 4 s: room for one more every 2 s. Sleeps are longer than the refill, the checks right after shorter.
     const caller = await limitedKey([{ limit: 2, windowSeconds: 4 }]);
-    expect(await statuses([callAt(h.url, caller), callAt(other.server.url, caller), callAt(h.url, caller)])).toEqual(expect.arrayContaining([200, 200, 429]));
+    expect(await statuses([callAt(h.url, caller), callAt(other.server.url, caller), callAt(h.url, caller)])).toEqual(
+      expect.arrayContaining([200, 200, 429]),
+    );
     await new Promise((resolve) => setTimeout(resolve, 2100));
     expect(await statuses([callAt(other.server.url, caller)])).toEqual([200]);
     expect(await statuses([callAt(h.url, caller)])).toEqual([429]);
     await new Promise((resolve) => setTimeout(resolve, 4100));
-    expect(await statuses([callAt(h.url, caller), callAt(other.server.url, caller), callAt(h.url, caller)])).toEqual(expect.arrayContaining([200, 200, 429]));
+    expect(await statuses([callAt(h.url, caller), callAt(other.server.url, caller), callAt(h.url, caller)])).toEqual(
+      expect.arrayContaining([200, 200, 429]),
+    );
   });
 
   it('a refused request counts in no window: the day still admits what the hour refused', async () => {
-    const caller = await limitedKey([{ limit: 3, windowSeconds: 3600 }, { limit: 5, windowSeconds: 86_400 }]);
+    const caller = await limitedKey([
+      { limit: 3, windowSeconds: 3600 },
+      { limit: 5, windowSeconds: 86_400 },
+    ]);
     const burst = await statuses(Array.from({ length: 10 }, (_, i) => callAt(i % 2 ? h.url : other.server.url, caller)));
     expect(count(burst, 200)).toBe(3);
     // Lift the hour, keep the day (same window, same counter): the 7 refused did not count in it, so 2 more fit (3 + 2 = 5).
@@ -157,16 +176,22 @@ describe('rate limits per API key', () => {
       ...Array.from({ length: 5 }, () => callAt(h.url, caller, '/api/Users/Register', 'POST')),
       ...Array.from({ length: 5 }, () => callAt(other.server.url, caller, '/api/Devices')),
       ...Array.from({ length: 5 }, () => callAt(h.url, caller, '/api/Devices', 'GET', { authorization: 'Bearer not.a.token' })),
-      ...Array.from({ length: 5 }, (_, i) => callAt(i % 2 ? h.url : other.server.url, caller, '/api/Devices', 'GET', { authorization: forged })),
-      ...Array.from({ length: 5 }, (_, i) => callAt(i % 2 ? h.url : other.server.url, caller, '/api/Devices', 'GET', { authorization: disabled })),
+      ...Array.from({ length: 5 }, (_, i) =>
+        callAt(i % 2 ? h.url : other.server.url, caller, '/api/Devices', 'GET', { authorization: forged }),
+      ),
+      ...Array.from({ length: 5 }, (_, i) =>
+        callAt(i % 2 ? h.url : other.server.url, caller, '/api/Devices', 'GET', { authorization: disabled }),
+      ),
     ]);
     expect(invalid).toEqual([...Array(5).fill(401), ...Array(5).fill(404), ...Array(5).fill(405), ...Array(25).fill(403)]);
     // Refunds of the forged ones travel on their own; they are in Redis by the time the next read is (same connection order).
     await new Promise((resolve) => setTimeout(resolve, 50));
-    expect(await statuses([callAt(h.url, caller), callAt(other.server.url, caller), callAt(h.url, caller)])).toEqual(expect.arrayContaining([200, 200, 429]));
+    expect(await statuses([callAt(h.url, caller), callAt(other.server.url, caller), callAt(h.url, caller)])).toEqual(
+      expect.arrayContaining([200, 200, 429]),
+    );
   });
 
-  it('a change of limits applies on the key\'s next request on both replicas; clearing them removes the headers', async () => {
+  it("a change of limits applies on the key's next request on both replicas; clearing them removes the headers", async () => {
     const caller = await limitedKey([{ limit: 1, windowSeconds: 3600 }]);
     expect(await statuses([callAt(h.url, caller)])).toEqual([200]);
     expect(await statuses([callAt(h.url, caller), callAt(other.server.url, caller)])).toEqual([429, 429]);
@@ -224,7 +249,9 @@ describe('user routes', () => {
   it('count a request with a valid token like any other', async () => {
     const caller = await limitedKey([{ limit: 2, windowSeconds: 3600 }], ['auth:login']);
     const bearer = { authorization: `Bearer ${await token(USER_ID, signingKey)}` };
-    const results = await statuses([0, 1, 2, 3].map((i) => callAt(i % 2 ? h.url : other.server.url, caller, '/api/Devices', 'GET', bearer)));
+    const results = await statuses(
+      [0, 1, 2, 3].map((i) => callAt(i % 2 ? h.url : other.server.url, caller, '/api/Devices', 'GET', bearer)),
+    );
     expect(count(results, 200)).toBe(2);
     expect(count(results, 429)).toBe(2);
     expect(device.received.length).toBe(2);
@@ -237,7 +264,7 @@ describe('defaults by environment', () => {
     withDefaults = await h.startAnotherGateway({ env: { RATE_LIMITS_TEST: '2/1h', RATE_LIMITS_LIVE: '1000/1s' } });
   });
 
-  it('apply to keys without their own list, by the key\'s environment; a key\'s own list replaces them', async () => {
+  it("apply to keys without their own list, by the key's environment; a key's own list replaces them", async () => {
     const plain = await limitedKey(null);
     const results = await statuses(Array.from({ length: 4 }, () => callAt(withDefaults.server.url, plain)));
     expect(count(results, 200)).toBe(2);

@@ -53,10 +53,15 @@ describe('createCachedReadiness', () => {
   it('runs the checks again only once the last answer is a second old', async () => {
     let clock = 0;
     let runs = 0;
-    const readiness = createCachedReadiness({ one: async () => {
-        runs += 1;
-        return 'ok';
-      } }, () => clock);
+    const readiness = createCachedReadiness(
+      {
+        one: async () => {
+          runs += 1;
+          return 'ok';
+        },
+      },
+      () => clock,
+    );
     await readiness();
     clock = READINESS_CACHE_MS - 1;
     expect(await readiness()).toEqual({ ready: true, checks: { one: 'ok' } });

@@ -2,8 +2,20 @@ import { describe, expect, it } from '@jest/globals';
 import { createRouteMatcher } from '../src/routing/route-matcher.js';
 import type { RouteSpec } from '../src/routing/route-table.js';
 
-const route = (method: RouteSpec['method'], path: string): RouteSpec => ({ method, path, scope: 'read:devices', user: { kind: 'none' }, upstream: 'catalog', operationId: path });
-const match = createRouteMatcher([route('GET', '/api/Dac'), route('POST', '/api/Dac/import'), route('PATCH', '/api/ApiKeys/{id}'), route('DELETE', '/api/ApiKeys/{id}')]);
+const route = (method: RouteSpec['method'], path: string): RouteSpec => ({
+  method,
+  path,
+  scope: 'read:devices',
+  user: { kind: 'none' },
+  upstream: 'catalog',
+  operationId: path,
+});
+const match = createRouteMatcher([
+  route('GET', '/api/Dac'),
+  route('POST', '/api/Dac/import'),
+  route('PATCH', '/api/ApiKeys/{id}'),
+  route('DELETE', '/api/ApiKeys/{id}'),
+]);
 
 describe('route matcher', () => {
   it('matches static paths exactly and case-sensitively', () => {
@@ -12,7 +24,11 @@ describe('route matcher', () => {
     expect(match('GET', '/api/Dac/')).toEqual({ kind: 'none' });
   });
   it('extracts decoded path parameters', () => {
-    expect(match('PATCH', '/api/ApiKeys/a%20b')).toEqual({ kind: 'found', route: expect.objectContaining({ method: 'PATCH' }), params: { id: 'a b' } });
+    expect(match('PATCH', '/api/ApiKeys/a%20b')).toEqual({
+      kind: 'found',
+      route: expect.objectContaining({ method: 'PATCH' }),
+      params: { id: 'a b' },
+    });
     expect(match('PATCH', '/api/ApiKeys/a/b')).toEqual({ kind: 'none' });
   });
   it('lists the allowed methods for a known path', () => {

@@ -59,7 +59,11 @@ beforeEach(() => {
 
 describe('user routes: the token is verified only after the key passes', () => {
   it('no key, an unknown key or a wrong secret: 401 and no verification, for valid and made-up tokens alike', async () => {
-    const tokens = [await token(String(USER_ID)), await token(String(USER_ID), 'never-seen-kid'), 'eyJhbGciOiJFZERTQSIsImtpZCI6InoifQ.eyJzdWIiOiI3In0.c2ln'];
+    const tokens = [
+      await token(String(USER_ID)),
+      await token(String(USER_ID), 'never-seen-kid'),
+      'eyJhbGciOiJFZERTQSIsImtpZCI6InoifQ.eyJzdWIiOiI3In0.c2ln',
+    ];
     const wrongSecret = { key: caller.key, secret: `${caller.secret}x` };
     for (const t of tokens) {
       for (const auth of [null, wrongSecret]) {
@@ -76,12 +80,21 @@ describe('user routes: the token is verified only after the key passes', () => {
     const res = await h.call('GET', '/api/Devices', caller, { headers: { authorization: `Bearer ${t}` } });
     expect(res.status).toBe(200);
     const forwarded = device.received[0]!;
-    const context = verifyContext(INTERNAL_SECRET, 'device', 'GET', forwarded.url, forwarded.headers['x-acs-context'] as string, forwarded.headers['x-acs-signature'] as string);
+    const context = verifyContext(
+      INTERNAL_SECRET,
+      'device',
+      'GET',
+      forwarded.url,
+      forwarded.headers['x-acs-context'] as string,
+      forwarded.headers['x-acs-signature'] as string,
+    );
     expect(context?.userId).toBe(USER_ID);
   });
 
   it('a valid key with a token signed by an unknown key is refused (403), never forwarded', async () => {
-    const res = await h.call('GET', '/api/Devices', caller, { headers: { authorization: `Bearer ${await token(String(USER_ID), 'never-seen-kid')}` } });
+    const res = await h.call('GET', '/api/Devices', caller, {
+      headers: { authorization: `Bearer ${await token(String(USER_ID), 'never-seen-kid')}` },
+    });
     expect(res.status).toBe(403);
     expect(device.received).toHaveLength(0);
   });

@@ -23,7 +23,10 @@ async function keyPair(kid: string): Promise<{ privateKey: CryptoKey; jwk: JWK }
   return { privateKey, jwk: { ...(await exportJWK(publicKey)), kid, alg: 'EdDSA', use: 'sig' } };
 }
 
-function token(claims: Record<string, unknown> = {}, options: { kid?: string; key?: CryptoKey; exp?: number; iss?: string; aud?: string } = {}): Promise<string> {
+function token(
+  claims: Record<string, unknown> = {},
+  options: { kid?: string; key?: CryptoKey; exp?: number; iss?: string; aud?: string } = {},
+): Promise<string> {
   return new SignJWT({ email: 'a@example.com', role: 1, plan_type: 0, ...claims })
     .setProtectedHeader({ alg: 'EdDSA', kid: options.kid ?? 'k1', typ: 'JWT' })
     .setSubject('42')
@@ -35,7 +38,12 @@ function token(claims: Record<string, unknown> = {}, options: { kid?: string; ke
 }
 
 function verifier(maxEntries = 100): { verifier: TokenVerifier; store: JwksStore } {
-  const store = new JwksStore({ name: 'identity', origin: '', pool }, 'x'.repeat(40), createLogger({ name: 't', level: 'silent' }), () => now * 1000);
+  const store = new JwksStore(
+    { name: 'identity', origin: '', pool },
+    'x'.repeat(40),
+    createLogger({ name: 't', level: 'silent' }),
+    () => now * 1000,
+  );
   return { store, verifier: new TokenVerifier(store, { issuer: ISSUER, audience: AUDIENCE, maxEntries, nowSeconds: () => now }) };
 }
 
@@ -88,7 +96,9 @@ describe('token verifier', () => {
     const good = await token();
     await v.verify(good); // cached: must not make any of the following pass
     const [header, payload, signature] = good.split('.');
-    const forgedPayload = Buffer.from(JSON.stringify({ ...JSON.parse(Buffer.from(payload!, 'base64url').toString()), sub: '1', role: 3 })).toString('base64url');
+    const forgedPayload = Buffer.from(
+      JSON.stringify({ ...JSON.parse(Buffer.from(payload!, 'base64url').toString()), sub: '1', role: 3 }),
+    ).toString('base64url');
     const none = `${Buffer.from(JSON.stringify({ alg: 'none', kid: 'k1' })).toString('base64url')}.${payload}.`;
     const bad = [
       `${header}.${forgedPayload}.${signature}`,

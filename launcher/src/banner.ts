@@ -10,7 +10,11 @@ export function printBanner(config: LauncherConfig, system: RunningSystem, ready
     config.DATABASE_URL ? 'PostgreSQL' : `embedded PostgreSQL (PGlite) in ${config.DATA_DIR}`,
     config.REDIS_URL ? 'Redis' : 'in-process cache',
   ].join(', ');
-  const lines = ['', `Audio catalog platform is running at ${system.gatewayUrl}  (${mode}; ready in ${readySeconds.toFixed(1)} s)`, `  OpenAPI: ${system.gatewayUrl}/openapi.json   Ready: ${system.gatewayUrl}/readyz`];
+  const lines = [
+    '',
+    `Audio catalog platform is running at ${system.gatewayUrl}  (${mode}; ready in ${readySeconds.toFixed(1)} s)`,
+    `  OpenAPI: ${system.gatewayUrl}/openapi.json   Ready: ${system.gatewayUrl}/readyz`,
+  ];
   lines.push(`  Account dashboard: ${system.dashboardUrl}  (register, sign in, API keys, subscriptions, devices)`);
   const metrics = system.gateway.metricsServer;
   if (metrics) lines.push(`  Metrics: ${metrics.url}/metrics  (Prometheus, the gateway's own listener)`);

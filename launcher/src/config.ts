@@ -1,5 +1,16 @@
 import { z } from 'zod';
-import { amqpUrl, configProblems, listenerFields, port, portOrOff, postgresUrl, redisFields, secret, type ConfigProblem, type Env } from '@acs/config';
+import {
+  amqpUrl,
+  configProblems,
+  listenerFields,
+  port,
+  portOrOff,
+  postgresUrl,
+  redisFields,
+  secret,
+  type ConfigProblem,
+  type Env,
+} from '@acs/config';
 import { embeddedConfigProblems } from './embedded-configs.js';
 
 /**
@@ -33,8 +44,10 @@ const launcherFieldsSchema = z.object({
 /** Pairs that services check only once they run; `npm start` says so before anything starts. */
 function pairProblems(env: Env): ConfigProblem[] {
   const problems: ConfigProblem[] = [];
-  if (env.SEED_API_KEY && !env.SEED_API_SECRET) problems.push({ variable: 'SEED_API_SECRET', expected: 'SEED_API_SECRET is required when SEED_API_KEY is set' });
-  if (!env.SEED_ADMIN_EMAIL !== !env.SEED_ADMIN_PASSWORD) problems.push({ variable: 'SEED_ADMIN_PASSWORD', expected: 'SEED_ADMIN_EMAIL and SEED_ADMIN_PASSWORD go together' });
+  if (env.SEED_API_KEY && !env.SEED_API_SECRET)
+    problems.push({ variable: 'SEED_API_SECRET', expected: 'SEED_API_SECRET is required when SEED_API_KEY is set' });
+  if (!env.SEED_ADMIN_EMAIL !== !env.SEED_ADMIN_PASSWORD)
+    problems.push({ variable: 'SEED_ADMIN_PASSWORD', expected: 'SEED_ADMIN_EMAIL and SEED_ADMIN_PASSWORD go together' });
   return problems;
 }
 
@@ -45,7 +58,8 @@ function pairProblems(env: Env): ConfigProblem[] {
 export const launcherConfigSchema = z.record(z.string(), z.string().optional()).transform((env, ctx) => {
   const own = launcherFieldsSchema.safeParse(env);
   const problems = [...(own.success ? [] : configProblems(own.error)), ...embeddedConfigProblems(env), ...pairProblems(env)];
-  for (const { variable, expected } of problems) ctx.addIssue({ code: 'custom', message: expected, path: [variable], input: env[variable] });
+  for (const { variable, expected } of problems)
+    ctx.addIssue({ code: 'custom', message: expected, path: [variable], input: env[variable] });
   if (!own.success || problems.length > 0) return z.NEVER;
   return { ...own.data, env: env as Env };
 });

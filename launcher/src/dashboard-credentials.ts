@@ -35,7 +35,13 @@ async function readStoredKey(dataDir: string): Promise<DashboardKey | null> {
 async function stillValid(deps: KeysDeps, stored: DashboardKey): Promise<boolean> {
   try {
     const current = await changeApiKey(deps, stored.id, { name: DASHBOARD_KEY_NAME });
-    return current.key === stored.key && current.ownerUserId === null && current.revokedAt === null && current.scopes.includes(SYSTEM_SCOPE) && current.secretHash === hashSecret(stored.secret);
+    return (
+      current.key === stored.key &&
+      current.ownerUserId === null &&
+      current.revokedAt === null &&
+      current.scopes.includes(SYSTEM_SCOPE) &&
+      current.secretHash === hashSecret(stored.secret)
+    );
   } catch (err) {
     // Not found: the file belongs to another database (DATABASE_URL changed) or the row is gone.
     if ((err as { kind?: unknown }).kind === 'not_found') return false;
@@ -51,7 +57,12 @@ async function stillValid(deps: KeysDeps, stored: DashboardKey): Promise<boolean
 export async function ensureDashboardKey(deps: KeysDeps, dataDir: string): Promise<DashboardKey> {
   const stored = await readStoredKey(dataDir);
   if (stored && (await stillValid(deps, stored))) return stored;
-  const { apiKey, secret } = await createApiKey(deps, { name: DASHBOARD_KEY_NAME, scopes: [SYSTEM_SCOPE], ownerUserId: null, environment: 'live' });
+  const { apiKey, secret } = await createApiKey(deps, {
+    name: DASHBOARD_KEY_NAME,
+    scopes: [SYSTEM_SCOPE],
+    ownerUserId: null,
+    environment: 'live',
+  });
   const made: DashboardKey = { id: apiKey.id, key: apiKey.key, secret };
   await writePrivateFile(dataDir, KEY_FILE, JSON.stringify(made));
   return made;

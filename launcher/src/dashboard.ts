@@ -10,7 +10,12 @@ import { embeddedConfig } from './embedded-configs.js';
  * a client of the gateway like any other, with its own system:full-access key. Plain HTTP on
  * this machine, so its cookies cannot be Secure (browsers drop Secure cookies over http://).
  */
-export async function startEmbeddedDashboard(config: LauncherConfig, keysDeps: KeysDeps, gatewayUrl: string, logger: Logger): Promise<DashboardService> {
+export async function startEmbeddedDashboard(
+  config: LauncherConfig,
+  keysDeps: KeysDeps,
+  gatewayUrl: string,
+  logger: Logger,
+): Promise<DashboardService> {
   const credentials = await ensureDashboardKey(keysDeps, config.DATA_DIR);
   const sessionSecret = config.SESSION_SECRET ?? (await loadOrCreateSessionSecret(config.DATA_DIR));
   return startDashboard(

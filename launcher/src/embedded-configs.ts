@@ -31,7 +31,18 @@ const SET_BY_LAUNCHER = {
   catalog: BEHIND_GATEWAY,
   billing: BEHIND_GATEWAY,
   device: [...BEHIND_GATEWAY, 'CATALOG_URL'],
-  gateway: ['HOST', 'PORT', 'METRICS_PORT', 'LOG_LEVEL', 'INTERNAL_SECRET', 'KEYS_URL', 'IDENTITY_URL', 'CATALOG_URL', 'DEVICE_URL', 'BILLING_URL'],
+  gateway: [
+    'HOST',
+    'PORT',
+    'METRICS_PORT',
+    'LOG_LEVEL',
+    'INTERNAL_SECRET',
+    'KEYS_URL',
+    'IDENTITY_URL',
+    'CATALOG_URL',
+    'DEVICE_URL',
+    'BILLING_URL',
+  ],
   dashboard: ['HOST', 'PORT', 'LOG_LEVEL', 'COOKIE_SECURE', 'GATEWAY_URL', 'DASHBOARD_API_KEY', 'DASHBOARD_API_SECRET', 'SESSION_SECRET'],
 } as const satisfies Record<EmbeddedProcess, readonly string[]>;
 

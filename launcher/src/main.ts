@@ -8,7 +8,11 @@ import { collectGarbageOnce } from './collect-garbage.js';
 
 // `npm start`: the whole platform on one machine with nothing installed but Node.
 const config = loadConfigOrExit('npm start', launcherConfigSchema);
-const logger = createLogger({ name: 'platform', level: config.LOG_LEVEL, format: config.LOG_FORMAT ?? (process.stdout.isTTY ? 'pretty' : 'json') });
+const logger = createLogger({
+  name: 'platform',
+  level: config.LOG_LEVEL,
+  format: config.LOG_FORMAT ?? (process.stdout.isTTY ? 'pretty' : 'json'),
+});
 try {
   const system = await startSystem(config, logger);
   // From the process's start (node's own clock), the time a newcomer waits after `npm start`'s build check.

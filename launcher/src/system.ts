@@ -48,7 +48,9 @@ export function startSystem(config: LauncherConfig, logger: Logger): Promise<Run
   return startWithCloseStack(logger, async (stack) => {
     if (!config.DATABASE_URL) stack.defer('the data folder lock', await acquireDataDirLock(config.DATA_DIR));
     const internalSecret = config.INTERNAL_SECRET ?? (await loadOrCreateInternalSecret(config.DATA_DIR));
-    const cache = config.REDIS_URL ? createRedisCache({ url: config.REDIS_URL, keyPrefix: config.REDIS_PREFIX, logger: serviceLogger(logger, 'cache') }) : createMemoryCache();
+    const cache = config.REDIS_URL
+      ? createRedisCache({ url: config.REDIS_URL, keyPrefix: config.REDIS_PREFIX, logger: serviceLogger(logger, 'cache') })
+      : createMemoryCache();
     stack.defer('the cache', () => cache.close());
     // One bus for billing (publisher) and identity (consumer): RabbitMQ, or in-process in the embedded mode.
     const bus = config.AMQP_URL
@@ -68,16 +70,28 @@ export function startSystem(config: LauncherConfig, logger: Logger): Promise<Run
     const keysConfig = embeddedConfig('keys', config.env, behindGateway('keys'));
     const keys = await startKeysService(keysConfig, serviceLogger(logger, 'keys'), cache);
     stack.defer('the keys service', () => keys.close());
-    const identity = await startIdentityService(embeddedConfig('identity', config.env, behindGateway('identity')), serviceLogger(logger, 'identity'), cache, bus);
+    const identity = await startIdentityService(
+      embeddedConfig('identity', config.env, behindGateway('identity')),
+      serviceLogger(logger, 'identity'),
+      cache,
+      bus,
+    );
     stack.defer('the identity service', () => identity.close());
-    const catalog = await startCatalogService(embeddedConfig('catalog', config.env, behindGateway('catalog')), serviceLogger(logger, 'catalog'));
+    const catalog = await startCatalogService(
+      embeddedConfig('catalog', config.env, behindGateway('catalog')),
+      serviceLogger(logger, 'catalog'),
+    );
     stack.defer('the catalog service', () => catalog.close());
     const device = await startDeviceService(
       embeddedConfig('device', config.env, { ...behindGateway('device'), CATALOG_URL: catalog.server.url }),
       serviceLogger(logger, 'device'),
     );
     stack.defer('the device service', () => device.close());
-    const billing = await startBillingService(embeddedConfig('billing', config.env, behindGateway('billing')), serviceLogger(logger, 'billing'), bus);
+    const billing = await startBillingService(
+      embeddedConfig('billing', config.env, behindGateway('billing')),
+      serviceLogger(logger, 'billing'),
+      bus,
+    );
     stack.defer('the billing service', () => billing.close());
     const gateway = await startGateway(
       embeddedConfig('gateway', config.env, {
@@ -103,7 +117,14 @@ export function startSystem(config: LauncherConfig, logger: Logger): Promise<Run
     if (!config.DATABASE_URL) stack.defer('the CLI socket', await serveCliSocket(config.DATA_DIR, cache, logger));
     return {
       gatewayUrl: gateway.server.url,
-      keys, identity, catalog, device, billing, gateway, cache, bus,
+      keys,
+      identity,
+      catalog,
+      device,
+      billing,
+      gateway,
+      cache,
+      bus,
       generatedSystemKey,
       seedKey: keysConfig.SEED_API_KEY ? { key: keysConfig.SEED_API_KEY, scopes: keysConfig.SEED_API_SCOPES } : null,
       dashboard,

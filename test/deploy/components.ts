@@ -59,12 +59,15 @@ export function standaloneEntries(): string[] {
 
 /** `["node", "services/catalog/dist/main.js"]` → the catalog component, or why it is not one. */
 export function componentOfCommand(command: unknown): Component | string {
-  if (!Array.isArray(command) || command[0] !== 'node' || command.length !== 2) return `command ${JSON.stringify(command)} is not ["node", "<package>/dist/main.js"]`;
+  if (!Array.isArray(command) || command[0] !== 'node' || command.length !== 2)
+    return `command ${JSON.stringify(command)} is not ["node", "<package>/dist/main.js"]`;
   const match = /^(.+)\/dist\/main\.js$/.exec(String(command[1]));
   if (!match) return `entry ${String(command[1])} is not <package>/dist/main.js`;
   const dir = match[1]!;
   if (!repoFileExists(`${dir}/src/main.ts`)) return `entry ${String(command[1])}: ${dir}/src/main.ts does not exist`;
-  return COMPONENTS.find((component) => component.dir === dir) ?? `${dir} has no entry in test/deploy/components.ts (add its config schema)`;
+  return (
+    COMPONENTS.find((component) => component.dir === dir) ?? `${dir} has no entry in test/deploy/components.ts (add its config schema)`
+  );
 }
 
 /** The schema's variables that have neither a default nor `.optional()`. */
@@ -92,7 +95,9 @@ export function mainSchemaName(component: Component): string | undefined {
 }
 
 const sourceFiles = (dir: string): string[] =>
-  readdirSync(dir, { withFileTypes: true }).flatMap((entry) => (entry.isDirectory() ? sourceFiles(join(dir, entry.name)) : entry.name.endsWith('.ts') ? [join(dir, entry.name)] : []));
+  readdirSync(dir, { withFileTypes: true }).flatMap((entry) =>
+    entry.isDirectory() ? sourceFiles(join(dir, entry.name)) : entry.name.endsWith('.ts') ? [join(dir, entry.name)] : [],
+  );
 
 /**
  * Whether the process serves Prometheus metrics: its sources use @acs/metrics (every service's

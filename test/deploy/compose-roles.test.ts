@@ -12,7 +12,10 @@ describe('docker-compose.yml database roles', () => {
     if (url === undefined || name === 'postgres') return [];
     return [{ name, url: new URL(url), raw: String((service.environment as Record<string, unknown>).DATABASE_URL) }];
   });
-  const superuser = interpolate(String((compose.services.postgres!.environment as Record<string, unknown>).POSTGRES_USER), (n) => SECRET_FIXTURES[n]);
+  const superuser = interpolate(
+    String((compose.services.postgres!.environment as Record<string, unknown>).POSTGRES_USER),
+    (n) => SECRET_FIXTURES[n],
+  );
 
   it('each service with a database has its own role and password, never the superuser', () => {
     expect(withDatabase.map((s) => s.name).sort()).toEqual(['billing', 'catalog', 'device', 'identity', 'keys']);
@@ -27,6 +30,8 @@ describe('docker-compose.yml database roles', () => {
   it('PostgreSQL gets every role password and the script that makes the roles', () => {
     const env = compose.services.postgres!.environment as Record<string, unknown>;
     for (const { name } of withDatabase) expect(env[`${name.toUpperCase()}_DB_PASSWORD`]).toBeDefined();
-    expect((compose.services.postgres as { volumes?: string[] }).volumes).toContain('./deploy/postgres/service-roles.sh:/docker-entrypoint-initdb.d/10-service-roles.sh:ro');
+    expect((compose.services.postgres as { volumes?: string[] }).volumes).toContain(
+      './deploy/postgres/service-roles.sh:/docker-entrypoint-initdb.d/10-service-roles.sh:ro',
+    );
   });
 });

@@ -1,7 +1,25 @@
 import { describe, expect, it } from '@jest/globals';
 import { ceilingViolations, type RateLimits } from '@acs/contracts';
-import { COMPONENTS, appStopGraceSeconds, componentOfCommand, mainSchemaName, publicComponents, readRepoFile, standaloneEntries, type Component } from './components.js';
-import { composeEnv, composeVariables, envExampleVariables, interpolate, loadCompose, rawEnvironment, type ComposeFile, type ComposeService } from './compose-file.js';
+import {
+  COMPONENTS,
+  appStopGraceSeconds,
+  componentOfCommand,
+  mainSchemaName,
+  publicComponents,
+  readRepoFile,
+  standaloneEntries,
+  type Component,
+} from './components.js';
+import {
+  composeEnv,
+  composeVariables,
+  envExampleVariables,
+  interpolate,
+  loadCompose,
+  rawEnvironment,
+  type ComposeFile,
+  type ComposeService,
+} from './compose-file.js';
 import { SECRET_FIXTURES, envProblems, parsedConfig, sharedSettingProblems, targetOfUrlVariable } from './env-check.js';
 
 const compose = loadCompose();
@@ -26,17 +44,27 @@ function allEnvProblems(file: ComposeFile): string[] {
 }
 
 /** `"${DASHBOARD_PORT:-8086}:8086"` → 8086: the container side of a published port. */
-const containerPort = (entry: unknown): number => Number(interpolate(String(entry), (name) => SECRET_FIXTURES[name]).split(':').at(-1)!.split('/')[0]);
+const containerPort = (entry: unknown): number =>
+  Number(
+    interpolate(String(entry), (name) => SECRET_FIXTURES[name])
+      .split(':')
+      .at(-1)!
+      .split('/')[0],
+  );
 
 /** Published services that are not public entries, and public entries not published on their PORT. */
 function publishedProblems(file: ComposeFile): string[] {
   const problems: string[] = [];
-  const published = Object.entries(file.services).filter(([, s]) => (s.ports ?? []).length > 0).map(([name]) => name);
-  for (const name of published) if (!publicComponents().some((c) => c.name === name)) problems.push(`${name} is published but is not a public entry`);
+  const published = Object.entries(file.services)
+    .filter(([, s]) => (s.ports ?? []).length > 0)
+    .map(([name]) => name);
+  for (const name of published)
+    if (!publicComponents().some((c) => c.name === name)) problems.push(`${name} is published but is not a public entry`);
   for (const component of publicComponents()) {
     const service = file.services[component.name];
     const port = service && parsedConfig(component, composeEnv(service, variables)).PORT;
-    if (!service || !(service.ports ?? []).some((entry) => containerPort(entry) === port)) problems.push(`${component.name} is not published on its port ${String(port)}`);
+    if (!service || !(service.ports ?? []).some((entry) => containerPort(entry) === port))
+      problems.push(`${component.name} is not published on its port ${String(port)}`);
   }
   return problems;
 }
@@ -97,14 +125,18 @@ describe('docker-compose.yml', () => {
 
   it('publishes only the public entries (gateway, dashboard), each on the port it listens on, and runs our containers read-only with a stop grace above the processes’ own', () => {
     expect(publishedProblems(compose)).toEqual([]);
-    expect(publicComponents().map((c) => c.name).sort()).toEqual(['dashboard', 'gateway']);
+    expect(
+      publicComponents()
+        .map((c) => c.name)
+        .sort(),
+    ).toEqual(['dashboard', 'gateway']);
     for (const { service } of ours) {
       expect(service.read_only).toBe(true);
       expect(Number.parseInt(service.stop_grace_period ?? '10', 10)).toBeGreaterThan(appStopGraceSeconds());
     }
   });
 
-  it('shares a rate limit among the gateway containers it runs, and keeps the live default within the users\' ceiling', () => {
+  it("shares a rate limit among the gateway containers it runs, and keeps the live default within the users' ceiling", () => {
     const byName = (name: string) => components.find((c) => c.name === name)!;
     const config = (name: string) => parsedConfig(byName(name), composeEnv(serviceOf(byName(name)).service, variables));
     const gateway = serviceOf(byName('gateway')).service as ComposeService & { deploy?: { replicas?: number } };
@@ -118,7 +150,9 @@ describe('docker-compose.yml', () => {
     const example = readRepoFile('.env.example');
     for (const name of ['RATE_LIMITS_LIVE', 'RATE_LIMITS_TEST', 'RATE_LIMIT_CEILING']) {
       const line = new RegExp(`^${name}=(.*)$`, 'm').exec(example)?.[1];
-      const raw = [...Object.values(compose.services)].flatMap((service) => rawEnvironment(service)).find(([variable]) => variable === name)?.[1];
+      const raw = [...Object.values(compose.services)]
+        .flatMap((service) => rawEnvironment(service))
+        .find(([variable]) => variable === name)?.[1];
       expect(raw && interpolate(raw, () => undefined)).toBe(line);
     }
   });
@@ -137,20 +171,37 @@ describe('the compose checks catch mistakes', () => {
 
   it('a misspelt variable', () => {
     const problems = allEnvProblems(mutated((text) => text.replace('KEYS_URL: http://keys:8081', 'KEY_URL: http://keys:8081')));
-    expect(problems).toEqual(expect.arrayContaining([expect.stringMatching(/gateway: KEY_URL is not a variable/), expect.stringMatching(/gateway: KEYS_URL is required/)]));
+    expect(problems).toEqual(
+      expect.arrayContaining([
+        expect.stringMatching(/gateway: KEY_URL is not a variable/),
+        expect.stringMatching(/gateway: KEYS_URL is required/),
+      ]),
+    );
   });
 
   it('a missing required variable and a bad value', () => {
     const problems = allEnvProblems(
       mutated((text) => text.replace('      CATALOG_URL: http://catalog:8082\n', '').replace('PORT: "8082"', 'PORT: "eighty"')),
     );
-    expect(problems).toEqual(expect.arrayContaining([expect.stringMatching(/device: CATALOG_URL is required/), expect.stringMatching(/catalog: PORT: expected a TCP port/)]));
+    expect(problems).toEqual(
+      expect.arrayContaining([
+        expect.stringMatching(/device: CATALOG_URL is required/),
+        expect.stringMatching(/catalog: PORT: expected a TCP port/),
+      ]),
+    );
   });
 
   it('a service published that is not a public entry, and a public entry not published', () => {
-    // biome-ignore lint/suspicious/noTemplateCurlyInString: compose's own ${VAR:-default} syntax, matched as text
-    const edited = mutated((text) => text.replace('      - "${DASHBOARD_PORT:-8086}:8086"\n', '      - "8086:8081"\n').replace('  keys:\n    <<: *app\n', '  keys:\n    <<: *app\n    ports: ["8081:8081"]\n'));
-    expect(publishedProblems(edited)).toEqual(['keys is published but is not a public entry', 'dashboard is not published on its port 8086']);
+    const edited = mutated((text) =>
+      text
+        // biome-ignore lint/suspicious/noTemplateCurlyInString: compose's own ${VAR:-default} syntax, matched as text
+        .replace('      - "${DASHBOARD_PORT:-8086}:8086"\n', '      - "8086:8081"\n')
+        .replace('  keys:\n    <<: *app\n', '  keys:\n    <<: *app\n    ports: ["8081:8081"]\n'),
+    );
+    expect(publishedProblems(edited)).toEqual([
+      'keys is published but is not a public entry',
+      'dashboard is not published on its port 8086',
+    ]);
   });
 
   it('a service entry that does not exist', () => {

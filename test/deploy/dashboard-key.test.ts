@@ -33,7 +33,10 @@ function composeSeedProblems(file: ComposeFile): string[] {
   const problems: string[] = [];
   for (const [seed, own] of PAIRS) {
     const [seeded, presented] = [onlyReference(raw(keys, seed)), onlyReference(raw(dashboard, own))];
-    if (!seeded || seeded !== presented) problems.push(`keys ${seed} (${String(raw(keys, seed))}) and dashboard ${own} (${String(raw(dashboard, own))}) are not the same .env variable`);
+    if (!seeded || seeded !== presented)
+      problems.push(
+        `keys ${seed} (${String(raw(keys, seed))}) and dashboard ${own} (${String(raw(dashboard, own))}) are not the same .env variable`,
+      );
     if (!composeEnv(keys, variables).guaranteed.has(seed)) problems.push(`keys ${seed} is not always set`);
   }
   const scopes = parsedConfig(component('keys'), composeEnv(keys, variables)).SEED_API_SCOPES;
@@ -53,7 +56,8 @@ function k8sSeedProblems(manifests: Manifest[]): string[] {
   const problems: string[] = [];
   for (const [seed, own] of PAIRS) {
     const [seeded, presented] = [source(keys.container, seed), source(dashboard.container, own)];
-    if (seeded !== presented || !seeded.startsWith('Secret ')) problems.push(`keys ${seed} (${seeded}) and dashboard ${own} (${presented}) are not the same Secret key`);
+    if (seeded !== presented || !seeded.startsWith('Secret '))
+      problems.push(`keys ${seed} (${seeded}) and dashboard ${own} (${presented}) are not the same Secret key`);
   }
   const scopes = parsedConfig(keys.component, keys.env).SEED_API_SCOPES;
   if (!hasSystemScope(scopes)) problems.push(`keys SEED_API_SCOPES is "${String(scopes)}", without ${SYSTEM_SCOPE}`);
@@ -63,7 +67,8 @@ function k8sSeedProblems(manifests: Manifest[]): string[] {
 /** The node one-liners .env.example gives for the dashboard's key and secret. */
 function documentedCommands(): Record<string, string> {
   const found: Record<string, string> = {};
-  for (const match of readRepoFile('.env.example').matchAll(/^#\s+(DASHBOARD_API_KEY|DASHBOARD_API_SECRET):\s+node -e '([^']+)'\s*$/gm)) found[match[1]!] = match[2]!;
+  for (const match of readRepoFile('.env.example').matchAll(/^#\s+(DASHBOARD_API_KEY|DASHBOARD_API_SECRET):\s+node -e '([^']+)'\s*$/gm))
+    found[match[1]!] = match[2]!;
   return found;
 }
 const run = (code: string): string => execFileSync(process.execPath, ['-e', code], { encoding: 'utf8' }).trim();
@@ -82,13 +87,17 @@ describe("the dashboard's API key is the keys service's seed key", () => {
     expect(Object.keys(commands).sort()).toEqual(['DASHBOARD_API_KEY', 'DASHBOARD_API_SECRET']);
     const prefixes = new Set([
       parsedConfig(component('keys'), composeEnv(loadCompose().services.keys!, composeVariables())).KEY_PREFIX,
-      ...workloads(appliedManifests()).workloads.filter((w) => w.component.name === 'keys').map((w) => parsedConfig(w.component, w.env).KEY_PREFIX),
+      ...workloads(appliedManifests())
+        .workloads.filter((w) => w.component.name === 'keys')
+        .map((w) => parsedConfig(w.component, w.env).KEY_PREFIX),
     ]);
     const keys = [run(commands.DASHBOARD_API_KEY!), run(commands.DASHBOARD_API_KEY!)];
     expect(keys[0]).not.toBe(keys[1]);
     for (const key of keys) {
       expect(key).toMatch(/^[a-z][a-z0-9]{1,15}_(live|test)_[A-Za-z0-9]{24}$/);
-      expect([...prefixes].map((prefix) => `${prefix}: ${parseApiKey(key)?.prefix}`)).toEqual([...prefixes].map((prefix) => `${prefix}: ${prefix}`));
+      expect([...prefixes].map((prefix) => `${prefix}: ${parseApiKey(key)?.prefix}`)).toEqual(
+        [...prefixes].map((prefix) => `${prefix}: ${prefix}`),
+      );
       expect(dashboardConfigSchema.shape.DASHBOARD_API_KEY.safeParse(key).success).toBe(true);
     }
     const secret = run(commands.DASHBOARD_API_SECRET!);
@@ -111,16 +120,24 @@ describe('the seed key checks catch mistakes', () => {
       'keys SEED_API_KEY (${SEED_API_KEY:-}) and dashboard DASHBOARD_API_KEY (${DASHBOARD_API_KEY:?set DASHBOARD_API_KEY in .env (see .env.example)}) are not the same .env variable',
       'keys SEED_API_KEY is not always set',
     ]);
-    expect(composeSeedProblems(composeWith((t) => t.replace('SEED_API_SCOPES: system:full-access', 'SEED_API_SCOPES: read:devices')))).toEqual([
-      'keys SEED_API_SCOPES is "read:devices", without system:full-access',
-    ]);
+    expect(
+      composeSeedProblems(composeWith((t) => t.replace('SEED_API_SCOPES: system:full-access', 'SEED_API_SCOPES: read:devices'))),
+    ).toEqual(['keys SEED_API_SCOPES is "read:devices", without system:full-access']);
   });
 
   it('k8s: keys seeded from another Secret key, an optional one, or with other scopes', () => {
     const other = appliedManifestsWith('keys.yaml', (t) => t.replace('key: DASHBOARD_API_SECRET }', 'key: SESSION_SECRET }'));
-    expect(k8sSeedProblems(other)).toEqual(['keys SEED_API_SECRET (Secret acs-secrets key SESSION_SECRET) and dashboard DASHBOARD_API_SECRET (Secret acs-secrets key DASHBOARD_API_SECRET) are not the same Secret key']);
-    const optional = appliedManifestsWith('dashboard.yaml', (t) => t.replace('key: DASHBOARD_API_KEY }', 'key: DASHBOARD_API_KEY, optional: true }'));
-    expect(k8sSeedProblems(optional)).toEqual([expect.stringMatching(/^keys SEED_API_KEY \(Secret acs-secrets key DASHBOARD_API_KEY\) and dashboard DASHBOARD_API_KEY \(.*not one required Secret key\)/)]);
+    expect(k8sSeedProblems(other)).toEqual([
+      'keys SEED_API_SECRET (Secret acs-secrets key SESSION_SECRET) and dashboard DASHBOARD_API_SECRET (Secret acs-secrets key DASHBOARD_API_SECRET) are not the same Secret key',
+    ]);
+    const optional = appliedManifestsWith('dashboard.yaml', (t) =>
+      t.replace('key: DASHBOARD_API_KEY }', 'key: DASHBOARD_API_KEY, optional: true }'),
+    );
+    expect(k8sSeedProblems(optional)).toEqual([
+      expect.stringMatching(
+        /^keys SEED_API_KEY \(Secret acs-secrets key DASHBOARD_API_KEY\) and dashboard DASHBOARD_API_KEY \(.*not one required Secret key\)/,
+      ),
+    ]);
     const scopes = appliedManifestsWith('keys.yaml', (t) => t.replace('value: "system:full-access"', 'value: "read:devices"'));
     expect(k8sSeedProblems(scopes)).toEqual(['keys SEED_API_SCOPES is "read:devices", without system:full-access']);
   });

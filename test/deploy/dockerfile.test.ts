@@ -113,7 +113,8 @@ describe('Dockerfile', () => {
 
   it('copies what the processes read at run time: compiled code, migrations, the catalog seed', () => {
     const text = readRepoFile('Dockerfile');
-    for (const path of ['libs/*/dist', 'services/*/dist', 'gateway/dist', 'services/*/migrations', 'services/catalog/seed']) expect(text).toContain(path);
+    for (const path of ['libs/*/dist', 'services/*/dist', 'gateway/dist', 'services/*/migrations', 'services/catalog/seed'])
+      expect(text).toContain(path);
   });
 
   it('copies each process’s compiled code and its public/ assets (the dashboard’s stylesheet) into the runtime stage', () => {
@@ -139,19 +140,34 @@ describe('Dockerfile', () => {
   });
 
   it('.dockerignore keeps dependencies, build output, local data, git and secrets out of the context', () => {
-    const ignored = readRepoFile('.dockerignore').split('\n').map((line) => line.trim());
-    for (const pattern of ['**/node_modules', '**/dist', '.data', '.git', 'coverage', '.env', 'k8s/secret.yaml']) expect(ignored).toContain(pattern);
+    const ignored = readRepoFile('.dockerignore')
+      .split('\n')
+      .map((line) => line.trim());
+    for (const pattern of ['**/node_modules', '**/dist', '.data', '.git', 'coverage', '.env', 'k8s/secret.yaml'])
+      expect(ignored).toContain(pattern);
   });
 
   it('.dockerignore keeps the run-time assets (public/) in the context', () => {
     // Docker's rules as far as this file uses them: `**/` any folders, `*` within one name, and a
     // matched folder takes its contents with it.
-    const patterns = readRepoFile('.dockerignore').split('\n').map((line) => line.trim()).filter((line) => line && !line.startsWith('#') && !line.startsWith('!'));
-    // biome-ignore lint/suspicious/noControlCharactersInRegex: NUL marks a `**/` while `*` is rewritten; no pattern contains one
-    const toRegExp = (pattern: string) => new RegExp(`^${pattern.replace(/[.+?^${}()|[\]\\]/g, '\\$&').replace(/\*\*\//g, '\u0000').replace(/\*/g, '[^/]*').replace(/\u0000/g, '(.*/)?')}(/.*)?$`);
+    const patterns = readRepoFile('.dockerignore')
+      .split('\n')
+      .map((line) => line.trim())
+      .filter((line) => line && !line.startsWith('#') && !line.startsWith('!'));
+    const toRegExp = (pattern: string) =>
+      new RegExp(
+        `^${pattern
+          .replace(/[.+?^${}()|[\]\\]/g, '\\$&')
+          .replace(/\*\*\//g, '\u0000')
+          .replace(/\*/g, '[^/]*')
+          // biome-ignore lint/suspicious/noControlCharactersInRegex: NUL marks a `**/` while `*` is rewritten; no pattern contains one
+          .replace(/\u0000/g, '(.*/)?')}(/.*)?$`,
+      );
     const excluded = (path: string) => patterns.some((pattern) => toRegExp(pattern).test(path));
     expect(excluded('services/dashboard/dist/main.js')).toBe(true); // the matcher works
-    const assets = COMPONENTS.filter((c) => repoFileExists(`${c.dir}/public`)).flatMap((c) => readdirSync(new URL(`${c.dir}/public/`, ROOT)).map((file) => `${c.dir}/public/${file}`));
+    const assets = COMPONENTS.filter((c) => repoFileExists(`${c.dir}/public`)).flatMap((c) =>
+      readdirSync(new URL(`${c.dir}/public/`, ROOT)).map((file) => `${c.dir}/public/${file}`),
+    );
     expect(assets).toContain('services/dashboard/public/dashboard.css');
     expect(assets.filter(excluded)).toEqual([]);
   });

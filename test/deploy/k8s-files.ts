@@ -6,11 +6,27 @@ import { SECRET_FIXTURES, type ContainerEnv } from './env-check.js';
 // The k8s/ manifests as plain objects, and what a container's environment resolves to.
 
 export type Labels = Record<string, string>;
-export interface KeyRef { name: string; key: string; optional?: boolean }
-export interface EnvVar { name: string; value?: string; valueFrom?: { configMapKeyRef?: KeyRef; secretKeyRef?: KeyRef } }
-export interface EnvFromSource { configMapRef?: { name: string; optional?: boolean }; secretRef?: { name: string; optional?: boolean } }
-export interface ContainerPort { name?: string; containerPort: number }
-export interface Probe { httpGet?: { path: string; port: number | string } }
+export interface KeyRef {
+  name: string;
+  key: string;
+  optional?: boolean;
+}
+export interface EnvVar {
+  name: string;
+  value?: string;
+  valueFrom?: { configMapKeyRef?: KeyRef; secretKeyRef?: KeyRef };
+}
+export interface EnvFromSource {
+  configMapRef?: { name: string; optional?: boolean };
+  secretRef?: { name: string; optional?: boolean };
+}
+export interface ContainerPort {
+  name?: string;
+  containerPort: number;
+}
+export interface Probe {
+  httpGet?: { path: string; port: number | string };
+}
 export interface Container {
   name: string;
   image: string;
@@ -27,10 +43,22 @@ export interface Container {
 }
 export interface PodTemplate {
   metadata: { labels?: Labels; annotations?: Labels };
-  spec: { containers: Container[]; securityContext?: { runAsNonRoot?: boolean; runAsUser?: number }; terminationGracePeriodSeconds?: number; automountServiceAccountToken?: boolean };
+  spec: {
+    containers: Container[];
+    securityContext?: { runAsNonRoot?: boolean; runAsUser?: number };
+    terminationGracePeriodSeconds?: number;
+    automountServiceAccountToken?: boolean;
+  };
 }
-export interface NetworkPolicyPeer { podSelector?: { matchLabels?: Labels }; namespaceSelector?: { matchLabels?: Labels }; ipBlock?: unknown }
-export interface NetworkPolicyRule { from?: NetworkPolicyPeer[]; ports?: { port?: number | string }[] }
+export interface NetworkPolicyPeer {
+  podSelector?: { matchLabels?: Labels };
+  namespaceSelector?: { matchLabels?: Labels };
+  ipBlock?: unknown;
+}
+export interface NetworkPolicyRule {
+  from?: NetworkPolicyPeer[];
+  ports?: { port?: number | string }[];
+}
 
 /** The fields these tests read, of every kind they read (Deployment, Service, HPA, PDB, NetworkPolicy, Ingress). */
 export interface Spec {
@@ -45,7 +73,12 @@ export interface Spec {
   podSelector?: { matchLabels?: Labels };
   policyTypes?: string[];
   ingress?: NetworkPolicyRule[];
-  rules?: { host?: string; http?: { paths: { path?: string; pathType?: string; backend: { service: { name: string; port: { name?: string; number?: number } } } }[] } }[];
+  rules?: {
+    host?: string;
+    http?: {
+      paths: { path?: string; pathType?: string; backend: { service: { name: string; port: { name?: string; number?: number } } } }[];
+    };
+  }[];
   tls?: { hosts?: string[]; secretName?: string }[];
 }
 
@@ -58,7 +91,10 @@ export interface Manifest {
   stringData?: Record<string, string>;
 }
 
-export const k8sFiles = (): string[] => readdirSync(new URL('k8s/', ROOT)).filter((file) => file.endsWith('.yaml')).sort();
+export const k8sFiles = (): string[] =>
+  readdirSync(new URL('k8s/', ROOT))
+    .filter((file) => file.endsWith('.yaml'))
+    .sort();
 
 function parseManifests(text: string, file = '(text)'): Manifest[] {
   return parseAllDocuments(text)
@@ -83,7 +119,9 @@ export const appliedManifests = (): Manifest[] => loadKustomization().resources.
 
 /** The same, with one file's text edited first: how the tests show that a mistake is caught. */
 export const appliedManifestsWith = (file: string, edit: (text: string) => string): Manifest[] =>
-  loadKustomization().resources.flatMap((name) => (name === file ? parseManifests(edit(readRepoFile(`k8s/${name}`)), name) : loadManifests(name)));
+  loadKustomization().resources.flatMap((name) =>
+    name === file ? parseManifests(edit(readRepoFile(`k8s/${name}`)), name) : loadManifests(name),
+  );
 export const secretExample = (): Manifest => loadManifests('secret.example.yaml').find((m) => m.kind === 'Secret')!;
 
 export const ofKind = (manifests: Manifest[], kind: string): Manifest[] => manifests.filter((m) => m.kind === kind);
@@ -119,7 +157,8 @@ export function k8sEnv(container: Container, configMaps: Manifest[], secret: Man
       problems.push(`envFrom names ${ref.name}, which is not a ConfigMap here nor the Secret example`);
       continue;
     }
-    for (const [key, value] of Object.entries(found.data ?? found.stringData ?? {})) set(key, source.secretRef ? SECRET_FIXTURES[key] : value, !ref.optional);
+    for (const [key, value] of Object.entries(found.data ?? found.stringData ?? {}))
+      set(key, source.secretRef ? SECRET_FIXTURES[key] : value, !ref.optional);
   }
   for (const entry of container.env ?? []) {
     if (entry.value !== undefined) set(entry.name, String(entry.value), true);
@@ -131,7 +170,8 @@ export function k8sEnv(container: Container, configMaps: Manifest[], secret: Man
       set(entry.name, value, !cmRef.optional);
     }
     if (secretRef) {
-      if (secretRef.name !== secret.metadata.name) problems.push(`${entry.name}: Secret ${secretRef.name} is not the Secret of secret.example.yaml`);
+      if (secretRef.name !== secret.metadata.name)
+        problems.push(`${entry.name}: Secret ${secretRef.name} is not the Secret of secret.example.yaml`);
       if (!(secretRef.key in (secret.stringData ?? {}))) problems.push(`${entry.name}: secret.example.yaml has no key ${secretRef.key}`);
       const fixture = SECRET_FIXTURES[secretRef.key];
       if (fixture === undefined) problems.push(`${entry.name}: no test value for Secret key ${secretRef.key} (add it to SECRET_FIXTURES)`);

@@ -10,7 +10,9 @@ function calls(all: Workload[]): { from: Workload; to: Workload; port: number }[
   return all.flatMap((from) =>
     Object.entries(parsedConfig(from.component, from.env)).flatMap(([variable, value]) => {
       const to = all.find((w) => w.component.name === targetOfUrlVariable(variable));
-      return to && typeof value === 'string' && /^https?:/.test(value) ? [{ from, to, port: parsedConfig(to.component, to.env).PORT as number }] : [];
+      return to && typeof value === 'string' && /^https?:/.test(value)
+        ? [{ from, to, port: parsedConfig(to.component, to.env).PORT as number }]
+        : [];
     }),
   );
 }
@@ -29,7 +31,10 @@ function pathProblems(manifests: Manifest[]): string[] {
       if (outsidePorts(policies, to.pod).some((o) => o.from === 'anyone' && (o.port === port || o.port === 'all'))) continue;
       const need = needed.some((c) => c.from === from && c.to === to);
       const allowed = admitsFromPod(policies, from.labels, to.pod, port);
-      if (need !== allowed) problems.push(`${from.component.name} → ${to.component.name}:${port} is ${allowed ? 'allowed but not needed' : 'needed but denied'}`);
+      if (need !== allowed)
+        problems.push(
+          `${from.component.name} → ${to.component.name}:${port} is ${allowed ? 'allowed but not needed' : 'needed but denied'}`,
+        );
     }
   }
   return problems;
@@ -44,15 +49,19 @@ function outsideProblems(manifests: Manifest[]): string[] {
   const problems: string[] = [];
   for (const w of workloads(manifests).workloads) {
     const listen = parsedConfig(w.component, w.env).PORT as number;
-    const metrics = servesMetrics(w.component) ? Number(w.deployment.spec!.template!.metadata.annotations?.['prometheus.io/port']) : undefined;
+    const metrics = servesMetrics(w.component)
+      ? Number(w.deployment.spec!.template!.metadata.annotations?.['prometheus.io/port'])
+      : undefined;
     const outside = outsidePorts(policies, w.pod);
     const publicPort = w.component.public ? listen : undefined;
     for (const { port, from } of outside) {
       const fine = (port === publicPort && from === 'anyone') || (port === metrics && from === 'namespaces');
       if (!fine) problems.push(`${w.component.name}:${port} is open to ${from} outside the namespace`);
     }
-    if (metrics !== undefined && !outside.some((o) => o.port === metrics)) problems.push(`${w.component.name}: metrics port ${metrics} cannot be scraped from another namespace`);
-    if (publicPort !== undefined && !outside.some((o) => (o.port === publicPort || o.port === 'all') && o.from === 'anyone')) problems.push(`${w.component.name}:${publicPort} is not open to outside traffic`);
+    if (metrics !== undefined && !outside.some((o) => o.port === metrics))
+      problems.push(`${w.component.name}: metrics port ${metrics} cannot be scraped from another namespace`);
+    if (publicPort !== undefined && !outside.some((o) => (o.port === publicPort || o.port === 'all') && o.from === 'anyone'))
+      problems.push(`${w.component.name}:${publicPort} is not open to outside traffic`);
   }
   return problems;
 }
@@ -63,14 +72,24 @@ const policies = ofKind(manifests, 'NetworkPolicy');
 
 describe('k8s/ NetworkPolicies', () => {
   it('isolate every pod: a default deny for incoming traffic', () => {
-    expect(policies.some((p) => Object.keys(p.spec?.podSelector?.matchLabels ?? {}).length === 0 && p.spec?.policyTypes?.includes('Ingress') && !p.spec?.ingress?.length)).toBe(true);
+    expect(
+      policies.some(
+        (p) =>
+          Object.keys(p.spec?.podSelector?.matchLabels ?? {}).length === 0 &&
+          p.spec?.policyTypes?.includes('Ingress') &&
+          !p.spec?.ingress?.length,
+      ),
+    ).toBe(true);
     for (const w of all) expect(isIsolated(policies, w.pod)).toBe(true);
   });
 
   it('inside the namespace, admit exactly the calls the configuration makes (gateway → services, device → catalog, dashboard → gateway)', () => {
-    expect(calls(all).map((c) => `${c.from.component.name}→${c.to.component.name}`)).toEqual(expect.arrayContaining(['gateway→keys', 'device→catalog', 'dashboard→gateway']));
+    expect(calls(all).map((c) => `${c.from.component.name}→${c.to.component.name}`)).toEqual(
+      expect.arrayContaining(['gateway→keys', 'device→catalog', 'dashboard→gateway']),
+    );
     // The dashboard's calls reach the gateway's port (open to all, so pathProblems does not look at it).
-    for (const c of calls(all).filter((x) => x.to.component.public)) expect(outsidePorts(policies, c.to.pod)).toContainEqual({ port: c.port, from: 'anyone' });
+    for (const c of calls(all).filter((x) => x.to.component.public))
+      expect(outsidePorts(policies, c.to.pod)).toContainEqual({ port: c.port, from: 'anyone' });
     // Nobody inside calls the dashboard: it is reached from outside only.
     expect(calls(all).filter((c) => c.to.component.name === 'dashboard')).toEqual([]);
     expect(pathProblems(manifests)).toEqual([]);
@@ -83,9 +102,13 @@ describe('k8s/ NetworkPolicies', () => {
 
 describe('the NetworkPolicy checks catch mistakes', () => {
   it('a caller left out, and a pod let in that nobody calls', () => {
-    const noDevice = appliedManifestsWith('network-policy.yaml', (t) => t.replace('        - podSelector: { matchLabels: { app.kubernetes.io/name: device } }\n', ''));
+    const noDevice = appliedManifestsWith('network-policy.yaml', (t) =>
+      t.replace('        - podSelector: { matchLabels: { app.kubernetes.io/name: device } }\n', ''),
+    );
     expect(pathProblems(noDevice)).toEqual(['device → catalog:8082 is needed but denied']);
-    const wide = appliedManifestsWith('network-policy.yaml', (t) => t.replace(/(name: billing\n[\s\S]*?- from:\n\s*- podSelector: )\{[^\n]*\}/, '$1{}'));
+    const wide = appliedManifestsWith('network-policy.yaml', (t) =>
+      t.replace(/(name: billing\n[\s\S]*?- from:\n\s*- podSelector: )\{[^\n]*\}/, '$1{}'),
+    );
     expect(pathProblems(wide)).toEqual(expect.arrayContaining(['keys → billing:8085 is allowed but not needed']));
   });
 
@@ -97,7 +120,9 @@ describe('the NetworkPolicy checks catch mistakes', () => {
   it('the dashboard open on every port, or closed to outside traffic', () => {
     const allPorts = appliedManifestsWith('network-policy.yaml', (t) => t.replace('    - ports: [{ port: 8086 }]', '    - {}'));
     expect(outsideProblems(allPorts)).toEqual(['dashboard:all is open to anyone outside the namespace']);
-    const closed = appliedManifestsWith('network-policy.yaml', (t) => t.replace('    - ports: [{ port: 8086 }]', '    - ports: [{ port: 8087 }]'));
+    const closed = appliedManifestsWith('network-policy.yaml', (t) =>
+      t.replace('    - ports: [{ port: 8086 }]', '    - ports: [{ port: 8087 }]'),
+    );
     expect(outsideProblems(closed)).toEqual(['dashboard:8086 is not open to outside traffic']);
   });
 });

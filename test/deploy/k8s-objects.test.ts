@@ -1,7 +1,16 @@
 import { describe, expect, it } from '@jest/globals';
 import { publicComponents, readRepoFile } from './components.js';
 import { parsedConfig } from './env-check.js';
-import { appliedManifests, appliedManifestsWith, ofKind, resolvePort, secretExample, selects, type Labels, type Manifest } from './k8s-files.js';
+import {
+  appliedManifests,
+  appliedManifestsWith,
+  ofKind,
+  resolvePort,
+  secretExample,
+  selects,
+  type Labels,
+  type Manifest,
+} from './k8s-files.js';
 import { workloads } from './k8s-workloads.js';
 
 // The objects around the Deployments: Services, autoscalers, disruption budgets, the Ingress,
@@ -12,7 +21,8 @@ const all = workloads(manifests).workloads;
 const services = ofKind(manifests, 'Service');
 const selectorOf = (spec: { selector?: Labels | { matchLabels?: Labels } } | undefined): Labels | undefined =>
   spec?.selector && 'matchLabels' in spec.selector ? (spec.selector.matchLabels as Labels) : (spec?.selector as Labels | undefined);
-const deploymentsSelectedBy = (labels: Labels | undefined) => all.filter((w) => labels && Object.keys(labels).length > 0 && selects(labels, w.labels));
+const deploymentsSelectedBy = (labels: Labels | undefined) =>
+  all.filter((w) => labels && Object.keys(labels).length > 0 && selects(labels, w.labels));
 
 /**
  * What is wrong with the Ingresses: a backend that is not a public entry's Service port, a public
@@ -24,16 +34,23 @@ function ingressProblems(manifests: Manifest[]): string[] {
   const reached = new Set<string>();
   for (const ingress of ofKind(manifests, 'Ingress')) {
     const where = `Ingress ${ingress.metadata.name}`;
-    if ('nginx.ingress.kubernetes.io/upstream-vhost' in (ingress.metadata.annotations ?? {})) problems.push(`${where}: upstream-vhost replaces the browser's Host header`);
+    if ('nginx.ingress.kubernetes.io/upstream-vhost' in (ingress.metadata.annotations ?? {}))
+      problems.push(`${where}: upstream-vhost replaces the browser's Host header`);
     const tlsHosts = (ingress.spec?.tls ?? []).flatMap((tls) => tls.hosts ?? []);
     for (const rule of ingress.spec?.rules ?? []) {
       if (!rule.host || !tlsHosts.includes(rule.host)) problems.push(`${where}: host ${String(rule.host)} is not served over TLS`);
       for (const path of rule.http?.paths ?? []) {
         const backend = path.backend.service;
-        if (path.path !== '/' || path.pathType !== 'Prefix') problems.push(`${where}: ${backend.name} is routed at ${String(path.path)}, not at /`);
+        if (path.path !== '/' || path.pathType !== 'Prefix')
+          problems.push(`${where}: ${backend.name} is routed at ${String(path.path)}, not at /`);
         if (!publicComponents().some((c) => c.name === backend.name)) problems.push(`${where}: ${backend.name} is not a public entry`);
         const service = ofKind(manifests, 'Service').find((s) => s.metadata.name === backend.name);
-        if (!service?.spec?.ports?.some((p) => (backend.port.name !== undefined && p.name === backend.port.name) || p.port === backend.port.number)) problems.push(`${where}: Service ${backend.name} has no port ${JSON.stringify(backend.port)}`);
+        if (
+          !service?.spec?.ports?.some(
+            (p) => (backend.port.name !== undefined && p.name === backend.port.name) || p.port === backend.port.number,
+          )
+        )
+          problems.push(`${where}: Service ${backend.name} has no port ${JSON.stringify(backend.port)}`);
         reached.add(backend.name);
       }
     }
@@ -46,7 +63,9 @@ describe('k8s/ Services, autoscalers, disruption budgets, Ingress', () => {
   it('each Service selects one Deployment and targets its container ports', () => {
     for (const service of services) {
       const selected = deploymentsSelectedBy(selectorOf(service.spec));
-      expect(`${service.metadata.name}: ${selected.map((w) => w.deployment.metadata.name).join(',')}`).toBe(`${service.metadata.name}: ${service.metadata.name}`);
+      expect(`${service.metadata.name}: ${selected.map((w) => w.deployment.metadata.name).join(',')}`).toBe(
+        `${service.metadata.name}: ${service.metadata.name}`,
+      );
       for (const port of service.spec?.ports ?? []) expect(resolvePort(port.targetPort ?? port.port, selected[0]!.pod.ports)).toBeDefined();
     }
   });
@@ -79,22 +98,30 @@ describe('k8s/ Services, autoscalers, disruption budgets, Ingress', () => {
   it('the Ingresses send outside traffic to the public entries only (gateway, dashboard), each on a host of its own, over TLS, Host passed through', () => {
     expect(ingressProblems(manifests)).toEqual([]);
     // TLS ends at the Ingress, so the dashboard's cookies are Secure (and HSTS is on).
-    for (const w of all.filter((x) => 'COOKIE_SECURE' in x.component.schema.shape)) expect(parsedConfig(w.component, w.env).COOKIE_SECURE).toBe(true);
+    for (const w of all.filter((x) => 'COOKIE_SECURE' in x.component.schema.shape))
+      expect(parsedConfig(w.component, w.env).COOKIE_SECURE).toBe(true);
   });
 });
 
 describe('the Ingress checks catch mistakes', () => {
   // Edits the dashboard's Ingress only: the text after its `  name: dashboard` line.
   const dashboardIngress = (edit: (text: string) => string) =>
-    appliedManifestsWith('ingress.yaml', (t) => t.replace(/(\n {2}name: dashboard\n)([\s\S]*)$/, (_all, head: string, rest: string) => head + edit(rest)));
+    appliedManifestsWith('ingress.yaml', (t) =>
+      t.replace(/(\n {2}name: dashboard\n)([\s\S]*)$/, (_all, head: string, rest: string) => head + edit(rest)),
+    );
 
   it('a service behind the Ingress, and the dashboard reached by none', () => {
-    expect(ingressProblems(dashboardIngress((t) => t.replace('name: dashboard', 'name: keys')))).toEqual(['Ingress dashboard: keys is not a public entry', 'dashboard is reached by no Ingress']);
+    expect(ingressProblems(dashboardIngress((t) => t.replace('name: dashboard', 'name: keys')))).toEqual([
+      'Ingress dashboard: keys is not a public entry',
+      'dashboard is reached by no Ingress',
+    ]);
   });
 
   it('a rewritten Host header, a host without TLS, and a path prefix', () => {
     const edited = dashboardIngress((t) =>
-      (`  annotations:\n    nginx.ingress.kubernetes.io/upstream-vhost: dashboard\n${t}`).replace('hosts: [dashboard.example.com]', 'hosts: [other.example.com]').replace('- path: /\n', '- path: /dashboard\n'),
+      `  annotations:\n    nginx.ingress.kubernetes.io/upstream-vhost: dashboard\n${t}`
+        .replace('hosts: [dashboard.example.com]', 'hosts: [other.example.com]')
+        .replace('- path: /\n', '- path: /dashboard\n'),
     );
     expect(ingressProblems(edited)).toEqual([
       "Ingress dashboard: upstream-vhost replaces the browser's Host header",

@@ -20,7 +20,9 @@ describe('k8s/ kustomization', () => {
   it('applies every manifest of k8s/ except the Secret example, into the namespace it creates', () => {
     const kustomization = loadKustomization();
     expect(kustomization.resources).not.toContain('secret.example.yaml');
-    expect([...kustomization.resources].sort()).toEqual(k8sFiles().filter((f) => f !== 'kustomization.yaml' && f !== 'secret.example.yaml'));
+    expect([...kustomization.resources].sort()).toEqual(
+      k8sFiles().filter((f) => f !== 'kustomization.yaml' && f !== 'secret.example.yaml'),
+    );
     expect(ofKind(manifests, 'Namespace').map((n) => n.metadata.name)).toEqual([kustomization.namespace]);
     expect(kustomization.images?.map((i) => i.name)).toEqual(['acs']);
   });
@@ -29,7 +31,11 @@ describe('k8s/ kustomization', () => {
 describe('k8s/ Deployments', () => {
   it('run every standalone process once, from entries with a src/main.ts and a known schema', () => {
     // A Deployment missing here is one whose entry is unknown: the next test lists why.
-    expect(all.map((w) => w.deployment.metadata.name).sort()).toEqual(ofKind(manifests, 'Deployment').map((d) => d.metadata.name).sort());
+    expect(all.map((w) => w.deployment.metadata.name).sort()).toEqual(
+      ofKind(manifests, 'Deployment')
+        .map((d) => d.metadata.name)
+        .sort(),
+    );
     expect(all.map((w) => w.component.dir).sort()).toEqual(standaloneEntries());
     for (const w of all) {
       expect(w.deployment.metadata.name).toBe(w.component.name);
@@ -42,8 +48,10 @@ describe('k8s/ Deployments', () => {
     expect(problems).toEqual([]);
   });
 
-  it('share a rate limit among as many gateway pods as the autoscaler may run, and keep the live default within the users\' ceiling', () => {
-    const hpa = ofKind(manifests, 'HorizontalPodAutoscaler').find((h) => h.metadata?.name === 'gateway') as { spec: { maxReplicas: number } } | undefined;
+  it("share a rate limit among as many gateway pods as the autoscaler may run, and keep the live default within the users' ceiling", () => {
+    const hpa = ofKind(manifests, 'HorizontalPodAutoscaler').find((h) => h.metadata?.name === 'gateway') as
+      | { spec: { maxReplicas: number } }
+      | undefined;
     expect(hpa).toBeDefined();
     // Outage share floor(limit / GATEWAY_REPLICAS) per pod: at maxReplicas, all pods together stay within the limit.
     expect(config('gateway').GATEWAY_REPLICAS).toBe(hpa!.spec.maxReplicas);
@@ -69,7 +77,9 @@ describe('k8s/ Deployments', () => {
         const service = services.find((s) => s.metadata.name === url.hostname);
         const port = service?.spec?.ports?.find((p) => p.port === Number(url.port));
         const targetPort = port?.targetPort === undefined ? port?.port : resolvePort(port.targetPort, byName(target).container.ports ?? []);
-        expect(`${w.component.name} ${variable} → ${url.hostname}:${url.port} → ${targetPort}`).toBe(`${w.component.name} ${variable} → ${target}:${url.port} → ${listenPort(target)}`);
+        expect(`${w.component.name} ${variable} → ${url.hostname}:${url.port} → ${targetPort}`).toBe(
+          `${w.component.name} ${variable} → ${target}:${url.port} → ${listenPort(target)}`,
+        );
       }
     }
     const gateway = config('gateway');
@@ -88,7 +98,9 @@ describe('k8s/ Deployments', () => {
       expect(livenessProbe!.httpGet!.path).toBe('/healthz');
       // The gateway's /readyz asks every upstream's, the dashboard's asks the gateway's: as readiness
       // they would take every pod of the entry out of service when one service is unready.
-      expect(`${w.component.name}: ${readinessProbe!.httpGet!.path}`).toBe(`${w.component.name}: ${w.component.public ? '/healthz' : '/readyz'}`);
+      expect(`${w.component.name}: ${readinessProbe!.httpGet!.path}`).toBe(
+        `${w.component.name}: ${w.component.public ? '/healthz' : '/readyz'}`,
+      );
     }
   });
 
@@ -98,7 +110,11 @@ describe('k8s/ Deployments', () => {
       expect(pod.securityContext?.runAsNonRoot).toBe(true);
       expect(pod.securityContext?.runAsUser).not.toBe(0);
       expect(pod.automountServiceAccountToken).toBe(false);
-      expect(w.container.securityContext).toMatchObject({ allowPrivilegeEscalation: false, readOnlyRootFilesystem: true, capabilities: { drop: ['ALL'] } });
+      expect(w.container.securityContext).toMatchObject({
+        allowPrivilegeEscalation: false,
+        readOnlyRootFilesystem: true,
+        capabilities: { drop: ['ALL'] },
+      });
     }
   });
 
@@ -121,12 +137,18 @@ describe('k8s/ Deployments', () => {
 
   it('are scraped by Prometheus on /metrics: services on their own port, the gateway on its metrics port only; a process without metrics is not', () => {
     // The detection works: these have metrics.
-    expect(all.filter((w) => servesMetrics(w.component)).map((w) => w.component.name)).toEqual(expect.arrayContaining(['gateway', 'keys', 'catalog']));
+    expect(all.filter((w) => servesMetrics(w.component)).map((w) => w.component.name)).toEqual(
+      expect.arrayContaining(['gateway', 'keys', 'catalog']),
+    );
     for (const w of all) {
       const annotations = w.deployment.spec!.template!.metadata.annotations ?? {};
       if (!servesMetrics(w.component)) {
         // The dashboard (no @acs/metrics in its sources yet): a scrape would find nothing.
-        expect(`${w.component.name}: ${Object.keys(annotations).filter((a) => a.startsWith('prometheus.io/')).join(',')}`).toBe(`${w.component.name}: `);
+        expect(
+          `${w.component.name}: ${Object.keys(annotations)
+            .filter((a) => a.startsWith('prometheus.io/'))
+            .join(',')}`,
+        ).toBe(`${w.component.name}: `);
         continue;
       }
       expect(annotations['prometheus.io/scrape']).toBe('true');
@@ -149,7 +171,10 @@ describe('the k8s checks catch mistakes', () => {
 
   it('a misspelt ConfigMap variable', () => {
     expect(problemsWith('configmap.yaml', (t) => t.replace('KEYS_URL: http://keys:8081', 'KEYS_URI: http://keys:8081'))).toEqual(
-      expect.arrayContaining([expect.stringMatching(/gateway: KEYS_URI is not a variable/), expect.stringMatching(/gateway: KEYS_URL is required/)]),
+      expect.arrayContaining([
+        expect.stringMatching(/gateway: KEYS_URI is not a variable/),
+        expect.stringMatching(/gateway: KEYS_URL is required/),
+      ]),
     );
   });
 

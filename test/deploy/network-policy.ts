@@ -13,7 +13,11 @@ const ingressPolicies = (policies: Manifest[], pod: Pod): Manifest[] =>
   policies.filter((p) => (p.spec?.policyTypes ?? ['Ingress']).includes('Ingress') && selects(p.spec?.podSelector?.matchLabels, pod.labels));
 
 const rulePorts = (rule: NetworkPolicyRule, pod: Pod): (number | undefined)[] | 'all' =>
-  rule.ports?.length ? rule.ports.map((p) => (p.port === undefined ? undefined : resolvePort(p.port, pod.ports) ?? (typeof p.port === 'number' ? p.port : undefined))) : 'all';
+  rule.ports?.length
+    ? rule.ports.map((p) =>
+        p.port === undefined ? undefined : (resolvePort(p.port, pod.ports) ?? (typeof p.port === 'number' ? p.port : undefined)),
+      )
+    : 'all';
 
 const admitsPort = (rule: NetworkPolicyRule, pod: Pod, port: number): boolean => {
   const ports = rulePorts(rule, pod);
@@ -28,7 +32,10 @@ export function admitsFromPod(policies: Manifest[], source: Labels, target: Pod,
     (policy.spec?.ingress ?? []).some(
       (rule) =>
         admitsPort(rule, target, port) &&
-        (!rule.from?.length || rule.from.some((peer) => peer.podSelector && !peer.namespaceSelector && !peer.ipBlock && selects(peer.podSelector.matchLabels, source))),
+        (!rule.from?.length ||
+          rule.from.some(
+            (peer) => peer.podSelector && !peer.namespaceSelector && !peer.ipBlock && selects(peer.podSelector.matchLabels, source),
+          )),
     ),
   );
 }
@@ -49,7 +56,10 @@ export function outsidePorts(policies: Manifest[], target: Pod): { port: number 
       if (!open && !namespaces) continue;
       const ports = rulePorts(rule, target);
       // A port the pod does not listen on admits nothing (one policy may list several pods' ports).
-      const listened = ports === 'all' ? ['all' as const] : ports.filter((port) => port === undefined || target.ports.some((p) => p.containerPort === port));
+      const listened =
+        ports === 'all'
+          ? ['all' as const]
+          : ports.filter((port) => port === undefined || target.ports.some((p) => p.containerPort === port));
       for (const port of listened) found.push({ port: port ?? 'all', from: open ? 'anyone' : 'namespaces' });
     }
   }

@@ -58,7 +58,11 @@ describe('deploy/postgres/service-roles.sh', () => {
     runScript();
     runScript();
     for (const s of SERVICES) {
-      const [me] = (await asRole(s, `${prefix}${s}`, 'SELECT current_user AS name, (SELECT rolsuper FROM pg_roles WHERE rolname = current_user) AS superuser, (SELECT rolcreatedb FROM pg_roles WHERE rolname = current_user) AS createdb')) as { name: string; superuser: boolean; createdb: boolean }[];
+      const [me] = (await asRole(
+        s,
+        `${prefix}${s}`,
+        'SELECT current_user AS name, (SELECT rolsuper FROM pg_roles WHERE rolname = current_user) AS superuser, (SELECT rolcreatedb FROM pg_roles WHERE rolname = current_user) AS createdb',
+      )) as { name: string; superuser: boolean; createdb: boolean }[];
       expect(me).toEqual({ name: `${prefix}${s}`, superuser: false, createdb: false });
       // It can run its migrations: create a table in its own database.
       await asRole(s, `${prefix}${s}`, 'CREATE TABLE IF NOT EXISTS probe (id int)');

@@ -10,7 +10,10 @@ export type Auth = { key: string; secret: string };
 export const PASSWORD = `violet-anvil-${randomBytes(6).toString('hex')}`;
 
 export const json = (body: unknown): RequestInit => ({ headers: { 'content-type': 'application/json' }, body: JSON.stringify(body) });
-export const bearer = (token: string, init: RequestInit = {}): RequestInit => ({ ...init, headers: { ...(init.headers as Record<string, string>), authorization: `Bearer ${token}` } });
+export const bearer = (token: string, init: RequestInit = {}): RequestInit => ({
+  ...init,
+  headers: { ...(init.headers as Record<string, string>), authorization: `Bearer ${token}` },
+});
 
 /** An application key made as an operator would (the keys CLI's code path). */
 export async function appKey(sut: SystemUnderTest, scopes: string[]): Promise<Auth> {
@@ -28,7 +31,12 @@ export interface User {
 /** Registers a user through the gateway with `app` (auth:register + auth:login) and logs them in. */
 export async function newUser(sut: SystemUnderTest, app: Auth): Promise<User> {
   const email = `e2e-${randomBytes(5).toString('hex')}@Example.com`;
-  const registered = await sut.call('POST', '/api/Users/Register', app, json({ email, password: PASSWORD, firstName: 'Ada', lastName: 'Lovelace' }));
+  const registered = await sut.call(
+    'POST',
+    '/api/Users/Register',
+    app,
+    json({ email, password: PASSWORD, firstName: 'Ada', lastName: 'Lovelace' }),
+  );
   expect(registered.status).toBe(201);
   const { id } = (await registered.json()) as { id: number };
   const login = async () => {

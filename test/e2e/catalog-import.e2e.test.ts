@@ -27,11 +27,17 @@ afterAll(async () => sut?.stop());
 
 const brand = () => `Brand${randomBytes(4).toString('hex')}`;
 const speaker = (b: string, model: string, price = 499) => ({
-  type: 'speaker', brand: b, model, price, releaseYear: 2024,
+  type: 'speaker',
+  brand: b,
+  model,
+  price,
+  releaseYear: 2024,
   specs: { sensitivityDb: 87, impedanceOhms: 8, frequencyLowHz: 45, frequencyHighHz: 25000, design: 'bookshelf' },
 });
-const importAs = (user: User, key: Auth, body: unknown, query = '') => sut.call('POST', `/api/Dac/import${query}`, key, bearer(user.token, json(body)));
-const byBrand = async (b: string) => catalogPageSchema.parse(await (await sut.call('GET', `/api/Dac?brand=${b}&pageSize=100`, reader)).json());
+const importAs = (user: User, key: Auth, body: unknown, query = '') =>
+  sut.call('POST', `/api/Dac/import${query}`, key, bearer(user.token, json(body)));
+const byBrand = async (b: string) =>
+  catalogPageSchema.parse(await (await sut.call('GET', `/api/Dac?brand=${b}&pageSize=100`, reader)).json());
 
 describe('catalog import through the gateway', () => {
   it('an Admin imports; the entries are visible at once; a second import updates', async () => {
@@ -69,10 +75,16 @@ describe('catalog import through the gateway', () => {
     const b = brand();
     const asSubscriber = await importAs(subscriber, writer, [speaker(b, 'X')]);
     expect(asSubscriber.status).toBe(403);
-    expect(await asSubscriber.json()).toMatchObject({ error: SPEC_ERRORS.insufficientUser.error, message: SPEC_ERRORS.insufficientUser.message });
+    expect(await asSubscriber.json()).toMatchObject({
+      error: SPEC_ERRORS.insufficientUser.error,
+      message: SPEC_ERRORS.insufficientUser.message,
+    });
     const asReader = await importAs(admin, reader, [speaker(b, 'X')]);
     expect(asReader.status).toBe(403);
-    expect(await asReader.json()).toMatchObject({ error: SPEC_ERRORS.insufficientScope.error, message: SPEC_ERRORS.insufficientScope.message });
+    expect(await asReader.json()).toMatchObject({
+      error: SPEC_ERRORS.insufficientScope.error,
+      message: SPEC_ERRORS.insufficientScope.message,
+    });
     expect((await byBrand(b)).total).toBe(0);
   });
 });
@@ -99,7 +111,12 @@ describe('conditional catalog reads through the gateway (issue 18)', () => {
     const changed = await sut.call('GET', path, reader, { headers: { 'if-none-match': etag } });
     expect(changed.status).toBe(200);
     expect(changed.headers.get('etag')).not.toBe(etag);
-    expect(catalogPageSchema.parse(await changed.json()).items.map((i) => i.model).sort()).toEqual(['Second', 'Tagged']);
+    expect(
+      catalogPageSchema
+        .parse(await changed.json())
+        .items.map((i) => i.model)
+        .sort(),
+    ).toEqual(['Second', 'Tagged']);
   });
 
   it('follows nextCursor through the gateway', async () => {

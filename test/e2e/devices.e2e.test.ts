@@ -23,7 +23,8 @@ afterAll(async () => sut?.stop());
 
 const serial = () => `SN-${randomBytes(6).toString('hex')}`;
 const register = (user: User, body: unknown) => sut.call('POST', '/api/Devices/Register', firmware, bearer(user.token, json(body)));
-const list = async (user: User) => deviceListResponseSchema.parse(await (await sut.call('GET', '/api/Devices', app, bearer(user.token))).json());
+const list = async (user: User) =>
+  deviceListResponseSchema.parse(await (await sut.call('GET', '/api/Devices', app, bearer(user.token))).json());
 
 describe('devices through the gateway', () => {
   it('registers a device with its catalog entry, and a retry answers 200 with the same device', async () => {
@@ -48,7 +49,7 @@ describe('devices through the gateway', () => {
     expect((await list(bob)).items.some((d) => d.name === 'Ghost' || d.serialNumber === sn)).toBe(false);
   });
 
-  it('lists only the caller\'s devices, newest first', async () => {
+  it("lists only the caller's devices, newest first", async () => {
     const carol = await newUser(sut, app);
     await register(carol, { serialNumber: serial(), name: 'first' });
     await register(carol, { serialNumber: serial(), name: 'second', catalogEntryId: 2 });
@@ -62,7 +63,12 @@ describe('devices through the gateway', () => {
     const noJwt = await sut.call('POST', '/api/Devices/Register', firmware, json({ serialNumber: serial(), name: 'x' }));
     expect(noJwt.status).toBe(403);
     expect(await noJwt.json()).toMatchObject({ error: SPEC_ERRORS.insufficientUser.error, message: SPEC_ERRORS.insufficientUser.message });
-    const wrongScope = await sut.call('POST', '/api/Devices/Register', app, bearer(alice.token, json({ serialNumber: serial(), name: 'x' })));
+    const wrongScope = await sut.call(
+      'POST',
+      '/api/Devices/Register',
+      app,
+      bearer(alice.token, json({ serialNumber: serial(), name: 'x' })),
+    );
     expect(wrongScope.status).toBe(403);
     expect(await wrongScope.json()).toMatchObject({ message: SPEC_ERRORS.insufficientScope.message });
     const missing = await register(alice, { name: 'no serial' });

@@ -19,7 +19,9 @@ const legacyDataDir = mkdtempSync(join(tmpdir(), 'acs-npm-start-legacy-'));
 /** `npm run keys -- ...` on a DATA_DIR, as an operator types it in a second terminal. */
 async function keysCli(dir: string, ...args: string[]): Promise<{ code: number; out: string }> {
   try {
-    const { stdout, stderr } = await promisify(execFile)(process.execPath, [KEYS_CLI, ...args], { env: { PATH: process.env.PATH ?? '', DATA_DIR: dir } });
+    const { stdout, stderr } = await promisify(execFile)(process.execPath, [KEYS_CLI, ...args], {
+      env: { PATH: process.env.PATH ?? '', DATA_DIR: dir },
+    });
     return { code: 0, out: stdout + stderr };
   } catch (err) {
     const failed = err as { code?: number; stdout?: string; stderr?: string };
@@ -35,7 +37,14 @@ interface Started {
 
 function start(extraEnv: Record<string, string> = {}, dir = dataDir): Promise<Started> {
   if (!existsSync(ENTRY)) throw new Error(`${ENTRY} is missing: run npm run build first (npm test does)`);
-  const env: Record<string, string> = { PATH: process.env.PATH ?? '', DATA_DIR: dir, PORT: '0', DASHBOARD_PORT: '0', LOG_LEVEL: 'warn', ...extraEnv };
+  const env: Record<string, string> = {
+    PATH: process.env.PATH ?? '',
+    DATA_DIR: dir,
+    PORT: '0',
+    DASHBOARD_PORT: '0',
+    LOG_LEVEL: 'warn',
+    ...extraEnv,
+  };
   const child = spawn(process.execPath, [ENTRY], { env, stdio: ['ignore', 'pipe', 'pipe'] });
   let output = '';
   child.stdout!.on('data', (c: Buffer) => (output += c.toString()));
@@ -76,8 +85,19 @@ async function registerThroughDashboard(url: string): Promise<string | null> {
   const form = await fetch(`${url}/register`);
   const cookie = form.headers.get('set-cookie')!.split(';')[0]!;
   const csrf = /name="_csrf" value="([^"]+)"/.exec(await form.text())![1]!;
-  const body = new URLSearchParams({ _csrf: csrf, email: `npm-start-${Date.now()}@example.com`, firstName: 'Ada', lastName: 'L', password: 'violet-anvil-0427-harbor' });
-  const res = await fetch(`${url}/register`, { method: 'POST', redirect: 'manual', headers: { cookie, 'content-type': 'application/x-www-form-urlencoded' }, body });
+  const body = new URLSearchParams({
+    _csrf: csrf,
+    email: `npm-start-${Date.now()}@example.com`,
+    firstName: 'Ada',
+    lastName: 'L',
+    password: 'violet-anvil-0427-harbor',
+  });
+  const res = await fetch(`${url}/register`, {
+    method: 'POST',
+    redirect: 'manual',
+    headers: { cookie, 'content-type': 'application/x-www-form-urlencoded' },
+    body,
+  });
   return res.status === 303 ? res.headers.get('location') : `${res.status}`;
 }
 
@@ -128,7 +148,7 @@ describe('npm start (embedded mode)', () => {
     expect((await call()).status).toBe(401);
   }, 60_000);
 
-  it('leaves the gateway\'s metrics listener off when METRICS_PORT is not set', () => {
+  it("leaves the gateway's metrics listener off when METRICS_PORT is not set", () => {
     expect(first.output()).not.toContain('Metrics:');
   });
 
@@ -141,7 +161,10 @@ describe('npm start (embedded mode)', () => {
   });
 
   it('keeps the secret out of its log lines', () => {
-    const logLines = first.output().split('\n').filter((line) => line.startsWith('{'));
+    const logLines = first
+      .output()
+      .split('\n')
+      .filter((line) => line.startsWith('{'));
     expect(logLines.some((line) => line.includes(credentials.secret))).toBe(false);
   });
 
@@ -157,7 +180,9 @@ describe('npm start (embedded mode)', () => {
       // The dashboard kept its key (under DATA_DIR) and the gateway still accepts it: a registration goes through.
       expect(readFileSync(join(dataDir, 'dashboard-api-key.json'), 'utf8')).toBe(dashboardKeyFile);
       expect(await registerThroughDashboard(dashboardUrlOf(second.output()))).toBe('/');
-      const res = await fetch(`${second.url}/api/Dac?pageSize=1`, { headers: { 'X-Api-Key': credentials.key, 'X-Api-Secret': credentials.secret } });
+      const res = await fetch(`${second.url}/api/Dac?pageSize=1`, {
+        headers: { 'X-Api-Key': credentials.key, 'X-Api-Secret': credentials.secret },
+      });
       expect(res.status).toBe(200);
       const metricsUrl = /Metrics: +(http:\/\/[\d.:]+\/metrics)/.exec(second.output())?.[1];
       expect(metricsUrl).toBeDefined();
@@ -179,7 +204,10 @@ describe('npm start on a DATA_DIR of the older layout (a PGlite folder per servi
     const logger = createLogger({ name: 'older-version', level: 'silent' });
     const old = await openDatabase({ dataDir: join(legacyDataDir, 'keys'), logger });
     await migrate(old, KEYS_MIGRATIONS_DIR, logger);
-    const { apiKey, secret } = await createApiKey({ db: old, cache: createMemoryCache(), logger, keyPrefix: 'acs' }, { name: 'older layout', scopes: ['system:full-access'], ownerUserId: null, environment: 'live' });
+    const { apiKey, secret } = await createApiKey(
+      { db: old, cache: createMemoryCache(), logger, keyPrefix: 'acs' },
+      { name: 'older layout', scopes: ['system:full-access'], ownerUserId: null, environment: 'live' },
+    );
     await old.close();
 
     const started = await start({}, legacyDataDir);

@@ -22,7 +22,9 @@ const keyWith = new Map<string, Auth>();
 /** A concrete URL for the route: its `{id}` parameters filled with a plausible value. */
 const urlOf = (route: RouteSpec): string => route.path.replace(/\{[^}]+\}/g, '1');
 const withBody = (route: RouteSpec, init: RequestInit = {}): RequestInit =>
-  route.method === 'GET' || route.method === 'DELETE' ? init : { ...init, headers: { ...(init.headers as Record<string, string>), 'content-type': 'application/json' }, body: '{}' };
+  route.method === 'GET' || route.method === 'DELETE'
+    ? init
+    : { ...init, headers: { ...(init.headers as Record<string, string>), 'content-type': 'application/json' }, body: '{}' };
 
 async function expectRefusal(res: Response, status: number, body: { error: string; message: string }): Promise<void> {
   const json = (await res.json()) as Record<string, unknown>;
@@ -47,13 +49,18 @@ describe.each(ROUTES.map((route) => [`${route.method} ${route.path}`, route] as 
   });
 
   it('with a wrong secret: 401 with the spec body', async () => {
-    await expectRefusal(await sut.call(route.method, urlOf(route), { ...rightKey(), secret: `${rightKey().secret}x` }, withBody(route)), 401, MISSING);
+    await expectRefusal(
+      await sut.call(route.method, urlOf(route), { ...rightKey(), secret: `${rightKey().secret}x` }, withBody(route)),
+      401,
+      MISSING,
+    );
   });
 
   it('with every key whose scopes do not grant it: 403 with the scope body', async () => {
     const wrong = [...keyWith.entries()].filter(([scope]) => !grantsScope([scope], route.scope));
     expect(wrong.length).toBeGreaterThan(0);
-    for (const [, auth] of wrong) await expectRefusal(await sut.call(route.method, urlOf(route), auth, bearer(freeUser.token, withBody(route))), 403, SCOPE);
+    for (const [, auth] of wrong)
+      await expectRefusal(await sut.call(route.method, urlOf(route), auth, bearer(freeUser.token, withBody(route))), 403, SCOPE);
   });
 
   if (route.user.kind === 'user') {

@@ -23,12 +23,16 @@ interface Answer {
 
 function client(sut: SystemUnderTest, app: Auth) {
   const post = async (path: string, body: unknown, from: string): Promise<Answer> => {
-    const res = await sut.call('POST', path, app, { headers: { 'content-type': 'application/json', 'x-forwarded-for': from }, body: JSON.stringify(body) });
+    const res = await sut.call('POST', path, app, {
+      headers: { 'content-type': 'application/json', 'x-forwarded-for': from },
+      body: JSON.stringify(body),
+    });
     return { status: res.status, retryAfter: res.headers.get('retry-after'), body: (await res.json()) as Record<string, unknown> };
   };
   return {
     login: (email: string, password: string, from: string) => post('/api/Users/Login', { email, password }, from),
-    register: (email: string, from: string) => post('/api/Users/Register', { email, password: PASSWORD, firstName: 'Ada', lastName: 'Lovelace' }, from),
+    register: (email: string, from: string) =>
+      post('/api/Users/Register', { email, password: PASSWORD, firstName: 'Ada', lastName: 'Lovelace' }, from),
   };
 }
 
@@ -36,7 +40,10 @@ function expectThrottled(answer: Answer): void {
   expect(answer.status).toBe(429);
   const seconds = Number(answer.retryAfter);
   expect(seconds).toBeGreaterThan(0);
-  expect(answer.body).toMatchObject({ error: 'Too many requests', message: `Too many failed sign-in attempts. Try again in ${seconds} seconds.` });
+  expect(answer.body).toMatchObject({
+    error: 'Too many requests',
+    message: `Too many failed sign-in attempts. Try again in ${seconds} seconds.`,
+  });
 }
 
 describe('sign-in limits through the gateway (window 15 minutes)', () => {
@@ -117,7 +124,12 @@ describe('sign-in limits through the gateway (window 15 minutes)', () => {
     const real = await api.login(email, PASSWORD, from);
     const unknown = await api.login(ghost, PASSWORD, from);
     expectThrottled(real);
-    const comparable = ({ status, body }: Answer) => ({ status, error: body.error, message: String(body.message).replace(/\d+ seconds/, 'N seconds'), fields: Object.keys(body).sort() });
+    const comparable = ({ status, body }: Answer) => ({
+      status,
+      error: body.error,
+      message: String(body.message).replace(/\d+ seconds/, 'N seconds'),
+      fields: Object.keys(body).sort(),
+    });
     expect(comparable(unknown)).toEqual(comparable(real));
     expect(Math.abs(Number(unknown.retryAfter) - Number(real.retryAfter))).toBeLessThanOrEqual(1);
   });

@@ -64,7 +64,9 @@ describe('subscriptions raise and lower the role', () => {
   it('cancel keeps the role until the period end; another user cannot see or cancel it', async () => {
     const owner = await newUser(sut, app);
     const other = await newUser(sut, app);
-    const created = subscriptionViewSchema.parse(await (await sut.call('POST', '/api/Subscriptions', dashboard, bearer(owner.token, json({ planId: monthlyPlanId })))).json());
+    const created = subscriptionViewSchema.parse(
+      await (await sut.call('POST', '/api/Subscriptions', dashboard, bearer(owner.token, json({ planId: monthlyPlanId })))).json(),
+    );
     expect((await sut.call('DELETE', `/api/Subscriptions/${created.id}`, dashboard, bearer(other.token))).status).toBe(404);
     const otherList = (await (await sut.call('GET', '/api/Subscriptions', dashboard, bearer(other.token))).json()) as { items: unknown[] };
     expect(otherList.items).toEqual([]);

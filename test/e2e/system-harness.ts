@@ -52,7 +52,12 @@ export async function startSystemUnderTest(overrides: Record<string, string> = {
     system,
     url: system.gatewayUrl,
     redisPrefix,
-    env: { DATABASE_URL: serverUrl.toString(), REDIS_URL: testServerUrl('REDIS_URL'), REDIS_PREFIX: redisPrefix, INTERNAL_SECRET: 'e2e-internal-secret-0123456789abcdef' },
+    env: {
+      DATABASE_URL: serverUrl.toString(),
+      REDIS_URL: testServerUrl('REDIS_URL'),
+      REDIS_PREFIX: redisPrefix,
+      INTERNAL_SECRET: 'e2e-internal-secret-0123456789abcdef',
+    },
     seed: { key: SEED_KEY, secret: SEED_SECRET },
     call(method, path, auth, init = {}) {
       const headers: Record<string, string> = { ...(init.headers as Record<string, string> | undefined) };
@@ -64,7 +69,8 @@ export async function startSystemUnderTest(overrides: Record<string, string> = {
       await deleteRedisKeys(redisPrefix);
       const admin = new Client({ connectionString: testServerUrl('DATABASE_URL') });
       await admin.connect();
-      for (const service of ['keys', 'identity', 'catalog', 'device', 'billing']) await admin.query(`DROP DATABASE IF EXISTS "${base}_${service}" WITH (FORCE)`);
+      for (const service of ['keys', 'identity', 'catalog', 'device', 'billing'])
+        await admin.query(`DROP DATABASE IF EXISTS "${base}_${service}" WITH (FORCE)`);
       await admin.end();
     },
   };

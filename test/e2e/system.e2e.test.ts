@@ -59,14 +59,27 @@ describe('the system through the gateway (PostgreSQL, Redis)', () => {
   it('applies the spec 401/403 bodies', async () => {
     const missing = await sut.call('GET', '/api/Dac', null);
     expect(await missing.json()).toMatchObject({ error: SPEC_ERRORS.missingApiKey.error, message: SPEC_ERRORS.missingApiKey.message });
-    const { apiKey, secret } = await createApiKey(sut.system.keys.deps, { name: 'e2e', scopes: ['auth:register'], ownerUserId: null, environment: 'test' });
+    const { apiKey, secret } = await createApiKey(sut.system.keys.deps, {
+      name: 'e2e',
+      scopes: ['auth:register'],
+      ownerUserId: null,
+      environment: 'test',
+    });
     const refused = await sut.call('GET', '/api/Dac', { key: apiKey.key, secret });
     expect(refused.status).toBe(403);
-    expect(await refused.json()).toMatchObject({ error: SPEC_ERRORS.insufficientScope.error, message: SPEC_ERRORS.insufficientScope.message });
+    expect(await refused.json()).toMatchObject({
+      error: SPEC_ERRORS.insufficientScope.error,
+      message: SPEC_ERRORS.insufficientScope.message,
+    });
   });
 
   it('applies a scope change and a revocation on the very next request', async () => {
-    const { apiKey, secret } = await createApiKey(sut.system.keys.deps, { name: 'e2e', scopes: ['read:devices'], ownerUserId: null, environment: 'live' });
+    const { apiKey, secret } = await createApiKey(sut.system.keys.deps, {
+      name: 'e2e',
+      scopes: ['read:devices'],
+      ownerUserId: null,
+      environment: 'live',
+    });
     const auth = { key: apiKey.key, secret };
     expect((await sut.call('GET', '/api/Dac', auth)).status).toBe(200);
     await changeApiKey(sut.system.keys.deps, apiKey.id, { scopes: ['auth:login'] });
@@ -82,7 +95,10 @@ describe('the system through the gateway (PostgreSQL, Redis)', () => {
     expect(res.status).toBe(200);
     expect(await res.json()).toEqual({ ready: true }); // public: no details
     const details = await fetch(`${sut.system.gateway.metricsServer!.url}/readyz`);
-    expect(await details.json()).toEqual({ ready: true, checks: { cache: 'ok', identity: 'ok', keys: 'ok', catalog: 'ok', device: 'ok', billing: 'ok' } });
+    expect(await details.json()).toEqual({
+      ready: true,
+      checks: { cache: 'ok', identity: 'ok', keys: 'ok', catalog: 'ok', device: 'ok', billing: 'ok' },
+    });
   });
 
   it('answers 503 in the error shape once the catalog service is down, and keeps serving the rest', async () => {
@@ -98,8 +114,18 @@ describe('the system through the gateway (PostgreSQL, Redis)', () => {
 
 describe('start-up configuration', () => {
   it('refuses a SEED_API_KEY outside the key format', async () => {
-    const config = launcherConfigSchema.parse({ DATABASE_URL: 'postgres://postgres@127.0.0.1:5432/acs_never_created', PORT: '0', INTERNAL_SECRET: 'x'.repeat(32), SEED_API_KEY: 'my-key', SEED_API_SECRET: 's'.repeat(40), REDIS_URL: 'redis://127.0.0.1:6379', REDIS_PREFIX: 'acs_e2e_never:' });
-    await expect(startSystem(config, createLogger({ name: 'e2e', level: 'silent' }))).rejects.toThrow(/SEED_API_KEY is not in the key format/);
+    const config = launcherConfigSchema.parse({
+      DATABASE_URL: 'postgres://postgres@127.0.0.1:5432/acs_never_created',
+      PORT: '0',
+      INTERNAL_SECRET: 'x'.repeat(32),
+      SEED_API_KEY: 'my-key',
+      SEED_API_SECRET: 's'.repeat(40),
+      REDIS_URL: 'redis://127.0.0.1:6379',
+      REDIS_PREFIX: 'acs_e2e_never:',
+    });
+    await expect(startSystem(config, createLogger({ name: 'e2e', level: 'silent' }))).rejects.toThrow(
+      /SEED_API_KEY is not in the key format/,
+    );
   });
 
   it('requires SEED_API_SECRET with SEED_API_KEY', () => {

@@ -24,7 +24,8 @@ beforeAll(async () => {
 }, 60_000);
 afterAll(async () => sut?.stop());
 
-const claimsOf = (token: string): Record<string, unknown> => JSON.parse(Buffer.from(token.split('.')[1]!, 'base64url').toString()) as Record<string, unknown>;
+const claimsOf = (token: string): Record<string, unknown> =>
+  JSON.parse(Buffer.from(token.split('.')[1]!, 'base64url').toString()) as Record<string, unknown>;
 const newUser = () => createUser(sut, app);
 
 async function expectBody(res: Response, status: number, body: { error: string; message: string }): Promise<void> {
@@ -72,7 +73,12 @@ describe('layer 2 through the gateway', () => {
 
   it('an Admin route refuses a Subscriber with the spec body', async () => {
     const user = await newUser();
-    const writer = await createApiKey(sut.system.keys.deps, { name: 'w', scopes: ['write:devices'], ownerUserId: null, environment: 'test' });
+    const writer = await createApiKey(sut.system.keys.deps, {
+      name: 'w',
+      scopes: ['write:devices'],
+      ownerUserId: null,
+      environment: 'test',
+    });
     const res = await sut.call('POST', '/api/Dac/import', { key: writer.apiKey.key, secret: writer.secret }, bearer(user.token, json([])));
     await expectBody(res, 403, USER_403);
   });
@@ -94,7 +100,9 @@ describe("users' API keys", () => {
     expect((await sut.call('GET', '/api/Dac', own)).status).toBe(200);
     await expectBody(await sut.call('POST', '/api/Users/Login', own, json({ email: user.email, password: PASSWORD })), 403, SCOPE_403);
 
-    const test = apiKeyCreatedResponseSchema.parse(await (await createKey(user.token, { name: 'ci', scopes: 'write:devices', environment: 'test' })).json());
+    const test = apiKeyCreatedResponseSchema.parse(
+      await (await createKey(user.token, { name: 'ci', scopes: 'write:devices', environment: 'test' })).json(),
+    );
     expect(test.key).toMatch(/^acs_test_[A-Za-z0-9]{16,64}$/);
     expect((await sut.call('GET', '/api/Dac', { key: test.key, secret: test.secret })).status).toBe(200); // write:devices reads
 
@@ -132,10 +140,14 @@ describe("users' API keys", () => {
   it("another user can neither list, change nor revoke someone else's key", async () => {
     const owner = await newUser();
     const other = await newUser();
-    const created = apiKeyCreatedResponseSchema.parse(await (await createKey(owner.token, { name: 'mine', scopes: 'read:devices' })).json());
+    const created = apiKeyCreatedResponseSchema.parse(
+      await (await createKey(owner.token, { name: 'mine', scopes: 'read:devices' })).json(),
+    );
     const theirs = apiKeyListResponseSchema.parse(await (await sut.call('GET', '/api/ApiKeys', dashboard, bearer(other.token))).json());
     expect(theirs.items.find((k) => k.id === created.id)).toBeUndefined();
-    expect((await sut.call('PATCH', `/api/ApiKeys/${created.id}`, dashboard, bearer(other.token, json({ scopes: 'write:devices' })))).status).toBe(404);
+    expect(
+      (await sut.call('PATCH', `/api/ApiKeys/${created.id}`, dashboard, bearer(other.token, json({ scopes: 'write:devices' })))).status,
+    ).toBe(404);
     expect((await sut.call('DELETE', `/api/ApiKeys/${created.id}`, dashboard, bearer(other.token))).status).toBe(404);
     expect((await sut.call('GET', '/api/Dac', { key: created.key, secret: created.secret })).status).toBe(200); // untouched
   });
@@ -144,13 +156,20 @@ describe("users' API keys", () => {
     const second = await startSecondGateway();
     try {
       const user = await newUser();
-      const created = apiKeyCreatedResponseSchema.parse(await (await createKey(user.token, { name: 'fresh', scopes: 'auth:login' })).json());
+      const created = apiKeyCreatedResponseSchema.parse(
+        await (await createKey(user.token, { name: 'fresh', scopes: 'auth:login' })).json(),
+      );
       const auth = { key: created.key, secret: created.secret };
       const viaSecond = () => fetch(`${second.url}/api/Dac`, { headers: { 'x-api-key': auth.key, 'x-api-secret': auth.secret } });
       expect((await sut.call('GET', '/api/Dac', auth)).status).toBe(403);
       expect((await viaSecond()).status).toBe(403);
 
-      const patched = await sut.call('PATCH', `/api/ApiKeys/${created.id}`, dashboard, bearer(user.token, json({ scopes: 'auth:login read:devices' })));
+      const patched = await sut.call(
+        'PATCH',
+        `/api/ApiKeys/${created.id}`,
+        dashboard,
+        bearer(user.token, json({ scopes: 'auth:login read:devices' })),
+      );
       expect(patched.status).toBe(200);
       expect((await sut.call('GET', '/api/Dac', auth)).status).toBe(200);
       expect((await viaSecond()).status).toBe(200);
@@ -179,15 +198,35 @@ async function startSecondGateway(): Promise<{ url: string; stop(): Promise<void
   const entry = fileURLToPath(new URL('../../gateway/dist/main.js', import.meta.url));
   const port = 20000 + Math.floor(Math.random() * 20000);
   const env = {
-    PATH: process.env.PATH ?? '', PORT: String(port), HOST: '127.0.0.1', LOG_LEVEL: 'warn',
-    REDIS_URL: sut.env.REDIS_URL!, REDIS_PREFIX: sut.env.REDIS_PREFIX!, INTERNAL_SECRET: sut.env.INTERNAL_SECRET!,
-    KEYS_URL: sut.system.keys.server.url, IDENTITY_URL: sut.system.identity.server.url, CATALOG_URL: sut.system.catalog.server.url,
+    PATH: process.env.PATH ?? '',
+    PORT: String(port),
+    HOST: '127.0.0.1',
+    LOG_LEVEL: 'warn',
+    REDIS_URL: sut.env.REDIS_URL!,
+    REDIS_PREFIX: sut.env.REDIS_PREFIX!,
+    INTERNAL_SECRET: sut.env.INTERNAL_SECRET!,
+    KEYS_URL: sut.system.keys.server.url,
+    IDENTITY_URL: sut.system.identity.server.url,
+    CATALOG_URL: sut.system.catalog.server.url,
   };
   const child: ChildProcess = spawn(process.execPath, [entry], { env, stdio: 'ignore' });
   const url = `http://127.0.0.1:${port}`;
   for (let i = 0; i < 100; i++) {
-    if (await fetch(`${url}/healthz`).then((r) => r.ok, () => false)) break;
+    if (
+      await fetch(`${url}/healthz`).then(
+        (r) => r.ok,
+        () => false,
+      )
+    )
+      break;
     await new Promise((r) => setTimeout(r, 100));
   }
-  return { url, stop: () => new Promise<void>((resolve) => { child.once('exit', () => resolve()); child.kill('SIGTERM'); }) };
+  return {
+    url,
+    stop: () =>
+      new Promise<void>((resolve) => {
+        child.once('exit', () => resolve());
+        child.kill('SIGTERM');
+      }),
+  };
 }

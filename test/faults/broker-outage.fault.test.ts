@@ -57,7 +57,8 @@ afterAll(async () => {
 describe('RabbitMQ outage while a user subscribes', () => {
   it('accepts the subscription during the outage and applies it once the broker is back', async () => {
     const user = await newUser(sut, app);
-    const createKey = () => sut.call('POST', '/api/ApiKeys', dashboard, bearer(user.token, json({ name: 'after-outage', scopes: 'read:devices' })));
+    const createKey = () =>
+      sut.call('POST', '/api/ApiKeys', dashboard, bearer(user.token, json({ name: 'after-outage', scopes: 'read:devices' })));
     expect((await createKey()).status).toBe(403); // Free: below the role ApiKeys needs
 
     amqp.cut();

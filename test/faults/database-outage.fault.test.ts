@@ -25,7 +25,12 @@ async function eventually(check: () => Promise<boolean>, ms = 15_000): Promise<v
 beforeAll(async () => {
   postgres = await startFaultProxy(testServerUrl('DATABASE_URL'), 5432);
   sut = await startSystemUnderTest({}, { databaseVia: postgres.url });
-  const created = await createApiKey(sut.system.keys.deps, { name: 'fault app', scopes: ['read:devices', 'auth:register'], ownerUserId: null, environment: 'test' });
+  const created = await createApiKey(sut.system.keys.deps, {
+    name: 'fault app',
+    scopes: ['read:devices', 'auth:register'],
+    ownerUserId: null,
+    environment: 'test',
+  });
   app = { key: created.apiKey.key, secret: created.secret };
 }, 60_000);
 
@@ -38,7 +43,8 @@ describe('PostgreSQL outage under a running system', () => {
   it('answers 503 in the error shape while the databases are unreachable, writes nothing, and recovers by itself', async () => {
     expect((await sut.call('GET', '/api/Dac', app)).status).toBe(200);
     const email = `fault-${randomBytes(5).toString('hex')}@example.com`;
-    const register = () => sut.call('POST', '/api/Users/Register', app, json({ email, password: PASSWORD, firstName: 'Grace', lastName: 'Hopper' }));
+    const register = () =>
+      sut.call('POST', '/api/Users/Register', app, json({ email, password: PASSWORD, firstName: 'Grace', lastName: 'Hopper' }));
 
     postgres.cut();
     let restored = false;

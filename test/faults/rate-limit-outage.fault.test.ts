@@ -21,7 +21,11 @@ beforeAll(async () => {
   catalog = await startFakeUpstream();
   // The keys service talks to Redis directly; only this gateway's Redis goes through the fault proxy.
   h = await startGatewayHarness({ CATALOG_URL: catalog.url });
-  faultyCache = createRedisCache({ url: redis.url, keyPrefix: h.redisPrefix, logger: createLogger({ name: 'faulty-cache', level: 'silent' }) });
+  faultyCache = createRedisCache({
+    url: redis.url,
+    keyPrefix: h.redisPrefix,
+    logger: createLogger({ name: 'faulty-cache', level: 'silent' }),
+  });
   gateway = await h.startAnotherGateway({ cache: faultyCache, env: { GATEWAY_REPLICAS: '2' } });
 }, 60_000);
 
@@ -41,7 +45,7 @@ async function eventually(check: () => Promise<boolean>, ms = 10_000): Promise<v
 }
 
 describe('rate limits while Redis is unavailable', () => {
-  it('admit this replica\'s share of each window in process, then use the shared counters again', async () => {
+  it("admit this replica's share of each window in process, then use the shared counters again", async () => {
     const caller = await h.createKey(['read:devices']);
     await changeApiKey(h.keys.deps, caller.id, { rateLimits: [{ limit: 10, windowSeconds: 3600 }] });
     const call = () => fetch(`${gateway.server.url}/api/Dac`, { headers: { 'x-api-key': caller.key, 'x-api-secret': caller.secret } });

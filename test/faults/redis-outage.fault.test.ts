@@ -37,7 +37,12 @@ async function timed(request: () => Promise<Response>): Promise<{ status: number
 beforeAll(async () => {
   redis = await startFaultProxy(testServerUrl('REDIS_URL'), 6379);
   sut = await startSystemUnderTest({ REDIS_URL: redis.url, METRICS_PORT: '0' }); // readiness details: on the metrics listener
-  const created = await createApiKey(sut.system.keys.deps, { name: 'fault reader', scopes: ['read:devices'], ownerUserId: null, environment: 'test' });
+  const created = await createApiKey(sut.system.keys.deps, {
+    name: 'fault reader',
+    scopes: ['read:devices'],
+    ownerUserId: null,
+    environment: 'test',
+  });
   reader = { id: created.apiKey.id, key: created.apiKey.key, secret: created.secret };
   accounts = await appKey(sut, ['auth:register', 'auth:login', 'read:devices']);
   user = await newUser(sut, accounts);
@@ -60,7 +65,9 @@ describe('Redis outage under a running system', () => {
 
       const wrongSecret = await timed(() => sut.call('GET', '/api/Dac', { key: reader.key, secret: `${reader.secret}x` }));
       expect(wrongSecret).toMatchObject({ status: 401, body: { message: SPEC_ERRORS.missingApiKey.message } });
-      const outOfScope = await timed(() => sut.call('POST', '/api/Users/Login', reader, { headers: { 'content-type': 'application/json' }, body: '{}' }));
+      const outOfScope = await timed(() =>
+        sut.call('POST', '/api/Users/Login', reader, { headers: { 'content-type': 'application/json' }, body: '{}' }),
+      );
       expect(outOfScope).toMatchObject({ status: 403, body: { message: SPEC_ERRORS.insufficientScope.message } });
 
       // Layer 2: the user's authorization record comes from identity instead of Redis.
@@ -103,7 +110,12 @@ describe('Redis outage under a running system', () => {
 
   it('answers a key change it cannot write through with 503 and Retry-After through the API, then applies it once Redis is back', async () => {
     const dashboard = await appKey(sut, ['system:full-access']);
-    const created = await sut.call('POST', '/api/ApiKeys', dashboard, bearer(user.token, json({ name: 'fault api key', scopes: 'read:devices' })));
+    const created = await sut.call(
+      'POST',
+      '/api/ApiKeys',
+      dashboard,
+      bearer(user.token, json({ name: 'fault api key', scopes: 'read:devices' })),
+    );
     expect(created.status).toBe(201); // the user is on the default trial: role 1
     const { id, key, secret } = (await created.json()) as { id: string; key: string; secret: string };
     const revoke = () => sut.call('DELETE', `/api/ApiKeys/${id}`, dashboard, bearer(user.token));
@@ -123,7 +135,12 @@ describe('Redis outage under a running system', () => {
   }, 30_000);
 
   it('reads Redis again after the outage (the cut connection is replaced without a restart)', async () => {
-    const probe = await createApiKey(sut.system.keys.deps, { name: 'fault probe', scopes: ['read:devices'], ownerUserId: null, environment: 'test' });
+    const probe = await createApiKey(sut.system.keys.deps, {
+      name: 'fault probe',
+      scopes: ['read:devices'],
+      ownerUserId: null,
+      environment: 'test',
+    });
     const probeAuth = { key: probe.apiKey.key, secret: probe.secret };
     redis.cut();
     expect((await sut.call('GET', '/api/Dac', probeAuth)).status).toBe(200);

@@ -5,13 +5,38 @@ import { DASHBOARD_FILE, readRepoFile } from './monitoring-files.js';
 // The Grafana dashboard: importable as it is (uid, title, schemaVersion, a Prometheus data-source
 // variable every query goes through) and naming only metrics that exist.
 
-interface Target { refId: string; expr: string; datasource?: { type?: string; uid?: string } }
-interface Panel { id: number; type: string; title: string; datasource?: { type?: string; uid?: string }; targets?: Target[]; panels?: Panel[] }
-interface Variable { name: string; type: string; query: string | { query: string }; datasource?: { uid?: string } }
-interface Dashboard { uid: string; title: string; schemaVersion: number; templating: { list: Variable[] }; panels: Panel[] }
+interface Target {
+  refId: string;
+  expr: string;
+  datasource?: { type?: string; uid?: string };
+}
+interface Panel {
+  id: number;
+  type: string;
+  title: string;
+  datasource?: { type?: string; uid?: string };
+  targets?: Target[];
+  panels?: Panel[];
+}
+interface Variable {
+  name: string;
+  type: string;
+  query: string | { query: string };
+  datasource?: { uid?: string };
+}
+interface Dashboard {
+  uid: string;
+  title: string;
+  schemaVersion: number;
+  templating: { list: Variable[] };
+  panels: Panel[];
+}
 
 const dashboard = (): Dashboard => JSON.parse(readRepoFile(DASHBOARD_FILE)) as Dashboard;
-const queryPanels = () => dashboard().panels.flatMap((panel) => [panel, ...(panel.panels ?? [])]).filter((panel) => panel.type !== 'row');
+const queryPanels = () =>
+  dashboard()
+    .panels.flatMap((panel) => [panel, ...(panel.panels ?? [])])
+    .filter((panel) => panel.type !== 'row');
 const exprs = () => queryPanels().flatMap((panel) => (panel.targets ?? []).map((target) => target.expr));
 // biome-ignore lint/suspicious/noTemplateCurlyInString: Grafana's reference to the data-source variable, not a JS template
 const DATASOURCE = '${datasource}';
@@ -29,10 +54,17 @@ describe('the Grafana dashboard', () => {
     const panels = queryPanels();
     expect(panels.length).toBeGreaterThan(0);
     for (const panel of panels) {
-      expect({ panel: panel.title, uid: panel.datasource?.uid, targets: (panel.targets ?? []).length > 0 }).toEqual({ panel: panel.title, uid: DATASOURCE, targets: true });
-      for (const target of panel.targets ?? []) expect({ panel: panel.title, uid: target.datasource?.uid ?? DATASOURCE }).toEqual({ panel: panel.title, uid: DATASOURCE });
+      expect({ panel: panel.title, uid: panel.datasource?.uid, targets: (panel.targets ?? []).length > 0 }).toEqual({
+        panel: panel.title,
+        uid: DATASOURCE,
+        targets: true,
+      });
+      for (const target of panel.targets ?? [])
+        expect({ panel: panel.title, uid: target.datasource?.uid ?? DATASOURCE }).toEqual({ panel: panel.title, uid: DATASOURCE });
     }
-    const ids = dashboard().panels.flatMap((panel) => [panel, ...(panel.panels ?? [])]).map((panel) => panel.id);
+    const ids = dashboard()
+      .panels.flatMap((panel) => [panel, ...(panel.panels ?? [])])
+      .map((panel) => panel.id);
     expect(new Set(ids).size).toBe(ids.length);
     for (const variable of dashboard().templating.list.filter((v) => v.type === 'query')) expect(variable.datasource?.uid).toBe(DATASOURCE);
   });
@@ -43,7 +75,11 @@ describe('the Grafana dashboard', () => {
       .templating.list.filter((variable) => variable.type === 'query')
       .map((variable) => (typeof variable.query === 'string' ? variable.query : variable.query.query))
       .map((query) => /^label_values\(\s*([^,)]+)/.exec(query)?.[1] ?? query);
-    const unknown = [...exprs(), ...variableQueries].flatMap((expr) => metricNamesIn(expr).filter((name) => !known.has(name)).map((name) => `${name} in ${expr}`));
+    const unknown = [...exprs(), ...variableQueries].flatMap((expr) =>
+      metricNamesIn(expr)
+        .filter((name) => !known.has(name))
+        .map((name) => `${name} in ${expr}`),
+    );
     expect(unknown).toEqual([]);
   });
 
@@ -66,6 +102,17 @@ describe('the Grafana dashboard', () => {
       consumers: some(/by \([^)]*outcome[^)]*\) \(rate\(bus_messages_consumed_total/),
       eventLoopLag: some(/nodejs_eventloop_lag_\w*seconds/),
       memory: some(/process_resident_memory_bytes|nodejs_heap_size_used_bytes/),
-    }).toEqual({ rates: true, p50: true, p99: true, authByReason: true, rateLimited: true, outboxPending: true, outboxAge: true, consumers: true, eventLoopLag: true, memory: true });
+    }).toEqual({
+      rates: true,
+      p50: true,
+      p99: true,
+      authByReason: true,
+      rateLimited: true,
+      outboxPending: true,
+      outboxAge: true,
+      consumers: true,
+      eventLoopLag: true,
+      memory: true,
+    });
   });
 });

@@ -24,9 +24,16 @@ describe('metricNamesIn', () => {
 describe('unknownLabels', () => {
   it('reports a matcher or a grouping label the metric does not have, and passes the ones it has', async () => {
     const known = await knownSeriesLabels();
-    expect(unknownLabels('sum by (service, reason) (rate(gateway_auth_rejections_total{reason="api_key", instance=~".+"}[5m]))', known)).toEqual([]);
-    expect(unknownLabels('histogram_quantile(0.99, sum by (le, route) (rate(http_server_request_duration_seconds_bucket[5m])))', known)).toEqual([]);
-    expect(unknownLabels('sum by (reasons) (rate(gateway_auth_rejections_total{outcome="x"}[5m]))', known)).toEqual(['gateway_auth_rejections_total{outcome}', 'by/on (reasons)']);
+    expect(
+      unknownLabels('sum by (service, reason) (rate(gateway_auth_rejections_total{reason="api_key", instance=~".+"}[5m]))', known),
+    ).toEqual([]);
+    expect(
+      unknownLabels('histogram_quantile(0.99, sum by (le, route) (rate(http_server_request_duration_seconds_bucket[5m])))', known),
+    ).toEqual([]);
+    expect(unknownLabels('sum by (reasons) (rate(gateway_auth_rejections_total{outcome="x"}[5m]))', known)).toEqual([
+      'gateway_auth_rejections_total{outcome}',
+      'by/on (reasons)',
+    ]);
     expect(unknownLabels('sum by (le) (rate(http_server_requests_total[5m]))', known)).toEqual(['by/on (le)']);
   });
 });

@@ -42,7 +42,10 @@ function productionSources(): string[] {
   });
 }
 
-interface RegisteredMetric { type: MetricType; labels: string[] }
+interface RegisteredMetric {
+  type: MetricType;
+  labels: string[];
+}
 
 const quotedNames = (list: string): string[] => [...list.matchAll(/'([^']+)'/g)].map((m) => m[1]!);
 
@@ -112,7 +115,8 @@ export async function knownSeriesLabels(): Promise<Map<string, Set<string>>> {
   const registered = scanSources();
   for (const [name, type] of [...registered].map(([n, m]) => [n, m.type] as const).concat([...(await defaultMetrics())])) {
     const own = registered.get(name)?.labels ?? [];
-    for (const series of seriesNames(name, type)) labels.set(series, new Set([...TARGET_LABELS, ...own, ...(series.endsWith('_bucket') ? ['le'] : [])]));
+    for (const series of seriesNames(name, type))
+      labels.set(series, new Set([...TARGET_LABELS, ...own, ...(series.endsWith('_bucket') ? ['le'] : [])]));
   }
   for (const [name, own] of Object.entries(EXTERNAL_LABELS)) labels.set(name, new Set([...TARGET_LABELS, ...own]));
   return labels;
@@ -129,7 +133,10 @@ function labelUses(expr: string): { selectors: { metric: string; label: string }
     [...matchers!.matchAll(/([A-Za-z_][A-Za-z0-9_]*)\s*(?:=~|!~|!=|=)/g)].map((m) => ({ metric: metric!, label: m[1]! })),
   );
   const grouping = [...text.matchAll(/\b(?:by|without|on|ignoring|group_left|group_right)\s*\(([^)]*)\)/gi)].flatMap(([, list]) =>
-    list!.split(',').map((label) => label.trim()).filter((label) => label.length > 0),
+    list!
+      .split(',')
+      .map((label) => label.trim())
+      .filter((label) => label.length > 0),
   );
   return { selectors, grouping };
 }
@@ -139,12 +146,28 @@ export function unknownLabels(expr: string, known: Map<string, Set<string>>): st
   const { selectors, grouping } = labelUses(expr);
   const metrics = metricNamesIn(expr);
   return [
-    ...selectors.filter(({ metric, label }) => known.get(metric) !== undefined && !known.get(metric)!.has(label)).map(({ metric, label }) => `${metric}{${label}}`),
+    ...selectors
+      .filter(({ metric, label }) => known.get(metric) !== undefined && !known.get(metric)!.has(label))
+      .map(({ metric, label }) => `${metric}{${label}}`),
     ...grouping.filter((label) => !metrics.some((m) => known.get(m)?.has(label))).map((label) => `by/on (${label})`),
   ];
 }
 
-const PROMQL_KEYWORDS = new Set(['and', 'or', 'unless', 'bool', 'by', 'without', 'on', 'ignoring', 'group_left', 'group_right', 'offset', 'inf', 'nan']);
+const PROMQL_KEYWORDS = new Set([
+  'and',
+  'or',
+  'unless',
+  'bool',
+  'by',
+  'without',
+  'on',
+  'ignoring',
+  'group_left',
+  'group_right',
+  'offset',
+  'inf',
+  'nan',
+]);
 
 /**
  * The metric names a PromQL expression selects. Strings, label matchers, range and subquery

@@ -18,7 +18,10 @@ export interface AlertRule {
   labels?: Record<string, string>;
   annotations?: Record<string, string>;
 }
-export interface RuleGroup { name: string; rules: AlertRule[] }
+export interface RuleGroup {
+  name: string;
+  rules: AlertRule[];
+}
 
 export const readRepoFile = (path: string): string => readFileSync(join(ROOT, path), 'utf8');
 
@@ -31,7 +34,9 @@ export const plainRuleGroups = (): RuleGroup[] => (parse(readRepoFile(RULES_FILE
 export function promtool(...args: string[]): { status: number | null; output: string } {
   const run = spawnSync('promtool', args, { cwd: ROOT, encoding: 'utf8', timeout: 60_000 });
   if (run.error && (run.error as NodeJS.ErrnoException).code === 'ENOENT') {
-    throw new Error("promtool is not installed: run `sudo bash scripts/install-promtool.sh` (Debian's prometheus package; .ci/run does it)");
+    throw new Error(
+      "promtool is not installed: run `sudo bash scripts/install-promtool.sh` (Debian's prometheus package; .ci/run does it)",
+    );
   }
   if (run.error) throw run.error;
   return { status: run.status, output: `${run.stdout}${run.stderr}` };
@@ -40,5 +45,12 @@ export function promtool(...args: string[]): { status: number | null; output: st
 /** The anchors GitHub gives the headings of a Markdown file (lower case, punctuation dropped, spaces to -). */
 export function headingAnchors(markdown: string): Set<string> {
   const headings = [...markdown.matchAll(/^#{1,6}\s+(.+?)\s*$/gm)].map((m) => m[1]!);
-  return new Set(headings.map((text) => text.toLowerCase().replace(/[^\p{L}\p{N}\s_-]/gu, '').replace(/\s/g, '-')));
+  return new Set(
+    headings.map((text) =>
+      text
+        .toLowerCase()
+        .replace(/[^\p{L}\p{N}\s_-]/gu, '')
+        .replace(/\s/g, '-'),
+    ),
+  );
 }

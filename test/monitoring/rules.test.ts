@@ -1,7 +1,15 @@
 import { describe, expect, it } from '@jest/globals';
 import { parse } from 'yaml';
 import { knownSeriesLabels, knownSeriesNames, metricNamesIn, unknownLabels } from './metric-names.js';
-import { OPERATIONS_DOC, PROMETHEUS_RULE_FILE, RULES_FILE, headingAnchors, plainRuleGroups, promtool, readRepoFile } from './monitoring-files.js';
+import {
+  OPERATIONS_DOC,
+  PROMETHEUS_RULE_FILE,
+  RULES_FILE,
+  headingAnchors,
+  plainRuleGroups,
+  promtool,
+  readRepoFile,
+} from './monitoring-files.js';
 
 // k8s/monitoring's alerting rules: valid for Prometheus, doing what their unit tests say, naming
 // only metrics that exist, documented, and the same in the plain file and the PrometheusRule.
@@ -14,13 +22,16 @@ describe('the plain rules file', () => {
     expect({ status, output }).toEqual({ status: 0, output: expect.stringContaining('SUCCESS') });
   });
 
-  it("passes promtool test rules (test/monitoring/alerts.promtest.yaml: the outbox, dead-letter and 5xx alerts)", () => {
+  it('passes promtool test rules (test/monitoring/alerts.promtest.yaml: the outbox, dead-letter and 5xx alerts)', () => {
     const { status, output } = promtool('test', 'rules', 'test/monitoring/alerts.promtest.yaml');
     expect({ status, output }).toEqual({ status: 0, output: expect.stringContaining('SUCCESS') });
   });
 
   it('holds the alerts issue 20 asks for', () => {
-    const byMetric = (metric: string) => rules().filter((rule) => metricNamesIn(rule.expr).includes(metric)).map((rule) => rule.alert);
+    const byMetric = (metric: string) =>
+      rules()
+        .filter((rule) => metricNamesIn(rule.expr).includes(metric))
+        .map((rule) => rule.alert);
     for (const metric of [
       'http_server_requests_total',
       'gateway_upstream_failures_total',
@@ -42,7 +53,11 @@ describe('the plain rules file', () => {
 
   it('names only metrics the code registers, prom-client exposes, or Kubernetes provides', async () => {
     const known = await knownSeriesNames();
-    const unknown = rules().flatMap((rule) => metricNamesIn(rule.expr).filter((name) => !known.has(name)).map((name) => `${rule.alert}: ${name}`));
+    const unknown = rules().flatMap((rule) =>
+      metricNamesIn(rule.expr)
+        .filter((name) => !known.has(name))
+        .map((name) => `${rule.alert}: ${name}`),
+    );
     expect(unknown).toEqual([]);
   });
 
@@ -70,14 +85,23 @@ describe('the plain rules file', () => {
 
 describe('the PrometheusRule', () => {
   const resource = () =>
-    parse(readRepoFile(PROMETHEUS_RULE_FILE)) as { apiVersion: string; kind: string; metadata: { name: string; namespace: string }; spec: { groups: unknown } };
+    parse(readRepoFile(PROMETHEUS_RULE_FILE)) as {
+      apiVersion: string;
+      kind: string;
+      metadata: { name: string; namespace: string };
+      spec: { groups: unknown };
+    };
 
   it('is a monitoring.coreos.com/v1 PrometheusRule in the namespace acs', () => {
     const { apiVersion, kind, metadata } = resource();
-    expect({ apiVersion, kind, namespace: metadata.namespace }).toEqual({ apiVersion: 'monitoring.coreos.com/v1', kind: 'PrometheusRule', namespace: 'acs' });
+    expect({ apiVersion, kind, namespace: metadata.namespace }).toEqual({
+      apiVersion: 'monitoring.coreos.com/v1',
+      kind: 'PrometheusRule',
+      namespace: 'acs',
+    });
   });
 
-  it('holds exactly the plain file\'s groups (regenerate: node scripts/generate-prometheus-rule.mjs)', () => {
+  it("holds exactly the plain file's groups (regenerate: node scripts/generate-prometheus-rule.mjs)", () => {
     expect(resource().spec.groups).toEqual(plainRuleGroups());
   });
 });

@@ -56,7 +56,8 @@ const withHashBytes = (record: ApiKeyCacheRecord): KeyRecord => ({
  * Both comparisons are constant-time; the second runs only when the first failed.
  */
 function secretAccepted(record: KeyRecord, secret: string, presentedHash: string | null, nowMs: number): boolean {
-  if (presentedHash !== null ? secretHashMatches(presentedHash, record.secretHashBytes) : secretMatchesHash(secret, record.secretHashBytes)) return true;
+  if (presentedHash !== null ? secretHashMatches(presentedHash, record.secretHashBytes) : secretMatchesHash(secret, record.secretHashBytes))
+    return true;
   const previous = record.previousSecretHashBytes;
   if (previous === null || !(nowMs < record.previousSecretEndsAtMs!)) return false;
   return presentedHash !== null ? secretHashMatches(presentedHash, previous) : secretMatchesHash(secret, previous);
@@ -74,7 +75,13 @@ function verdictOf(reply: RespReply[]): LimitVerdict | null {
   };
 }
 
-export function createCallerAuthenticator(cache: Cache, lookupKey: KeyLookup, lookupAuthz: AuthzLookup | null, logger: Logger, metrics: Pick<GatewayMetrics, 'cacheFellBack'>) {
+export function createCallerAuthenticator(
+  cache: Cache,
+  lookupKey: KeyLookup,
+  lookupAuthz: AuthzLookup | null,
+  logger: Logger,
+  metrics: Pick<GatewayMetrics, 'cacheFellBack'>,
+) {
   const keyRecords = new ParsedMemo<KeyRecord>((raw) => withHashBytes(JSON.parse(raw) as ApiKeyCacheRecord));
   const authzRecords = new ParsedMemo<AuthzRecord>((raw) => JSON.parse(raw) as AuthzRecord);
   const evalScript = cache.evalScript?.bind(cache);
@@ -134,8 +141,15 @@ export function createCallerAuthenticator(cache: Cache, lookupKey: KeyLookup, lo
     let presentedHash: string | null = null;
     if (limit && evalScript) {
       presentedHash = hashSecret(secret);
-      const keys = userId === undefined ? [apiKeyCacheKey(key), rateLimitCacheKey(key)] : [apiKeyCacheKey(key), rateLimitCacheKey(key), authzCacheKey(userId)];
-      const reply = await readAndLimit(keys, [presentedHash, limit.grantingScopes, limit.minRole, limit.defaults[parsed.environment]], requestId);
+      const keys =
+        userId === undefined
+          ? [apiKeyCacheKey(key), rateLimitCacheKey(key)]
+          : [apiKeyCacheKey(key), rateLimitCacheKey(key), authzCacheKey(userId)];
+      const reply = await readAndLimit(
+        keys,
+        [presentedHash, limit.grantingScopes, limit.minRole, limit.defaults[parsed.environment]],
+        requestId,
+      );
       entries = reply && [parseVersioned(reply[0] as string | null), parseVersioned(reply[1] as string | null)];
       if (reply) verdict = verdictOf(reply);
     } else {

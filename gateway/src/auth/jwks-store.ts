@@ -33,7 +33,8 @@ export class JwksStore {
 
   /** The key set, loading it on first use; throws (503) when identity cannot be reached and no keys are known. */
   async getKeySet(): Promise<JWTVerifyGetKey> {
-    if (!this.keySet || this.now() - this.fetchedAt > REFRESH_EVERY_MS) await this.refresh().catch((err: unknown) => this.onRefreshError(err));
+    if (!this.keySet || this.now() - this.fetchedAt > REFRESH_EVERY_MS)
+      await this.refresh().catch((err: unknown) => this.onRefreshError(err));
     if (!this.keySet) throw new Error('unreachable: refresh either sets the key set or throws');
     return this.keySet;
   }

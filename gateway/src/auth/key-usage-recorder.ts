@@ -87,7 +87,10 @@ export class KeyUsageRecorder {
     this.nextDayAtMs = 0; // the next count re-creates today's map in the new one
     try {
       const usage = [...batch].map(([keyId, lastUsedAt]) => ({ keyId, lastUsedAt }));
-      await internalCall(this.keys, this.internalSecret, 'POST', KEY_USAGE_PATH, 'gateway-key-usage', usageResponseSchema, { usage, counts: countsOf(counted) });
+      await internalCall(this.keys, this.internalSecret, 'POST', KEY_USAGE_PATH, 'gateway-key-usage', usageResponseSchema, {
+        usage,
+        counts: countsOf(counted),
+      });
     } catch (err) {
       for (const [keyId, at] of batch) if (!this.pending.has(keyId) && this.pending.size < this.maxPending) this.pending.set(keyId, at);
       this.keepCounts(counted);
@@ -124,7 +127,8 @@ export class KeyUsageRecorder {
 function countsOf(counted: Map<string, DayCounts>): KeyUsageCount[] {
   const out: KeyUsageCount[] = [];
   for (const [date, keys] of counted) {
-    for (const [keyId, c] of keys) out.push({ keyId, date, byStatus: { '2xx': c[0]!, '3xx': c[1]!, '4xx': c[2]!, '429': c[3]!, '5xx': c[4]! } });
+    for (const [keyId, c] of keys)
+      out.push({ keyId, date, byStatus: { '2xx': c[0]!, '3xx': c[1]!, '4xx': c[2]!, '429': c[3]!, '5xx': c[4]! } });
   }
   return out;
 }

@@ -49,7 +49,11 @@ export class RateLimiter {
     let request = this.requests.get(route);
     if (!request) {
       const granting = ALL_SCOPES.filter((scope) => grantsScope([scope], route.scope));
-      request = { grantingScopes: ` ${granting.join(' ')} `, minRole: route.user.kind === 'user' ? String(route.user.minRole) : '', defaults: this.defaultArgs };
+      request = {
+        grantingScopes: ` ${granting.join(' ')} `,
+        minRole: route.user.kind === 'user' ? String(route.user.minRole) : '',
+        defaults: this.defaultArgs,
+      };
       this.requests.set(route, request);
     }
     return request;
@@ -75,14 +79,28 @@ export class RateLimiter {
   ): Promise<{ verdict: LimitVerdict; counted: CountedIn }> {
     if (this.cache.evalScript && !cacheDown) {
       try {
-        const keys = retry.userId === undefined ? [`apikey:${apiKey}`, rateLimitCacheKey(apiKey)] : [`apikey:${apiKey}`, rateLimitCacheKey(apiKey), `authz:${retry.userId}`];
-        const reply = await this.cache.evalScript(READ_AND_LIMIT, keys, [hashSecret(retry.secret), retry.request.grantingScopes, retry.request.minRole, retry.request.defaults[retry.environment]]);
+        const keys =
+          retry.userId === undefined
+            ? [`apikey:${apiKey}`, rateLimitCacheKey(apiKey)]
+            : [`apikey:${apiKey}`, rateLimitCacheKey(apiKey), `authz:${retry.userId}`];
+        const reply = await this.cache.evalScript(READ_AND_LIMIT, keys, [
+          hashSecret(retry.secret),
+          retry.request.grantingScopes,
+          retry.request.minRole,
+          retry.request.defaults[retry.environment],
+        ]);
         if (reply.length >= 7) {
-          const verdict: LimitVerdict = { admitted: reply[2] === 1, window: (reply[3] as number) - 1, remaining: reply[4] as number, resetSeconds: reply[5] as number, retryAfterSeconds: reply[6] as number };
+          const verdict: LimitVerdict = {
+            admitted: reply[2] === 1,
+            window: (reply[3] as number) - 1,
+            remaining: reply[4] as number,
+            resetSeconds: reply[5] as number,
+            retryAfterSeconds: reply[6] as number,
+          };
           return { verdict, counted: 'redis' };
         }
       } catch (err) {
-        this.logger.warn({ err }, 'rate limit: Redis unavailable; counting at this replica\'s share');
+        this.logger.warn({ err }, "rate limit: Redis unavailable; counting at this replica's share");
       }
       return { verdict: this.local.take(localId(record, windows), windows, this.share), counted: 'local-share' };
     }
@@ -93,7 +111,9 @@ export class RateLimiter {
   /** Gives back a request that was counted and then refused by a later check (a token that failed verification). */
   refund(apiKey: string, record: ApiKeyCacheRecord, windows: readonly RateLimitWindow[], counted: CountedIn): void {
     if (counted === 'redis') {
-      this.cache.evalScript?.(REFUND, [rateLimitCacheKey(apiKey)], [windowsArg(windows as RateLimits)]).catch((err: unknown) => this.logger.warn({ err }, 'rate limit refund failed'));
+      this.cache
+        .evalScript?.(REFUND, [rateLimitCacheKey(apiKey)], [windowsArg(windows as RateLimits)])
+        .catch((err: unknown) => this.logger.warn({ err }, 'rate limit refund failed'));
     } else {
       this.local.refund(localId(record, windows), windows, counted === 'local' ? 1 : this.share);
     }
@@ -101,4 +121,5 @@ export class RateLimiter {
 }
 
 /** In-process state is per key and list, so a changed list starts afresh (as its new fields do in Redis). */
-const localId = (record: ApiKeyCacheRecord, windows: readonly RateLimitWindow[]): string => `${record.id}|${windowsArg(windows as RateLimits)}`;
+const localId = (record: ApiKeyCacheRecord, windows: readonly RateLimitWindow[]): string =>
+  `${record.id}|${windowsArg(windows as RateLimits)}`;

@@ -25,11 +25,30 @@ export class GatewayMetrics {
   constructor(registry: Registry, routes: readonly RouteSpec[]) {
     this.http = new HttpMetrics(registry);
     for (const route of routes) this.byRoute.set(route, this.http.recorder(route.method, route.path));
-    const rejections = new FlushedCounter({ registry, name: AUTH_REJECTIONS_TOTAL, help: 'Requests refused by authentication: api_key (401), scope (403), user (403, JWT or role)', labelNames: ['reason'] as const });
-    this.rejections = { api_key: rejections.series({ reason: 'api_key' }), scope: rejections.series({ reason: 'scope' }), user: rejections.series({ reason: 'user' }) };
-    const fallbacks = new FlushedCounter({ registry, name: CACHE_FALLBACKS_TOTAL, help: 'Requests whose key or authorization record was asked of the owning service because Redis was unavailable', labelNames: [] as const });
+    const rejections = new FlushedCounter({
+      registry,
+      name: AUTH_REJECTIONS_TOTAL,
+      help: 'Requests refused by authentication: api_key (401), scope (403), user (403, JWT or role)',
+      labelNames: ['reason'] as const,
+    });
+    this.rejections = {
+      api_key: rejections.series({ reason: 'api_key' }),
+      scope: rejections.series({ reason: 'scope' }),
+      user: rejections.series({ reason: 'user' }),
+    };
+    const fallbacks = new FlushedCounter({
+      registry,
+      name: CACHE_FALLBACKS_TOTAL,
+      help: 'Requests whose key or authorization record was asked of the owning service because Redis was unavailable',
+      labelNames: [] as const,
+    });
     this.fallbacks = fallbacks.series({});
-    const limited = new FlushedCounter({ registry, name: RATE_LIMITED_TOTAL, help: "Requests refused with 429 because the API key's rate limit was reached, by route", labelNames: ['method', 'route'] as const });
+    const limited = new FlushedCounter({
+      registry,
+      name: RATE_LIMITED_TOTAL,
+      help: "Requests refused with 429 because the API key's rate limit was reached, by route",
+      labelNames: ['method', 'route'] as const,
+    });
     for (const route of routes) this.limited.set(route, limited.series({ method: route.method, route: route.path }));
     // Failures only: not on the path of a request that succeeds, so prom-client's own inc() is fine here.
     this.upstreamFailures = new Counter({

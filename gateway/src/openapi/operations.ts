@@ -155,7 +155,11 @@ export const OPERATIONS: Record<string, OperationDoc> = {
       '`type` and `q` (search) combine with `brand` and with both ways of paging; a search is served a few at a time like deep pages. ' +
       'Answers carry an ETag (the catalog version and the query) and Cache-Control; If-None-Match with the current tag gives 304 with no body.',
     headers: [
-      { name: 'If-None-Match', description: 'An ETag of an earlier answer (or a list, or *): 304 when it is still current', schema: z.string() },
+      {
+        name: 'If-None-Match',
+        description: 'An ETag of an earlier answer (or a list, or *): 304 when it is still current',
+        schema: z.string(),
+      },
     ],
     query: [
       { name: 'brand', description: 'Brand name, case-insensitive exact match', schema: { type: 'string', minLength: 1, maxLength: 80 } },
@@ -267,7 +271,10 @@ export const OPERATIONS: Record<string, OperationDoc> = {
       'KEY_MAX_LIFETIME_DAYS, at most that many days ahead (400 otherwise).',
     requestBody: apiKeyCreateRequestSchema,
     success: { status: 201, description: 'The key and its secret; the secret is shown this once', schema: apiKeyCreatedResponseSchema },
-    errors: { 400: 'Invalid body, unknown or reserved scope, expiresAt not in the future or beyond KEY_MAX_LIFETIME_DAYS', 409: 'Key limit reached' },
+    errors: {
+      400: 'Invalid body, unknown or reserved scope, expiresAt not in the future or beyond KEY_MAX_LIFETIME_DAYS',
+      409: 'Key limit reached',
+    },
   },
   changeApiKey: {
     summary: "Change a key's scopes or name (account dashboard)",
@@ -307,7 +314,13 @@ export const OPERATIONS: Record<string, OperationDoc> = {
       'traffic appear with zeros. byStatus counts 2xx, 3xx, 4xx (429 excepted), 429 and 5xx answers. Gateways send counts in batches ' +
       "(KEY_USAGE_FLUSH_MS, 10 s by default), so the newest requests may be missing for that long. Someone else's key gives 404.",
     path: { id: uuidPathParameter('key') },
-    query: [{ name: 'days', description: 'how many days back, 1-90 (default 30)', schema: { type: 'integer', minimum: 1, maximum: 90, default: 30 } }],
+    query: [
+      {
+        name: 'days',
+        description: 'how many days back, 1-90 (default 30)',
+        schema: { type: 'integer', minimum: 1, maximum: 90, default: 30 },
+      },
+    ],
     success: { status: 200, description: 'Daily counts', schema: apiKeyUsageResponseSchema },
     errors: { 400: 'days not a whole number in 1..90', 404: 'No such key of this user' },
   },

@@ -48,7 +48,8 @@ function macFor(secret: string): HmacSha256 {
  * of up to 16 MiB, chunked ones included; hashing them would mean buffering each one before it is
  * forwarded). README, "Security".
  */
-const signedMessage = (audience: string, method: string, url: string, encoded: string): string => `${audience}\n${method}\n${url}\n${encoded}`;
+const signedMessage = (audience: string, method: string, url: string, encoded: string): string =>
+  `${audience}\n${method}\n${url}\n${encoded}`;
 
 /** base64url of a string's UTF-8 bytes through one reused buffer: Buffer.from would allocate on every request. */
 const encodeScratch = Buffer.alloc(4096);

@@ -1,7 +1,15 @@
 import { describe, expect, it } from '@jest/globals';
 import {
-  generateApiKey, generateApiSecret, grantsScope, hashSecret, parseApiKey, secretMatchesHash,
-  CONTEXT_LIFETIME_SECONDS, signContext, splitScopeString, verifyContext,
+  generateApiKey,
+  generateApiSecret,
+  grantsScope,
+  hashSecret,
+  parseApiKey,
+  secretMatchesHash,
+  CONTEXT_LIFETIME_SECONDS,
+  signContext,
+  splitScopeString,
+  verifyContext,
 } from '@acs/auth';
 
 describe('API key format', () => {
@@ -17,7 +25,15 @@ describe('API key format', () => {
   });
 
   it('rejects keys outside the format', () => {
-    for (const bad of ['', 'acs_live', 'acs_prod_abcdefghijklmnopqrst', 'ACS_live_abcdefghijklmnopqrst', 'acs_live_abc', 'acs_live_abcdefghijklmnop_qrst', 'acs_live_abcdefghijklmnopqrs!']) {
+    for (const bad of [
+      '',
+      'acs_live',
+      'acs_prod_abcdefghijklmnopqrst',
+      'ACS_live_abcdefghijklmnopqrst',
+      'acs_live_abc',
+      'acs_live_abcdefghijklmnop_qrst',
+      'acs_live_abcdefghijklmnopqrs!',
+    ]) {
       expect(parseApiKey(bad)).toBeNull();
     }
   });
@@ -84,7 +100,11 @@ describe('internal context', () => {
   it(`is usable for ${CONTEXT_LIFETIME_SECONDS} s (a short replay window), not a second longer`, () => {
     expect(CONTEXT_LIFETIME_SECONDS).toBeLessThanOrEqual(15);
     const signed = signContext(secret, 'catalog', 'GET', '/api/Dac', ctx, 1000);
-    expect(verifyContext(secret, 'catalog', 'GET', '/api/Dac', signed.context, signed.signature, 1000 + CONTEXT_LIFETIME_SECONDS)).toMatchObject(ctx);
-    expect(verifyContext(secret, 'catalog', 'GET', '/api/Dac', signed.context, signed.signature, 1000 + CONTEXT_LIFETIME_SECONDS + 1)).toBeNull();
+    expect(
+      verifyContext(secret, 'catalog', 'GET', '/api/Dac', signed.context, signed.signature, 1000 + CONTEXT_LIFETIME_SECONDS),
+    ).toMatchObject(ctx);
+    expect(
+      verifyContext(secret, 'catalog', 'GET', '/api/Dac', signed.context, signed.signature, 1000 + CONTEXT_LIFETIME_SECONDS + 1),
+    ).toBeNull();
   });
 });

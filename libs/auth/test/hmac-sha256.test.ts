@@ -6,7 +6,15 @@ import { HmacSha256 } from '../src/hmac-sha256.js';
 const reference = (key: string | Buffer, message: string): string => createHmac('sha256', key).update(message).digest('base64url');
 
 // Keys shorter than, equal to and longer than SHA-256's 64-byte block (RFC 2104 hashes the last kind first).
-const KEYS: (string | Buffer)[] = ['k', 's'.repeat(40), 'x'.repeat(64), 'y'.repeat(65), 'clé interne ✓ '.repeat(10), randomBytes(64), randomBytes(200)];
+const KEYS: (string | Buffer)[] = [
+  'k',
+  's'.repeat(40),
+  'x'.repeat(64),
+  'y'.repeat(65),
+  'clé interne ✓ '.repeat(10),
+  randomBytes(64),
+  randomBytes(200),
+];
 const MESSAGES = [
   '',
   'GET\n/api/Dac?page=1\neyJyZXF1ZXN0SWQiOiJyIn0',

@@ -41,10 +41,21 @@ export function originalRoutingKey(headers: Headers | undefined, fallback: strin
 }
 
 export function retryHeaders(base: Headers | undefined, routingKey: string, nextAttempt: number, err: unknown): Headers {
-  return { ...withoutBrokerHeaders(base), [HEADERS.attempt]: nextAttempt, [HEADERS.routingKey]: routingKey, [HEADERS.lastError]: errorText(err) };
+  return {
+    ...withoutBrokerHeaders(base),
+    [HEADERS.attempt]: nextAttempt,
+    [HEADERS.routingKey]: routingKey,
+    [HEADERS.lastError]: errorText(err),
+  };
 }
 
-export function deadLetterHeaders(base: Headers | undefined, routingKey: string, attempts: number, reason: DeadLetterReason, lastError: string): Headers {
+export function deadLetterHeaders(
+  base: Headers | undefined,
+  routingKey: string,
+  attempts: number,
+  reason: DeadLetterReason,
+  lastError: string,
+): Headers {
   const headers = withoutBrokerHeaders(base);
   delete headers[HEADERS.attempt];
   return {

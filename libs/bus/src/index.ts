@@ -1,4 +1,15 @@
-export type { Bus, BusEnvelope, BusMetrics, ConsumeOutcome, DeadLetter, DeadLetterReason, DeliveryInfo, Handler, SubscribeOptions, Subscription } from './types.js';
+export type {
+  Bus,
+  BusEnvelope,
+  BusMetrics,
+  ConsumeOutcome,
+  DeadLetter,
+  DeadLetterReason,
+  DeliveryInfo,
+  Handler,
+  SubscribeOptions,
+  Subscription,
+} from './types.js';
 export { BUS_CONSUMED_TOTAL, BUS_PUBLISHED_TOTAL, createBusMetrics } from './bus-metrics.js';
 export { instrumentBus } from './instrument-bus.js';
 export { busEnvelopeSchema, decodeEnvelope, validateEnvelope, EVENT_TYPE_PATTERN } from './envelope.js';

@@ -1,5 +1,13 @@
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
-import { BusUnavailableError, deadLetterQueueName, DEFAULT_RETRY_DELAYS_MS, retryQueueName, subscriptionQueueNames, topicMatches, type DeliveryInfo } from '@acs/bus';
+import {
+  BusUnavailableError,
+  deadLetterQueueName,
+  DEFAULT_RETRY_DELAYS_MS,
+  retryQueueName,
+  subscriptionQueueNames,
+  topicMatches,
+  type DeliveryInfo,
+} from '@acs/bus';
 import { uniqueName } from '@acs/testing';
 import { connectedBus, RawBroker } from './amqp-support.js';
 import { describeBusContract } from './bus-contract.js';
@@ -89,7 +97,12 @@ describe('amqp bus', () => {
     expect((await raw.channel.checkQueue(retryQueueName(queue, 2_000))).messageCount).toBe(1);
     const { bus: second } = await connectedBus({ exchange });
     const seen: DeliveryInfo[] = [];
-    await second.subscribe({ queue, bindings: ['subscription.#'], retryDelaysMs: [2_000], handler: async (_message, info) => void seen.push(info) });
+    await second.subscribe({
+      queue,
+      bindings: ['subscription.#'],
+      retryDelaysMs: [2_000],
+      handler: async (_message, info) => void seen.push(info),
+    });
     await waitFor('the retried delivery on the new consumer', () => seen.length === 1);
     expect(seen[0]).toMatchObject({ attempt: 2, routingKey: 'subscription.activated.v1' });
     await second.close();
@@ -123,7 +136,8 @@ describe('amqp bus', () => {
 
     for (const { pattern, key, queue } of tapped) {
       const contents: string[] = [];
-      for (let m = await raw.channel.get(queue, { noAck: true }); m; m = await raw.channel.get(queue, { noAck: true })) contents.push(m.content.toString());
+      for (let m = await raw.channel.get(queue, { noAck: true }); m; m = await raw.channel.get(queue, { noAck: true }))
+        contents.push(m.content.toString());
       const brokerSays = contents.includes(key);
       expect({ pattern, key, matches: topicMatches(pattern, key) }).toEqual({ pattern, key, matches: brokerSays });
     }

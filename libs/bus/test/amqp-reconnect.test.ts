@@ -20,7 +20,9 @@ async function rabbitmqctlAvailable(): Promise<boolean> {
 }
 
 async function forceCloseConnection(connectionName: string): Promise<void> {
-  const { stdout } = await run('rabbitmqctl', ['list_connections', 'pid', 'client_properties', '--quiet', '--no-table-headers'], { timeout: 10_000 });
+  const { stdout } = await run('rabbitmqctl', ['list_connections', 'pid', 'client_properties', '--quiet', '--no-table-headers'], {
+    timeout: 10_000,
+  });
   const pids = stdout
     .split('\n')
     .filter((line) => line.includes(`{"connection_name","${connectionName}"}`))
@@ -52,7 +54,12 @@ describe('amqp bus: losing the broker', () => {
     const queue = uniqueName('bus_test_reconnect');
     for (const name of subscriptionQueueNames(queue, RETRY_DELAYS)) queues.add(name);
     const received: BusEnvelope[] = [];
-    await bus.subscribe({ queue, bindings: ['subscription.#'], retryDelaysMs: RETRY_DELAYS, handler: async (message) => void received.push(message) });
+    await bus.subscribe({
+      queue,
+      bindings: ['subscription.#'],
+      retryDelaysMs: RETRY_DELAYS,
+      handler: async (message) => void received.push(message),
+    });
     await bus.publish('subscription.activated.v1', buildEnvelope());
     await waitFor('the message before the outage', () => received.length === 1);
 
@@ -114,7 +121,12 @@ describe('amqp bus: losing the broker', () => {
   it('rejects publish at once while the broker has never been reachable, and closes cleanly', async () => {
     proxy.cut();
     try {
-      const bus = createAmqpBus({ url: proxy.url, exchange: uniqueName('bus_test_ex'), logger: captureLogs('bus-down').logger, reconnectDelayMs: 50 });
+      const bus = createAmqpBus({
+        url: proxy.url,
+        exchange: uniqueName('bus_test_ex'),
+        logger: captureLogs('bus-down').logger,
+        reconnectDelayMs: 50,
+      });
       await sleep(150);
       expect(bus.ready()).toBe(false);
       await expect(bus.publish('subscription.activated.v1', buildEnvelope())).rejects.toBeInstanceOf(BusUnavailableError);

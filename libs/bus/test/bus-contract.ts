@@ -1,5 +1,18 @@
 import { afterEach, beforeEach, describe, expect, it } from '@jest/globals';
-import { BUS_CONSUMED_TOTAL, BUS_PUBLISHED_TOTAL, BusUnavailableError, InvalidEnvelopeError, createBusMetrics, instrumentBus, type Bus, type BusEnvelope, type DeadLetter, type DeliveryInfo, type SubscribeOptions, type Subscription } from '@acs/bus';
+import {
+  BUS_CONSUMED_TOTAL,
+  BUS_PUBLISHED_TOTAL,
+  BusUnavailableError,
+  InvalidEnvelopeError,
+  createBusMetrics,
+  instrumentBus,
+  type Bus,
+  type BusEnvelope,
+  type DeadLetter,
+  type DeliveryInfo,
+  type SubscribeOptions,
+  type Subscription,
+} from '@acs/bus';
 import { Registry } from '@acs/metrics';
 import { metricValue } from '@acs/testing';
 import { buildEnvelope, captureLogs, sleep, waitFor, type CapturedLogs } from './support.js';
@@ -50,8 +63,16 @@ export function describeBusContract(name: string, setUp: (logs: CapturedLogs) =>
       const narrow: Received[] = [];
       const everything: Received[] = [];
       const narrowQueue = harness.queueName('narrow');
-      await harness.subscribe({ queue: narrowQueue, bindings: ['subscription.*.v1', 'billing.#'], handler: async (message, info) => void narrow.push({ message, info }) });
-      await harness.subscribe({ queue: harness.queueName('all'), bindings: ['#'], handler: async (message, info) => void everything.push({ message, info }) });
+      await harness.subscribe({
+        queue: narrowQueue,
+        bindings: ['subscription.*.v1', 'billing.#'],
+        handler: async (message, info) => void narrow.push({ message, info }),
+      });
+      await harness.subscribe({
+        queue: harness.queueName('all'),
+        bindings: ['#'],
+        handler: async (message, info) => void everything.push({ message, info }),
+      });
 
       const activated = buildEnvelope();
       await bus.publish('subscription.activated.v1', activated);
@@ -102,10 +123,18 @@ export function describeBusContract(name: string, setUp: (logs: CapturedLogs) =>
     it('parks poison messages in the dead-letter queue without retrying, and keeps delivering', async () => {
       const queue = harness.queueName('poison');
       const received: BusEnvelope[] = [];
-      await harness.subscribe({ queue, bindings: ['subscription.#'], ...FAST_RETRY, handler: async (message) => void received.push(message) });
+      await harness.subscribe({
+        queue,
+        bindings: ['subscription.#'],
+        ...FAST_RETRY,
+        handler: async (message) => void received.push(message),
+      });
 
       await harness.publishRaw('subscription.activated.v1', Buffer.from('{not json'));
-      await harness.publishRaw('subscription.activated.v1', Buffer.from(JSON.stringify({ id: 'x', type: 'unversioned', occurredAt: 'yesterday' })));
+      await harness.publishRaw(
+        'subscription.activated.v1',
+        Buffer.from(JSON.stringify({ id: 'x', type: 'unversioned', occurredAt: 'yesterday' })),
+      );
       const valid = buildEnvelope();
       await bus.publish('subscription.activated.v1', valid);
 
@@ -146,7 +175,13 @@ export function describeBusContract(name: string, setUp: (logs: CapturedLogs) =>
         return letters.length > 0 ? letters : null;
       });
       expect(attempts).toEqual([1, 2, 3]);
-      expect(parked).toMatchObject({ queue, routingKey: 'subscription.cancelled.v1', reason: 'max-attempts', attempts: 3, lastError: 'Error: refused on attempt 3' });
+      expect(parked).toMatchObject({
+        queue,
+        routingKey: 'subscription.cancelled.v1',
+        reason: 'max-attempts',
+        attempts: 3,
+        lastError: 'Error: refused on attempt 3',
+      });
       expect(JSON.parse(parked?.content ?? '')).toEqual(event);
       await sleep(200);
       expect(attempts).toEqual([1, 2, 3]);
@@ -162,15 +197,35 @@ export function describeBusContract(name: string, setUp: (logs: CapturedLogs) =>
       const counted = instrumentBus(bus, metrics);
       const flaky = harness.queueName('counted_flaky');
       const doomed = harness.queueName('counted_doomed');
-      await harness.subscribe({ queue: flaky, bindings: ['subscription.#'], ...FAST_RETRY, metrics, handler: async (_m, info) => { if (info.attempt === 1) throw new Error('once'); } });
-      await harness.subscribe({ queue: doomed, bindings: ['billing.#'], maxAttempts: 2, ...FAST_RETRY, metrics, handler: async () => { throw new Error('always'); } });
+      await harness.subscribe({
+        queue: flaky,
+        bindings: ['subscription.#'],
+        ...FAST_RETRY,
+        metrics,
+        handler: async (_m, info) => {
+          if (info.attempt === 1) throw new Error('once');
+        },
+      });
+      await harness.subscribe({
+        queue: doomed,
+        bindings: ['billing.#'],
+        maxAttempts: 2,
+        ...FAST_RETRY,
+        metrics,
+        handler: async () => {
+          throw new Error('always');
+        },
+      });
 
       await counted.publish('subscription.activated.v1', buildEnvelope());
       await counted.publish('billing.run.v1', buildEnvelope());
       await harness.publishRaw('billing.run.v1', Buffer.from('{not json'));
-      await expect(counted.publish('billing.run.v1', { ...buildEnvelope(), type: 'unversioned' })).rejects.toBeInstanceOf(InvalidEnvelopeError);
+      await expect(counted.publish('billing.run.v1', { ...buildEnvelope(), type: 'unversioned' })).rejects.toBeInstanceOf(
+        InvalidEnvelopeError,
+      );
 
-      const consumed = async (queue: string, outcome: string) => metricValue(await registry.metrics(), BUS_CONSUMED_TOTAL, { queue, outcome });
+      const consumed = async (queue: string, outcome: string) =>
+        metricValue(await registry.metrics(), BUS_CONSUMED_TOTAL, { queue, outcome });
       await waitFor('the flaky message handled on its second attempt', async () => (await consumed(flaky, 'ack')) === 1);
       await waitFor('the doomed and the poison message parked', async () => (await consumed(doomed, 'dead_lettered')) === 2);
       await sleep(100);
@@ -224,8 +279,12 @@ export function describeBusContract(name: string, setUp: (logs: CapturedLogs) =>
     });
 
     it('rejects bad subscribe options', async () => {
-      await expect(bus.subscribe({ queue: harness.queueName('bad'), bindings: [], handler: async () => undefined })).rejects.toThrow(/bindings/);
-      await expect(bus.subscribe({ queue: harness.queueName('bad'), bindings: ['#'], maxAttempts: 0, handler: async () => undefined })).rejects.toThrow(/maxAttempts/);
+      await expect(bus.subscribe({ queue: harness.queueName('bad'), bindings: [], handler: async () => undefined })).rejects.toThrow(
+        /bindings/,
+      );
+      await expect(
+        bus.subscribe({ queue: harness.queueName('bad'), bindings: ['#'], maxAttempts: 0, handler: async () => undefined }),
+      ).rejects.toThrow(/maxAttempts/);
     });
 
     it('reports ready, and refuses work once closed', async () => {
@@ -233,7 +292,9 @@ export function describeBusContract(name: string, setUp: (logs: CapturedLogs) =>
       await bus.close();
       expect(await bus.ready()).toBe(false);
       await expect(bus.publish('subscription.activated.v1', buildEnvelope())).rejects.toBeInstanceOf(BusUnavailableError);
-      await expect(bus.subscribe({ queue: harness.queueName('late'), bindings: ['#'], handler: async () => undefined })).rejects.toBeInstanceOf(BusUnavailableError);
+      await expect(
+        bus.subscribe({ queue: harness.queueName('late'), bindings: ['#'], handler: async () => undefined }),
+      ).rejects.toBeInstanceOf(BusUnavailableError);
       await bus.close(); // idempotent
     });
   });

@@ -10,9 +10,18 @@ describe('envelope', () => {
   });
 
   it('refuses unversioned types, bad timestamps, missing fields', () => {
-    expect(validateEnvelope(buildEnvelope({ type: 'subscription.activated' }))).toMatchObject({ ok: false, reason: expect.stringContaining('type') });
-    expect(validateEnvelope(buildEnvelope({ occurredAt: 'yesterday' }))).toMatchObject({ ok: false, reason: expect.stringContaining('occurredAt') });
-    expect(validateEnvelope({ id: 'a', type: 'a.v1', occurredAt: new Date().toISOString() })).toMatchObject({ ok: false, reason: expect.stringContaining('payload') });
+    expect(validateEnvelope(buildEnvelope({ type: 'subscription.activated' }))).toMatchObject({
+      ok: false,
+      reason: expect.stringContaining('type'),
+    });
+    expect(validateEnvelope(buildEnvelope({ occurredAt: 'yesterday' }))).toMatchObject({
+      ok: false,
+      reason: expect.stringContaining('occurredAt'),
+    });
+    expect(validateEnvelope({ id: 'a', type: 'a.v1', occurredAt: new Date().toISOString() })).toMatchObject({
+      ok: false,
+      reason: expect.stringContaining('payload'),
+    });
     expect(validateEnvelope('text').ok).toBe(false);
   });
 

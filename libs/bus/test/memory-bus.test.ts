@@ -47,13 +47,19 @@ describe('memory bus', () => {
   it('hands out copies of the dead letters and delivers asynchronously', async () => {
     const bus = createMemoryBus();
     let called = false;
-    await bus.subscribe({ queue: 'async', bindings: ['#'], handler: async () => {
+    await bus.subscribe({
+      queue: 'async',
+      bindings: ['#'],
+      handler: async () => {
         called = true;
-      } });
+      },
+    });
     await bus.publish('a.b.v1', buildEnvelope());
     expect(called).toBe(false); // publish resolved after queueing, before the handler ran
     await waitFor('the delivery', () => called);
-    bus.deadLetters('async').push({ queue: 'x', routingKey: 'x', content: '', reason: 'poison', attempts: 0, lastError: '', deadLetteredAt: '' });
+    bus
+      .deadLetters('async')
+      .push({ queue: 'x', routingKey: 'x', content: '', reason: 'poison', attempts: 0, lastError: '', deadLetteredAt: '' });
     expect(bus.deadLetters('async')).toEqual([]);
     await bus.close();
   });
@@ -63,9 +69,13 @@ describe('memory bus', () => {
     const registry = new Registry();
     const counted = instrumentBus(bus, createBusMetrics(registry));
     let handled = 0;
-    await counted.subscribe({ queue: 'counted', bindings: ['#'], handler: async () => {
+    await counted.subscribe({
+      queue: 'counted',
+      bindings: ['#'],
+      handler: async () => {
         handled += 1;
-      } });
+      },
+    });
     await bus.publish('a.b.v1', buildEnvelope());
     await waitFor('the delivery', () => handled === 1);
     expect(metricValue(await registry.metrics(), BUS_CONSUMED_TOTAL, { queue: 'counted', outcome: 'ack' })).toBe(1);

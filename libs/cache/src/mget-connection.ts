@@ -76,7 +76,8 @@ export class MgetConnection {
 
   constructor(private readonly options: MgetConnectionOptions) {
     this.target = new URL(options.url);
-    if (this.target.protocol !== 'redis:' && this.target.protocol !== 'rediss:') throw new Error(`unsupported Redis URL scheme ${this.target.protocol}`);
+    if (this.target.protocol !== 'redis:' && this.target.protocol !== 'rediss:')
+      throw new Error(`unsupported Redis URL scheme ${this.target.protocol}`);
     this.handshake = handshakeCommands(this.target);
     this.keyPrefix = options.keyPrefix ?? '';
   }
@@ -153,7 +154,10 @@ export class MgetConnection {
     this.state = 'connecting';
     const host = this.target.hostname.replace(/^\[|\]$/g, '') || '127.0.0.1';
     const port = Number(this.target.port || 6379);
-    const socket = this.target.protocol === 'rediss:' ? connectTls({ host, port, ...(isIP(host) === 0 ? { servername: host } : {}) }) : connectTcp({ host, port });
+    const socket =
+      this.target.protocol === 'rediss:'
+        ? connectTls({ host, port, ...(isIP(host) === 0 ? { servername: host } : {}) })
+        : connectTcp({ host, port });
     socket.setNoDelay(true);
     this.socket = socket;
     // The set-up commands go first, so their replies are the first ones back.
@@ -163,7 +167,10 @@ export class MgetConnection {
       this.firstWaiter = 0;
       this.outgoing = this.handshake.join('') + this.outgoing;
     }
-    this.connectTimer = setTimeout(() => this.fail(new Error(`redis connect timeout after ${this.options.connectTimeoutMs} ms`)), this.options.connectTimeoutMs);
+    this.connectTimer = setTimeout(
+      () => this.fail(new Error(`redis connect timeout after ${this.options.connectTimeoutMs} ms`)),
+      this.options.connectTimeoutMs,
+    );
     socket.once(this.target.protocol === 'rediss:' ? 'secureConnect' : 'connect', () => {
       if (this.socket !== socket) return;
       this.clearTimer('connectTimer');

@@ -38,7 +38,10 @@ export function cacheRecord<R>(cache: Cache, target: WriteThroughTarget<R>, reco
  */
 async function writeThrough<R>(deps: WriteThroughDeps<unknown>, target: WriteThroughTarget<R>, record: R): Promise<void> {
   if (await cacheRecord(deps.cache, target, record)) return;
-  deps.logger.warn({ ...target.describe(record), version: target.version(record) }, 'the cached record claimed a version the database does not have; replacing it');
+  deps.logger.warn(
+    { ...target.describe(record), version: target.version(record) },
+    'the cached record claimed a version the database does not have; replacing it',
+  );
   await deps.cache.del(target.key(record));
   // A refill landing between del and this write carries an older version, so this one still wins.
   if (!(await cacheRecord(deps.cache, target, record))) throw new Error('could not write the changed record through to the cache');
@@ -70,7 +73,9 @@ export async function changeWithWriteThrough<Tx, R>(
     if (stale) {
       await deps.cache
         .del(target.key(stale.record))
-        .catch((delErr: unknown) => deps.logger.error({ err: delErr, ...target.describe(stale.record) }, 'could not drop a cache entry after a failed change'));
+        .catch((delErr: unknown) =>
+          deps.logger.error({ err: delErr, ...target.describe(stale.record) }, 'could not drop a cache entry after a failed change'),
+        );
     }
     throw err;
   }

@@ -36,8 +36,12 @@ describe('dedicated MGET connection (real Redis)', () => {
   it('answers each of many concurrent calls with its own keys, prefix applied', async () => {
     const reads = new MgetConnection({ url: REDIS_URL, keyPrefix: prefix, ...TIMEOUTS });
     try {
-      const asked = Array.from({ length: 500 }, (_, i) => (i % 3 === 0 ? ['plain', `missing-${i}`] : i % 3 === 1 ? ['tricky'] : ['big', 'plain', 'tricky']));
-      const expected = asked.map((keys) => keys.map((key) => (key === 'plain' ? 'p' : key === 'tricky' ? 'line\r\nbreak | süß' : key === 'big' ? 'b'.repeat(200_000) : null)));
+      const asked = Array.from({ length: 500 }, (_, i) =>
+        i % 3 === 0 ? ['plain', `missing-${i}`] : i % 3 === 1 ? ['tricky'] : ['big', 'plain', 'tricky'],
+      );
+      const expected = asked.map((keys) =>
+        keys.map((key) => (key === 'plain' ? 'p' : key === 'tricky' ? 'line\r\nbreak | süß' : key === 'big' ? 'b'.repeat(200_000) : null)),
+      );
       expect(await Promise.all(asked.map((keys) => reads.mget(keys)))).toEqual(expected);
       // Without the prefix, the same names are other keys.
       const unprefixed = new MgetConnection({ url: REDIS_URL, ...TIMEOUTS });
@@ -61,7 +65,10 @@ describe('dedicated MGET connection (real Redis)', () => {
   });
 
   it('selects the database named in the URL', async () => {
-    const db5 = new Redis(urlWith((url) => (url.pathname = '/5')), { maxRetriesPerRequest: 1 });
+    const db5 = new Redis(
+      urlWith((url) => (url.pathname = '/5')),
+      { maxRetriesPerRequest: 1 },
+    );
     const reads5 = new MgetConnection({ url: urlWith((url) => (url.pathname = '/5')), keyPrefix: prefix, ...TIMEOUTS });
     const reads0 = new MgetConnection({ url: REDIS_URL, keyPrefix: prefix, ...TIMEOUTS });
     try {
@@ -78,14 +85,22 @@ describe('dedicated MGET connection (real Redis)', () => {
     const user = uniqueName('acs_mget_user');
     const password = `pw-${uniqueName('secret')}`;
     await raw.call('ACL', 'SETUSER', user, 'on', `>${password}`, `~${prefix}*`, '+mget');
-    const good = new MgetConnection({ url: urlWith((url) => {
-      url.username = user;
-      url.password = password;
-    }), keyPrefix: prefix, ...TIMEOUTS });
-    const bad = new MgetConnection({ url: urlWith((url) => {
-      url.username = user;
-      url.password = 'wrong-password';
-    }), keyPrefix: prefix, ...TIMEOUTS });
+    const good = new MgetConnection({
+      url: urlWith((url) => {
+        url.username = user;
+        url.password = password;
+      }),
+      keyPrefix: prefix,
+      ...TIMEOUTS,
+    });
+    const bad = new MgetConnection({
+      url: urlWith((url) => {
+        url.username = user;
+        url.password = 'wrong-password';
+      }),
+      keyPrefix: prefix,
+      ...TIMEOUTS,
+    });
     try {
       expect(await good.mget(['plain'])).toEqual(['p']);
       await expect(bad.mget(['plain'])).rejects.toThrow(/WRONGPASS/);

@@ -158,7 +158,12 @@ describe('redis cache when Redis is unavailable (fail closed)', () => {
     const { lines, logger } = captureLogs();
     const cache = createRedisCache({ url: `redis://127.0.0.1:${port}`, keyPrefix: 'unused:', logger });
     try {
-      for (const call of [() => cache.get('k'), () => cache.mgetVersioned(['a', 'b']), () => cache.setIfNewer('k', 1, 'v', 60), () => cache.incrWithTtl('k', 60)]) {
+      for (const call of [
+        () => cache.get('k'),
+        () => cache.mgetVersioned(['a', 'b']),
+        () => cache.setIfNewer('k', 1, 'v', 60),
+        () => cache.incrWithTtl('k', 60),
+      ]) {
         const { ms, error } = await elapsedMs(call);
         expect(error).toBeInstanceOf(Error);
         expect(ms).toBeLessThan(FAIL_FAST_MS);

@@ -9,7 +9,10 @@ function readAll(chunks: Buffer[]): RespReply[] {
 }
 
 // Two MGET replies (one with a miss and a non-ASCII value), a nil array, a status, an error and an integer.
-const STREAM = Buffer.from('*3\r\n$5\r\nfirst\r\n$-1\r\n$5\r\nsüß\r\n*0\r\n*-1\r\n+OK\r\n-ERR wrong number of arguments\r\n:-42\r\n', 'utf8');
+const STREAM = Buffer.from(
+  '*3\r\n$5\r\nfirst\r\n$-1\r\n$5\r\nsüß\r\n*0\r\n*-1\r\n+OK\r\n-ERR wrong number of arguments\r\n:-42\r\n',
+  'utf8',
+);
 
 describe('RESP2 reply reader', () => {
   it('reads every reply type the MGET connection can meet, in order', () => {

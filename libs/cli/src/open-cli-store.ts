@@ -36,7 +36,9 @@ export interface CliStore<T> {
  * embedded database under DATA_DIR: through the running system's socket while `npm start` runs
  * there (its database and its cache, so a change applies at once), else opened here. Migrated.
  */
-export async function openCliStore<E extends z.ZodRawShape = Record<never, never>>(options: CliStoreOptions<E>): Promise<CliStore<z.infer<z.ZodObject<E>>>> {
+export async function openCliStore<E extends z.ZodRawShape = Record<never, never>>(
+  options: CliStoreOptions<E>,
+): Promise<CliStore<z.infer<z.ZodObject<E>>>> {
   const ownUrl = `${options.service.toUpperCase()}_DATABASE_URL`;
   const schema = z.object({
     [ownUrl]: postgresUrl().optional(),
@@ -54,13 +56,27 @@ export async function openCliStore<E extends z.ZodRawShape = Record<never, never
   const systemPid = url ? null : await runningPid(dataDir);
   if (systemPid !== null) {
     const system = await connectSystemSocket(dataDir, systemPid);
-    return { db: system.db(options.service), cache: system.cache, logger, env: env as z.infer<z.ZodObject<E>>, cacheNotShared: false, close: system.close };
+    return {
+      db: system.db(options.service),
+      cache: system.cache,
+      logger,
+      env: env as z.infer<z.ZodObject<E>>,
+      cacheNotShared: false,
+      close: system.close,
+    };
   }
   const redisUrl = env.REDIS_URL as string | undefined;
   const cache = redisUrl ? createRedisCache({ url: redisUrl, keyPrefix: env.REDIS_PREFIX as string, logger }) : createMemoryCache();
   let db: Db;
   try {
-    db = await openServiceDatabase({ service: options.service, url, dataDir, migrationsDir: options.migrationsDir, logger, ...(options.poolSize ? { poolSize: options.poolSize } : {}) });
+    db = await openServiceDatabase({
+      service: options.service,
+      url,
+      dataDir,
+      migrationsDir: options.migrationsDir,
+      logger,
+      ...(options.poolSize ? { poolSize: options.poolSize } : {}),
+    });
   } catch (err) {
     await cache.close();
     throw err;

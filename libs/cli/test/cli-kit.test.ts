@@ -82,7 +82,13 @@ describe('openCliStore', () => {
 
   it('opens its schema of the embedded database under DATA_DIR/pglite, migrated, with a cache of its own', async () => {
     const dataDir = join(dir, 'data');
-    const store = await openCliStore({ service: 'notes', cli: 'notes cli', migrationsDir, sharedCache: true, environment: { DATA_DIR: dataDir } });
+    const store = await openCliStore({
+      service: 'notes',
+      cli: 'notes cli',
+      migrationsDir,
+      sharedCache: true,
+      environment: { DATA_DIR: dataDir },
+    });
     try {
       expect(store.db.kind).toBe('pglite');
       expect((await store.db.query('SELECT count(*)::int AS n FROM notes')).rows).toEqual([{ n: 0 }]);
@@ -93,7 +99,7 @@ describe('openCliStore', () => {
     expect(await readdir(dataDir)).toEqual(['pglite']);
   }, 120_000);
 
-  it('while a system runs on DATA_DIR, goes through its socket: the system\'s database and cache, transactions and SQL errors included', async () => {
+  it("while a system runs on DATA_DIR, goes through its socket: the system's database and cache, transactions and SQL errors included", async () => {
     const dataDir = join(dir, 'data');
     const logger = createLogger({ name: 'test', level: 'silent' });
     const systemDb = await openServiceDatabase({ service: 'notes', dataDir, migrationsDir, logger });
@@ -102,14 +108,24 @@ describe('openCliStore', () => {
     // A live pid other than ours stands for the running system (the lock ignores its own process).
     await writeFile(join(dataDir, 'system.pid'), String(process.ppid));
     try {
-      const store = await openCliStore({ service: 'notes', cli: 'notes cli', migrationsDir, sharedCache: true, environment: { DATA_DIR: dataDir } });
+      const store = await openCliStore({
+        service: 'notes',
+        cli: 'notes cli',
+        migrationsDir,
+        sharedCache: true,
+        environment: { DATA_DIR: dataDir },
+      });
       try {
-        const id = await store.db.transaction(async (tx) => (await tx.query<{ id: number }>('INSERT INTO notes DEFAULT VALUES RETURNING id')).rows[0]!.id);
+        const id = await store.db.transaction(
+          async (tx) => (await tx.query<{ id: number }>('INSERT INTO notes DEFAULT VALUES RETURNING id')).rows[0]!.id,
+        );
         await expect(store.db.query('INSERT INTO notes (id) VALUES ($1)', [id])).rejects.toMatchObject({ code: '23505' });
-        await expect(store.db.transaction(async (tx) => {
-          await tx.query('INSERT INTO notes DEFAULT VALUES');
-          throw new Error('changed my mind');
-        })).rejects.toThrow('changed my mind');
+        await expect(
+          store.db.transaction(async (tx) => {
+            await tx.query('INSERT INTO notes DEFAULT VALUES');
+            throw new Error('changed my mind');
+          }),
+        ).rejects.toThrow('changed my mind');
         await store.cache.set('note:1', 'cached by the CLI');
         expect(store.cacheNotShared).toBe(false);
       } finally {
@@ -124,11 +140,14 @@ describe('openCliStore', () => {
     }
   }, 120_000); // PGlite's first start compiles its WebAssembly: seconds alone, more on a busy machine
 
-  it('prefers <SERVICE>_DATABASE_URL, parses the extra variables, and says when the cache is not the gateway\'s', async () => {
+  it("prefers <SERVICE>_DATABASE_URL, parses the extra variables, and says when the cache is not the gateway's", async () => {
     const database = await createTestDatabase('cli_store');
     try {
       const store = await openCliStore({
-        service: 'notes', cli: 'notes cli', migrationsDir, sharedCache: true,
+        service: 'notes',
+        cli: 'notes cli',
+        migrationsDir,
+        sharedCache: true,
         env: { NOTE_PREFIX: z.string().default('n-') },
         environment: { NOTES_DATABASE_URL: database.url, DATABASE_URL: 'postgres://127.0.0.1:1/unused', DATA_DIR: join(dir, 'unused') },
       });
@@ -145,7 +164,11 @@ describe('openCliStore', () => {
   });
 
   it('names a bad variable', async () => {
-    await expect(openCliStore({ service: 'notes', cli: 'notes cli', migrationsDir, sharedCache: true, environment: { REDIS_URL: 'http://nope' } })).rejects.toThrow(ConfigError);
-    await expect(openCliStore({ service: 'notes', cli: 'notes cli', migrationsDir, sharedCache: true, environment: { REDIS_URL: 'http://nope' } })).rejects.toThrow(/notes cli: invalid configuration\n {2}REDIS_URL: /);
+    await expect(
+      openCliStore({ service: 'notes', cli: 'notes cli', migrationsDir, sharedCache: true, environment: { REDIS_URL: 'http://nope' } }),
+    ).rejects.toThrow(ConfigError);
+    await expect(
+      openCliStore({ service: 'notes', cli: 'notes cli', migrationsDir, sharedCache: true, environment: { REDIS_URL: 'http://nope' } }),
+    ).rejects.toThrow(/notes cli: invalid configuration\n {2}REDIS_URL: /);
   });
 });

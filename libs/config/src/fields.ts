@@ -18,13 +18,16 @@ export const portOrOff = (fallback: number | 'off') =>
     .transform((value) => (value === 'off' ? null : Number(value)));
 
 const url = (protocols: readonly string[]) =>
-  z.string().refine((value) => {
-    try {
-      return protocols.includes(new URL(value).protocol.replace(/:$/, ''));
-    } catch {
-      return false;
-    }
-  }, `expected a URL starting with ${protocols.map((p) => `${p}://`).join(' or ')}`);
+  z.string().refine(
+    (value) => {
+      try {
+        return protocols.includes(new URL(value).protocol.replace(/:$/, ''));
+      } catch {
+        return false;
+      }
+    },
+    `expected a URL starting with ${protocols.map((p) => `${p}://`).join(' or ')}`,
+  );
 
 export const httpUrl = () => url(['http', 'https']);
 export const postgresUrl = () => url(['postgres', 'postgresql']);
@@ -38,7 +41,9 @@ export const booleanFlag = (fallback: boolean) =>
     .transform((value) => value === 'true' || value === '1' || value === 'yes');
 
 export const logLevel = () =>
-  z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'], { error: 'expected a pino level (info, debug, ...)' }).default('info');
+  z
+    .enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'], { error: 'expected a pino level (info, debug, ...)' })
+    .default('info');
 
 /** A count or duration in whole units within [min, max]; the messages name the bounds. */
 export const wholeNumber = (min: number, max: number, fallback: number) =>
@@ -57,7 +62,12 @@ export const addressList = () =>
   z
     .string()
     .default('')
-    .transform((text) => text.split(',').map((entry) => entry.trim()).filter((entry) => entry.length > 0))
+    .transform((text) =>
+      text
+        .split(',')
+        .map((entry) => entry.trim())
+        .filter((entry) => entry.length > 0),
+    )
     .refine(
       (entries) =>
         entries.every((entry) => {

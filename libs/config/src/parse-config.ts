@@ -62,5 +62,7 @@ export function loadConfigOrExit<S extends z.ZodType>(service: string, schema: S
  */
 export function requireWhenRunningAlone<T>(service: string, variable: string, value: T | undefined): T {
   if (value !== undefined) return value;
-  return exitWith(new ConfigError(service, [{ variable, expected: 'required when the service runs alone (npm start runs the embedded mode)' }]));
+  return exitWith(
+    new ConfigError(service, [{ variable, expected: 'required when the service runs alone (npm start runs the embedded mode)' }]),
+  );
 }

@@ -1,6 +1,17 @@
 import { describe, expect, it } from '@jest/globals';
 import { z } from 'zod';
-import { ConfigError, booleanFlag, listenerFields, parseConfig, port, portOrOff, postgresUrl, secret, serviceFields, wholeNumber } from '@acs/config';
+import {
+  ConfigError,
+  booleanFlag,
+  listenerFields,
+  parseConfig,
+  port,
+  portOrOff,
+  postgresUrl,
+  secret,
+  serviceFields,
+  wholeNumber,
+} from '@acs/config';
 
 const schema = z.object({
   PORT: port(8080),
@@ -65,13 +76,20 @@ describe('base fields', () => {
 
   it('gives every service the same PORT, HOST, LOG_LEVEL, DATABASE_URL, DATA_DIR and INTERNAL_SECRET, with its own port', () => {
     expect(parseConfig('catalog', service, { INTERNAL_SECRET: 's'.repeat(32) })).toEqual({
-      PORT: 8082, HOST: '0.0.0.0', LOG_LEVEL: 'info', DATA_DIR: './.data', INTERNAL_SECRET: 's'.repeat(32), EXTRA: true,
+      PORT: 8082,
+      HOST: '0.0.0.0',
+      LOG_LEVEL: 'info',
+      DATA_DIR: './.data',
+      INTERNAL_SECRET: 's'.repeat(32),
+      EXTRA: true,
     });
     expect(parseConfig('gateway', z.object(listenerFields(8080)), {})).toEqual({ PORT: 8080, HOST: '0.0.0.0', LOG_LEVEL: 'info' });
   });
 
   it('names each bad shared variable', () => {
-    expect(() => parseConfig('catalog', service, { PORT: 'x', LOG_LEVEL: 'loud', DATABASE_URL: 'mysql://db', INTERNAL_SECRET: 'short' })).toThrow(
+    expect(() =>
+      parseConfig('catalog', service, { PORT: 'x', LOG_LEVEL: 'loud', DATABASE_URL: 'mysql://db', INTERNAL_SECRET: 'short' }),
+    ).toThrow(
       /PORT: expected a TCP port number[\s\S]*LOG_LEVEL: expected a pino level[\s\S]*DATABASE_URL: expected a URL starting with postgres:\/\/[\s\S]*INTERNAL_SECRET: expected at least 32/,
     );
   });

@@ -8,14 +8,22 @@ const apiKeyNameSchema = z.string().trim().min(1, 'name must not be empty').max(
 
 export const apiKeyCreateRequestSchema = z.object({
   name: apiKeyNameSchema.describe('label of the key'),
-  scopes: z.string().max(500).describe('scope names separated by single spaces, from auth:login auth:register register:device read:devices write:devices'),
+  scopes: z
+    .string()
+    .max(500)
+    .describe('scope names separated by single spaces, from auth:login auth:register register:device read:devices write:devices'),
   environment: z.enum(['live', 'test']).default('live').describe('the environment word in the key; live by default'),
-  rateLimits: rateLimitsSchema.nullable().optional().describe("the key's own rate limits, at or below the deployment's ceiling; omitted or null: the deployment's default"),
+  rateLimits: rateLimitsSchema
+    .nullable()
+    .optional()
+    .describe("the key's own rate limits, at or below the deployment's ceiling; omitted or null: the deployment's default"),
   expiresAt: z.iso
     .datetime({ offset: true })
     .nullable()
     .optional()
-    .describe('ISO 8601 instant from which the key answers 401; in the future, at most KEY_MAX_LIFETIME_DAYS ahead when the deployment sets it; omitted or null: no expiry'),
+    .describe(
+      'ISO 8601 instant from which the key answers 401; in the future, at most KEY_MAX_LIFETIME_DAYS ahead when the deployment sets it; omitted or null: no expiry',
+    ),
 });
 
 export const apiKeyChangeRequestSchema = z
@@ -24,7 +32,9 @@ export const apiKeyChangeRequestSchema = z
     name: apiKeyNameSchema.optional(),
     rateLimits: rateLimitsSchema.nullable().optional().describe("the key's new rate limits; null: back to the deployment's default"),
   })
-  .refine((body) => body.scopes !== undefined || body.name !== undefined || body.rateLimits !== undefined, { message: 'Give scopes, name, rateLimits or several' });
+  .refine((body) => body.scopes !== undefined || body.name !== undefined || body.rateLimits !== undefined, {
+    message: 'Give scopes, name, rateLimits or several',
+  });
 
 /** A key as its owner sees it: never the secret, never its hash. Scopes in the request's own format. */
 export const apiKeyViewSchema = z.object({
@@ -38,7 +48,10 @@ export const apiKeyViewSchema = z.object({
   revokedAt: z.string().nullable(),
   rateLimits: rateLimitsSchema.nullable().describe("the key's own rate limits; null: the deployment's default applies"),
   expiresAt: z.string().nullable().describe('ISO 8601 UTC; from then on the key answers 401; null: no expiry'),
-  graceEndsAt: z.string().nullable().describe('ISO 8601 UTC; after a roll, when the replaced secret stops working; null: no replaced one works'),
+  graceEndsAt: z
+    .string()
+    .nullable()
+    .describe('ISO 8601 UTC; after a roll, when the replaced secret stops working; null: no replaced one works'),
 });
 
 export const apiKeyListResponseSchema = z.object({ items: z.array(apiKeyViewSchema) });
@@ -65,16 +78,30 @@ export const apiKeyRolledResponseSchema = apiKeyViewSchema.extend({
 
 const API_KEY_USAGE_MAX_DAYS = 90;
 export const apiKeyUsageQuerySchema = z.object({
-  days: z.coerce.number().int().min(1).max(API_KEY_USAGE_MAX_DAYS).default(30).describe('how many UTC days back, today included (1-90, default 30)'),
+  days: z.coerce
+    .number()
+    .int()
+    .min(1)
+    .max(API_KEY_USAGE_MAX_DAYS)
+    .default(30)
+    .describe('how many UTC days back, today included (1-90, default 30)'),
 });
 
 /** Status classes counted per key and day; 4xx excludes 429, which is counted on its own. */
 const STATUS_CLASSES = ['2xx', '3xx', '4xx', '429', '5xx'] as const;
 export type StatusClass = (typeof STATUS_CLASSES)[number];
 
-const byStatusSchema = z.object({ '2xx': z.number().int(), '3xx': z.number().int(), '4xx': z.number().int(), '429': z.number().int(), '5xx': z.number().int() });
+const byStatusSchema = z.object({
+  '2xx': z.number().int(),
+  '3xx': z.number().int(),
+  '4xx': z.number().int(),
+  '429': z.number().int(),
+  '5xx': z.number().int(),
+});
 export const apiKeyUsageResponseSchema = z.object({
-  days: z.array(z.object({ date: z.string().describe('YYYY-MM-DD (UTC)'), requests: z.number().int(), byStatus: byStatusSchema })).describe('oldest first, days without traffic as zero'),
+  days: z
+    .array(z.object({ date: z.string().describe('YYYY-MM-DD (UTC)'), requests: z.number().int(), byStatus: byStatusSchema }))
+    .describe('oldest first, days without traffic as zero'),
 });
 export type ApiKeyUsageResponseBody = z.infer<typeof apiKeyUsageResponseSchema>;
 
@@ -88,7 +115,13 @@ export const keyUsageRequestSchema = z.object({
       z.object({
         keyId: z.string().uuid(),
         date: z.iso.date(),
-        byStatus: z.object({ '2xx': z.number().int().min(0), '3xx': z.number().int().min(0), '4xx': z.number().int().min(0), '429': z.number().int().min(0), '5xx': z.number().int().min(0) }),
+        byStatus: z.object({
+          '2xx': z.number().int().min(0),
+          '3xx': z.number().int().min(0),
+          '4xx': z.number().int().min(0),
+          '429': z.number().int().min(0),
+          '5xx': z.number().int().min(0),
+        }),
       }),
     )
     .max(200_000)

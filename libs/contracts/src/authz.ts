@@ -37,9 +37,11 @@ export function effectiveRole(record: AuthzRecord, nowSeconds: number): number {
   return role;
 }
 
-export const isTrialActive = (record: AuthzRecord, nowSeconds: number): boolean => record.trialEndsAt !== null && record.trialEndsAt > nowSeconds;
+export const isTrialActive = (record: AuthzRecord, nowSeconds: number): boolean =>
+  record.trialEndsAt !== null && record.trialEndsAt > nowSeconds;
 const isSubscriptionActive = (record: AuthzRecord, nowSeconds: number): boolean =>
   record.subscriptionEndsAt !== null && record.subscriptionEndsAt > nowSeconds;
 
 /** plan_type as the JWT carries it: the plan while a subscription is active, else Free (0). */
-export const currentPlanType = (record: AuthzRecord, nowSeconds: number): number => (isSubscriptionActive(record, nowSeconds) ? record.planType : 0);
+export const currentPlanType = (record: AuthzRecord, nowSeconds: number): number =>
+  isSubscriptionActive(record, nowSeconds) ? record.planType : 0;

@@ -29,7 +29,12 @@ export const catalogQuerySchema = z
     brand: z.string().trim().min(1, 'brand must not be empty').max(80).optional(),
     type: z.enum(CATALOG_TYPES, { message: `type must be one of ${CATALOG_TYPES.join(', ')}` }).optional(),
     /** Search: a case-insensitive substring of "<brand> <model>". */
-    q: z.string().trim().min(1, 'q must not be empty').max(CATALOG_MAX_SEARCH_LENGTH, `q must be at most ${CATALOG_MAX_SEARCH_LENGTH} characters`).optional(),
+    q: z
+      .string()
+      .trim()
+      .min(1, 'q must not be empty')
+      .max(CATALOG_MAX_SEARCH_LENGTH, `q must be at most ${CATALOG_MAX_SEARCH_LENGTH} characters`)
+      .optional(),
     page: positiveInteger(CATALOG_MAX_PAGE, 'page').optional(),
     pageSize: positiveInteger(CATALOG_MAX_PAGE_SIZE, 'pageSize').default(CATALOG_DEFAULT_PAGE_SIZE),
     cursor: z

@@ -8,15 +8,7 @@ export const catalogTypeSchema = z.enum(CATALOG_TYPES);
 /** Digital/analog inputs a DAC can accept. A fixed vocabulary so that filters and imports agree on spelling. */
 const DAC_INPUTS = ['usb', 'coaxial', 'optical', 'aes', 'i2s', 'bluetooth', 'ethernet', 'analog'] as const;
 /** Analog outputs of a DAC (line level or headphone); the number is the jack size in mm, "headphone-xlr4" the 4-pin XLR. */
-const DAC_OUTPUTS = [
-  'rca',
-  'xlr',
-  'headphone-6.35',
-  'headphone-4.4',
-  'headphone-3.5',
-  'headphone-xlr4',
-  'speaker',
-] as const;
+const DAC_OUTPUTS = ['rca', 'xlr', 'headphone-6.35', 'headphone-4.4', 'headphone-3.5', 'headphone-xlr4', 'speaker'] as const;
 /** Highest native DSD rate; DSD64 = 64 × 44.1 kHz (2.8224 MHz), each step doubles it. */
 const DSD_RATES = ['DSD64', 'DSD128', 'DSD256', 'DSD512', 'DSD1024'] as const;
 const AMPLIFIER_CLASSES = ['A', 'AB', 'D', 'G', 'H'] as const;

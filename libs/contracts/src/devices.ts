@@ -19,11 +19,7 @@ const NO_CONTROL_CHARACTERS = /^[^\u0000-\u001f\u007f]*$/;
  * "serial" or "firmware") is refused with 400 instead of being silently dropped.
  */
 export const deviceRegisterRequestSchema = z.strictObject({
-  serialNumber: z
-    .string()
-    .min(1)
-    .max(64)
-    .regex(DEVICE_SERIAL_PATTERN, 'Expected letters, digits and . _ : - only'),
+  serialNumber: z.string().min(1).max(64).regex(DEVICE_SERIAL_PATTERN, 'Expected letters, digits and . _ : - only'),
   name: z.string().trim().min(1).max(100).regex(NO_CONTROL_CHARACTERS, 'Control characters are not allowed'),
   /** An entry of the catalog (GET /api/Dac); checked with the catalog service before it is stored. */
   catalogEntryId: rowReferenceSchema().optional().describe('id of an entry of GET /api/Dac; an id no entry has gives 422'),

@@ -21,7 +21,9 @@ export const rateLimitsSchema = z
   .array(rateLimitWindowSchema)
   .min(1, 'give at least one window, or null for none of its own')
   .max(RATE_LIMIT_MAX_WINDOWS, `at most ${RATE_LIMIT_MAX_WINDOWS} windows`)
-  .refine((windows) => new Set(windows.map((w) => w.windowSeconds)).size === windows.length, { message: 'each windowSeconds at most once' });
+  .refine((windows) => new Set(windows.map((w) => w.windowSeconds)).size === windows.length, {
+    message: 'each windowSeconds at most once',
+  });
 export type RateLimits = z.infer<typeof rateLimitsSchema>;
 
 const UNIT_SECONDS: Record<string, number> = { s: 1, m: 60, h: 3600, d: 86_400 };
@@ -39,7 +41,10 @@ export function parseRateLimitsText(text: string): RateLimits {
       return { limit: Number(match[1]), windowSeconds: Number(match[2] || '1') * UNIT_SECONDS[match[3]!]! };
     });
   const parsed = rateLimitsSchema.safeParse(windows);
-  if (!parsed.success) throw new Error(`rate limits "${text}": ${parsed.error.issues.map((issue) => `${issue.path.join('.') || 'list'}: ${issue.message}`).join('; ')}`);
+  if (!parsed.success)
+    throw new Error(
+      `rate limits "${text}": ${parsed.error.issues.map((issue) => `${issue.path.join('.') || 'list'}: ${issue.message}`).join('; ')}`,
+    );
   return parsed.data;
 }
 

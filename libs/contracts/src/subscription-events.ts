@@ -60,7 +60,10 @@ export const subscriptionEventSchema = z
     occurredAt: isoTimestamp,
     payload: subscriptionEventPayloadSchema,
   })
-  .refine((event) => event.payload.eventId === event.id, { message: 'payload.eventId must equal the envelope id', path: ['payload', 'eventId'] });
+  .refine((event) => event.payload.eventId === event.id, {
+    message: 'payload.eventId must equal the envelope id',
+    path: ['payload', 'eventId'],
+  });
 export type SubscriptionEvent = z.infer<typeof subscriptionEventSchema>;
 
 /**
@@ -68,4 +71,5 @@ export type SubscriptionEvent = z.infer<typeof subscriptionEventSchema>;
  * far-future instant, so `effectiveRole` (which compares subscriptionEndsAt with now) needs no change.
  */
 export const LIFETIME_SUBSCRIPTION_END = new Date('9999-12-31T23:59:59.000Z');
-export const subscriptionEndOf = (currentPeriodEnd: string | null): Date => (currentPeriodEnd === null ? LIFETIME_SUBSCRIPTION_END : new Date(currentPeriodEnd));
+export const subscriptionEndOf = (currentPeriodEnd: string | null): Date =>
+  currentPeriodEnd === null ? LIFETIME_SUBSCRIPTION_END : new Date(currentPeriodEnd);

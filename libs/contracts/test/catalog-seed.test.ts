@@ -87,9 +87,7 @@ describe('catalogEntryInputSchema', () => {
   it('rejects unknown keys at the top level and inside specs', () => {
     expect(catalogEntryInputSchema.safeParse({ ...validDac(), colour: 'black' }).success).toBe(false);
     const dac = validDac();
-    expect(
-      catalogEntryInputSchema.safeParse({ ...dac, specs: { ...dac.specs, maxSampleRate: 768000 } }).success,
-    ).toBe(false);
+    expect(catalogEntryInputSchema.safeParse({ ...dac, specs: { ...dac.specs, maxSampleRate: 768000 } }).success).toBe(false);
   });
 
   it('rejects an unknown type', () => {
@@ -98,9 +96,7 @@ describe('catalogEntryInputSchema', () => {
 
   it('rejects a specs object that belongs to another type', () => {
     expect(catalogEntryInputSchema.safeParse({ ...validDac(), specs: validSpeaker().specs }).success).toBe(false);
-    expect(catalogEntryInputSchema.safeParse({ ...validSpeaker(), specs: validAmplifier().specs }).success).toBe(
-      false,
-    );
+    expect(catalogEntryInputSchema.safeParse({ ...validSpeaker(), specs: validAmplifier().specs }).success).toBe(false);
     expect(catalogEntryInputSchema.safeParse({ ...validAmplifier(), specs: validDac().specs }).success).toBe(false);
   });
 

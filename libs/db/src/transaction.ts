@@ -6,7 +6,11 @@ import type { Queryable } from './db.js';
  * behave alike. If ROLLBACK itself fails the connection is unusable: `onBroken` lets the caller
  * discard it, and the caller still sees fn's error, the one that explains what happened.
  */
-export async function runTransaction<T>(conn: Connection, fn: (tx: Connection) => Promise<T>, onBroken: (err: unknown) => void = () => {}): Promise<T> {
+export async function runTransaction<T>(
+  conn: Connection,
+  fn: (tx: Connection) => Promise<T>,
+  onBroken: (err: unknown) => void = () => {},
+): Promise<T> {
   await conn.exec('BEGIN');
   let result: T;
   try {
@@ -33,5 +37,10 @@ export function scopedQueryable(conn: Queryable): { tx: Queryable; end(): void }
   const tx: Queryable = {
     query: (sql, params) => (open ? conn.query(sql, params) : Promise.reject(new Error('This transaction has already finished'))),
   };
-  return { tx, end: () => { open = false; } };
+  return {
+    tx,
+    end: () => {
+      open = false;
+    },
+  };
 }

@@ -14,7 +14,15 @@ export interface LogLine {
 /** A real logger whose JSON lines the test reads back. */
 export function captureLogger(): { logger: Logger; lines: LogLine[] } {
   const lines: LogLine[] = [];
-  const logger = createLogger({ name: 'db-test', level: 'debug', destination: { write: (line: string) => { lines.push(JSON.parse(line) as LogLine); } } });
+  const logger = createLogger({
+    name: 'db-test',
+    level: 'debug',
+    destination: {
+      write: (line: string) => {
+        lines.push(JSON.parse(line) as LogLine);
+      },
+    },
+  });
   return { logger, lines };
 }
 

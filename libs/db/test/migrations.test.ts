@@ -8,7 +8,8 @@ import { captureLogger, migrationsDir, openKind } from './helpers.js';
 const FILES = {
   // Out of order on purpose, multi-statement, and 002 needs 001's table.
   '002_add_label.sql': "ALTER TABLE things ADD COLUMN label text;\nINSERT INTO ran VALUES ('002');\n",
-  '001_create_things.sql': "CREATE TABLE things (id bigserial PRIMARY KEY);\nCREATE TABLE ran (name text NOT NULL);\nINSERT INTO ran VALUES ('001');\n",
+  '001_create_things.sql':
+    "CREATE TABLE things (id bigserial PRIMARY KEY);\nCREATE TABLE ran (name text NOT NULL);\nINSERT INTO ran VALUES ('001');\n",
   '010_index_label.sql': "CREATE INDEX things_label ON things (label);\nINSERT INTO ran VALUES ('010');\n",
   'README.md': 'not a migration',
 };
@@ -23,7 +24,10 @@ describe.each(['postgres', 'pglite'] as const)('migrations on %s', (kind) => {
     const { logger, lines } = captureLogger();
     const [opened, dir] = await Promise.all([openKind(kind, logger), migrationsDir(files)]);
     return {
-      db: opened.db, dir: dir.path, logger, lines,
+      db: opened.db,
+      dir: dir.path,
+      logger,
+      lines,
       cleanup: async () => {
         await opened.cleanup();
         await dir.remove();
@@ -39,7 +43,9 @@ describe.each(['postgres', 'pglite'] as const)('migrations on %s', (kind) => {
       expect(await ranOrder(db)).toEqual(['001', '002', '010']);
       expect(await pendingMigrations(db, dir)).toEqual([]);
 
-      const { rows } = await db.query<{ name: string; checksum: string; applied_at: Date }>('SELECT name, checksum, applied_at FROM schema_migrations ORDER BY name');
+      const { rows } = await db.query<{ name: string; checksum: string; applied_at: Date }>(
+        'SELECT name, checksum, applied_at FROM schema_migrations ORDER BY name',
+      );
       expect(rows.map((r) => r.name)).toEqual(NAMES);
       for (const row of rows) {
         expect(row.checksum).toMatch(/^[0-9a-f]{64}$/);
@@ -101,7 +107,9 @@ describe.each(['postgres', 'pglite'] as const)('migrations on %s', (kind) => {
       '003_after.sql': "INSERT INTO ran VALUES ('003');",
     });
     try {
-      await expect(migrate(db, dir, logger)).rejects.toThrow(/Migration 002_broken\.sql failed and was rolled back: column "no_such_column" does not exist/);
+      await expect(migrate(db, dir, logger)).rejects.toThrow(
+        /Migration 002_broken\.sql failed and was rolled back: column "no_such_column" does not exist/,
+      );
       expect(await ranOrder(db)).toEqual(['001']);
       expect((await db.query("SELECT to_regclass('half') IS NULL AS gone")).rows).toEqual([{ gone: true }]);
       expect(await pendingMigrations(db, dir)).toEqual(['002_broken.sql', '003_after.sql']);
@@ -136,17 +144,22 @@ describe('migrations from replicas starting together (PostgreSQL)', () => {
       '002_slow.sql': "SELECT pg_sleep(0.3); INSERT INTO runs VALUES ('002');",
       '003_more.sql': "CREATE TABLE more (id int); INSERT INTO runs VALUES ('003');",
     });
-    const replicas = await Promise.all([0, 1].map(async () => {
-      const { logger } = captureLogger();
-      return { db: await openDatabase({ url: database.url, logger }), logger };
-    }));
+    const replicas = await Promise.all(
+      [0, 1].map(async () => {
+        const { logger } = captureLogger();
+        return { db: await openDatabase({ url: database.url, logger }), logger };
+      }),
+    );
     try {
       const results = await Promise.all(replicas.map(({ db, logger }) => migrate(db, dir.path, logger)));
       expect(results.flatMap((r) => r.applied).sort()).toEqual(['001_runs.sql', '002_slow.sql', '003_more.sql']);
       const [first] = replicas;
       if (!first) throw new Error('no replica');
-      expect((await first.db.query('SELECT migration, count(*) AS n FROM runs GROUP BY migration ORDER BY migration')).rows)
-        .toEqual([{ migration: '001', n: 1 }, { migration: '002', n: 1 }, { migration: '003', n: 1 }]);
+      expect((await first.db.query('SELECT migration, count(*) AS n FROM runs GROUP BY migration ORDER BY migration')).rows).toEqual([
+        { migration: '001', n: 1 },
+        { migration: '002', n: 1 },
+        { migration: '003', n: 1 },
+      ]);
       expect((await first.db.query('SELECT count(*) AS n FROM schema_migrations')).rows).toEqual([{ n: 3 }]);
     } finally {
       await Promise.all(replicas.map(({ db }) => db.close()));

@@ -14,7 +14,9 @@ async function connectionsTo(url: string): Promise<number> {
   const client = new pg.Client({ connectionString: testServerUrl('DATABASE_URL') });
   await client.connect();
   try {
-    const { rows } = await client.query<{ n: number }>('SELECT count(*)::int AS n FROM pg_stat_activity WHERE datname = $1', [new URL(url).pathname.slice(1)]);
+    const { rows } = await client.query<{ n: number }>('SELECT count(*)::int AS n FROM pg_stat_activity WHERE datname = $1', [
+      new URL(url).pathname.slice(1),
+    ]);
     return rows[0]!.n;
   } finally {
     await client.end();
@@ -25,7 +27,13 @@ describe('openServiceDatabase', () => {
   it('without a URL: its own schema of the one PGlite in DATA_DIR/pglite, migrated', async () => {
     const [data, migrations] = await Promise.all([tempDir('service-db'), migrationsDir(GOOD)]);
     try {
-      const db = await openServiceDatabase({ service: 'things', url: undefined, dataDir: data.path, migrationsDir: migrations.path, logger: captureLogger().logger });
+      const db = await openServiceDatabase({
+        service: 'things',
+        url: undefined,
+        dataDir: data.path,
+        migrationsDir: migrations.path,
+        logger: captureLogger().logger,
+      });
       try {
         expect(db.kind).toBe('pglite');
         expect((await db.query('SELECT count(*)::int AS n FROM things')).rows).toEqual([{ n: 0 }]);
@@ -39,7 +47,7 @@ describe('openServiceDatabase', () => {
     }
   }, 120_000); // PGlite's first start compiles its WebAssembly: seconds alone, more on a busy machine
 
-  it('without a URL: services share one PGlite, each in its own schema, and cannot read each other\'s tables', async () => {
+  it("without a URL: services share one PGlite, each in its own schema, and cannot read each other's tables", async () => {
     const [data, migrations] = await Promise.all([tempDir('service-db'), migrationsDir(GOOD)]);
     const logger = captureLogger().logger;
     try {
@@ -49,7 +57,9 @@ describe('openServiceDatabase', () => {
       ]);
       try {
         await a.query('INSERT INTO things DEFAULT VALUES');
-        await a.transaction(async (tx) => { await tx.query('INSERT INTO things DEFAULT VALUES'); });
+        await a.transaction(async (tx) => {
+          await tx.query('INSERT INTO things DEFAULT VALUES');
+        });
         expect((await a.query('SELECT count(*)::int AS n FROM things')).rows).toEqual([{ n: 2 }]);
         expect((await b.query('SELECT count(*)::int AS n FROM things')).rows).toEqual([{ n: 0 }]);
         await expect(b.query('SELECT * FROM alpha.things')).rejects.toMatchObject({ code: '42501' });
@@ -97,12 +107,21 @@ describe('openServiceDatabase', () => {
     const [database, good, bad] = await Promise.all([createTestDatabase('service_db'), migrationsDir(GOOD), migrationsDir(BAD)]);
     const logger = captureLogger().logger;
     try {
-      const db = await openServiceDatabase({ service: 'things', url: database.url, dataDir: '/nonexistent', migrationsDir: good.path, logger, poolSize: 1 });
+      const db = await openServiceDatabase({
+        service: 'things',
+        url: database.url,
+        dataDir: '/nonexistent',
+        migrationsDir: good.path,
+        logger,
+        poolSize: 1,
+      });
       expect(db.kind).toBe('postgres');
       await db.query('INSERT INTO things DEFAULT VALUES');
       await db.close();
 
-      await expect(openServiceDatabase({ service: 'things', url: database.url, dataDir: '/nonexistent', migrationsDir: bad.path, logger })).rejects.toBeInstanceOf(MigrationError);
+      await expect(
+        openServiceDatabase({ service: 'things', url: database.url, dataDir: '/nonexistent', migrationsDir: bad.path, logger }),
+      ).rejects.toBeInstanceOf(MigrationError);
       expect(await connectionsTo(database.url)).toBe(0);
     } finally {
       await Promise.all([database.drop(), good.remove(), bad.remove()]);

@@ -22,19 +22,37 @@ const LITERALS = `SELECT
   (SELECT count(*) FROM generate_series(1, 3)) AS counted`;
 
 const EXPECTED_LITERALS = {
-  i2: 1, i4: 2, i8: 3, i8_null: null, f4: 1.5, f8: 2.25,
-  num: '12.340', num_huge: '123456789012345678901234567890.5',
-  bool: true, txt: 'txt', uuid: '00000000-0000-0000-0000-000000000001',
-  jsonb: { a: [1, 2] }, json: { b: null }, bytes: Buffer.from([1, 2, 255]),
-  day: '2024-02-29', clock: '12:34:56', span: '1 day 02:00:00',
+  i2: 1,
+  i4: 2,
+  i8: 3,
+  i8_null: null,
+  f4: 1.5,
+  f8: 2.25,
+  num: '12.340',
+  num_huge: '123456789012345678901234567890.5',
+  bool: true,
+  txt: 'txt',
+  uuid: '00000000-0000-0000-0000-000000000001',
+  jsonb: { a: [1, 2] },
+  json: { b: null },
+  bytes: Buffer.from([1, 2, 255]),
+  day: '2024-02-29',
+  clock: '12:34:56',
+  span: '1 day 02:00:00',
   ts: new Date('2024-02-29T12:34:56.789Z'),
   tstz: new Date('2024-02-29T07:04:56.789Z'),
   bc: dateInYear(-43, 2, 15, 12), // 44 BC is astronomical year -43
   year99: dateInYear(99, 5, 1, 0),
   forever: Infinity,
-  i8s: [1, 2, null], nums: ['1.50', null],
-  tstzs: [new Date('2024-01-01T00:00:00Z')], days: ['2024-01-01'],
-  texts: ['a b', 'c"d', 'e\\f', null], grid: [[1, 2], [3, 4]],
+  i8s: [1, 2, null],
+  nums: ['1.50', null],
+  tstzs: [new Date('2024-01-01T00:00:00Z')],
+  days: ['2024-01-01'],
+  texts: ['a b', 'c"d', 'e\\f', null],
+  grid: [
+    [1, 2],
+    [3, 4],
+  ],
   counted: 3,
 };
 
@@ -70,13 +88,24 @@ describe('the same queries on PostgreSQL and PGlite', () => {
   });
 
   it('reads timestamps as instants whatever the session time zone', async () => {
-    const rows = await sameOnBoth((db) => db.transaction(async (tx) => {
-      await tx.query("SET LOCAL TIME ZONE 'Asia/Kathmandu'"); // +05:45, a non-whole-hour offset
-      const { rows: [row] } = await tx.query<{ at: Date; shown: string; now: Date }>(
-        "SELECT '2024-07-01 00:00:00+00'::timestamptz AS at, '2024-07-01 00:00:00+00'::timestamptz::text AS shown, now() AS now");
-      // now() differs between the two servers by some milliseconds: compare what it is, not its value.
-      return { at: row?.at, shown: row?.shown, nowIsRecent: row?.now instanceof Date && Math.abs(row.now.getTime() - Date.now()) < 60_000 };
-    }), dbs);
+    const rows = await sameOnBoth(
+      (db) =>
+        db.transaction(async (tx) => {
+          await tx.query("SET LOCAL TIME ZONE 'Asia/Kathmandu'"); // +05:45, a non-whole-hour offset
+          const {
+            rows: [row],
+          } = await tx.query<{ at: Date; shown: string; now: Date }>(
+            "SELECT '2024-07-01 00:00:00+00'::timestamptz AS at, '2024-07-01 00:00:00+00'::timestamptz::text AS shown, now() AS now",
+          );
+          // now() differs between the two servers by some milliseconds: compare what it is, not its value.
+          return {
+            at: row?.at,
+            shown: row?.shown,
+            nowIsRecent: row?.now instanceof Date && Math.abs(row.now.getTime() - Date.now()) < 60_000,
+          };
+        }),
+      dbs,
+    );
     expect(rows).toEqual({ at: new Date('2024-07-01T00:00:00Z'), shown: '2024-07-01 05:45:00+05:45', nowIsRecent: true });
   });
 
@@ -93,10 +122,20 @@ describe('the same queries on PostgreSQL and PGlite', () => {
       expect(inserted.rowCount).toBe(1);
       return (await db.query('SELECT * FROM round_trip WHERE id = $1 AND at = $2', [inserted.rows[0]?.id, at])).rows;
     }, dbs);
-    expect(rows).toEqual([{
-      id: 1, amount: '19.99', at, day: '2024-03-01', meta: { k: 'v', n: [1] },
-      data: Buffer.from([1, 2, 3]), tags: ['x', 'y'], big: Number.MAX_SAFE_INTEGER, flag: false, note: null,
-    }]);
+    expect(rows).toEqual([
+      {
+        id: 1,
+        amount: '19.99',
+        at,
+        day: '2024-03-01',
+        meta: { k: 'v', n: [1] },
+        data: Buffer.from([1, 2, 3]),
+        tags: ['x', 'y'],
+        big: Number.MAX_SAFE_INTEGER,
+        flag: false,
+        note: null,
+      },
+    ]);
   });
 
   it('reports the same errors', async () => {

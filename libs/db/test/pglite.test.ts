@@ -17,21 +17,31 @@ describe('PGlite in memory', () => {
     await db.query('CREATE TABLE steps (seq serial PRIMARY KEY, who text NOT NULL)');
     // Each transaction yields to the event loop between its statements, the moment another
     // caller would slip in if access were not serialized.
-    const work = (who: string) => db.transaction(async (tx) => {
-      await tx.query('INSERT INTO steps (who) VALUES ($1)', [`${who}:begin`]);
-      await sleep(15);
-      const { rows: [seen] } = await tx.query<{ n: number }>('SELECT count(*) AS n FROM steps');
-      await sleep(15);
-      await tx.query('INSERT INTO steps (who) VALUES ($1)', [`${who}:end`]);
-      return seen?.n;
-    });
-    const failing = () => db.transaction(async (tx) => {
-      await tx.query("INSERT INTO steps (who) VALUES ('failing:begin')");
-      await sleep(15);
-      throw new Error('boom');
-    });
+    const work = (who: string) =>
+      db.transaction(async (tx) => {
+        await tx.query('INSERT INTO steps (who) VALUES ($1)', [`${who}:begin`]);
+        await sleep(15);
+        const {
+          rows: [seen],
+        } = await tx.query<{ n: number }>('SELECT count(*) AS n FROM steps');
+        await sleep(15);
+        await tx.query('INSERT INTO steps (who) VALUES ($1)', [`${who}:end`]);
+        return seen?.n;
+      });
+    const failing = () =>
+      db.transaction(async (tx) => {
+        await tx.query("INSERT INTO steps (who) VALUES ('failing:begin')");
+        await sleep(15);
+        throw new Error('boom');
+      });
     // Started in this order, all before any of them has run a statement.
-    const results = await Promise.allSettled([work('a'), db.query("INSERT INTO steps (who) VALUES ('lone query')"), failing(), work('b'), work('c')]);
+    const results = await Promise.allSettled([
+      work('a'),
+      db.query("INSERT INTO steps (who) VALUES ('lone query')"),
+      failing(),
+      work('b'),
+      work('c'),
+    ]);
     expect(results.map((r) => r.status)).toEqual(['fulfilled', 'fulfilled', 'rejected', 'fulfilled', 'fulfilled']);
     // Each transaction saw exactly the rows committed before it began, plus its own first one.
     expect(results.map((r) => (r.status === 'fulfilled' ? r.value : 'failed'))).toEqual([1, expect.anything(), 'failed', 4, 6]);

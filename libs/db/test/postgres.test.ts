@@ -27,7 +27,9 @@ describe('PostgreSQL database creation', () => {
     const { logger, lines } = captureLogger();
     const db = await openDatabase({ url: database.url, logger });
     try {
-      expect((await db.query<{ name: string }>('SELECT current_database() AS name')).rows[0]?.name).toBe(new URL(database.url).pathname.slice(1));
+      expect((await db.query<{ name: string }>('SELECT current_database() AS name')).rows[0]?.name).toBe(
+        new URL(database.url).pathname.slice(1),
+      );
       expect(lines).toContainEqual(expect.objectContaining({ level: 'info', msg: 'created database' }));
     } finally {
       await db.close();
@@ -72,8 +74,9 @@ describe('PostgreSQL database creation', () => {
   });
 
   it('fails with a clear message, without the password, when the server is unreachable', async () => {
-    await expect(openDatabase({ url: 'postgres://someone:hunter2@127.0.0.1:1/nowhere', logger: captureLogger().logger }))
-      .rejects.toThrow(/Cannot connect to PostgreSQL at postgres:\/\/someone:\*\*\*@127\.0\.0\.1:1\/nowhere/);
+    await expect(openDatabase({ url: 'postgres://someone:hunter2@127.0.0.1:1/nowhere', logger: captureLogger().logger })).rejects.toThrow(
+      /Cannot connect to PostgreSQL at postgres:\/\/someone:\*\*\*@127\.0\.0\.1:1\/nowhere/,
+    );
   });
 });
 
@@ -83,7 +86,9 @@ describe('createTestDatabase', () => {
     process.env.DATABASE_URL = 'postgres://postgres:secret@127.0.0.1:1/postgres';
     try {
       const attempt = createTestDatabase('unreachable');
-      await expect(attempt).rejects.toThrow(/Test PostgreSQL is unreachable at postgres:\/\/postgres@127\.0\.0\.1:1\/postgres \(set DATABASE_URL\)/);
+      await expect(attempt).rejects.toThrow(
+        /Test PostgreSQL is unreachable at postgres:\/\/postgres@127\.0\.0\.1:1\/postgres \(set DATABASE_URL\)/,
+      );
       await expect(attempt).rejects.not.toThrow(/secret/);
     } finally {
       if (saved === undefined) delete process.env.DATABASE_URL;
@@ -99,10 +104,14 @@ describe('PostgreSQL pool', () => {
     const db = await openDatabase({ url: database.url, logger, poolSize: 1 });
     const admin = await openDatabase({ url: database.url, logger: captureLogger().logger, poolSize: 1 });
     try {
-      const { rows: [idle] } = await db.query<{ pid: number }>('SELECT pg_backend_pid() AS pid');
+      const {
+        rows: [idle],
+      } = await db.query<{ pid: number }>('SELECT pg_backend_pid() AS pid');
       await admin.query('SELECT pg_terminate_backend($1)', [idle?.pid]);
       for (let i = 0; i < 50 && !lines.some((l) => l.level === 'error'); i++) await sleep(20);
-      expect(lines).toContainEqual(expect.objectContaining({ level: 'error', msg: 'idle PostgreSQL connection failed; the pool replaces it' }));
+      expect(lines).toContainEqual(
+        expect.objectContaining({ level: 'error', msg: 'idle PostgreSQL connection failed; the pool replaces it' }),
+      );
       expect((await db.query('SELECT 1 AS ok')).rows).toEqual([{ ok: 1 }]);
     } finally {
       await admin.close();
@@ -117,12 +126,16 @@ describe('PostgreSQL pool', () => {
     const db = await openDatabase({ url: database.url, logger, poolSize: 1 });
     const admin = await openDatabase({ url: database.url, logger: captureLogger().logger, poolSize: 1 });
     try {
-      await expect(db.transaction(async (tx) => {
-        const { rows: [self] } = await tx.query<{ pid: number }>('SELECT pg_backend_pid() AS pid');
-        await admin.query('SELECT pg_terminate_backend($1)', [self?.pid]);
-        for (let i = 0; i < 50 && !lines.some((l) => l.level === 'error'); i++) await sleep(20);
-        await tx.query('SELECT 1');
-      })).rejects.toThrow();
+      await expect(
+        db.transaction(async (tx) => {
+          const {
+            rows: [self],
+          } = await tx.query<{ pid: number }>('SELECT pg_backend_pid() AS pid');
+          await admin.query('SELECT pg_terminate_backend($1)', [self?.pid]);
+          for (let i = 0; i < 50 && !lines.some((l) => l.level === 'error'); i++) await sleep(20);
+          await tx.query('SELECT 1');
+        }),
+      ).rejects.toThrow();
       expect(lines).toContainEqual(expect.objectContaining({ level: 'error', msg: 'PostgreSQL connection failed while in use' }));
       expect((await db.query('SELECT 1 AS ok')).rows).toEqual([{ ok: 1 }]);
     } finally {

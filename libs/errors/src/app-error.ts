@@ -17,20 +17,34 @@ export type ErrorKind =
 
 export function statusOf(kind: ErrorKind): number {
   switch (kind) {
-    case 'bad_request': return 400;
-    case 'unauthorized': return 401;
-    case 'forbidden': return 403;
-    case 'not_found': return 404;
-    case 'method_not_allowed': return 405;
-    case 'conflict': return 409;
-    case 'payload_too_large': return 413;
-    case 'unsupported_media_type': return 415;
-    case 'unprocessable': return 422;
-    case 'too_many_requests': return 429;
-    case 'internal': return 500;
-    case 'bad_gateway': return 502;
-    case 'unavailable': return 503;
-    case 'gateway_timeout': return 504;
+    case 'bad_request':
+      return 400;
+    case 'unauthorized':
+      return 401;
+    case 'forbidden':
+      return 403;
+    case 'not_found':
+      return 404;
+    case 'method_not_allowed':
+      return 405;
+    case 'conflict':
+      return 409;
+    case 'payload_too_large':
+      return 413;
+    case 'unsupported_media_type':
+      return 415;
+    case 'unprocessable':
+      return 422;
+    case 'too_many_requests':
+      return 429;
+    case 'internal':
+      return 500;
+    case 'bad_gateway':
+      return 502;
+    case 'unavailable':
+      return 503;
+    case 'gateway_timeout':
+      return 504;
   }
 }
 
@@ -68,7 +82,12 @@ export class AppError extends Error {
   readonly details: ErrorDetail[] | undefined;
   readonly headers: Record<string, string> | undefined;
 
-  constructor(kind: ErrorKind, title: string, message: string, options: { details?: ErrorDetail[]; headers?: Record<string, string>; cause?: unknown } = {}) {
+  constructor(
+    kind: ErrorKind,
+    title: string,
+    message: string,
+    options: { details?: ErrorDetail[]; headers?: Record<string, string>; cause?: unknown } = {},
+  ) {
     super(message, { cause: options.cause });
     this.name = 'AppError';
     this.kind = kind;

@@ -7,7 +7,17 @@
 const MARK = 'dependencyUnavailable';
 
 /** Node's socket-level failures: the other side is down, unreachable or went away. */
-const NETWORK_CODES = new Set(['ECONNREFUSED', 'ECONNRESET', 'ETIMEDOUT', 'EPIPE', 'EHOSTUNREACH', 'ENETUNREACH', 'ENOTFOUND', 'EAI_AGAIN', 'ECONNABORTED']);
+const NETWORK_CODES = new Set([
+  'ECONNREFUSED',
+  'ECONNRESET',
+  'ETIMEDOUT',
+  'EPIPE',
+  'EHOSTUNREACH',
+  'ENETUNREACH',
+  'ENOTFOUND',
+  'EAI_AGAIN',
+  'ECONNABORTED',
+]);
 
 /**
  * SQLSTATEs meaning "the database cannot serve right now": class 08 (connection exception; 08P01
@@ -24,7 +34,11 @@ export function markDependencyUnavailable<E>(err: E): E {
 
 /** True when `err`, or an error in its cause chain, says a dependency could not be reached. */
 export function isDependencyUnavailable(err: unknown): boolean {
-  for (let current = err, depth = 0; typeof current === 'object' && current !== null && depth < 5; current = (current as { cause?: unknown }).cause, depth++) {
+  for (
+    let current = err, depth = 0;
+    typeof current === 'object' && current !== null && depth < 5;
+    current = (current as { cause?: unknown }).cause, depth++
+  ) {
     if ((current as Record<string, unknown>)[MARK] === true) return true;
     const code = (current as { code?: unknown }).code;
     if (typeof code === 'string' && (NETWORK_CODES.has(code) || UNAVAILABLE_SQLSTATE.test(code))) return true;

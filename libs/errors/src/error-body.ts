@@ -24,7 +24,10 @@ export function errorBody(err: AppError, requestId?: string): ErrorBody {
 export function toAppError(err: unknown): AppError {
   if (err instanceof AppError) return err;
   if (isDependencyUnavailable(err)) {
-    return errorOf('unavailable', 'A store this request needs is unavailable; try again shortly', { cause: err, headers: { 'retry-after': '5' } });
+    return errorOf('unavailable', 'A store this request needs is unavailable; try again shortly', {
+      cause: err,
+      headers: { 'retry-after': '5' },
+    });
   }
   return errorOf('internal', 'The server could not complete the request', { cause: err });
 }

@@ -1,5 +1,20 @@
 import { describe, expect, it } from '@jest/globals';
-import { AppError, DEFAULT_TITLES, errorBody, errorOf, methodNotAllowed, notFound, SPEC_ERRORS, toAppError, missingApiKeyError, insufficientScopeError, insufficientUserError, statusOf, isDependencyUnavailable, markDependencyUnavailable } from '@acs/errors';
+import {
+  AppError,
+  DEFAULT_TITLES,
+  errorBody,
+  errorOf,
+  methodNotAllowed,
+  notFound,
+  SPEC_ERRORS,
+  toAppError,
+  missingApiKeyError,
+  insufficientScopeError,
+  insufficientUserError,
+  statusOf,
+  isDependencyUnavailable,
+  markDependencyUnavailable,
+} from '@acs/errors';
 
 describe('errors', () => {
   it('maps kinds to statuses', () => {
@@ -16,7 +31,12 @@ describe('errors', () => {
 
   it('adds requestId and details only when present', () => {
     const err = new AppError('bad_request', 'Bad request', 'nope', { details: [{ path: 'a', message: 'b' }] });
-    expect(errorBody(err, 'rid-1')).toEqual({ error: 'Bad request', message: 'nope', requestId: 'rid-1', details: [{ path: 'a', message: 'b' }] });
+    expect(errorBody(err, 'rid-1')).toEqual({
+      error: 'Bad request',
+      message: 'nope',
+      requestId: 'rid-1',
+      details: [{ path: 'a', message: 'b' }],
+    });
   });
 
   it('hides the cause of unexpected errors', () => {
@@ -30,17 +50,34 @@ describe('unreachable dependencies become 503, not 500', () => {
   const withCode = (code: string) => Object.assign(new Error('x'), { code });
 
   it('recognises socket failures, connection-class SQLSTATEs and marked errors, also as a cause', () => {
-    for (const err of [withCode('ECONNREFUSED'), withCode('ECONNRESET'), withCode('08006'), withCode('57P01'), withCode('53300'), markDependencyUnavailable(new Error('Connection terminated')), new Error('outer', { cause: withCode('ETIMEDOUT') })]) {
+    for (const err of [
+      withCode('ECONNREFUSED'),
+      withCode('ECONNRESET'),
+      withCode('08006'),
+      withCode('57P01'),
+      withCode('53300'),
+      markDependencyUnavailable(new Error('Connection terminated')),
+      new Error('outer', { cause: withCode('ETIMEDOUT') }),
+    ]) {
       expect(isDependencyUnavailable(err)).toBe(true);
       const appError = toAppError(err);
       expect(appError.status).toBe(503);
       expect(appError.headers).toEqual({ 'retry-after': '5' });
-      expect(errorBody(appError)).toEqual({ error: 'Service unavailable', message: expect.not.stringMatching(/ECONN|Connection terminated/) });
+      expect(errorBody(appError)).toEqual({
+        error: 'Service unavailable',
+        message: expect.not.stringMatching(/ECONN|Connection terminated/),
+      });
     }
   });
 
   it('leaves bugs and client errors alone: a protocol violation (08P01), a unique violation, a plain error stay 500', () => {
-    for (const err of [withCode('08P01'), withCode('23505'), new Error('Connection terminated'), new TypeError('x is undefined'), 'a string']) {
+    for (const err of [
+      withCode('08P01'),
+      withCode('23505'),
+      new Error('Connection terminated'),
+      new TypeError('x is undefined'),
+      'a string',
+    ]) {
       expect(isDependencyUnavailable(err)).toBe(false);
       expect(toAppError(err).status).toBe(500);
     }
@@ -56,6 +93,10 @@ describe('default titles', () => {
 
   it('methodNotAllowed lists the allowed methods in Allow', () => {
     const err = methodNotAllowed(['GET', 'POST']);
-    expect({ status: err.status, title: err.title, allow: err.headers?.Allow }).toEqual({ status: 405, title: 'Method not allowed', allow: 'GET, POST' });
+    expect({ status: err.status, title: err.title, allow: err.headers?.Allow }).toEqual({
+      status: 405,
+      title: 'Method not allowed',
+      allow: 'GET, POST',
+    });
   });
 });

@@ -7,7 +7,11 @@ import { BlockList, isIP } from 'node:net';
  * nearest to us), the first address that is not a trusted proxy is the client. Anything a client
  * wrote further left is ignored, so it cannot pick its own address.
  */
-export type ClientAddressResolver = (peer: string | undefined, forwardedFor: string | string[] | undefined, peerIsTrusted?: boolean) => string;
+export type ClientAddressResolver = (
+  peer: string | undefined,
+  forwardedFor: string | string[] | undefined,
+  peerIsTrusted?: boolean,
+) => string;
 
 /** `trusted`: IP addresses and CIDR ranges (`10.0.0.0/8`, `fd00::/8`). Throws on an entry that is neither. */
 export function createClientAddressResolver(trusted: readonly string[]): ClientAddressResolver {

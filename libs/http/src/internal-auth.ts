@@ -11,7 +11,14 @@ const PROBE_PATHS: ReadonlySet<string> = new Set(['/healthz', '/readyz', METRICS
 export function requireGatewaySignature(internalSecret: string, service: string): Middleware<AppState> {
   return async (ctx, next) => {
     if (PROBE_PATHS.has(ctx.path)) return next();
-    const caller = verifyContext(internalSecret, service, ctx.method, ctx.originalUrl, ctx.get(CONTEXT_HEADER) || undefined, ctx.get(SIGNATURE_HEADER) || undefined);
+    const caller = verifyContext(
+      internalSecret,
+      service,
+      ctx.method,
+      ctx.originalUrl,
+      ctx.get(CONTEXT_HEADER) || undefined,
+      ctx.get(SIGNATURE_HEADER) || undefined,
+    );
     if (!caller) {
       throw errorOf('unauthorized', 'This service only accepts requests signed by the gateway');
     }

@@ -11,7 +11,12 @@ interface Closable {
  * SIGTERM, then closes it and, after it, what main.ts opened for it (`alsoClose`: its Redis cache,
  * its RabbitMQ bus). A failed start is logged as fatal, closes those too, and exits 1.
  */
-export async function runStandalone(logger: Logger, what: string, start: () => Promise<Closable>, alsoClose: readonly Closable[] = []): Promise<void> {
+export async function runStandalone(
+  logger: Logger,
+  what: string,
+  start: () => Promise<Closable>,
+  alsoClose: readonly Closable[] = [],
+): Promise<void> {
   const stack = createCloseStack(logger);
   for (const resource of alsoClose) stack.defer(`the ${what}'s connections`, () => resource.close());
   try {

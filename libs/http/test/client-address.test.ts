@@ -23,7 +23,7 @@ describe('client address behind proxies', () => {
     expect(resolve('10.1.2.3', 'garbage')).toBe('10.1.2.3');
   });
 
-  it('trusts a caller vouched for by other means (the service\'s own web application) like a proxy', () => {
+  it("trusts a caller vouched for by other means (the service's own web application) like a proxy", () => {
     expect(createClientAddressResolver([])('127.0.0.1', '198.51.100.4', true)).toBe('198.51.100.4');
     expect(createClientAddressResolver([])('127.0.0.1', '198.51.100.4')).toBe('127.0.0.1');
   });

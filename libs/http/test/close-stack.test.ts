@@ -5,7 +5,15 @@ import { createCloseStack, startWithCloseStack } from '@acs/http';
 
 function capturingLogger() {
   const lines: { level: string; msg: string; step?: string; err?: { message: string } }[] = [];
-  const logger = createLogger({ name: 'close-stack-test', destination: new Writable({ write(chunk, _enc, cb) { lines.push(JSON.parse(String(chunk))); cb(); } }) });
+  const logger = createLogger({
+    name: 'close-stack-test',
+    destination: new Writable({
+      write(chunk, _enc, cb) {
+        lines.push(JSON.parse(String(chunk)));
+        cb();
+      },
+    }),
+  });
   return { logger, lines };
 }
 

@@ -9,7 +9,15 @@ import { Router, addProbeRoutes, createHttpApp, listen, parseInput, readJsonBody
 
 const SECRET = 'internal-secret-for-http-tests-0123456789';
 const logLines: string[] = [];
-const logger = createLogger({ name: 'http-test', destination: new Writable({ write(chunk, _enc, cb) { logLines.push(String(chunk)); cb(); } }) });
+const logger = createLogger({
+  name: 'http-test',
+  destination: new Writable({
+    write(chunk, _enc, cb) {
+      logLines.push(String(chunk));
+      cb();
+    },
+  }),
+});
 
 const router = new Router<AppState>();
 router.post('/things', async (ctx) => {
@@ -23,17 +31,34 @@ router.get('/things/:id', (ctx) => {
 router.get('/boom', () => {
   throw new Error('connection string postgres://admin:hunter2@db leaked');
 });
-addProbeRoutes(router, { db: async () => 'ok', cache: async () => { throw new Error('cache down'); } });
+addProbeRoutes(router, {
+  db: async () => 'ok',
+  cache: async () => {
+    throw new Error('cache down');
+  },
+});
 
 let server: RunningServer;
 beforeAll(async () => {
-  server = await listen(createHttpApp({ service: 'http-test', logger, internalSecret: SECRET, routers: [router], metrics: createMetricsRegistry('http-test') }).callback());
+  server = await listen(
+    createHttpApp({
+      service: 'http-test',
+      logger,
+      internalSecret: SECRET,
+      routers: [router],
+      metrics: createMetricsRegistry('http-test'),
+    }).callback(),
+  );
 });
 afterAll(async () => server.close());
 
 function signed(method: string, path: string, init: RequestInit = {}): Promise<Response> {
   const { context, signature } = signContext(SECRET, 'http-test', method, path, { requestId: 'r', keyId: 'key-1', scopes: [] });
-  return fetch(server.url + path, { ...init, method, headers: { 'x-acs-context': context, 'x-acs-signature': signature, ...(init.headers as Record<string, string>) } });
+  return fetch(server.url + path, {
+    ...init,
+    method,
+    headers: { 'x-acs-context': context, 'x-acs-signature': signature, ...(init.headers as Record<string, string>) },
+  });
 }
 
 const json = { 'content-type': 'application/json' };
@@ -90,7 +115,12 @@ describe('http app', () => {
   it('refuses oversized bodies with 413, declared or streamed', async () => {
     const big = JSON.stringify({ name: 'x'.repeat(5000), count: 1 });
     expect((await signed('POST', '/things', { headers: json, body: big })).status).toBe(413);
-    const stream = new ReadableStream({ start(c) { c.enqueue(new TextEncoder().encode(big)); c.close(); } });
+    const stream = new ReadableStream({
+      start(c) {
+        c.enqueue(new TextEncoder().encode(big));
+        c.close();
+      },
+    });
     const chunked = await signed('POST', '/things', { headers: json, body: stream, duplex: 'half' } as RequestInit);
     expect(chunked.status).toBe(413);
   });
@@ -112,7 +142,9 @@ describe('http app', () => {
     expect(res.status).toBe(200);
     expect(res.headers.get('content-type')).toBe('text/plain; version=0.0.4; charset=utf-8');
     const text = await res.text();
-    expect(metricValue(text, 'http_server_requests_total', { service: 'http-test', method: 'GET', route: '/things/:id', status: '200' })).toBe(2);
+    expect(
+      metricValue(text, 'http_server_requests_total', { service: 'http-test', method: 'GET', route: '/things/:id', status: '200' }),
+    ).toBe(2);
     // Refused before routing: the route is not known then, and the raw path must not stand in for it.
     expect(metricValue(text, 'http_server_requests_total', { route: 'unmatched', status: '401' })).toBeGreaterThanOrEqual(1);
     expect(metricValue(text, 'http_server_request_duration_seconds_count', { route: '/things/:id', status: '200' })).toBe(2);

@@ -36,7 +36,13 @@ let server: RunningServer;
 beforeAll(async () => {
   const logger = createLogger({ name: 'input-test', level: 'silent' });
   server = await listen(
-    createHttpApp({ service: 'input-test', logger, internalSecret: SECRET, routers: [router], metrics: createMetricsRegistry('input-test') }).callback(),
+    createHttpApp({
+      service: 'input-test',
+      logger,
+      internalSecret: SECRET,
+      routers: [router],
+      metrics: createMetricsRegistry('input-test'),
+    }).callback(),
   );
 });
 afterAll(async () => server.close());

@@ -21,7 +21,10 @@ const USER_REFUSAL = { status: 403, error: SPEC_ERRORS.insufficientUser.error, m
 describe('requireCaller', () => {
   it('answers the signed-in user and their role', () => {
     expect(requireCaller(contextOf({ userId: 7, role: ROLE.free }))).toEqual({ userId: 7, role: ROLE.free });
-    expect(requireCaller(contextOf({ userId: 7, role: ROLE.admin }), { minRole: ROLE.subscriber })).toEqual({ userId: 7, role: ROLE.admin });
+    expect(requireCaller(contextOf({ userId: 7, role: ROLE.admin }), { minRole: ROLE.subscriber })).toEqual({
+      userId: 7,
+      role: ROLE.admin,
+    });
   });
 
   it('refuses with the spec 403 when there is no user, or no role, or a role below the minimum', () => {
@@ -33,6 +36,7 @@ describe('requireCaller', () => {
   });
 
   it('refuses a user id no account can have', () => {
-    for (const userId of [0, -1, 1.5, Number.MAX_SAFE_INTEGER + 1]) expect(refusal(() => requireCaller(contextOf({ userId, role: ROLE.admin })))).toEqual(USER_REFUSAL);
+    for (const userId of [0, -1, 1.5, Number.MAX_SAFE_INTEGER + 1])
+      expect(refusal(() => requireCaller(contextOf({ userId, role: ROLE.admin })))).toEqual(USER_REFUSAL);
   });
 });

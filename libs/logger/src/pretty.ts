@@ -4,7 +4,14 @@ import type { DestinationStream } from 'pino';
 // without a dependency. One line per entry: time, level, service, message, then the other fields.
 
 const HIDDEN = new Set(['level', 'time', 'service', 'name', 'msg', 'pid', 'hostname']);
-const COLOURS: Record<string, string> = { fatal: '\x1b[35m', error: '\x1b[31m', warn: '\x1b[33m', info: '\x1b[32m', debug: '\x1b[90m', trace: '\x1b[90m' };
+const COLOURS: Record<string, string> = {
+  fatal: '\x1b[35m',
+  error: '\x1b[31m',
+  warn: '\x1b[33m',
+  info: '\x1b[32m',
+  debug: '\x1b[90m',
+  trace: '\x1b[90m',
+};
 const RESET = '\x1b[0m';
 
 /** One JSON log line as a person reads it. Lines that are not JSON pass through unchanged. */
@@ -20,7 +27,12 @@ export function prettyLine(line: string, colour = false): string {
   const label = level.toUpperCase().padEnd(5);
   const rest = Object.fromEntries(Object.entries(entry).filter(([key]) => !HIDDEN.has(key) && key !== 'err'));
   const err = entry.err as { message?: string; stack?: string } | undefined;
-  const parts = [time, colour ? `${COLOURS[level] ?? ''}${label}${RESET}` : label, `[${String(entry.service ?? '')}]`, String(entry.msg ?? '')];
+  const parts = [
+    time,
+    colour ? `${COLOURS[level] ?? ''}${label}${RESET}` : label,
+    `[${String(entry.service ?? '')}]`,
+    String(entry.msg ?? ''),
+  ];
   if (Object.keys(rest).length > 0) parts.push(JSON.stringify(rest));
   const text = parts.join(' ');
   return err ? `${text}\n    ${(err.stack ?? err.message ?? '').split('\n').join('\n    ')}` : text;

@@ -14,10 +14,15 @@ function capture() {
 }
 
 describe('logger', () => {
-  it('gives a part of a shared process its own service, once per line, on the parent\'s destination', () => {
+  it("gives a part of a shared process its own service, once per line, on the parent's destination", () => {
     const { destination } = capture();
     const raw: string[] = [];
-    const spy = new Writable({ write(chunk, _enc, cb) { raw.push(String(chunk)); destination.write(chunk, cb); } });
+    const spy = new Writable({
+      write(chunk, _enc, cb) {
+        raw.push(String(chunk));
+        destination.write(chunk, cb);
+      },
+    });
     serviceLogger(createLogger({ name: 'platform', level: 'warn', destination: spy }), 'keys').warn({ n: 1 }, 'hello');
     expect(raw).toHaveLength(1);
     expect(raw[0]!.match(/"service":/g)).toHaveLength(1);
@@ -25,7 +30,15 @@ describe('logger', () => {
   });
 
   it('reads a JSON line back as a person would: time, level, service, message, other fields; errors with their stack', () => {
-    const line = JSON.stringify({ level: 'warn', time: '2026-01-02T03:04:05.678Z', service: 'keys', name: 'keys', msg: 'slow', ms: 12, err: { message: 'boom', stack: 'Error: boom\n    at x' } });
+    const line = JSON.stringify({
+      level: 'warn',
+      time: '2026-01-02T03:04:05.678Z',
+      service: 'keys',
+      name: 'keys',
+      msg: 'slow',
+      ms: 12,
+      err: { message: 'boom', stack: 'Error: boom\n    at x' },
+    });
     expect(prettyLine(line)).toBe('03:04:05 WARN  [keys] slow {"ms":12}\n    Error: boom\n        at x');
     expect(prettyLine('not json')).toBe('not json');
   });
@@ -40,13 +53,23 @@ describe('logger', () => {
   it('redacts secrets wherever the platform puts them', () => {
     const { lines, destination } = capture();
     const log = createLogger({ name: 't', destination });
-    log.info({
-      req: { headers: { authorization: 'Bearer eyJ.secret', 'x-api-secret': 'api-secret-value', cookie: 'sid=1', 'x-api-key': 'acs_live_visible' } },
-      body: { password: 'hunter2', email: 'a@b.c' },
-      user: { password: 'hunter3' },
-      apiKey: { secretHash: 'hash-value', secret: 'plain-secret' },
-      password: 'top-level',
-    }, 'x');
+    log.info(
+      {
+        req: {
+          headers: {
+            authorization: 'Bearer eyJ.secret',
+            'x-api-secret': 'api-secret-value',
+            cookie: 'sid=1',
+            'x-api-key': 'acs_live_visible',
+          },
+        },
+        body: { password: 'hunter2', email: 'a@b.c' },
+        user: { password: 'hunter3' },
+        apiKey: { secretHash: 'hash-value', secret: 'plain-secret' },
+        password: 'top-level',
+      },
+      'x',
+    );
     const text = JSON.stringify(lines[0]);
     for (const secret of ['eyJ.secret', 'api-secret-value', 'sid=1', 'hunter2', 'hunter3', 'hash-value', 'plain-secret', 'top-level']) {
       expect(text).not.toContain(secret);

@@ -53,7 +53,12 @@ export class HttpMetrics {
 
   constructor(registry: Registry, buckets: readonly number[] = HTTP_DURATION_BUCKETS) {
     const labelNames = ['method', 'route', 'status'] as const;
-    this.requests = new FlushedCounter({ registry, name: HTTP_REQUESTS_TOTAL, help: 'HTTP requests answered, by method, route pattern and status', labelNames });
+    this.requests = new FlushedCounter({
+      registry,
+      name: HTTP_REQUESTS_TOTAL,
+      help: 'HTTP requests answered, by method, route pattern and status',
+      labelNames,
+    });
     this.duration = new SeriesHistogram({
       registry,
       name: HTTP_REQUEST_DURATION_SECONDS,
@@ -72,7 +77,10 @@ export class HttpMetrics {
     }
     let recorder = byMethod.get(method);
     if (recorder === undefined) {
-      recorder = new Recorder({ method, route }, (labels) => ({ requests: this.requests.series(labels), duration: this.duration.series(labels) }));
+      recorder = new Recorder({ method, route }, (labels) => ({
+        requests: this.requests.series(labels),
+        duration: this.duration.series(labels),
+      }));
       byMethod.set(method, recorder);
     }
     return recorder;

@@ -56,7 +56,8 @@ export class SeriesHistogram<L extends string> {
   private readonly all: HistogramSeries<L>[] = [];
 
   constructor({ registry, name, help, labelNames, buckets }: SeriesHistogramConfig<L>) {
-    if (buckets.some((bound, i) => !Number.isFinite(bound) || (i > 0 && bound <= buckets[i - 1]!))) throw new Error(`${name}: buckets must be finite and ascending`);
+    if (buckets.some((bound, i) => !Number.isFinite(bound) || (i > 0 && bound <= buckets[i - 1]!)))
+      throw new Error(`${name}: buckets must be finite and ascending`);
     if ((labelNames as readonly string[]).includes('le')) throw new Error(`${name}: "le" is the bucket label`);
     this.name = name;
     this.help = help;

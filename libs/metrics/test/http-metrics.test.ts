@@ -1,6 +1,14 @@
 import { describe, expect, it } from '@jest/globals';
 import { metricSamples, metricValue } from '@acs/testing';
-import { FlushedCounter, HTTP_REQUESTS_TOTAL, HTTP_REQUEST_DURATION_SECONDS, HttpMetrics, Registry, UNMATCHED_ROUTE, httpMetricsMiddleware } from '@acs/metrics';
+import {
+  FlushedCounter,
+  HTTP_REQUESTS_TOTAL,
+  HTTP_REQUEST_DURATION_SECONDS,
+  HttpMetrics,
+  Registry,
+  UNMATCHED_ROUTE,
+  httpMetricsMiddleware,
+} from '@acs/metrics';
 
 describe('FlushedCounter', () => {
   it('shows a series as 0 from its creation and the exact count at each scrape', async () => {
@@ -41,7 +49,10 @@ describe('HttpMetrics', () => {
 });
 
 describe('httpMetricsMiddleware', () => {
-  const run = async (ctx: { method: string; status: number; _matchedRoute?: string }, work: () => Promise<void> = async () => undefined) => {
+  const run = async (
+    ctx: { method: string; status: number; _matchedRoute?: string },
+    work: () => Promise<void> = async () => undefined,
+  ) => {
     const registry = new Registry();
     const middleware = httpMetricsMiddleware(new HttpMetrics(registry));
     await middleware(ctx, work).catch(() => undefined);
@@ -50,7 +61,9 @@ describe('httpMetricsMiddleware', () => {
 
   it('labels a request with the pattern of the route that ran', async () => {
     const text = await run({ method: 'PATCH', status: 200, _matchedRoute: '/api/ApiKeys/:id' });
-    expect(metricSamples(text, HTTP_REQUESTS_TOTAL).map((s) => s.labels)).toEqual([{ method: 'PATCH', route: '/api/ApiKeys/:id', status: '200' }]);
+    expect(metricSamples(text, HTTP_REQUESTS_TOTAL).map((s) => s.labels)).toEqual([
+      { method: 'PATCH', route: '/api/ApiKeys/:id', status: '200' },
+    ]);
   });
 
   it(`labels a request no route matched "${UNMATCHED_ROUTE}"`, async () => {

@@ -31,7 +31,10 @@ async function withBuildLock(work: () => Promise<void>): Promise<void> {
       await mkdir(BUILD_LOCK);
       break;
     } catch {
-      const age = await stat(BUILD_LOCK).then((s) => Date.now() - s.mtimeMs, () => 0);
+      const age = await stat(BUILD_LOCK).then(
+        (s) => Date.now() - s.mtimeMs,
+        () => 0,
+      );
       if (age > 180_000) await rmdir(BUILD_LOCK).catch(() => {});
       if (Date.now() > deadline) throw new Error(`timed out waiting for ${BUILD_LOCK}`);
       await new Promise((resolve) => setTimeout(resolve, 200));

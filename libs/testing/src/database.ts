@@ -15,7 +15,12 @@ export interface TestDatabase {
 export async function createTestDatabase(prefix = 'test'): Promise<TestDatabase> {
   const serverUrl = testServerUrl('DATABASE_URL');
   // Lower-case letters, digits and _ only, short enough for PostgreSQL's 63-byte identifiers.
-  const name = uniqueName(prefix.toLowerCase().replace(/[^a-z0-9_]/g, '_').slice(0, 40));
+  const name = uniqueName(
+    prefix
+      .toLowerCase()
+      .replace(/[^a-z0-9_]/g, '_')
+      .slice(0, 40),
+  );
   await onServer(serverUrl, `CREATE DATABASE "${name}"`);
   const url = new URL(serverUrl);
   url.pathname = `/${name}`;

@@ -26,6 +26,8 @@ export function metricSamples(text: string, name: string): MetricSample[] {
  * route); undefined when no sample matches, so "absent" and "0" stay distinguishable.
  */
 export function metricValue(text: string, name: string, labels: Record<string, string> = {}): number | undefined {
-  const matching = metricSamples(text, name).filter((sample) => Object.entries(labels).every(([key, value]) => sample.labels[key] === value));
+  const matching = metricSamples(text, name).filter((sample) =>
+    Object.entries(labels).every(([key, value]) => sample.labels[key] === value),
+  );
   return matching.length === 0 ? undefined : matching.reduce((sum, sample) => sum + sample.value, 0);
 }

@@ -24,7 +24,12 @@ export function signedFetch(
   internalSecret: string,
   method: string,
   pathAndQuery: string,
-  options: { body?: unknown; context?: Partial<Omit<InternalContext, 'expiresAt'>>; headers?: Record<string, string>; audience?: string } = {},
+  options: {
+    body?: unknown;
+    context?: Partial<Omit<InternalContext, 'expiresAt'>>;
+    headers?: Record<string, string>;
+    audience?: string;
+  } = {},
 ): Promise<Response> {
   const { context, signature } = signContext(internalSecret, options.audience ?? audienceOf(pathAndQuery), method, pathAndQuery, {
     requestId: 'test',

@@ -20,5 +20,11 @@ export interface BillingAppOptions {
 export function buildBillingApp({ deps, internalSecret, migrationsDir, metrics }: BillingAppOptions): Koa<AppState> {
   const probes = new Router<AppState>();
   addProbeRoutes(probes, databaseReadinessChecks(deps.db, migrationsDir));
-  return createHttpApp({ service: 'billing', logger: deps.logger, internalSecret, routers: [probes, planRoutes(deps), subscriptionRoutes(deps)], metrics });
+  return createHttpApp({
+    service: 'billing',
+    logger: deps.logger,
+    internalSecret,
+    routers: [probes, planRoutes(deps), subscriptionRoutes(deps)],
+    metrics,
+  });
 }

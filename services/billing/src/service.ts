@@ -34,10 +34,21 @@ export interface BillingServiceOptions {
  * Starts billing and its outbox relay. The bus is passed in: main.ts makes a RabbitMQ one from
  * AMQP_URL, the embedded mode shares its in-process bus with identity.
  */
-export function startBillingService(config: BillingConfig, logger: Logger, bus: Bus, options: BillingServiceOptions = {}): Promise<BillingService> {
+export function startBillingService(
+  config: BillingConfig,
+  logger: Logger,
+  bus: Bus,
+  options: BillingServiceOptions = {},
+): Promise<BillingService> {
   // A failed start closes what it opened (relay, pool) before the error goes on.
   return startWithCloseStack(logger, async (stack) => {
-    const db = await openServiceDatabase({ service: 'billing', url: config.DATABASE_URL, dataDir: config.DATA_DIR, migrationsDir: BILLING_MIGRATIONS_DIR, logger });
+    const db = await openServiceDatabase({
+      service: 'billing',
+      url: config.DATABASE_URL,
+      dataDir: config.DATA_DIR,
+      migrationsDir: BILLING_MIGRATIONS_DIR,
+      logger,
+    });
     stack.defer('the database', () => db.close());
     const metrics = createMetricsRegistry('billing');
     registerOutboxGauges(metrics, db, logger);
@@ -62,7 +73,9 @@ export function startBillingService(config: BillingConfig, logger: Logger, bus: 
       onOutboxWrite: () => relay.wake(),
     };
     const purge = setInterval(() => {
-      purgeExpiredAnswers(db, config.IDEMPOTENCY_KEY_TTL_SECONDS).catch((err: unknown) => logger.warn({ err }, 'could not purge expired idempotency keys'));
+      purgeExpiredAnswers(db, config.IDEMPOTENCY_KEY_TTL_SECONDS).catch((err: unknown) =>
+        logger.warn({ err }, 'could not purge expired idempotency keys'),
+      );
     }, PURGE_INTERVAL_MS);
     purge.unref();
     stack.defer('the idempotency-key purge', () => clearInterval(purge));

@@ -21,7 +21,10 @@ async function subscribeAndFollow(billing: BillingHarness, identity: IdentityHar
   });
   expect(cached).toMatchObject({ planType: 1, subscriptionEndsAt: Math.floor(Date.parse(subscription.currentPeriodEnd) / 1000) });
   expect(effectiveRole(cached, nowSeconds())).toBe(1);
-  const login = (await (await identity.login({ email: body.email, password: body.password })).json()) as { user: { role: number }; token: string };
+  const login = (await (await identity.login({ email: body.email, password: body.password })).json()) as {
+    user: { role: number };
+    token: string;
+  };
   expect(login.user.role).toBe(1);
   expect(JSON.parse(Buffer.from(login.token.split('.')[1]!, 'base64url').toString('utf8'))).toMatchObject({ role: 1, plan_type: 1 });
   // After the (shortened) period the same record yields the account role.
@@ -40,7 +43,10 @@ describe('billing to identity over RabbitMQ', () => {
     world = await AmqpWorld.open();
     for (const name of subscriptionQueueNames(queue, [50])) world.queues.add(name);
     const identityBus: Bus = await world.bus();
-    identity = await startIdentity({ bus: identityBus, env: { TRIAL_DURATION_SECONDS: '0', SUBSCRIPTION_EVENTS_QUEUE: queue, SUBSCRIPTION_EVENTS_RETRY_DELAYS_MS: '50' } });
+    identity = await startIdentity({
+      bus: identityBus,
+      env: { TRIAL_DURATION_SECONDS: '0', SUBSCRIPTION_EVENTS_QUEUE: queue, SUBSCRIPTION_EVENTS_RETRY_DELAYS_MS: '50' },
+    });
     billing = await startBilling({ bus: await world.bus(), env: { BILLING_PERIOD_SECONDS_MONTHLY: String(PERIOD_SECONDS) } });
   });
   afterAll(async () => {

@@ -3,7 +3,13 @@ import { createAmqpBus, subscriptionQueueNames, type AmqpBus, type Bus, type Bus
 import type { Db } from '@acs/db';
 import type { Logger } from '@acs/logger';
 import { createTestDatabase, signedFetch, testServerUrl, uniqueName, type TestDatabase } from '@acs/testing';
-import { billingConfigSchema, startBillingService, type BillingConfig, type BillingService, type BillingServiceOptions } from '../src/index.js';
+import {
+  billingConfigSchema,
+  startBillingService,
+  type BillingConfig,
+  type BillingService,
+  type BillingServiceOptions,
+} from '../src/index.js';
 import { RawBroker } from '../../../libs/bus/test/amqp-support.js';
 import { captureLogs, waitFor } from '../../../libs/bus/test/support.js';
 import { silentLogger as silent, type LogLine } from '@acs/testing';
@@ -75,7 +81,11 @@ export async function startBilling(options: StartBillingOptions): Promise<Billin
     signedFetch(service.server.url, INTERNAL_SECRET, method, path, {
       audience: 'billing',
       body: callOptions.body,
-      context: { keyId: 'test-key', scopes: ['system:full-access'], ...(callOptions.userId !== undefined ? { userId: callOptions.userId, role: 0 } : {}) },
+      context: {
+        keyId: 'test-key',
+        scopes: ['system:full-access'],
+        ...(callOptions.userId !== undefined ? { userId: callOptions.userId, role: 0 } : {}),
+      },
       ...(callOptions.headers ? { headers: callOptions.headers } : {}),
     });
   return {
@@ -105,7 +115,13 @@ export class AmqpWorld {
   }
 
   async bus(url = AMQP_URL): Promise<AmqpBus> {
-    const bus = createAmqpBus({ url, exchange: this.exchange, logger: captureLogs('billing-test-bus').logger, reconnectDelayMs: 50, maxReconnectDelayMs: 200 });
+    const bus = createAmqpBus({
+      url,
+      exchange: this.exchange,
+      logger: captureLogs('billing-test-bus').logger,
+      reconnectDelayMs: 50,
+      maxReconnectDelayMs: 200,
+    });
     this.buses.push(bus);
     if (url === AMQP_URL) await waitFor('a connection to RabbitMQ', () => bus.ready(), 5_000);
     return bus;
@@ -138,6 +154,8 @@ export interface OutboxRow {
 }
 
 export async function outboxRows(db: Db): Promise<OutboxRow[]> {
-  const { rows } = await db.query<OutboxRow>('SELECT id::int AS id, event_id, type, routing_key, sent_at, attempts, last_error FROM outbox ORDER BY id');
+  const { rows } = await db.query<OutboxRow>(
+    'SELECT id::int AS id, event_id, type, routing_key, sent_at, attempts, last_error FROM outbox ORDER BY id',
+  );
   return rows;
 }

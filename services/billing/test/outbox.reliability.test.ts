@@ -37,7 +37,9 @@ describe('billing with the broker unreachable', () => {
     const second = await billing.subscribe(userId, { planId: 'yearly' });
     expect(second.status).toBe(201);
     // The relay tries, fails and backs off; the rows stay unsent.
-    await waitFor('a failed publish recorded', async () => (await outboxRows(billing.db)).some((row) => row.attempts > 0 && row.last_error));
+    await waitFor('a failed publish recorded', async () =>
+      (await outboxRows(billing.db)).some((row) => row.attempts > 0 && row.last_error),
+    );
     await sleep(300);
     const pending = await outboxRows(billing.db);
     expect(pending.map((row) => [row.type, row.sent_at])).toEqual([
@@ -50,7 +52,10 @@ describe('billing with the broker unreachable', () => {
 
     proxy.restore();
     const arrived = await waitFor('both events after the broker is back', () => (events.length >= 2 ? events : null), 15_000);
-    expect(arrived.map((event) => subscriptionEventSchema.parse(event).type)).toEqual(['subscription.activated.v1', 'subscription.changed.v1']);
+    expect(arrived.map((event) => subscriptionEventSchema.parse(event).type)).toEqual([
+      'subscription.activated.v1',
+      'subscription.changed.v1',
+    ]);
     expect(arrived.map((event) => event.id)).toEqual(pending.map((row) => row.event_id));
     await waitFor('the rows marked sent', async () => (await outboxRows(billing.db)).every((row) => row.sent_at !== null));
     expect(billing.service.relay.failures).toBe(0);

@@ -1,7 +1,12 @@
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import type { AmqpBus, BusEnvelope } from '@acs/bus';
 import { SPEC_ERRORS } from '@acs/errors';
-import { subscriptionEventSchema, subscriptionListResponseSchema, subscriptionPlanListResponseSchema, subscriptionViewSchema } from '../src/contracts.js';
+import {
+  subscriptionEventSchema,
+  subscriptionListResponseSchema,
+  subscriptionPlanListResponseSchema,
+  subscriptionViewSchema,
+} from '../src/contracts.js';
 import { AmqpWorld, PLANS_PATH, SUBSCRIPTIONS_PATH, newUserId, outboxRows, startBilling, waitFor, type BillingHarness } from './harness.js';
 
 let world: AmqpWorld;
@@ -58,8 +63,19 @@ describe('POST /api/Subscriptions', () => {
     const [event] = await waitFor('the activated event', () => (eventsOf(userId).length === 1 ? eventsOf(userId) : null));
     const parsed = subscriptionEventSchema.parse(event);
     expect(parsed.type).toBe('subscription.activated.v1');
-    expect(parsed.payload).toMatchObject({ eventId: parsed.id, userId, subscriptionId: body.id, planType: 1, status: 'active', currentPeriodEnd: body.currentPeriodEnd, cancelAtPeriodEnd: false });
-    await waitFor('the outbox row marked sent', async () => (await outboxRows(billing.db)).find((row) => row.event_id === parsed.id)?.sent_at);
+    expect(parsed.payload).toMatchObject({
+      eventId: parsed.id,
+      userId,
+      subscriptionId: body.id,
+      planType: 1,
+      status: 'active',
+      currentPeriodEnd: body.currentPeriodEnd,
+      cancelAtPeriodEnd: false,
+    });
+    await waitFor(
+      'the outbox row marked sent',
+      async () => (await outboxRows(billing.db)).find((row) => row.event_id === parsed.id)?.sent_at,
+    );
   });
 
   it('gives Lifetime a null period end', async () => {
@@ -74,7 +90,11 @@ describe('POST /api/Subscriptions', () => {
     const userId = newUserId();
     const free = await billing.subscribe(userId, { planId: 'free' });
     expect(free.status).toBe(400);
-    expect(await free.json()).toEqual({ error: 'Bad request', message: 'The Free plan needs no subscription', requestId: expect.any(String) });
+    expect(await free.json()).toEqual({
+      error: 'Bad request',
+      message: 'The Free plan needs no subscription',
+      requestId: expect.any(String),
+    });
     const unknown = await billing.subscribe(userId, { planId: 'platinum' });
     expect(unknown.status).toBe(404);
     expect(await unknown.json()).toMatchObject({ error: 'Not found', message: 'No subscription plan platinum' });
@@ -89,7 +109,11 @@ describe('POST /api/Subscriptions', () => {
       expect(response.status).toBe(400);
       expect(await response.json()).toMatchObject({ error: 'Bad request' });
     }
-    const notJson = await billing.call('POST', SUBSCRIPTIONS_PATH, { userId, body: '{"planId":', headers: { 'content-type': 'application/json' } });
+    const notJson = await billing.call('POST', SUBSCRIPTIONS_PATH, {
+      userId,
+      body: '{"planId":',
+      headers: { 'content-type': 'application/json' },
+    });
     expect(notJson.status).toBe(400);
     const badKey = await billing.subscribe(userId, { planId: 'monthly' }, { 'Idempotency-Key': 'has space' });
     expect(badKey.status).toBe(400);
@@ -107,7 +131,10 @@ describe('POST /api/Subscriptions', () => {
     expect(await again.json()).toEqual(firstBody);
     const other = await billing.subscribe(userId, { planId: 'monthly' }, headers);
     expect(other.status).toBe(422);
-    expect(await other.json()).toMatchObject({ error: 'Unprocessable entity', message: 'This Idempotency-Key was already used with a different request body' });
+    expect(await other.json()).toMatchObject({
+      error: 'Unprocessable entity',
+      message: 'This Idempotency-Key was already used with a different request body',
+    });
     // One subscription, one event; the same key belongs to nobody else.
     expect(((await (await billing.call('GET', SUBSCRIPTIONS_PATH, { userId })).json()) as { items: unknown[] }).items).toHaveLength(1);
     const stranger = await billing.subscribe(newUserId(), { planId: 'monthly' }, headers);
@@ -140,12 +167,22 @@ describe('POST /api/Subscriptions', () => {
     const noUser = await billing.call('POST', SUBSCRIPTIONS_PATH, { body: { planId: 'monthly' } });
     expect(noUser.status).toBe(403);
     expect(await noUser.json()).toMatchObject({ error: SPEC_ERRORS.insufficientUser.error, message: SPEC_ERRORS.insufficientUser.message });
-    for (const [method, path] of [['GET', SUBSCRIPTIONS_PATH], ['DELETE', `${SUBSCRIPTIONS_PATH}/00000000-0000-4000-8000-000000000000`]] as const) {
+    for (const [method, path] of [
+      ['GET', SUBSCRIPTIONS_PATH],
+      ['DELETE', `${SUBSCRIPTIONS_PATH}/00000000-0000-4000-8000-000000000000`],
+    ] as const) {
       const response = await billing.call(method, path);
       expect(response.status).toBe(403);
-      expect(await response.json()).toMatchObject({ error: SPEC_ERRORS.insufficientUser.error, message: SPEC_ERRORS.insufficientUser.message });
+      expect(await response.json()).toMatchObject({
+        error: SPEC_ERRORS.insufficientUser.error,
+        message: SPEC_ERRORS.insufficientUser.message,
+      });
     }
-    const unsigned = await fetch(`${billing.url}${SUBSCRIPTIONS_PATH}`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: '{"planId":"monthly"}' });
+    const unsigned = await fetch(`${billing.url}${SUBSCRIPTIONS_PATH}`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: '{"planId":"monthly"}',
+    });
     expect(unsigned.status).toBe(401);
     expect(await unsigned.json()).toMatchObject({ error: 'Unauthorized' });
     expect((await fetch(`${billing.url}${PLANS_PATH}`)).status).toBe(401);
@@ -159,7 +196,9 @@ describe('GET /api/Subscriptions', () => {
     const a1 = await subscribed(alice, 'monthly');
     const b1 = await subscribed(bob, 'lifetime');
     const a2 = await subscribed(alice, 'lifetime');
-    const aliceList = subscriptionListResponseSchema.strict().parse(await (await billing.call('GET', SUBSCRIPTIONS_PATH, { userId: alice })).json());
+    const aliceList = subscriptionListResponseSchema
+      .strict()
+      .parse(await (await billing.call('GET', SUBSCRIPTIONS_PATH, { userId: alice })).json());
     expect(aliceList.items.map((item) => item.id)).toEqual([a2.id, a1.id]);
     const bobList = subscriptionListResponseSchema.parse(await (await billing.call('GET', SUBSCRIPTIONS_PATH, { userId: bob })).json());
     expect(bobList.items.map((item) => item.id)).toEqual([b1.id]);
@@ -173,12 +212,23 @@ describe('DELETE /api/Subscriptions/{id}', () => {
     const response = await billing.call('DELETE', `${SUBSCRIPTIONS_PATH}/${created.id as string}`, { userId });
     expect(response.status).toBe(200);
     const body = subscriptionViewSchema.parse(await response.json());
-    expect(body).toMatchObject({ id: created.id, status: 'active', cancelAtPeriodEnd: true, currentPeriodEnd: created.currentPeriodEnd, endedAt: null });
+    expect(body).toMatchObject({
+      id: created.id,
+      status: 'active',
+      cancelAtPeriodEnd: true,
+      currentPeriodEnd: created.currentPeriodEnd,
+      endedAt: null,
+    });
     const again = await billing.call('DELETE', `${SUBSCRIPTIONS_PATH}/${created.id as string}`, { userId });
     expect(again.status).toBe(200);
     const types = await waitFor('both events', () => (eventsOf(userId).length === 2 ? eventsOf(userId).map((event) => event.type) : null));
     expect(types).toEqual(['subscription.activated.v1', 'subscription.canceled.v1']);
-    expect(eventsOf(userId)[1]!.payload).toMatchObject({ status: 'active', cancelAtPeriodEnd: true, currentPeriodEnd: created.currentPeriodEnd, planType: 1 });
+    expect(eventsOf(userId)[1]!.payload).toMatchObject({
+      status: 'active',
+      cancelAtPeriodEnd: true,
+      currentPeriodEnd: created.currentPeriodEnd,
+      planType: 1,
+    });
     // Subscribing to the same plan after canceling starts a new period (replacing the canceled one).
     const renewed = await subscribed(userId, 'monthly');
     expect(renewed).toMatchObject({ status: 'active', cancelAtPeriodEnd: false });
@@ -187,7 +237,9 @@ describe('DELETE /api/Subscriptions/{id}', () => {
   it('ends a Lifetime subscription at once (it has no period end to wait for)', async () => {
     const userId = newUserId();
     const created = await subscribed(userId, 'lifetime');
-    const body = subscriptionViewSchema.parse(await (await billing.call('DELETE', `${SUBSCRIPTIONS_PATH}/${created.id as string}`, { userId })).json());
+    const body = subscriptionViewSchema.parse(
+      await (await billing.call('DELETE', `${SUBSCRIPTIONS_PATH}/${created.id as string}`, { userId })).json(),
+    );
     expect(body).toMatchObject({ status: 'canceled', cancelAtPeriodEnd: false });
     expect(body.currentPeriodEnd).not.toBeNull();
     const canceled = await waitFor('the canceled event', () => eventsOf(userId).find((event) => event.type === 'subscription.canceled.v1'));

@@ -24,5 +24,20 @@ export function buildCatalogApp({ db, readDb, logger, internalSecret, migrations
   const probes = new Router<AppState>();
   const reads = new CatalogReads(db, readDb, logger);
   addProbeRoutes(probes, databaseReadinessChecks(db, migrationsDir));
-  return createHttpApp({ service: 'catalog', logger, internalSecret, routers: [probes, catalogRoutes(reads, { maxAgeSeconds: listing.maxAgeSeconds, deepOffset: listing.deepOffset, deepPages: new DeepPageLimiter(listing.deepPageConcurrency) }), importRoutes(db, reads), internalRoutes(db)], metrics });
+  return createHttpApp({
+    service: 'catalog',
+    logger,
+    internalSecret,
+    routers: [
+      probes,
+      catalogRoutes(reads, {
+        maxAgeSeconds: listing.maxAgeSeconds,
+        deepOffset: listing.deepOffset,
+        deepPages: new DeepPageLimiter(listing.deepPageConcurrency),
+      }),
+      importRoutes(db, reads),
+      internalRoutes(db),
+    ],
+    metrics,
+  });
 }

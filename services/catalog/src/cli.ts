@@ -76,10 +76,20 @@ async function runImport(file: string, dryRun: boolean): Promise<boolean> {
   const entries = validated.entries;
   rows.length = 0;
 
-  const store = await openCliStore({ service: 'catalog', cli: 'catalog cli', migrationsDir: CATALOG_MIGRATIONS_DIR, sharedCache: false, poolSize: 1 });
+  const store = await openCliStore({
+    service: 'catalog',
+    cli: 'catalog cli',
+    migrationsDir: CATALOG_MIGRATIONS_DIR,
+    sharedCache: false,
+    poolSize: 1,
+  });
   try {
     const verb = dryRun ? 'checked' : 'imported';
-    const counts = await importInBatches(store.db, entries, { dryRun, batchSize: IMPORT_MAX_ROWS, onProgress: (done, total) => progress(done, total, verb) });
+    const counts = await importInBatches(store.db, entries, {
+      dryRun,
+      batchSize: IMPORT_MAX_ROWS,
+      onProgress: (done, total) => progress(done, total, verb),
+    });
     console.log(
       dryRun
         ? `Dry run: ${counts.total} entries valid; would insert ${counts.inserted} and update ${counts.updated}. Nothing was written.`

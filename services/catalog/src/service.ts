@@ -38,7 +38,12 @@ export function startCatalogService(config: CatalogConfig, logger: Logger): Prom
   // A failed start (migration, seed, port taken) closes what it opened: no pool stays behind.
   return startWithCloseStack(logger, async (stack) => {
     const db = await openServiceDatabase({
-      service: 'catalog', url: config.DATABASE_URL, dataDir: config.DATA_DIR, migrationsDir: CATALOG_MIGRATIONS_DIR, logger, poolSize: config.DB_POOL_SIZE,
+      service: 'catalog',
+      url: config.DATABASE_URL,
+      dataDir: config.DATA_DIR,
+      migrationsDir: CATALOG_MIGRATIONS_DIR,
+      logger,
+      poolSize: config.DB_POOL_SIZE,
     });
     stack.defer('the database', () => db.close());
     if (config.CATALOG_SEED) await seedCatalogOnce(db, logger);
@@ -50,8 +55,17 @@ export function startCatalogService(config: CatalogConfig, logger: Logger): Prom
       readDb = replica;
     }
     const app = buildCatalogApp({
-      db, readDb, logger, internalSecret: config.INTERNAL_SECRET, migrationsDir: CATALOG_MIGRATIONS_DIR, metrics: createMetricsRegistry('catalog'),
-      listing: { maxAgeSeconds: config.CATALOG_MAX_AGE_SECONDS, deepOffset: config.CATALOG_DEEP_OFFSET, deepPageConcurrency: config.CATALOG_DEEP_PAGE_CONCURRENCY },
+      db,
+      readDb,
+      logger,
+      internalSecret: config.INTERNAL_SECRET,
+      migrationsDir: CATALOG_MIGRATIONS_DIR,
+      metrics: createMetricsRegistry('catalog'),
+      listing: {
+        maxAgeSeconds: config.CATALOG_MAX_AGE_SECONDS,
+        deepOffset: config.CATALOG_DEEP_OFFSET,
+        deepPageConcurrency: config.CATALOG_DEEP_PAGE_CONCURRENCY,
+      },
     });
     const server = await listen(app.callback(), config.PORT, config.HOST);
     stack.defer('the HTTP server', () => server.close());

@@ -89,7 +89,9 @@ describe('other routes and methods', () => {
 
 describe('/readyz', () => {
   it('answers 503 naming the pending migration when its schema_migrations row is missing, and 200 once it is back', async () => {
-    const { rows: [applied] } = await catalog.db.query<{ name: string; checksum: string }>(
+    const {
+      rows: [applied],
+    } = await catalog.db.query<{ name: string; checksum: string }>(
       "SELECT name, checksum FROM schema_migrations WHERE name = '001_create_catalog.sql'",
     );
     expect(applied).toBeDefined();
@@ -106,15 +108,28 @@ describe('/readyz', () => {
   });
 
   it('names every pending migration, in order', async () => {
-    const { rows: applied } = await catalog.db.query<{ name: string; checksum: string }>('SELECT name, checksum FROM schema_migrations ORDER BY name');
-    expect(applied.map((row) => row.name)).toEqual(['001_create_catalog.sql', '002_catalog_counts_integrity.sql', '003_catalog_version.sql', '004_catalog_filters.sql']);
+    const { rows: applied } = await catalog.db.query<{ name: string; checksum: string }>(
+      'SELECT name, checksum FROM schema_migrations ORDER BY name',
+    );
+    expect(applied.map((row) => row.name)).toEqual([
+      '001_create_catalog.sql',
+      '002_catalog_counts_integrity.sql',
+      '003_catalog_version.sql',
+      '004_catalog_filters.sql',
+    ]);
     await catalog.db.query('DELETE FROM schema_migrations');
     try {
       const response = await fetch(`${catalog.url}/readyz`);
       expect(response.status).toBe(503);
-      expect(await response.json()).toMatchObject({ ready: false, checks: { migrations: 'pending: 001_create_catalog.sql, 002_catalog_counts_integrity.sql, 003_catalog_version.sql, 004_catalog_filters.sql' } });
+      expect(await response.json()).toMatchObject({
+        ready: false,
+        checks: {
+          migrations: 'pending: 001_create_catalog.sql, 002_catalog_counts_integrity.sql, 003_catalog_version.sql, 004_catalog_filters.sql',
+        },
+      });
     } finally {
-      for (const row of applied) await catalog.db.query('INSERT INTO schema_migrations (name, checksum) VALUES ($1, $2)', [row.name, row.checksum]);
+      for (const row of applied)
+        await catalog.db.query('INSERT INTO schema_migrations (name, checksum) VALUES ($1, $2)', [row.name, row.checksum]);
     }
     expect((await fetch(`${catalog.url}/readyz`)).status).toBe(200);
   });

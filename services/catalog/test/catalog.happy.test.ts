@@ -1,6 +1,16 @@
 import { describe, it, expect, beforeAll, afterAll } from '@jest/globals';
 import { catalogEntrySchema, catalogPageSchema } from '@acs/contracts';
-import { buildEntry, captureLogger, insertEntries, realCount, startCatalog, uniqueBrand, type CatalogHarness, type CatalogPageBody, type LogLine } from './harness.js';
+import {
+  buildEntry,
+  captureLogger,
+  insertEntries,
+  realCount,
+  startCatalog,
+  uniqueBrand,
+  type CatalogHarness,
+  type CatalogPageBody,
+  type LogLine,
+} from './harness.js';
 
 let catalog: CatalogHarness;
 let logs: LogLine[];
@@ -29,7 +39,9 @@ async function allIds(): Promise<number[]> {
 
 describe('GET /api/Dac: the seeded catalog', () => {
   it('holds the bundled products: at least 60 entries from 10+ brands', async () => {
-    const { rows: [stats] } = await catalog.db.query<{ entries: number; brands: number }>(
+    const {
+      rows: [stats],
+    } = await catalog.db.query<{ entries: number; brands: number }>(
       'SELECT count(*) AS entries, count(DISTINCT lower(brand)) AS brands FROM catalog_entries',
     );
     expect(stats!.entries).toBeGreaterThanOrEqual(60);
@@ -119,7 +131,10 @@ describe('GET /api/Dac: brand filter', () => {
 
   it('pages within a brand in id order', async () => {
     const brand = uniqueBrand('Paged');
-    const ids = await insertEntries(catalog.db, Array.from({ length: 5 }, () => buildEntry({ brand })));
+    const ids = await insertEntries(
+      catalog.db,
+      Array.from({ length: 5 }, () => buildEntry({ brand })),
+    );
     const first = await page(`?brand=${encodeURIComponent(brand)}&pageSize=2`);
     const second = await page(`?brand=${encodeURIComponent(brand)}&pageSize=2&page=2`);
     const third = await page(`?brand=${encodeURIComponent(brand)}&pageSize=2&page=3`);

@@ -40,7 +40,9 @@ describe('GET /api/Dac without a valid gateway signature', () => {
   it('answers 401 when the signed context has expired', async () => {
     const longAgo = Math.floor(Date.now() / 1000) - 3600;
     const { context, signature } = signContext(INTERNAL_SECRET, 'catalog', 'GET', '/api/Dac', CALLER, longAgo);
-    await expectUnauthorized(await fetch(`${catalog.url}/api/Dac`, { headers: { 'x-acs-context': context, 'x-acs-signature': signature } }));
+    await expectUnauthorized(
+      await fetch(`${catalog.url}/api/Dac`, { headers: { 'x-acs-context': context, 'x-acs-signature': signature } }),
+    );
   });
 
   it('answers 401 when the context was altered after signing', async () => {

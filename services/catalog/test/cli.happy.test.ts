@@ -67,7 +67,11 @@ describe('npm run catalog -- import', () => {
     const total = await realCount(catalog.db);
     const result = await runCli(['import', await file('big.json', entries)], env);
     expect(result.code).toBe(0);
-    expect(result.stderr.trim().split('\n')).toEqual(['imported 20000/45000 rows (44%)', 'imported 40000/45000 rows (88%)', 'imported 45000/45000 rows (100%)']);
+    expect(result.stderr.trim().split('\n')).toEqual([
+      'imported 20000/45000 rows (44%)',
+      'imported 40000/45000 rows (88%)',
+      'imported 45000/45000 rows (100%)',
+    ]);
     expect(await realCount(catalog.db)).toBe(total + 45_000);
     expect(await countsExact(catalog.db)).toBe(true);
   }, 120_000);

@@ -28,7 +28,13 @@ describe('GET /api/Dac: ETag and Cache-Control', () => {
 
   it('gives the same tag for the same answer and another tag for another query', async () => {
     expect(await etagOf('?pageSize=3')).toBe(await etagOf('?pageSize=3&page=1'));
-    const tags = new Set([await etagOf('?pageSize=3'), await etagOf('?pageSize=4'), await etagOf('?page=2&pageSize=3'), await etagOf('?brand=Topping'), await etagOf('?brand=topping')]);
+    const tags = new Set([
+      await etagOf('?pageSize=3'),
+      await etagOf('?pageSize=4'),
+      await etagOf('?page=2&pageSize=3'),
+      await etagOf('?brand=Topping'),
+      await etagOf('?brand=topping'),
+    ]);
     expect(tags.size).toBe(5); // brand is echoed as sent inside nextCursor, so its spelling is part of the answer
   });
 
@@ -43,7 +49,7 @@ describe('GET /api/Dac: ETag and Cache-Control', () => {
     }
   });
 
-  it('answers 200 with the body when the tag is another query\'s or unknown', async () => {
+  it("answers 200 with the body when the tag is another query's or unknown", async () => {
     const other = await etagOf('?pageSize=6');
     for (const header of [other, '"1-nothing"', 'garbage']) {
       const response = await catalog.get('/api/Dac?pageSize=5', { 'if-none-match': header });

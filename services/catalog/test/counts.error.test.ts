@@ -5,7 +5,16 @@ import { describe, it, expect, beforeAll, afterAll } from '@jest/globals';
 import { migrate, openDatabase, sqlStateOf } from '@acs/db';
 import { createTestDatabase } from '@acs/testing';
 import { CATALOG_MIGRATIONS_DIR } from '../src/index.js';
-import { buildEntry, insertEntries, keptCount, realCount, silentLogger, startCatalog, uniqueBrand, type CatalogHarness } from './harness.js';
+import {
+  buildEntry,
+  insertEntries,
+  keptCount,
+  realCount,
+  silentLogger,
+  startCatalog,
+  uniqueBrand,
+  type CatalogHarness,
+} from './harness.js';
 
 let catalog: CatalogHarness;
 

@@ -116,15 +116,23 @@ describe('trigger-maintained counts', () => {
       for (let round = 0; round < 30; round++) {
         const busy = uniqueBrand('Busy');
         brands.push(busy);
-        const results = await Promise.allSettled(Array.from({ length: 20 }, () => insertEntries(writers, [buildEntry({ brand: busy }), buildEntry()])));
+        const results = await Promise.allSettled(
+          Array.from({ length: 20 }, () => insertEntries(writers, [buildEntry({ brand: busy }), buildEntry()])),
+        );
         const failures = results.filter((r): r is PromiseRejectedResult => r.status === 'rejected').map((r) => String(r.reason));
         expect(failures).toEqual([]);
         expect(await keptCount(catalog.db, busy)).toBe(20);
       }
       const [first, second] = brands as [string, string];
       const moved = await Promise.allSettled([
-        writers.query('DELETE FROM catalog_entries WHERE id IN (SELECT id FROM catalog_entries WHERE lower(brand) = lower($1) ORDER BY id LIMIT 5)', [first]),
-        writers.query('UPDATE catalog_entries SET brand = $1 WHERE id IN (SELECT id FROM catalog_entries WHERE lower(brand) = lower($2) ORDER BY id DESC LIMIT 3)', [first, second]),
+        writers.query(
+          'DELETE FROM catalog_entries WHERE id IN (SELECT id FROM catalog_entries WHERE lower(brand) = lower($1) ORDER BY id LIMIT 5)',
+          [first],
+        ),
+        writers.query(
+          'UPDATE catalog_entries SET brand = $1 WHERE id IN (SELECT id FROM catalog_entries WHERE lower(brand) = lower($2) ORDER BY id DESC LIMIT 3)',
+          [first, second],
+        ),
         insertEntries(writers, [buildEntry({ brand: first }), buildEntry({ brand: second })]),
       ]);
       expect(moved.filter((r) => r.status === 'rejected')).toEqual([]);

@@ -1,6 +1,14 @@
 import { describe, it, expect, beforeAll, afterAll } from '@jest/globals';
 import { catalogPageSchema } from '@acs/contracts';
-import { buildEntry, insertEntries, startCatalog, uniqueBrand, type CatalogHarness, type CatalogPageBody, type ErrorBody } from './harness.js';
+import {
+  buildEntry,
+  insertEntries,
+  startCatalog,
+  uniqueBrand,
+  type CatalogHarness,
+  type CatalogPageBody,
+  type ErrorBody,
+} from './harness.js';
 
 let catalog: CatalogHarness;
 
@@ -21,9 +29,10 @@ async function answer(query: string): Promise<CatalogPageBody> {
 }
 
 async function idsInDatabase(brand?: string): Promise<number[]> {
-  const { rows } = brand === undefined
-    ? await catalog.db.query<{ id: number }>('SELECT id FROM catalog_entries ORDER BY id')
-    : await catalog.db.query<{ id: number }>('SELECT id FROM catalog_entries WHERE lower(brand) = lower($1) ORDER BY id', [brand]);
+  const { rows } =
+    brand === undefined
+      ? await catalog.db.query<{ id: number }>('SELECT id FROM catalog_entries ORDER BY id')
+      : await catalog.db.query<{ id: number }>('SELECT id FROM catalog_entries WHERE lower(brand) = lower($1) ORDER BY id', [brand]);
   return rows.map((row) => row.id);
 }
 
@@ -84,12 +93,18 @@ describe('GET /api/Dac with cursor=', () => {
 
   it('carries the brand filter: the query may omit it or repeat it in any case', async () => {
     const brand = uniqueBrand('Carried');
-    await insertEntries(catalog.db, Array.from({ length: 5 }, () => buildEntry({ brand })));
+    await insertEntries(
+      catalog.db,
+      Array.from({ length: 5 }, () => buildEntry({ brand })),
+    );
     await insertEntries(catalog.db, [buildEntry()]); // another brand, after them
     const expected = await idsInDatabase(brand);
     const omitted = await walk(`?brand=${encodeURIComponent(brand)}&pageSize=2`, '&pageSize=2');
     expect(omitted.ids).toEqual(expected);
-    const repeated = await walk(`?brand=${encodeURIComponent(brand)}&pageSize=2`, `&pageSize=2&brand=${encodeURIComponent(brand.toUpperCase())}`);
+    const repeated = await walk(
+      `?brand=${encodeURIComponent(brand)}&pageSize=2`,
+      `&pageSize=2&brand=${encodeURIComponent(brand.toUpperCase())}`,
+    );
     expect(repeated.ids).toEqual(expected);
     for (const body of omitted.answers) expect(body.total).toBe(5);
   });

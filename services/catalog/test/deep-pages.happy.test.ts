@@ -6,29 +6,33 @@ import { openTestDb, startCatalog, type CatalogHarness, type CatalogPageBody } f
 describe('DeepPageLimiter', () => {
   it('never runs more than its concurrency, runs every task once, in arrival order, errors included', async () => {
     await fc.assert(
-      fc.asyncProperty(fc.integer({ min: 1, max: 4 }), fc.array(fc.boolean(), { minLength: 1, maxLength: 30 }), async (concurrency, fails) => {
-        const limiter = new DeepPageLimiter(concurrency);
-        let running = 0;
-        let most = 0;
-        const started: number[] = [];
-        const results = await Promise.allSettled(
-          fails.map((fail, index) =>
-            limiter.run(async () => {
-              started.push(index);
-              running += 1;
-              most = Math.max(most, running);
-              await new Promise((resolve) => setImmediate(resolve));
-              running -= 1;
-              if (fail) throw new Error(`task ${index}`);
-              return index;
-            }),
-          ),
-        );
-        expect(most).toBeLessThanOrEqual(concurrency);
-        expect(started).toEqual(fails.map((_, index) => index));
-        for (const [index, result] of results.entries()) expect(result.status).toBe(fails[index] ? 'rejected' : 'fulfilled');
-        expect(limiter.state).toEqual({ running: 0, waiting: 0 });
-      }),
+      fc.asyncProperty(
+        fc.integer({ min: 1, max: 4 }),
+        fc.array(fc.boolean(), { minLength: 1, maxLength: 30 }),
+        async (concurrency, fails) => {
+          const limiter = new DeepPageLimiter(concurrency);
+          let running = 0;
+          let most = 0;
+          const started: number[] = [];
+          const results = await Promise.allSettled(
+            fails.map((fail, index) =>
+              limiter.run(async () => {
+                started.push(index);
+                running += 1;
+                most = Math.max(most, running);
+                await new Promise((resolve) => setImmediate(resolve));
+                running -= 1;
+                if (fail) throw new Error(`task ${index}`);
+                return index;
+              }),
+            ),
+          );
+          expect(most).toBeLessThanOrEqual(concurrency);
+          expect(started).toEqual(fails.map((_, index) => index));
+          for (const [index, result] of results.entries()) expect(result.status).toBe(fails[index] ? 'rejected' : 'fulfilled');
+          expect(limiter.state).toEqual({ running: 0, waiting: 0 });
+        },
+      ),
       { numRuns: 50 },
     );
   });
@@ -63,7 +67,9 @@ describe('deep pages through the service', () => {
     const locker = await openTestDb(catalog.database, 1);
     let release = (): void => undefined;
     try {
-      const expected = await Promise.all([2, 3, 4, 5].map(async (page) => ((await (await catalog.get(`/api/Dac?page=${page}&pageSize=5`)).json()) as CatalogPageBody).items));
+      const expected = await Promise.all(
+        [2, 3, 4, 5].map(async (page) => ((await (await catalog.get(`/api/Dac?page=${page}&pageSize=5`)).json()) as CatalogPageBody).items),
+      );
       const released = new Promise<void>((resolve) => (release = resolve));
       const locked = locker.transaction(async (tx) => {
         // Holds every read of the table, so the deep requests pile up where they wait.
@@ -74,7 +80,9 @@ describe('deep pages through the service', () => {
       // One deep read reaches PostgreSQL and waits there; the other three wait in the limiter.
       for (let tries = 0; (await waitingOnTheLock(observer)) < 1; tries++) {
         if (tries > 400) {
-          const { rows } = await observer.query("SELECT state, wait_event_type, left(query, 90) AS query FROM pg_stat_activity WHERE datname = current_database()");
+          const { rows } = await observer.query(
+            'SELECT state, wait_event_type, left(query, 90) AS query FROM pg_stat_activity WHERE datname = current_database()',
+          );
           throw new Error(`no deep read reached the database: ${JSON.stringify(rows)}`);
         }
         await new Promise((resolve) => setTimeout(resolve, 25));

@@ -1,6 +1,14 @@
 import { describe, it, expect, beforeAll, afterAll } from '@jest/globals';
 import type { CatalogEntryInput } from '@acs/contracts';
-import { buildEntry, insertEntries, startCatalog, uniqueBrand, type CatalogHarness, type CatalogPageBody, type ErrorBody } from './harness.js';
+import {
+  buildEntry,
+  insertEntries,
+  startCatalog,
+  uniqueBrand,
+  type CatalogHarness,
+  type CatalogPageBody,
+  type ErrorBody,
+} from './harness.js';
 
 let catalog: CatalogHarness;
 
@@ -27,9 +35,10 @@ async function ids(where: string, values: unknown[]): Promise<number[]> {
 async function everyId(query: string): Promise<number[]> {
   const byPage: number[] = [];
   const first = await answer(`${query}&pageSize=3`);
-  for (let page = 1; page <= first.totalPages; page++) byPage.push(...(await answer(`${query}&pageSize=3&page=${page}`)).items.map((item) => item.id));
+  for (let page = 1; page <= first.totalPages; page++)
+    byPage.push(...(await answer(`${query}&pageSize=3&page=${page}`)).items.map((item) => item.id));
   const byCursor = first.items.map((item) => item.id);
-  for (let body = first; body.nextCursor !== null;) {
+  for (let body = first; body.nextCursor !== null; ) {
     body = await answer(`cursor=${body.nextCursor}&pageSize=3`);
     byCursor.push(...body.items.map((item) => item.id));
   }
@@ -39,7 +48,11 @@ async function everyId(query: string): Promise<number[]> {
 }
 
 const amplifier = (overrides: Partial<CatalogEntryInput> = {}): CatalogEntryInput =>
-  buildEntry({ type: 'amplifier', specs: { powerPerChannelW: 100, powerLoadOhms: 8, amplifierClass: 'AB', channels: 2 }, ...overrides } as Partial<CatalogEntryInput>);
+  buildEntry({
+    type: 'amplifier',
+    specs: { powerPerChannelW: 100, powerLoadOhms: 8, amplifierClass: 'AB', channels: 2 },
+    ...overrides,
+  } as Partial<CatalogEntryInput>);
 
 describe('GET /api/Dac?type=', () => {
   it('lists only that type, in id order, with the real total, by page and by cursor', async () => {
@@ -55,7 +68,10 @@ describe('GET /api/Dac?type=', () => {
     const query = `type=amplifier&brand=${encodeURIComponent(brand.toUpperCase())}`;
     expect(await everyId(query)).toEqual(await ids('type = $1 AND lower(brand) = lower($2)', ['amplifier', brand]));
     expect((await answer(query)).total).toBe(2);
-    await catalog.db.query("DELETE FROM catalog_entries WHERE id = (SELECT min(id) FROM catalog_entries WHERE brand = $1 AND type = 'amplifier')", [brand]);
+    await catalog.db.query(
+      "DELETE FROM catalog_entries WHERE id = (SELECT min(id) FROM catalog_entries WHERE brand = $1 AND type = 'amplifier')",
+      [brand],
+    );
     await catalog.db.query('UPDATE catalog_entries SET brand = upper(brand) WHERE brand = $1', [brand]);
     expect((await answer(query)).total).toBe(1);
     expect((await answer(`type=dac&brand=${encodeURIComponent(brand)}`)).total).toBe(1);
@@ -81,7 +97,7 @@ describe('GET /api/Dac?q=', () => {
     expect(found).toEqual(await ids("lower(brand || ' ' || model) LIKE '%zephyr%'", []));
     expect(found.length).toBeGreaterThanOrEqual(3);
     const token = brand.split(' ')[1]!.toUpperCase(); // the random part: in the three brands and one model
-    expect(await everyId(`q=${token}`)).toEqual(await ids('lower(brand || \' \' || model) LIKE $1', [`%${token.toLowerCase()}%`]));
+    expect(await everyId(`q=${token}`)).toEqual(await ids("lower(brand || ' ' || model) LIKE $1", [`%${token.toLowerCase()}%`]));
     expect((await answer(`q=${token}`)).total).toBe(4);
   });
 
@@ -100,7 +116,9 @@ describe('GET /api/Dac?q=', () => {
   });
 
   it('combines with brand and type', async () => {
-    expect((await answer(`q=zephyr&brand=${encodeURIComponent(brand)}&type=amplifier`)).items.map((item) => item.model)).toEqual(['ZEPHYR Amp']);
+    expect((await answer(`q=zephyr&brand=${encodeURIComponent(brand)}&type=amplifier`)).items.map((item) => item.model)).toEqual([
+      'ZEPHYR Amp',
+    ]);
     expect((await answer(`q=zephyr&brand=${encodeURIComponent(brand)}&type=dac`)).total).toBe(2);
   });
 
@@ -118,11 +136,16 @@ describe('GET /api/Dac?q=', () => {
   });
 
   it('is served by the trigram index on PostgreSQL', async () => {
-    const { rows } = await catalog.db.query<{ indexdef: string }>("SELECT indexdef FROM pg_indexes WHERE indexname = 'catalog_entries_search_idx'");
+    const { rows } = await catalog.db.query<{ indexdef: string }>(
+      "SELECT indexdef FROM pg_indexes WHERE indexname = 'catalog_entries_search_idx'",
+    );
     expect(rows[0]?.indexdef).toMatch(/gin_trgm_ops/);
     const plan = await catalog.db.transaction(async (tx) => {
       await tx.query('SET LOCAL enable_seqscan = off');
-      const { rows: lines } = await tx.query<{ 'QUERY PLAN': string }>("EXPLAIN SELECT id FROM catalog_entries WHERE lower(brand || ' ' || model) LIKE lower($1)", ['%zephyr%']);
+      const { rows: lines } = await tx.query<{ 'QUERY PLAN': string }>(
+        "EXPLAIN SELECT id FROM catalog_entries WHERE lower(brand || ' ' || model) LIKE lower($1)",
+        ['%zephyr%'],
+      );
       return lines.map((line) => line['QUERY PLAN']).join('\n');
     });
     expect(plan).toContain('catalog_entries_search_idx');

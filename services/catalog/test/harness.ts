@@ -69,7 +69,8 @@ export async function startCatalog(options: StartOptions = {}): Promise<CatalogH
     get db() {
       return harness.service.db;
     },
-    get: (pathAndQuery, headers) => signedFetch(harness.url, INTERNAL_SECRET, 'GET', pathAndQuery, { audience: 'catalog', ...(headers ? { headers } : {}) }),
+    get: (pathAndQuery, headers) =>
+      signedFetch(harness.url, INTERNAL_SECRET, 'GET', pathAndQuery, { audience: 'catalog', ...(headers ? { headers } : {}) }),
     async stopService() {
       const running = service;
       service = null;
@@ -128,9 +129,10 @@ export async function insertEntries(db: Db, entries: readonly CatalogEntryInput[
 
 /** The true number of rows, for comparing with the trigger-kept counts. */
 export async function realCount(db: Db, brand?: string): Promise<number> {
-  const { rows } = brand === undefined
-    ? await db.query<{ n: number }>('SELECT count(*) AS n FROM catalog_entries')
-    : await db.query<{ n: number }>('SELECT count(*) AS n FROM catalog_entries WHERE lower(brand) = lower($1)', [brand]);
+  const { rows } =
+    brand === undefined
+      ? await db.query<{ n: number }>('SELECT count(*) AS n FROM catalog_entries')
+      : await db.query<{ n: number }>('SELECT count(*) AS n FROM catalog_entries WHERE lower(brand) = lower($1)', [brand]);
   return rows[0]!.n;
 }
 

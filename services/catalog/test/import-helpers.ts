@@ -27,7 +27,9 @@ export function postImport(
 /** Every row of the table, as comparable text (to prove nothing changed). */
 export async function snapshot(db: Db): Promise<string> {
   const { rows } = await db.query<{ t: string }>(`SELECT coalesce(string_agg(c::text, '|' ORDER BY id), '') AS t FROM catalog_entries c`);
-  const { rows: counts } = await db.query<{ t: string }>(`SELECT coalesce(string_agg(k::text, '|' ORDER BY brand_key), '') AS t FROM catalog_counts k`);
+  const { rows: counts } = await db.query<{ t: string }>(
+    `SELECT coalesce(string_agg(k::text, '|' ORDER BY brand_key), '') AS t FROM catalog_counts k`,
+  );
   return `${rows[0]!.t}#${counts[0]!.t}`;
 }
 

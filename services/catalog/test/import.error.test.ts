@@ -46,7 +46,16 @@ describe('POST /api/Dac/import with invalid rows', () => {
     ];
     const body = await expectRefused(await postImport(catalog, { items: rows }), 400, await snapshot(catalog.db));
     const paths = body.details!.map((detail) => detail.path);
-    expect(paths).toEqual(expect.arrayContaining(['items[0].type', 'items[1].specs.inputs[1]', 'items[1].colour', 'items[2]', 'items[3].releaseYear', 'items[3].currency']));
+    expect(paths).toEqual(
+      expect.arrayContaining([
+        'items[0].type',
+        'items[1].specs.inputs[1]',
+        'items[1].colour',
+        'items[2]',
+        'items[3].releaseYear',
+        'items[3].currency',
+      ]),
+    );
     expect(body.details!.find((d) => d.path === 'items[1].colour')!.message).toBe('Unknown field');
   });
 
@@ -62,7 +71,12 @@ describe('POST /api/Dac/import with invalid rows', () => {
 
   it('refuses the same product twice in one batch (ignoring case), naming both indexes', async () => {
     const entry = buildEntry();
-    const rows = [buildEntry(), entry, buildEntry(), { ...entry, brand: entry.brand.toUpperCase(), model: ` ${entry.model.toLowerCase()} `, price: 1 }];
+    const rows = [
+      buildEntry(),
+      entry,
+      buildEntry(),
+      { ...entry, brand: entry.brand.toUpperCase(), model: ` ${entry.model.toLowerCase()} `, price: 1 },
+    ];
     const body = await expectRefused(await postImport(catalog, rows), 400, await snapshot(catalog.db));
     expect(body.details).toEqual([{ path: 'items[3]', message: expect.stringContaining('items[1]') }]);
   });
@@ -110,7 +124,11 @@ describe('POST /api/Dac/import with a bad body or query', () => {
   });
 
   it('answers a body that is not JSON with 415', async () => {
-    await expectRefused(await postImport(catalog, 'type,brand', { headers: { 'content-type': 'text/csv' } }), 415, await snapshot(catalog.db));
+    await expectRefused(
+      await postImport(catalog, 'type,brand', { headers: { 'content-type': 'text/csv' } }),
+      415,
+      await snapshot(catalog.db),
+    );
   });
 
   it('answers a missing body with 400', async () => {
@@ -118,11 +136,14 @@ describe('POST /api/Dac/import with a bad body or query', () => {
     await expectRefused(response, 400, await snapshot(catalog.db));
   });
 
-  it.each(['?dryRun=yes', '?dry_run=true', '?dryRun=true&force=1', '?dryRun=true&dryRun=false'])('answers the query %s with 400 and writes nothing', async (query) => {
-    const brand = uniqueBrand('Query');
-    const body = await expectRefused(await postImport(catalog, [buildEntry({ brand })], { query }), 400, await snapshot(catalog.db));
-    expect(body.message).toBe('The request query is invalid');
-  });
+  it.each(['?dryRun=yes', '?dry_run=true', '?dryRun=true&force=1', '?dryRun=true&dryRun=false'])(
+    'answers the query %s with 400 and writes nothing',
+    async (query) => {
+      const brand = uniqueBrand('Query');
+      const body = await expectRefused(await postImport(catalog, [buildEntry({ brand })], { query }), 400, await snapshot(catalog.db));
+      expect(body.message).toBe('The request query is invalid');
+    },
+  );
 
   it('answers more than 20,000 rows with 413 before validating them', async () => {
     const rows = Array.from({ length: 20_001 }, () => ({}));

@@ -22,7 +22,15 @@ describe('POST /api/Dac/import by an Admin', () => {
   it('inserts new products and answers exact counts; they are in GET /api/Dac at once with the right totals', async () => {
     const brand = uniqueBrand('Import');
     const totalBefore = (await page('')).total;
-    const entries = [buildEntry({ brand }), buildEntry({ brand, type: 'amplifier', specs: { powerPerChannelW: 100, powerLoadOhms: 8, amplifierClass: 'AB', channels: 2 } } as never), buildEntry({ brand })];
+    const entries = [
+      buildEntry({ brand }),
+      buildEntry({
+        brand,
+        type: 'amplifier',
+        specs: { powerPerChannelW: 100, powerLoadOhms: 8, amplifierClass: 'AB', channels: 2 },
+      } as never),
+      buildEntry({ brand }),
+    ];
     const response = await postImport(catalog, entries);
     expect(response.status).toBe(200);
     expect(response.headers.get('content-type')).toMatch(/^application\/json/);
@@ -57,7 +65,12 @@ describe('POST /api/Dac/import by an Admin', () => {
     );
     expect(rows).toHaveLength(3);
     // The spelling of the last import wins, and the counters follow the brand key (not the spelling).
-    expect(rows[0]).toMatchObject({ brand: brand.toUpperCase(), model: first[0]!.model.toLowerCase(), price: '150.00', release_year: 2023 });
+    expect(rows[0]).toMatchObject({
+      brand: brand.toUpperCase(),
+      model: first[0]!.model.toLowerCase(),
+      price: '150.00',
+      release_year: 2023,
+    });
     expect(rows[1]).toMatchObject({ currency: 'EUR', price: '200.00' });
     expect(await keptCount(catalog.db, brand)).toBe(3);
     expect((await page(`?brand=${encodeURIComponent(brand)}`)).total).toBe(3);
@@ -107,7 +120,10 @@ describe('POST /api/Dac/import by an Admin', () => {
     expect(await response.json()).toEqual({ inserted: 20_000, updated: 0, total: 20_000 });
     expect((await page('')).total).toBe(total + 20_000);
     expect(await keptCount(catalog.db, brand)).toBe(10_000);
-    const again = await postImport(catalog, entries.map((entry) => ({ ...entry, price: 5 })));
+    const again = await postImport(
+      catalog,
+      entries.map((entry) => ({ ...entry, price: 5 })),
+    );
     expect(await again.json()).toEqual({ inserted: 0, updated: 20_000, total: 20_000 });
     expect(await countsExact(catalog.db)).toBe(true);
   }, 60_000);

@@ -42,7 +42,11 @@ describe('POST /api/Dac/import: who may import', () => {
 
   it('answers an unsigned request with 401 and writes nothing', async () => {
     const before = await snapshot(catalog.db);
-    const response = await fetch(`${catalog.url}/api/Dac/import`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify([buildEntry()]) });
+    const response = await fetch(`${catalog.url}/api/Dac/import`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify([buildEntry()]),
+    });
     expect(response.status).toBe(401);
     expect(await response.json()).toMatchObject({ error: 'Unauthorized' });
     expect(await snapshot(catalog.db)).toBe(before);
@@ -73,7 +77,10 @@ describe('POST /api/Dac/import: who may import', () => {
   it('stores SQL-looking values as plain text', async () => {
     const entry = buildEntry({ brand: "Bobby'); DROP TABLE catalog_entries; --", model: '%_\\' });
     expect((await postImport(catalog, [entry])).status).toBe(200);
-    const { rows } = await catalog.db.query<{ n: number }>('SELECT count(*)::int AS n FROM catalog_entries WHERE brand = $1 AND model = $2', [entry.brand, entry.model]);
+    const { rows } = await catalog.db.query<{ n: number }>(
+      'SELECT count(*)::int AS n FROM catalog_entries WHERE brand = $1 AND model = $2',
+      [entry.brand, entry.model],
+    );
     expect(rows[0]!.n).toBe(1);
   });
 });

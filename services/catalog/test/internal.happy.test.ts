@@ -21,6 +21,14 @@ describe('catalog summaries for other services', () => {
   it('refuses bad bodies and unsigned callers', async () => {
     expect((await signedFetch(h.url, INTERNAL_SECRET, 'POST', CATALOG_SUMMARIES_PATH, { body: { ids: [] } })).status).toBe(400);
     expect((await signedFetch(h.url, INTERNAL_SECRET, 'POST', CATALOG_SUMMARIES_PATH, { body: { ids: ['x'] } })).status).toBe(400);
-    expect((await fetch(h.url + CATALOG_SUMMARIES_PATH, { method: 'POST', headers: { 'content-type': 'application/json' }, body: '{"ids":[1]}' })).status).toBe(401);
+    expect(
+      (
+        await fetch(h.url + CATALOG_SUMMARIES_PATH, {
+          method: 'POST',
+          headers: { 'content-type': 'application/json' },
+          body: '{"ids":[1]}',
+        })
+      ).status,
+    ).toBe(401);
   });
 });

@@ -15,8 +15,12 @@ describe('GET /metrics at the catalog service', () => {
     const res = await fetch(`${catalog.url}/metrics`);
     expect(res.status).toBe(200);
     const text = await res.text();
-    expect(metricValue(text, 'http_server_requests_total', { service: 'catalog', method: 'GET', route: '/api/Dac', status: '200' })).toBe(1);
-    expect(metricValue(text, 'http_server_requests_total', { service: 'catalog', method: 'GET', route: '/api/Dac', status: '400' })).toBe(1);
+    expect(metricValue(text, 'http_server_requests_total', { service: 'catalog', method: 'GET', route: '/api/Dac', status: '200' })).toBe(
+      1,
+    );
+    expect(metricValue(text, 'http_server_requests_total', { service: 'catalog', method: 'GET', route: '/api/Dac', status: '400' })).toBe(
+      1,
+    );
     expect(metricValue(text, 'http_server_request_duration_seconds_count', { route: '/api/Dac' })).toBe(2);
     expect(text).not.toContain('Topping');
   });

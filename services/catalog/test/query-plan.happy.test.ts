@@ -36,7 +36,8 @@ async function plan(sql: string, params: unknown[]): Promise<PlanNode> {
 }
 
 // The statement the repository runs for a brand-filtered page (data-access/catalog-repository.ts).
-const BRAND_PAGE_SQL = 'SELECT id, type, brand, model, price, currency, release_year, specs FROM catalog_entries WHERE lower(brand) = lower($1) ORDER BY id LIMIT $2 OFFSET $3';
+const BRAND_PAGE_SQL =
+  'SELECT id, type, brand, model, price, currency, release_year, specs FROM catalog_entries WHERE lower(brand) = lower($1) ORDER BY id LIMIT $2 OFFSET $3';
 
 describe('the brand-filtered page query at 20k rows', () => {
   it('has exact counts after one big insert statement', async () => {
@@ -46,7 +47,10 @@ describe('the brand-filtered page query at 20k rows', () => {
   });
 
   it('uses catalog_entries_brand_idx for the first and for a later page', async () => {
-    for (const [limit, offset] of [[20, 0], [20, 60]]) {
+    for (const [limit, offset] of [
+      [20, 0],
+      [20, 60],
+    ]) {
       const root = await plan(BRAND_PAGE_SQL, ['plan brand 7', limit, offset]);
       expect(indexesUsed(root)).toContain('catalog_entries_brand_idx');
       expect(JSON.stringify(root)).not.toContain('"Seq Scan"');

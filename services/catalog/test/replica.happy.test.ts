@@ -2,7 +2,15 @@ import { describe, it, expect, beforeAll, afterAll } from '@jest/globals';
 import { openDatabase, type Db } from '@acs/db';
 import { createTestDatabase, type TestDatabase } from '@acs/testing';
 import { postImport } from './import-helpers.js';
-import { buildEntry, insertEntries, silentLogger, startCatalog, uniqueBrand, type CatalogHarness, type CatalogPageBody } from './harness.js';
+import {
+  buildEntry,
+  insertEntries,
+  silentLogger,
+  startCatalog,
+  uniqueBrand,
+  type CatalogHarness,
+  type CatalogPageBody,
+} from './harness.js';
 
 /**
  * Reads through a real streaming replica: the hot standby scripts/start-catalog-replica.sh starts

@@ -2,7 +2,10 @@ import { readFile } from 'node:fs/promises';
 import { describe, it, expect, afterEach } from '@jest/globals';
 import { captureLogger, openTestDb, realCount, startCatalog, type CatalogHarness } from './harness.js';
 
-const SEED = JSON.parse(await readFile(new URL('../seed/products.json', import.meta.url), 'utf8')) as Array<{ brand: string; model: string }>;
+const SEED = JSON.parse(await readFile(new URL('../seed/products.json', import.meta.url), 'utf8')) as Array<{
+  brand: string;
+  model: string;
+}>;
 
 let catalog: CatalogHarness | undefined;
 
@@ -15,7 +18,9 @@ describe('the bundled seed', () => {
   it('is loaded on the first start: every product, 60+ entries from 10+ brands, logged once', async () => {
     const { logger, lines } = captureLogger();
     catalog = await startCatalog({ logger });
-    const { rows: [stats] } = await catalog.db.query<{ entries: number; brands: number }>(
+    const {
+      rows: [stats],
+    } = await catalog.db.query<{ entries: number; brands: number }>(
       'SELECT count(*) AS entries, count(DISTINCT lower(brand)) AS brands FROM catalog_entries',
     );
     expect(stats!.entries).toBe(SEED.length);
@@ -62,7 +67,14 @@ describe('the bundled seed', () => {
     await catalog.db.query('DELETE FROM catalog_entries');
     await catalog.restart();
     expect(await realCount(catalog.db)).toBe(0);
-    expect(await (await catalog.get('/api/Dac')).json()).toEqual({ items: [], page: 1, pageSize: 20, total: 0, totalPages: 0, nextCursor: null });
+    expect(await (await catalog.get('/api/Dac')).json()).toEqual({
+      items: [],
+      page: 1,
+      pageSize: 20,
+      total: 0,
+      totalPages: 0,
+      nextCursor: null,
+    });
   });
 
   it('is skipped with CATALOG_SEED=false: the catalog starts empty', async () => {

@@ -19,7 +19,9 @@ async function connections(): Promise<number> {
   const client = new pg.Client({ connectionString: testServerUrl('DATABASE_URL') });
   await client.connect();
   try {
-    const { rows } = await client.query<{ n: string }>('SELECT count(*) AS n FROM pg_stat_activity WHERE datname = $1', [new URL(database.url).pathname.slice(1)]);
+    const { rows } = await client.query<{ n: string }>('SELECT count(*) AS n FROM pg_stat_activity WHERE datname = $1', [
+      new URL(database.url).pathname.slice(1),
+    ]);
     return Number(rows[0]!.n);
   } finally {
     await client.end();
@@ -39,7 +41,9 @@ async function expectNoConnections(): Promise<void> {
 describe('a catalog start that fails', () => {
   it('on a taken port rejects with EADDRINUSE and leaves no database connection open', async () => {
     const blocker = createServer();
-    const port = await new Promise<number>((resolve) => blocker.listen(0, '127.0.0.1', () => resolve((blocker.address() as { port: number }).port)));
+    const port = await new Promise<number>((resolve) =>
+      blocker.listen(0, '127.0.0.1', () => resolve((blocker.address() as { port: number }).port)),
+    );
     try {
       const config = catalogConfigSchema.parse({ PORT: String(port), HOST: '127.0.0.1', DATABASE_URL: database.url, INTERNAL_SECRET });
       const err = await startCatalogService(config, silentLogger()).catch((e: unknown) => e);
@@ -52,9 +56,16 @@ describe('a catalog start that fails', () => {
 
   it('on an unreachable PostgreSQL rejects with a message that names the server but not the password', async () => {
     const free = createServer();
-    const port = await new Promise<number>((resolve) => free.listen(0, '127.0.0.1', () => resolve((free.address() as { port: number }).port)));
+    const port = await new Promise<number>((resolve) =>
+      free.listen(0, '127.0.0.1', () => resolve((free.address() as { port: number }).port)),
+    );
     await new Promise<void>((resolve) => free.close(() => resolve()));
-    const config = catalogConfigSchema.parse({ PORT: '0', HOST: '127.0.0.1', DATABASE_URL: `postgres://app:s3cr3tpw@127.0.0.1:${port}/catalog`, INTERNAL_SECRET });
+    const config = catalogConfigSchema.parse({
+      PORT: '0',
+      HOST: '127.0.0.1',
+      DATABASE_URL: `postgres://app:s3cr3tpw@127.0.0.1:${port}/catalog`,
+      INTERNAL_SECRET,
+    });
     const err = await startCatalogService(config, silentLogger()).catch((e: unknown) => e);
     expect((err as Error).message).toMatch(/Cannot connect to PostgreSQL at .*127\.0\.0\.1/);
     expect((err as Error).message).not.toContain('s3cr3tpw');

@@ -44,7 +44,13 @@ const pathOf = (url: string | undefined): string => parseUrl(url).pathname;
  */
 export function createDashboardHandler(deps: DashboardAppDeps): RequestListener {
   const { api, cookies } = deps;
-  const router = createRouter<PageHandler>([...authRoutes(api), ...overviewRoutes(), ...keyRoutes(api, deps.publicGatewayUrl), ...subscriptionRoutes(api), ...deviceRoutes(api)]);
+  const router = createRouter<PageHandler>([
+    ...authRoutes(api),
+    ...overviewRoutes(),
+    ...keyRoutes(api, deps.publicGatewayUrl),
+    ...subscriptionRoutes(api),
+    ...deviceRoutes(api),
+  ]);
   const serveFixed = createFixedRoutes(deps);
 
   async function servePage(req: IncomingMessage, res: ServerResponse, path: string, requestId: string, log: Logger): Promise<void> {
@@ -69,7 +75,8 @@ export function createDashboardHandler(deps: DashboardAppDeps): RequestListener 
     let flash: Flash | null = null;
     const match = router.match(req.method ?? 'GET', path);
     if (match.kind === 'not-found') response = refuse(404, 'Page not found', 'There is no page at this address.');
-    else if (match.kind === 'method-not-allowed') response = refuse(405, 'Not allowed', 'This page does not accept that kind of request.', { Allow: match.allow });
+    else if (match.kind === 'method-not-allowed')
+      response = refuse(405, 'Not allowed', 'This page does not accept that kind of request.', { Allow: match.allow });
     else {
       let form = new URLSearchParams();
       const admission = req.method === 'POST' ? await admitPost(req, (token) => cookies.verifyCsrf(session, token)) : null;
@@ -79,7 +86,19 @@ export function createDashboardHandler(deps: DashboardAppDeps): RequestListener 
       response =
         admission && !admission.admitted
           ? refuse(admission.status, admission.title, admission.message, admission.headers)
-          : await match.handler({ method: req.method ?? 'GET', path, query: parseUrl(req.url).searchParams, params: match.params, form, session, flash, csrfToken: chrome.csrfToken, requestId, log, clientAddress: deps.clientAddress(req.socket.remoteAddress, req.headers['x-forwarded-for']) });
+          : await match.handler({
+              method: req.method ?? 'GET',
+              path,
+              query: parseUrl(req.url).searchParams,
+              params: match.params,
+              form,
+              session,
+              flash,
+              csrfToken: chrome.csrfToken,
+              requestId,
+              log,
+              clientAddress: deps.clientAddress(req.socket.remoteAddress, req.headers['x-forwarded-for']),
+            });
     }
 
     const setCookies: string[] = [];
@@ -107,7 +126,15 @@ export function createDashboardHandler(deps: DashboardAppDeps): RequestListener 
       .catch((err: unknown) => {
         log.error({ err }, 'request failed');
         if (res.headersSent) return void res.destroy();
-        sendHtml(res, 500, messagePage({ csrfToken: '', signedIn: false }, 'Something went wrong', `The page could not be shown. Please try again (reference ${requestId}).`));
+        sendHtml(
+          res,
+          500,
+          messagePage(
+            { csrfToken: '', signedIn: false },
+            'Something went wrong',
+            `The page could not be shown. Please try again (reference ${requestId}).`,
+          ),
+        );
       });
     void handled.finally(() => {
       // The path only: queries and form bodies (passwords) never reach a log line.

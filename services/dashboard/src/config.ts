@@ -18,7 +18,10 @@ export const dashboardConfigSchema = z.object({
    * Unset: GATEWAY_URL (right for `npm start`; in a cluster GATEWAY_URL is an internal name).
    */
   PUBLIC_GATEWAY_URL: httpUrl().optional(),
-  DASHBOARD_API_KEY: required('an API key with scope system:full-access').regex(API_KEY_SHAPE, 'expected an API key such as acs_live_<identifier>'),
+  DASHBOARD_API_KEY: required('an API key with scope system:full-access').regex(
+    API_KEY_SHAPE,
+    'expected an API key such as acs_live_<identifier>',
+  ),
   DASHBOARD_API_SECRET: longSecret('the secret of DASHBOARD_API_KEY'),
   /** Encrypts session cookies and signs CSRF tokens (keys are derived from it); changing it signs everyone out. */
   SESSION_SECRET: longSecret('32 or more random characters, e.g. from openssl rand -base64 32'),

@@ -8,5 +8,6 @@ import { startDashboard } from './service.js';
 // DASHBOARD_API_KEY / DASHBOARD_API_SECRET (a system:full-access key) and SESSION_SECRET.
 const config = loadConfigOrExit('dashboard', dashboardConfigSchema);
 const logger = createLogger({ name: 'dashboard', level: config.LOG_LEVEL });
-if (!config.COOKIE_SECURE) logger.warn('COOKIE_SECURE is false: session cookies also travel over plain HTTP. Use this only on a development machine.');
+if (!config.COOKIE_SECURE)
+  logger.warn('COOKIE_SECURE is false: session cookies also travel over plain HTTP. Use this only on a development machine.');
 await runStandalone(logger, 'dashboard', () => startDashboard(config, logger));

@@ -14,7 +14,11 @@ export interface DashboardService {
 
 /** Starts the dashboard: an HTTP server whose only dependency is the public gateway. */
 export async function startDashboard(config: DashboardConfig, logger: Logger): Promise<DashboardService> {
-  const gateway = createGatewayClient({ gatewayUrl: config.GATEWAY_URL, apiKey: config.DASHBOARD_API_KEY, apiSecret: config.DASHBOARD_API_SECRET });
+  const gateway = createGatewayClient({
+    gatewayUrl: config.GATEWAY_URL,
+    apiKey: config.DASHBOARD_API_KEY,
+    apiSecret: config.DASHBOARD_API_SECRET,
+  });
   try {
     const handler = createDashboardHandler({
       logger,
@@ -28,7 +32,15 @@ export async function startDashboard(config: DashboardConfig, logger: Logger): P
     });
     const server = await listen(handler, config.PORT, config.HOST);
     // The key id is public (it is in every request's header); the secret never reaches a log line.
-    logger.info({ url: server.url, gateway: new URL(config.GATEWAY_URL).origin, apiKey: config.DASHBOARD_API_KEY, secureCookies: config.COOKIE_SECURE }, 'dashboard listening');
+    logger.info(
+      {
+        url: server.url,
+        gateway: new URL(config.GATEWAY_URL).origin,
+        apiKey: config.DASHBOARD_API_KEY,
+        secureCookies: config.COOKIE_SECURE,
+      },
+      'dashboard listening',
+    );
     return {
       server,
       close: async () => {

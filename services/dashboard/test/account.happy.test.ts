@@ -56,7 +56,12 @@ describe('register, sign in, overview, sign out', () => {
     const { email } = await registerUser(first);
     const second = system.browser();
     await second.get('/register');
-    const duplicate = await second.post('/register', { email: email.toUpperCase(), firstName: 'A', lastName: 'B', password: 'long-enough-password-9' });
+    const duplicate = await second.post('/register', {
+      email: email.toUpperCase(),
+      firstName: 'A',
+      lastName: 'B',
+      password: 'long-enough-password-9',
+    });
     // Whether identity answers 409 or acknowledges it like a new account: sign in, nothing created, nobody signed in.
     expect(duplicate.path).toBe('/sign-in');
     expect(textOf(duplicate.html)).toContain('Please sign in with your e-mail address and password.');
@@ -86,7 +91,11 @@ describe('API keys', () => {
     expect(browser.jar.has('acs_flash')).toBe(false);
 
     expect((await gatewayCall('/api/Dac?pageSize=1', credentials)).status).toBe(200);
-    const login = await gatewayCall('/api/Users/Login', credentials, { method: 'POST', headers: { 'content-type': 'application/json' }, body: '{}' });
+    const login = await gatewayCall('/api/Users/Login', credentials, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: '{}',
+    });
     expect(login.status).toBe(403);
     expect(await login.json()).toMatchObject({ message: SPEC_ERRORS.insufficientScope.message });
   });
@@ -109,7 +118,7 @@ describe('API keys', () => {
     expect((await gatewayCall('/api/Devices', credentials)).status).toBe(401);
   });
 
-  it('shows the gateway\'s refusals: unknown or reserved scopes are 400, and nothing is created', async () => {
+  it("shows the gateway's refusals: unknown or reserved scopes are 400, and nothing is created", async () => {
     const browser = system.browser();
     await registerUser(browser);
     await browser.get('/keys');
@@ -132,7 +141,9 @@ describe('API keys: rate limits', () => {
     expect(textOf(malformed.html)).toContain('e.g. 20/1s,50000/1d');
     expect(textOf((await browser.get('/keys')).html)).toContain('You have no API keys yet.');
 
-    const credentials = createdCredentials(await browser.post('/keys', { name: 'capped', scopes: ['read:devices'], rateLimits: '20/1s,50000/1d' }));
+    const credentials = createdCredentials(
+      await browser.post('/keys', { name: 'capped', scopes: ['read:devices'], rateLimits: '20/1s,50000/1d' }),
+    );
     const id = keyIdOf(browser.lastPage!, credentials.key);
     expect(textOf(browser.lastPage!.html)).toContain('Rate limits 20 per second, 50,000 per day');
     const first = await gatewayCall('/api/SubscriptionPlans', credentials);
@@ -158,14 +169,24 @@ describe('devices', () => {
     await registerUser(browser);
     expect(textOf((await browser.get('/devices')).html)).toContain('No devices are registered to your account yet.');
     const serial = `DASH-${Date.now()}`;
-    const registered = await browser.post('/devices', { serialNumber: serial, name: 'Desk DAC', catalogEntryId: '1', firmwareVersion: '1.2.0' });
+    const registered = await browser.post('/devices', {
+      serialNumber: serial,
+      name: 'Desk DAC',
+      catalogEntryId: '1',
+      firmwareVersion: '1.2.0',
+    });
     expect(registered.redirects).toEqual(['/devices']);
     const text = textOf(registered.html);
     expect(text).toContain('“Desk DAC” is registered to your account.');
     expect(text).toContain(serial);
     expect(text).toContain('1.2.0');
 
-    const again = await browser.post('/devices', { serialNumber: serial, name: 'Living room DAC', catalogEntryId: '', firmwareVersion: '' });
+    const again = await browser.post('/devices', {
+      serialNumber: serial,
+      name: 'Living room DAC',
+      catalogEntryId: '',
+      firmwareVersion: '',
+    });
     expect(textOf(again.html)).toContain('“Living room DAC” was already registered to your account');
   });
 
@@ -173,7 +194,12 @@ describe('devices', () => {
     const browser = system.browser();
     await registerUser(browser);
     await browser.get('/devices');
-    const unknown = await browser.post('/devices', { serialNumber: 'DASH-UNKNOWN-1', name: 'Mystery', catalogEntryId: '999999999', firmwareVersion: '' });
+    const unknown = await browser.post('/devices', {
+      serialNumber: 'DASH-UNKNOWN-1',
+      name: 'Mystery',
+      catalogEntryId: '999999999',
+      firmwareVersion: '',
+    });
     expect(unknown.status).toBe(422);
     expect(textOf(unknown.html)).toContain('Catalog entry id: No catalog entry has this id');
     expect(unknown.html).toContain('value="DASH-UNKNOWN-1"');

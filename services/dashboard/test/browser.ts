@@ -70,7 +70,12 @@ export class Browser {
   async send(method: string, path: string, init: { body?: string; headers?: Record<string, string> } = {}): Promise<Response> {
     const headers: Record<string, string> = { ...(init.headers ?? {}) };
     if (this.jar.size > 0) headers.cookie = this.cookieHeader();
-    const res = await fetch(this.baseUrl + path, { method, headers, redirect: 'manual', ...(init.body !== undefined ? { body: init.body } : {}) });
+    const res = await fetch(this.baseUrl + path, {
+      method,
+      headers,
+      redirect: 'manual',
+      ...(init.body !== undefined ? { body: init.body } : {}),
+    });
     this.remember(res.headers.getSetCookie());
     return res;
   }
@@ -103,7 +108,10 @@ export class Browser {
     const csrf = options.csrf === undefined ? csrfTokenOf(this.lastPage?.html ?? '') : options.csrf;
     if (csrf) body.append('_csrf', csrf);
     for (const [name, value] of Object.entries(fields)) for (const v of Array.isArray(value) ? value : [value]) body.append(name, v);
-    const res = await this.send('POST', path, { body: body.toString(), headers: { 'content-type': 'application/x-www-form-urlencoded', ...(options.headers ?? {}) } });
+    const res = await this.send('POST', path, {
+      body: body.toString(),
+      headers: { 'content-type': 'application/x-www-form-urlencoded', ...(options.headers ?? {}) },
+    });
     return this.follow(res, path);
   }
 }

@@ -10,7 +10,16 @@ const CHROMIUM_PATH = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
  * The machine has no network: without these Chromium spends its time on connection attempts
  * (QUIC, component updates, sync, field trials) and a launch can hang.
  */
-const OFFLINE_ARGS = ['--headless', '--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync'];
+const OFFLINE_ARGS = [
+  '--headless',
+  '--no-sandbox',
+  '--disable-gpu',
+  '--disable-quic',
+  '--no-first-run',
+  '--disable-background-networking',
+  '--disable-component-update',
+  '--disable-sync',
+];
 
 /**
  * The browser tests' Chromium. Missing, it is a failure with the way to install it, never a skip:

@@ -25,7 +25,10 @@ export const PASSWORD = `amber-violin-${randomBytes(6).toString('hex')}`;
 export const uniqueEmail = (): string => `dash-${randomBytes(5).toString('hex')}@example.com`;
 
 /** Registers through the dashboard's form; the browser ends up signed in, on the overview. */
-export async function registerUser(browser: Browser, fields: Partial<Record<'email' | 'firstName' | 'lastName' | 'password', string>> = {}): Promise<{ email: string; page: Page }> {
+export async function registerUser(
+  browser: Browser,
+  fields: Partial<Record<'email' | 'firstName' | 'lastName' | 'password', string>> = {},
+): Promise<{ email: string; page: Page }> {
   const email = fields.email ?? uniqueEmail();
   await browser.get('/register');
   const page = await browser.post('/register', { email, firstName: 'Grace', lastName: 'Hopper', password: PASSWORD, ...fields });

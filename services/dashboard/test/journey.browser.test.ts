@@ -125,7 +125,7 @@ describe('register, keys, subscriptions, devices, sign out', () => {
     expect(await keyCard('studio app').innerText()).toContain(key);
   }, 60_000);
 
-  it('changes the key\'s scopes in its card; the gateway applies them at the next request', async () => {
+  it("changes the key's scopes in its card; the gateway applies them at the next request", async () => {
     const card = keyCard('studio app');
     await card.getByRole('checkbox', { name: /^read:devices\b/ }).uncheck();
     await card.getByRole('checkbox', { name: /^auth:login\b/ }).check();
@@ -147,7 +147,11 @@ describe('register, keys, subscriptions, devices, sign out', () => {
     expect(path()).toBe('/keys');
     expect(await page.getByRole('status').first().innerText()).toContain('is revoked');
     expect((await gateway(credentials)).status).toBe(401);
-    expect(await keyCard('studio app').getByRole('link', { name: /Revoke/ }).count()).toBe(0);
+    expect(
+      await keyCard('studio app')
+        .getByRole('link', { name: /Revoke/ })
+        .count(),
+    ).toBe(0);
   });
 
   it('subscribing asks first with the price; canceling asks first, keeps the plan to the period end and offers no second subscription to it', async () => {

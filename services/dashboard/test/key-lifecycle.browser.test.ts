@@ -82,7 +82,9 @@ describe('key lifecycle in the dashboard (no script)', () => {
   });
 
   it('rolling again with no grace stops the old secret at once', async () => {
-    await keyCard('expiring app').getByRole('link', { name: /^Roll the secret/ }).click();
+    await keyCard('expiring app')
+      .getByRole('link', { name: /^Roll the secret/ })
+      .click();
     await page.getByRole('radio', { name: /^none/ }).check();
     await page.getByRole('button', { name: /^Roll the secret of/ }).click();
     expect(await page.locator('#rolled-old').innerText()).toBe('stopped working at once');
@@ -93,7 +95,7 @@ describe('key lifecycle in the dashboard (no script)', () => {
     expect((await plans(credentials)).status).toBe(200);
   });
 
-  it('shows the key\'s traffic as a stacked SVG chart once the gateway has flushed its counts', async () => {
+  it("shows the key's traffic as a stacked SVG chart once the gateway has flushed its counts", async () => {
     for (let i = 0; i < 4; i++) expect((await plans(credentials)).status).toBe(200);
     const refused = await system.sut.call('GET', '/api/Devices', credentials); // read:devices does not grant it: 403 counts as 4xx
     expect(refused.status).toBe(403);

@@ -6,8 +6,18 @@ import { usageChart } from '../src/pages/usage-chart.js';
 const NOW = Date.parse('2026-05-10T12:00:00Z');
 const DAY = 86_400_000;
 const key = (overrides: Partial<ApiKeyView> = {}): ApiKeyView => ({
-  id: 'k1', name: 'app', key: 'acs_live_x', scopes: 'read:devices', environment: 'live', createdAt: '2026-05-01T00:00:00Z',
-  lastUsedAt: null, revokedAt: null, rateLimits: null, expiresAt: null, graceEndsAt: null, ...overrides,
+  id: 'k1',
+  name: 'app',
+  key: 'acs_live_x',
+  scopes: 'read:devices',
+  environment: 'live',
+  createdAt: '2026-05-01T00:00:00Z',
+  lastUsedAt: null,
+  revokedAt: null,
+  rateLimits: null,
+  expiresAt: null,
+  graceEndsAt: null,
+  ...overrides,
 });
 
 describe('key cards: expiry and roll', () => {
@@ -27,8 +37,10 @@ describe('key cards: expiry and roll', () => {
     expect(canRoll(key(), NOW)).toBe(true);
   });
 
-  it('shows until when a rolled key\'s old secret works', () => {
-    expect(lifecycleFacts(key({ graceEndsAt: '2026-05-11T12:00:00Z' }), NOW).value).toContain('<dt>Old secret</dt><dd>works until 2026-05-11 12:00 UTC</dd>');
+  it("shows until when a rolled key's old secret works", () => {
+    expect(lifecycleFacts(key({ graceEndsAt: '2026-05-11T12:00:00Z' }), NOW).value).toContain(
+      '<dt>Old secret</dt><dd>works until 2026-05-11 12:00 UTC</dd>',
+    );
   });
 });
 

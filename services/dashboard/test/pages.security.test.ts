@@ -22,21 +22,25 @@ async function userWithKey(name = 'victim key') {
   return { browser, credentials, id: keyIdOf(browser.lastPage!, credentials.key) };
 }
 
-const keyWorks = async (credentials: { key: string; secret: string }) => (await system.sut.call('GET', '/api/Dac?pageSize=1', credentials)).status === 200;
+const keyWorks = async (credentials: { key: string; secret: string }) =>
+  (await system.sut.call('GET', '/api/Dac?pageSize=1', credentials)).status === 200;
 
 describe('no session, or a session that is not ours', () => {
-  it.each(['/keys', '/subscriptions', '/devices'])('GET %s without a session redirects to sign-in, and back there afterwards', async (path) => {
-    const browser = system.browser();
-    const { email } = await registerUser(browser);
-    await browser.post('/sign-out', {});
-    const page = await browser.get(path);
-    expect(page.redirects).toEqual([`/sign-in?next=${encodeURIComponent(path)}`]);
-    expect(page.status).toBe(200);
-    expect(textOf(page.html)).toContain('Please sign in to see that page.');
-    expect(page.html).toContain(`name="next" value="${path}"`);
-    const back = await browser.post('/sign-in', { email, password: PASSWORD, next: path });
-    expect(back.redirects).toEqual([path]);
-  });
+  it.each(['/keys', '/subscriptions', '/devices'])(
+    'GET %s without a session redirects to sign-in, and back there afterwards',
+    async (path) => {
+      const browser = system.browser();
+      const { email } = await registerUser(browser);
+      await browser.post('/sign-out', {});
+      const page = await browser.get(path);
+      expect(page.redirects).toEqual([`/sign-in?next=${encodeURIComponent(path)}`]);
+      expect(page.status).toBe(200);
+      expect(textOf(page.html)).toContain('Please sign in to see that page.');
+      expect(page.html).toContain(`name="next" value="${path}"`);
+      const back = await browser.post('/sign-in', { email, password: PASSWORD, next: path });
+      expect(back.redirects).toEqual([path]);
+    },
+  );
 
   it('after sign-in only a path of this site is followed: anything else goes to the overview', async () => {
     const browser = system.browser();
@@ -137,13 +141,16 @@ describe('forms must come from our own pages', () => {
     await registerUser(browser);
     const json = await browser.send('POST', '/keys', { body: '{"name":"x"}', headers: { 'content-type': 'application/json' } });
     expect(json.status).toBe(415);
-    const huge = await browser.send('POST', '/keys', { body: `name=${'x'.repeat(20_000)}`, headers: { 'content-type': 'application/x-www-form-urlencoded' } });
+    const huge = await browser.send('POST', '/keys', {
+      body: `name=${'x'.repeat(20_000)}`,
+      headers: { 'content-type': 'application/x-www-form-urlencoded' },
+    });
     expect(huge.status).toBe(413);
   });
 });
 
 describe('users act on their own things only (the gateway decides; the dashboard passes it through)', () => {
-  it('revoking or changing another user\'s key id gives a not-found message and the key keeps working', async () => {
+  it("revoking or changing another user's key id gives a not-found message and the key keeps working", async () => {
     const victim = await userWithKey();
     const intruder = system.browser();
     await registerUser(intruder);
@@ -180,7 +187,9 @@ describe('sign-in throttling comes from identity', () => {
     expect(retryAfter).toBeGreaterThan(0);
     expect(textOf(throttled.html)).toContain(`Too many attempts from your network, try again in ${Math.ceil(retryAfter / 60)} minute`);
     const banner = /<p class="error" role="alert" id="form-error">([^<]*)<\/p>/.exec(throttled.html)?.[1];
-    expect(banner).toBe(`Too many attempts from your network, try again in ${Math.ceil(retryAfter / 60)} minute${Math.ceil(retryAfter / 60) === 1 ? '' : 's'}.`);
+    expect(banner).toBe(
+      `Too many attempts from your network, try again in ${Math.ceil(retryAfter / 60)} minute${Math.ceil(retryAfter / 60) === 1 ? '' : 's'}.`,
+    );
     expect(throttled.html).not.toContain('aria-invalid'); // no field singled out: nothing about which limit, or whether the account exists
   });
 });
@@ -237,7 +246,12 @@ describe('values from users are escaped', () => {
     const browser = system.browser();
     await registerUser(browser);
     await browser.get('/devices');
-    const devices = await browser.post('/devices', { serialNumber: `ESC-${Date.now()}`, name: SCRIPT, catalogEntryId: '', firmwareVersion: '' });
+    const devices = await browser.post('/devices', {
+      serialNumber: `ESC-${Date.now()}`,
+      name: SCRIPT,
+      catalogEntryId: '',
+      firmwareVersion: '',
+    });
     expect(withoutOwnScript(devices.html)).not.toContain('<script');
     expect(devices.html).toContain('&lt;script&gt;alert(&quot;x&quot;)&lt;/script&gt;');
     expect(textOf(devices.html)).toContain(SCRIPT);
@@ -252,7 +266,12 @@ describe('values from users are escaped', () => {
   it('values sent back into a form after an error are escaped inside attributes', async () => {
     const browser = new Browser(system.url);
     await browser.get('/register');
-    const page = await browser.post('/register', { email: `"><script>x</script>@example.com`, firstName: '" autofocus onfocus="alert(1)', lastName: 'L', password: 'x' });
+    const page = await browser.post('/register', {
+      email: `"><script>x</script>@example.com`,
+      firstName: '" autofocus onfocus="alert(1)',
+      lastName: 'L',
+      password: 'x',
+    });
     expect(page.status).toBe(400);
     expect(withoutOwnScript(page.html)).not.toContain('<script');
     expect(page.html).toContain('value="&quot; autofocus onfocus=&quot;alert(1)"');
@@ -264,11 +283,14 @@ describe('a link from another site (no cookies: SameSite=Strict)', () => {
   function rawGet(target: string): Promise<{ status: number; setCookie: string[]; body: string }> {
     const { hostname, port } = new URL(system.url);
     return new Promise((resolve, reject) => {
-      const req = request({ hostname, port, path: target, headers: { 'sec-fetch-site': 'cross-site', 'sec-fetch-mode': 'navigate' } }, (res) => {
-        let body = '';
-        res.on('data', (chunk: Buffer) => (body += chunk.toString()));
-        res.on('end', () => resolve({ status: res.statusCode ?? 0, setCookie: res.headers['set-cookie'] ?? [], body }));
-      });
+      const req = request(
+        { hostname, port, path: target, headers: { 'sec-fetch-site': 'cross-site', 'sec-fetch-mode': 'navigate' } },
+        (res) => {
+          let body = '';
+          res.on('data', (chunk: Buffer) => (body += chunk.toString()));
+          res.on('end', () => resolve({ status: res.statusCode ?? 0, setCookie: res.headers['set-cookie'] ?? [], body }));
+        },
+      );
       req.on('error', reject);
       req.end();
     });

@@ -65,7 +65,13 @@ describe('configuration', () => {
   });
 
   it('names each bad variable and what was expected, never its value', () => {
-    const bad = { ...valid, SESSION_SECRET: 'too-short-secret', DASHBOARD_API_KEY: 'not-a-key', GATEWAY_URL: 'ftp://x', COOKIE_SECURE: 'perhaps' };
+    const bad = {
+      ...valid,
+      SESSION_SECRET: 'too-short-secret',
+      DASHBOARD_API_KEY: 'not-a-key',
+      GATEWAY_URL: 'ftp://x',
+      COOKIE_SECURE: 'perhaps',
+    };
     let error: unknown;
     try {
       parseConfig('dashboard', dashboardConfigSchema, bad);
@@ -85,22 +91,39 @@ describe('configuration', () => {
 });
 
 describe('gateway refusals as sentences', () => {
-  const error = (status: number, body: Partial<{ error: string; message: string; details: { path: string; message: string }[] }> | null, retryAfter: number | null = null) =>
-    new GatewayError(status, body ? { error: 'E', message: 'M', ...body } : null, retryAfter);
+  const error = (
+    status: number,
+    body: Partial<{ error: string; message: string; details: { path: string; message: string }[] }> | null,
+    retryAfter: number | null = null,
+  ) => new GatewayError(status, body ? { error: 'E', message: 'M', ...body } : null, retryAfter);
 
   it('429 names the wait; 403 for the role names the subscription; 404 says whose; 400 lists the fields', () => {
     expect(describeGatewayError(error(429, {}, 840), 'r1')).toBe('Too many attempts from your network, try again in 14 minutes.');
     expect(describeGatewayError(error(429, {}, 841), 'r1')).toBe('Too many attempts from your network, try again in 15 minutes.');
     expect(describeGatewayError(error(429, {}, 30), 'r1')).toBe('Too many attempts from your network, try again in 1 minute.');
-    expect(describeGatewayError(error(429, { message: 'Too many failed sign-in attempts for this account' }, 60), 'r1')).not.toContain('account');
-    expect(describeGatewayError(error(403, SPEC_ERRORS.insufficientUser), 'r1', { insufficientRole: SUBSCRIPTION_NEEDED })).toBe(SUBSCRIPTION_NEEDED);
-    expect(describeGatewayError(error(404, { message: 'No such API key' }), 'r1', { notFound: 'Not in your account.' })).toBe('Not in your account.');
-    expect(describeGatewayError(error(400, { details: [{ path: 'body.password', message: 'too short' }, { path: 'body.firstName', message: 'required' }] }), 'r1')).toBe(
-      'Please check: Password: too short; First name: required.',
+    expect(describeGatewayError(error(429, { message: 'Too many failed sign-in attempts for this account' }, 60), 'r1')).not.toContain(
+      'account',
     );
+    expect(describeGatewayError(error(403, SPEC_ERRORS.insufficientUser), 'r1', { insufficientRole: SUBSCRIPTION_NEEDED })).toBe(
+      SUBSCRIPTION_NEEDED,
+    );
+    expect(describeGatewayError(error(404, { message: 'No such API key' }), 'r1', { notFound: 'Not in your account.' })).toBe(
+      'Not in your account.',
+    );
+    expect(
+      describeGatewayError(
+        error(400, {
+          details: [
+            { path: 'body.password', message: 'too short' },
+            { path: 'body.firstName', message: 'required' },
+          ],
+        }),
+        'r1',
+      ),
+    ).toBe('Please check: Password: too short; First name: required.');
   });
 
-  it('the dashboard\'s own key refused, or the gateway down: a 503 with a reference, no internals', () => {
+  it("the dashboard's own key refused, or the gateway down: a 503 with a reference, no internals", () => {
     const refused = error(401, SPEC_ERRORS.missingApiKey);
     expect(pageStatusFor(refused)).toBe(503);
     expect(describeGatewayError(refused, 'req-7', { unauthorized: 'wrong password' })).toContain('reference req-7');
@@ -112,7 +135,13 @@ describe('gateway refusals as sentences', () => {
 
 describe('the keys page', () => {
   const chrome = { csrfToken: 't', signedIn: true };
-  const created = { name: 'n', key: 'acs_live_abcdefghijklmnopqrst', secret: 'the-secret-value', scopes: 'read:devices', environment: 'live' };
+  const created = {
+    name: 'n',
+    key: 'acs_live_abcdefghijklmnopqrst',
+    secret: 'the-secret-value',
+    scopes: 'read:devices',
+    environment: 'live',
+  };
 
   it('shows a just-created secret even when the listing cannot be had', () => {
     const page = keysPage(chrome, { listing: { kind: 'unavailable', message: 'try later' }, created }).value;
@@ -122,7 +151,19 @@ describe('the keys page', () => {
   });
 
   it('offers no forms for revoked keys', () => {
-    const key = { id: 'k1', name: 'old', key: 'acs_live_x', scopes: 'read:devices', environment: 'live' as const, createdAt: '2025-01-01T00:00:00Z', lastUsedAt: null, revokedAt: '2025-02-01T00:00:00Z', rateLimits: null, expiresAt: null, graceEndsAt: null };
+    const key = {
+      id: 'k1',
+      name: 'old',
+      key: 'acs_live_x',
+      scopes: 'read:devices',
+      environment: 'live' as const,
+      createdAt: '2025-01-01T00:00:00Z',
+      lastUsedAt: null,
+      revokedAt: '2025-02-01T00:00:00Z',
+      rateLimits: null,
+      expiresAt: null,
+      graceEndsAt: null,
+    };
     const page = keysPage(chrome, { listing: { kind: 'keys', keys: [key] }, created: null }).value;
     expect(page).toContain('revoked 2025-02-01 00:00 UTC');
     expect(page).not.toContain('/keys/k1/');

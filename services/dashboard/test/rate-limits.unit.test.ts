@@ -4,15 +4,41 @@ import { keysPage } from '../src/pages/keys-page.js';
 import { describeRateLimits, rateLimitsField, rateLimitsFromForm } from '../src/pages/rate-limits.js';
 
 const key = (overrides: Partial<ApiKeyView> = {}): ApiKeyView => ({
-  id: 'k1', name: 'app', key: 'acs_live_x', scopes: 'read:devices', environment: 'live', createdAt: '2026-05-01T00:00:00Z',
-  lastUsedAt: null, revokedAt: null, rateLimits: null, expiresAt: null, graceEndsAt: null, ...overrides,
+  id: 'k1',
+  name: 'app',
+  key: 'acs_live_x',
+  scopes: 'read:devices',
+  environment: 'live',
+  createdAt: '2026-05-01T00:00:00Z',
+  lastUsedAt: null,
+  revokedAt: null,
+  rateLimits: null,
+  expiresAt: null,
+  graceEndsAt: null,
+  ...overrides,
 });
-const chrome = (fieldErrors?: Record<string, string>) => ({ csrfToken: 'csrf', signedIn: true, path: '/keys', ...(fieldErrors ? { fieldErrors, error: 'Please check' } : {}) });
+const chrome = (fieldErrors?: Record<string, string>) => ({
+  csrfToken: 'csrf',
+  signedIn: true,
+  path: '/keys',
+  ...(fieldErrors ? { fieldErrors, error: 'Please check' } : {}),
+});
 
 describe('rate limits in words', () => {
   it('says each window with the largest whole unit and thousands separators; none is the deployment default', () => {
-    expect(describeRateLimits([{ limit: 20, windowSeconds: 1 }, { limit: 50_000, windowSeconds: 86_400 }])).toBe('20 per second, 50,000 per day');
-    expect(describeRateLimits([{ limit: 5, windowSeconds: 600 }, { limit: 1, windowSeconds: 90 }, { limit: 7, windowSeconds: 7200 }])).toBe('5 per 10 minutes, 1 per 90 seconds, 7 per 2 hours');
+    expect(
+      describeRateLimits([
+        { limit: 20, windowSeconds: 1 },
+        { limit: 50_000, windowSeconds: 86_400 },
+      ]),
+    ).toBe('20 per second, 50,000 per day');
+    expect(
+      describeRateLimits([
+        { limit: 5, windowSeconds: 600 },
+        { limit: 1, windowSeconds: 90 },
+        { limit: 7, windowSeconds: 7200 },
+      ]),
+    ).toBe('5 per 10 minutes, 1 per 90 seconds, 7 per 2 hours');
     expect(describeRateLimits(null)).toBe('deployment default');
     expect(describeRateLimits(undefined)).toBe('deployment default');
   });
@@ -20,7 +46,13 @@ describe('rate limits in words', () => {
 
 describe('the limits field of a form', () => {
   it('reads the text form; empty is the default (null); a bad value is explained with an example', () => {
-    expect(rateLimitsFromForm(' 20/1s, 50000/1d ')).toEqual({ ok: true, rateLimits: [{ limit: 20, windowSeconds: 1 }, { limit: 50_000, windowSeconds: 86_400 }] });
+    expect(rateLimitsFromForm(' 20/1s, 50000/1d ')).toEqual({
+      ok: true,
+      rateLimits: [
+        { limit: 20, windowSeconds: 1 },
+        { limit: 50_000, windowSeconds: 86_400 },
+      ],
+    });
     expect(rateLimitsFromForm('  ')).toEqual({ ok: true, rateLimits: null });
     for (const bad of ['20 per second', '0/1s', '1/1s,2/1s', '1/1s,1/2s,1/3s,1/4s,1/5s', '5/2d']) {
       const result = rateLimitsFromForm(bad);
@@ -47,7 +79,7 @@ describe('the keys page', () => {
   const limited = key({ id: 'k2', name: 'limited', rateLimits: [{ limit: 20, windowSeconds: 1 }] });
   const listing = { kind: 'keys' as const, keys: [key(), limited] };
 
-  it('shows each key\'s limits on its card and prefills its form in the text form', () => {
+  it("shows each key's limits on its card and prefills its form in the text form", () => {
     const page = keysPage(chrome(), { listing, created: null }).value;
     expect(page).toContain('<dd class="rate-limits">deployment default</dd>');
     expect(page).toContain('<dd class="rate-limits">20 per second</dd>');
@@ -57,23 +89,34 @@ describe('the keys page', () => {
     expect(page).toMatch(/id="field-rateLimits" type="text" name="rateLimits" value=""/);
   });
 
-  it('puts a card\'s refused limits next to that card\'s field only, with what was typed', () => {
-    const page = keysPage(chrome({ rateLimits: '500/1s is above the ceiling 100/1s' }), { listing, created: null, limitsDraft: { keyId: 'k2', text: '500/1s' } }).value;
+  it("puts a card's refused limits next to that card's field only, with what was typed", () => {
+    const page = keysPage(chrome({ rateLimits: '500/1s is above the ceiling 100/1s' }), {
+      listing,
+      created: null,
+      limitsDraft: { keyId: 'k2', text: '500/1s' },
+    }).value;
     expect(page).toContain('id="key-k2-limits-error"');
     expect(page).toMatch(/id="key-k2-limits" type="text" name="rateLimits" value="500\/1s"[^>]*aria-invalid="true"/);
     expect(page).not.toContain('id="key-k1-limits-error"');
     expect(page).not.toContain('id="field-rateLimits-error"');
   });
 
-  it('puts the create form\'s refused limits next to its own field, keeping the text', () => {
-    const page = keysPage(chrome({ rateLimits: 'a window of 86400 s is required (at most 100000/1d)' }), { listing, created: null, draft: { name: 'n', scopes: [], environment: 'live', rateLimits: '5/1s' } }).value;
+  it("puts the create form's refused limits next to its own field, keeping the text", () => {
+    const page = keysPage(chrome({ rateLimits: 'a window of 86400 s is required (at most 100000/1d)' }), {
+      listing,
+      created: null,
+      draft: { name: 'n', scopes: [], environment: 'live', rateLimits: '5/1s' },
+    }).value;
     expect(page).toContain('<p class="field-error" id="field-rateLimits-error">a window of 86400 s is required (at most 100000/1d)</p>');
     expect(page).toMatch(/id="field-rateLimits" type="text" name="rateLimits" value="5\/1s"[^>]*aria-invalid="true"[^>]*autofocus/);
     expect(page).not.toContain('id="key-k2-limits-error"');
   });
 
-  it('shows a revoked key\'s limits without a form to change them', () => {
-    const page = keysPage(chrome(), { listing: { kind: 'keys', keys: [key({ revokedAt: '2026-05-02T00:00:00Z', rateLimits: [{ limit: 3, windowSeconds: 86_400 }] })] }, created: null }).value;
+  it("shows a revoked key's limits without a form to change them", () => {
+    const page = keysPage(chrome(), {
+      listing: { kind: 'keys', keys: [key({ revokedAt: '2026-05-02T00:00:00Z', rateLimits: [{ limit: 3, windowSeconds: 86_400 }] })] },
+      created: null,
+    }).value;
     expect(page).toContain('<dd class="rate-limits">3 per day</dd>');
     expect(page).not.toContain('/keys/k1/limits');
   });

@@ -21,7 +21,8 @@ function startAttacker(): Promise<Server> {
     const target = url.searchParams.get('target') ?? '';
     const escapeHtml = (s: string) => s.replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`);
     res.setHeader('Content-Type', 'text/html; charset=utf-8');
-    if (url.pathname === '/link') return void res.end(`<!doctype html><title>A forum</title><p><a href="${escapeHtml(target)}">our audio platform account</a></p>`);
+    if (url.pathname === '/link')
+      return void res.end(`<!doctype html><title>A forum</title><p><a href="${escapeHtml(target)}">our audio platform account</a></p>`);
     res.end(`<!doctype html><title>Win a prize</title><body onload="document.forms[0].submit()">
 <form method="post" action="${escapeHtml(target)}"><input type="hidden" name="name" value="planted by another site"><input type="hidden" name="scopes" value="read:devices"></form></body>`);
   });
@@ -63,39 +64,46 @@ async function createKey(page: Page, name: string): Promise<{ key: string; secre
   return { key, secret, id: id! };
 }
 
-const keyWorks = async (credentials: { key: string; secret: string }) => (await system.sut.call('GET', '/api/SubscriptionPlans', credentials)).status === 200;
+const keyWorks = async (credentials: { key: string; secret: string }) =>
+  (await system.sut.call('GET', '/api/SubscriptionPlans', credentials)).status === 200;
 
 describe('a form posted from another site', () => {
   it.each([
     ['cross-site (another host)', 'localhost'],
     ['same-site (another port of the same host)', '127.0.0.1'],
-  ])('%s: an auto-submitted revoke or create is refused and changes nothing', async (_what, attackerHost) => {
-    const context = await browser.newContext();
-    context.setDefaultTimeout(10_000);
-    try {
-      const page = await registerIn(context);
-      const victim = await createKey(page, 'victim key');
-      const keysBefore = await page.locator('li.card').count();
+  ])(
+    '%s: an auto-submitted revoke or create is refused and changes nothing',
+    async (_what, attackerHost) => {
+      const context = await browser.newContext();
+      context.setDefaultTimeout(10_000);
+      try {
+        const page = await registerIn(context);
+        const victim = await createKey(page, 'victim key');
+        const keysBefore = await page.locator('li.card').count();
 
-      for (const target of [`${system.url}/keys/${victim.id}/revoke`, `${system.url}/keys`]) {
-        const lure = await context.newPage();
-        const answered = lure.waitForResponse((res) => res.url() === target && res.request().method() === 'POST');
-        await lure.goto(`http://${attackerHost}:${attackerPort}/?target=${encodeURIComponent(target)}`);
-        const response = await answered;
-        expect(response.status()).toBe(403);
-        await lure.waitForURL(target);
-        expect(await lure.locator('main').innerText()).toContain('This form was sent from another site, so it was refused. Nothing was changed.');
-        await lure.close();
+        for (const target of [`${system.url}/keys/${victim.id}/revoke`, `${system.url}/keys`]) {
+          const lure = await context.newPage();
+          const answered = lure.waitForResponse((res) => res.url() === target && res.request().method() === 'POST');
+          await lure.goto(`http://${attackerHost}:${attackerPort}/?target=${encodeURIComponent(target)}`);
+          const response = await answered;
+          expect(response.status()).toBe(403);
+          await lure.waitForURL(target);
+          expect(await lure.locator('main').innerText()).toContain(
+            'This form was sent from another site, so it was refused. Nothing was changed.',
+          );
+          await lure.close();
+        }
+
+        expect(await keyWorks(victim)).toBe(true);
+        await page.goto(`${system.url}/keys`);
+        expect(await page.locator('li.card').count()).toBe(keysBefore);
+        expect(await page.locator('main').innerText()).not.toContain('planted by another site');
+      } finally {
+        await context.close();
       }
-
-      expect(await keyWorks(victim)).toBe(true);
-      await page.goto(`${system.url}/keys`);
-      expect(await page.locator('li.card').count()).toBe(keysBefore);
-      expect(await page.locator('main').innerText()).not.toContain('planted by another site');
-    } finally {
-      await context.close();
-    }
-  }, 60_000);
+    },
+    60_000,
+  );
 });
 
 describe('a link from another site', () => {

@@ -65,7 +65,13 @@ describe('session cookies', () => {
     const secure = createSessionCookies(SECRET, true);
     const line = secure.sessionCookie(anonymousSession());
     expect(line).toMatch(/^__Host-acs_session=/);
-    expect(line.split('; ').slice(1)).toEqual(['Path=/', expect.stringMatching(/^Max-Age=4320\d$/), 'HttpOnly', 'SameSite=Strict', 'Secure']);
+    expect(line.split('; ').slice(1)).toEqual([
+      'Path=/',
+      expect.stringMatching(/^Max-Age=4320\d$/),
+      'HttpOnly',
+      'SameSite=Strict',
+      'Secure',
+    ]);
     expect(secure.clearFlashCookie()).toBe('__Host-acs_flash=; Path=/; Max-Age=0; HttpOnly; SameSite=Strict; Secure');
   });
 

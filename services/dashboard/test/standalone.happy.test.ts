@@ -93,7 +93,9 @@ describe('the dashboard started alone', () => {
       expect((await browser.get('/sign-in')).status).toBe(200); // the form itself needs no gateway
       const attempt = await browser.post('/sign-in', { email: 'a@example.com', password: PASSWORD });
       expect(attempt.status).toBe(503);
-      expect(textOf(attempt.html)).toMatch(/The account service is not available right now\. Please try again in a moment \(reference [\w-]+\)\./);
+      expect(textOf(attempt.html)).toMatch(
+        /The account service is not available right now\. Please try again in a moment \(reference [\w-]+\)\./,
+      );
     } finally {
       dashboard.child.kill('SIGTERM');
     }

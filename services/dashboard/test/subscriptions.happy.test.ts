@@ -105,7 +105,7 @@ describe('subscriptions and keys', () => {
     expect(textOf(again.html)).toContain('You already have an active Yearly subscription');
   });
 
-  it('cancelling a subscription id that is not the user\'s gives a not-found message and changes nothing', async () => {
+  it("cancelling a subscription id that is not the user's gives a not-found message and changes nothing", async () => {
     const owner = system.browser();
     await registerUser(owner);
     await owner.post('/subscriptions', await planForm(owner, await owner.get('/subscriptions'), 'Monthly'));

@@ -19,11 +19,22 @@ export interface DeviceService {
 export function startDeviceService(config: DeviceConfig, logger: Logger): Promise<DeviceService> {
   // A failed start (migration, port taken) closes what it opened: no pool stays behind.
   return startWithCloseStack(logger, async (stack) => {
-    const db = await openServiceDatabase({ service: 'device', url: config.DATABASE_URL, dataDir: config.DATA_DIR, migrationsDir: DEVICE_MIGRATIONS_DIR, logger });
+    const db = await openServiceDatabase({
+      service: 'device',
+      url: config.DATABASE_URL,
+      dataDir: config.DATA_DIR,
+      migrationsDir: DEVICE_MIGRATIONS_DIR,
+      logger,
+    });
     stack.defer('the database', () => db.close());
     const catalog = createCatalogClient(config.CATALOG_URL, config.INTERNAL_SECRET, config.CATALOG_TIMEOUT_MS);
     stack.defer('the catalog client', () => catalog.close());
-    const app = buildDeviceApp({ deps: { db, logger, catalog }, internalSecret: config.INTERNAL_SECRET, migrationsDir: DEVICE_MIGRATIONS_DIR, metrics: createMetricsRegistry('device') });
+    const app = buildDeviceApp({
+      deps: { db, logger, catalog },
+      internalSecret: config.INTERNAL_SECRET,
+      migrationsDir: DEVICE_MIGRATIONS_DIR,
+      metrics: createMetricsRegistry('device'),
+    });
     const server = await listen(app.callback(), config.PORT, config.HOST);
     stack.defer('the HTTP server', () => server.close());
     logger.info({ url: server.url, catalog: new URL(config.CATALOG_URL).origin }, 'device service listening');

@@ -1,6 +1,17 @@
 import { afterAll, afterEach, describe, expect, it } from '@jest/globals';
 import { deviceListResponseSchema, deviceSchema } from '@acs/contracts';
-import { closedUrl, countDevices, newUserId, rowsOfSerial, silentServer, startCatalog, startDevice, uniqueSerial, type DeviceHarness, type ErrorBody } from './harness.js';
+import {
+  closedUrl,
+  countDevices,
+  newUserId,
+  rowsOfSerial,
+  silentServer,
+  startCatalog,
+  startDevice,
+  uniqueSerial,
+  type DeviceHarness,
+  type ErrorBody,
+} from './harness.js';
 
 const stops: Array<() => Promise<void>> = [];
 afterEach(async () => {
@@ -55,7 +66,9 @@ describe('when the catalog cannot be asked', () => {
     });
     const h = await deviceWith(catalog.url);
     const userId = newUserId();
-    const device = deviceSchema.parse(await (await h.register(userId, { serialNumber: uniqueSerial(), name: 'x', catalogEntryId: 1 })).json());
+    const device = deviceSchema.parse(
+      await (await h.register(userId, { serialNumber: uniqueSerial(), name: 'x', catalogEntryId: 1 })).json(),
+    );
     expect(device.catalogEntry).not.toBeNull();
     await catalog.stop();
     catalogStopped = true;

@@ -21,7 +21,7 @@ async function registered(userId: number, body: Record<string, unknown>): Promis
 }
 
 describe('GET /api/Devices', () => {
-  it('lists the caller\'s devices newest first, each with its catalog summary', async () => {
+  it("lists the caller's devices newest first, each with its catalog summary", async () => {
     const userId = newUserId();
     const a = await registered(userId, { name: 'First', catalogEntryId: 1 });
     const b = await registered(userId, { name: 'Second' });
@@ -42,7 +42,7 @@ describe('GET /api/Devices', () => {
     expect(await res.json()).toEqual({ items: [], catalogUnavailable: false });
   });
 
-  it('nobody sees another user\'s devices', async () => {
+  it("nobody sees another user's devices", async () => {
     const alice = newUserId();
     const bob = newUserId();
     const aliceDevice = await registered(alice, { name: 'Alice DAC', catalogEntryId: 1 });

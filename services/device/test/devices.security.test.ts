@@ -1,7 +1,17 @@
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import { signContext } from '@acs/auth';
 import { SPEC_ERRORS } from '@acs/errors';
-import { countDevices, newUserId, startCatalog, startDevice, uniqueSerial, INTERNAL_SECRET, type CatalogFixture, type DeviceHarness, type ErrorBody } from './harness.js';
+import {
+  countDevices,
+  newUserId,
+  startCatalog,
+  startDevice,
+  uniqueSerial,
+  INTERNAL_SECRET,
+  type CatalogFixture,
+  type DeviceHarness,
+  type ErrorBody,
+} from './harness.js';
 
 let catalog: CatalogFixture;
 let h: DeviceHarness;
@@ -28,12 +38,19 @@ describe.each(ROUTES)('%s %s', (method, path) => {
     const res = await h.call(method, path, { body });
     expect(res.status).toBe(403);
     const error = (await res.json()) as ErrorBody;
-    expect({ error: error.error, message: error.message }).toEqual({ error: SPEC_ERRORS.insufficientUser.error, message: SPEC_ERRORS.insufficientUser.message });
+    expect({ error: error.error, message: error.message }).toEqual({
+      error: SPEC_ERRORS.insufficientUser.error,
+      message: SPEC_ERRORS.insufficientUser.message,
+    });
     expect(await countDevices(h)).toBe(before);
   });
 
   it('401 for an unsigned request', async () => {
-    const res = await fetch(h.url + path, { method, headers: { 'content-type': 'application/json' }, ...(body ? { body: JSON.stringify(body) } : {}) });
+    const res = await fetch(h.url + path, {
+      method,
+      headers: { 'content-type': 'application/json' },
+      ...(body ? { body: JSON.stringify(body) } : {}),
+    });
     expect(res.status).toBe(401);
     expect(await res.json()).toMatchObject({ error: 'Unauthorized' });
   });

@@ -22,7 +22,14 @@ export interface CatalogFixture {
 
 export async function startCatalog(): Promise<CatalogFixture> {
   const database = await createTestDatabase('device_catalog');
-  const config = catalogConfigSchema.parse({ PORT: '0', HOST: '127.0.0.1', DATABASE_URL: database.url, INTERNAL_SECRET, CATALOG_SEED: 'true', DB_POOL_SIZE: '4' });
+  const config = catalogConfigSchema.parse({
+    PORT: '0',
+    HOST: '127.0.0.1',
+    DATABASE_URL: database.url,
+    INTERNAL_SECRET,
+    CATALOG_SEED: 'true',
+    DB_POOL_SIZE: '4',
+  });
   const service = await startCatalogService(config, silentLogger()).catch(async (err: unknown) => {
     await database.drop();
     throw err;
@@ -42,13 +49,20 @@ export interface DeviceHarness {
   service: DeviceService;
   url: string;
   /** Calls the service as the gateway would, as the given user (or with no user: `userId: undefined`). */
-  call(method: string, path: string, options?: { userId?: number | undefined; body?: unknown; context?: Partial<InternalContext>; headers?: Record<string, string> }): Promise<Response>;
+  call(
+    method: string,
+    path: string,
+    options?: { userId?: number | undefined; body?: unknown; context?: Partial<InternalContext>; headers?: Record<string, string> },
+  ): Promise<Response>;
   register(userId: number, body: unknown): Promise<Response>;
   list(userId: number): Promise<Response>;
   stop(): Promise<void>;
 }
 
-export async function startDevice(catalogUrl: string, options: { env?: Record<string, string>; logger?: Logger } = {}): Promise<DeviceHarness> {
+export async function startDevice(
+  catalogUrl: string,
+  options: { env?: Record<string, string>; logger?: Logger } = {},
+): Promise<DeviceHarness> {
   const database = await createTestDatabase('device');
   const config = deviceConfigSchema.parse({
     PORT: '0',
@@ -137,7 +151,10 @@ export interface DeviceRow {
 }
 
 export async function rowsOfSerial(harness: DeviceHarness, serial: string): Promise<DeviceRow[]> {
-  const { rows } = await harness.service.db.query<DeviceRow>('SELECT id, owner_user_id::text, serial_number, name, catalog_entry_id, firmware_version FROM devices WHERE serial_number = $1', [serial]);
+  const { rows } = await harness.service.db.query<DeviceRow>(
+    'SELECT id, owner_user_id::text, serial_number, name, catalog_entry_id, firmware_version FROM devices WHERE serial_number = $1',
+    [serial],
+  );
   return rows;
 }
 

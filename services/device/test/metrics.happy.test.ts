@@ -15,8 +15,12 @@ describe('GET /metrics at the device service', () => {
     const res = await fetch(`${h.url}/metrics`);
     expect(res.status).toBe(200);
     const text = await res.text();
-    expect(metricValue(text, 'http_server_requests_total', { service: 'device', method: 'GET', route: '/api/Devices', status: '200' })).toBe(1);
-    expect(metricValue(text, 'http_server_requests_total', { service: 'device', method: 'GET', route: 'unmatched', status: '404' })).toBe(1);
+    expect(
+      metricValue(text, 'http_server_requests_total', { service: 'device', method: 'GET', route: '/api/Devices', status: '200' }),
+    ).toBe(1);
+    expect(metricValue(text, 'http_server_requests_total', { service: 'device', method: 'GET', route: 'unmatched', status: '404' })).toBe(
+      1,
+    );
     expect(text).not.toContain('SN-0042');
     const routes = new Set(metricSamples(text, 'http_server_requests_total').map((sample) => sample.labels.route));
     expect([...routes].sort()).toEqual(['/api/Devices', 'unmatched']);

@@ -1,6 +1,16 @@
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import { deviceSchema } from '@acs/contracts';
-import { countDevices, newUserId, rowsOfSerial, startCatalog, startDevice, uniqueSerial, type CatalogFixture, type DeviceHarness, type ErrorBody } from './harness.js';
+import {
+  countDevices,
+  newUserId,
+  rowsOfSerial,
+  startCatalog,
+  startDevice,
+  uniqueSerial,
+  type CatalogFixture,
+  type DeviceHarness,
+  type ErrorBody,
+} from './harness.js';
 
 let catalog: CatalogFixture;
 let h: DeviceHarness;
@@ -25,7 +35,11 @@ describe('POST /api/Devices/Register refusals', () => {
     const res = await h.register(other, { serialNumber, name: 'Stolen', firmwareVersion: '9.9', catalogEntryId: 1 });
     expect(res.status).toBe(409);
     const body = (await res.json()) as ErrorBody;
-    expect(body).toEqual({ error: 'Conflict', message: 'This serial number is registered to another account', requestId: expect.any(String) });
+    expect(body).toEqual({
+      error: 'Conflict',
+      message: 'This serial number is registered to another account',
+      requestId: expect.any(String),
+    });
     expect(JSON.stringify(body)).not.toContain(String(owner));
     expect(await rowsOfSerial(h, serialNumber)).toEqual(before);
   });
@@ -107,7 +121,11 @@ describe('POST /api/Devices/Register refusals', () => {
   it('400 for a body that is not a JSON object, or not JSON at all', async () => {
     expect((await h.register(newUserId(), [])).status).toBe(400);
     expect((await h.register(newUserId(), 'null')).status).toBe(400);
-    const res = await h.call('POST', '/api/Devices/Register', { userId: newUserId(), body: '{"serialNumber":', headers: { 'content-type': 'application/json' } });
+    const res = await h.call('POST', '/api/Devices/Register', {
+      userId: newUserId(),
+      body: '{"serialNumber":',
+      headers: { 'content-type': 'application/json' },
+    });
     expect(res.status).toBe(400);
     expect(((await res.json()) as ErrorBody).message).toBe('The request body is not valid JSON');
   });
@@ -121,7 +139,11 @@ describe('POST /api/Devices/Register refusals', () => {
   });
 
   it('415 for a body that is not JSON', async () => {
-    const res = await h.call('POST', '/api/Devices/Register', { userId: newUserId(), body: 'serialNumber=1', headers: { 'content-type': 'text/plain' } });
+    const res = await h.call('POST', '/api/Devices/Register', {
+      userId: newUserId(),
+      body: 'serialNumber=1',
+      headers: { 'content-type': 'text/plain' },
+    });
     expect(res.status).toBe(415);
   });
 });

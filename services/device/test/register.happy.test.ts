@@ -1,6 +1,16 @@
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import { deviceSchema } from '@acs/contracts';
-import { captureLogger, newUserId, rowsOfSerial, startCatalog, startDevice, uniqueSerial, type CatalogFixture, type DeviceHarness, type LogLine } from './harness.js';
+import {
+  captureLogger,
+  newUserId,
+  rowsOfSerial,
+  startCatalog,
+  startDevice,
+  uniqueSerial,
+  type CatalogFixture,
+  type DeviceHarness,
+  type LogLine,
+} from './harness.js';
 
 let catalog: CatalogFixture;
 let h: DeviceHarness;
@@ -35,7 +45,16 @@ describe('POST /api/Devices/Register', () => {
     });
     expect(Math.abs(Date.parse(device.registeredAt) - Date.now())).toBeLessThan(60_000);
     const rows = await rowsOfSerial(h, serialNumber);
-    expect(rows).toEqual([{ id: device.id, owner_user_id: String(userId), serial_number: serialNumber, name: 'Living room DAC', catalog_entry_id: 1, firmware_version: '1.4.2' }]);
+    expect(rows).toEqual([
+      {
+        id: device.id,
+        owner_user_id: String(userId),
+        serial_number: serialNumber,
+        name: 'Living room DAC',
+        catalog_entry_id: 1,
+        firmware_version: '1.4.2',
+      },
+    ]);
     expect(logs).toContainEqual(expect.objectContaining({ audit: 'device.registered', deviceId: device.id, userId }));
   });
 
@@ -43,7 +62,12 @@ describe('POST /api/Devices/Register', () => {
     const serialNumber = uniqueSerial();
     const res = await h.register(newUserId(), { serialNumber, name: 'Garage amp' });
     expect(res.status).toBe(201);
-    expect(deviceSchema.parse(await res.json())).toMatchObject({ serialNumber, catalogEntryId: null, firmwareVersion: null, catalogEntry: null });
+    expect(deviceSchema.parse(await res.json())).toMatchObject({
+      serialNumber,
+      catalogEntryId: null,
+      firmwareVersion: null,
+      catalogEntry: null,
+    });
   });
 
   it('accepts every allowed serial character and the length limits', async () => {
@@ -55,7 +79,9 @@ describe('POST /api/Devices/Register', () => {
   it('is idempotent for the same owner: 200 with the same device; name and firmware updated, registeredAt kept', async () => {
     const userId = newUserId();
     const serialNumber = uniqueSerial();
-    const first = deviceSchema.parse(await (await h.register(userId, { serialNumber, name: 'Desk DAC', catalogEntryId: 1, firmwareVersion: '1.0.0' })).json());
+    const first = deviceSchema.parse(
+      await (await h.register(userId, { serialNumber, name: 'Desk DAC', catalogEntryId: 1, firmwareVersion: '1.0.0' })).json(),
+    );
 
     const retry = await h.register(userId, { serialNumber, name: 'Desk DAC', catalogEntryId: 1, firmwareVersion: '1.0.0' });
     expect(retry.status).toBe(200);
@@ -68,7 +94,12 @@ describe('POST /api/Devices/Register', () => {
     expect(body).toEqual({ ...first, name: 'Study DAC', firmwareVersion: '1.1.0' });
 
     const rename = await h.register(userId, { serialNumber, name: 'Office DAC' });
-    expect(deviceSchema.parse(await rename.json())).toMatchObject({ id: first.id, name: 'Office DAC', firmwareVersion: '1.1.0', catalogEntryId: 1 });
+    expect(deviceSchema.parse(await rename.json())).toMatchObject({
+      id: first.id,
+      name: 'Office DAC',
+      firmwareVersion: '1.1.0',
+      catalogEntryId: 1,
+    });
     expect(await rowsOfSerial(h, serialNumber)).toHaveLength(1);
     expect(logs).toContainEqual(expect.objectContaining({ audit: 'device.reregistered', deviceId: first.id, userId }));
   });

@@ -14,7 +14,9 @@ describe('configuration', () => {
     expect(config).toMatchObject({ PORT: 8084, HOST: '0.0.0.0', CATALOG_TIMEOUT_MS: 2000, DATA_DIR: './.data' });
     expect(() => parseConfig('device', deviceConfigSchema, { INTERNAL_SECRET })).toThrow(ConfigError);
     expect(() => parseConfig('device', deviceConfigSchema, { INTERNAL_SECRET, CATALOG_URL: 'ftp://x' })).toThrow(/CATALOG_URL/);
-    expect(() => parseConfig('device', deviceConfigSchema, { INTERNAL_SECRET, CATALOG_URL: 'http://x', CATALOG_TIMEOUT_MS: '10' })).toThrow(/CATALOG_TIMEOUT_MS/);
+    expect(() => parseConfig('device', deviceConfigSchema, { INTERNAL_SECRET, CATALOG_URL: 'http://x', CATALOG_TIMEOUT_MS: '10' })).toThrow(
+      /CATALOG_TIMEOUT_MS/,
+    );
   });
 });
 
@@ -38,7 +40,8 @@ describe('embedded mode (PGlite under DATA_DIR/device)', () => {
     service = await startDeviceService(config, silentLogger());
     const url = service.server.url;
     const userId = newUserId();
-    const call = (method: string, path: string, body?: unknown) => signedFetch(url, INTERNAL_SECRET, method, path, { ...(body ? { body } : {}), context: { userId, role: 0 } });
+    const call = (method: string, path: string, body?: unknown) =>
+      signedFetch(url, INTERNAL_SECRET, method, path, { ...(body ? { body } : {}), context: { userId, role: 0 } });
     const serialNumber = uniqueSerial();
     const first = await call('POST', '/api/Devices/Register', { serialNumber, name: 'Embedded', catalogEntryId: 1 });
     expect(first.status).toBe(201);
@@ -46,7 +49,10 @@ describe('embedded mode (PGlite under DATA_DIR/device)', () => {
     const again = await call('POST', '/api/Devices/Register', { serialNumber, name: 'Embedded' });
     expect(again.status).toBe(200);
     expect(((await again.json()) as { id: number }).id).toBe(device.id);
-    const other = await signedFetch(url, INTERNAL_SECRET, 'POST', '/api/Devices/Register', { body: { serialNumber, name: 'x' }, context: { userId: userId + 1, role: 0 } });
+    const other = await signedFetch(url, INTERNAL_SECRET, 'POST', '/api/Devices/Register', {
+      body: { serialNumber, name: 'x' },
+      context: { userId: userId + 1, role: 0 },
+    });
     expect(other.status).toBe(409);
     expect(await (await call('GET', '/api/Devices')).json()).toEqual({ items: [device], catalogUnavailable: false });
     const ready = await fetch(`${url}/readyz`);

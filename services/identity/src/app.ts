@@ -19,5 +19,11 @@ export function buildIdentityApp({ deps, internalSecret, migrationsDir, metrics 
     ...databaseReadinessChecks(deps.db, migrationsDir),
     cache: async () => ((await deps.cache.ping()) ? 'ok' : 'not reachable'),
   });
-  return createHttpApp({ service: 'identity', logger: deps.logger, internalSecret, routers: [probes, userRoutes(deps), internalRoutes(deps)], metrics });
+  return createHttpApp({
+    service: 'identity',
+    logger: deps.logger,
+    internalSecret,
+    routers: [probes, userRoutes(deps), internalRoutes(deps)],
+    metrics,
+  });
 }

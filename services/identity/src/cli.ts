@@ -45,7 +45,9 @@ runCli({
     try {
       const user = await setUserRole(store, values.email, role);
       const { role: effective } = accessAt(user, nowSeconds());
-      console.log(`User ${user.id} (${user.email}): account role ${roleName(user.accountRole)} (${user.accountRole}); effective role now ${roleName(effective)} (${effective}).`);
+      console.log(
+        `User ${user.id} (${user.email}): account role ${roleName(user.accountRole)} (${user.accountRole}); effective role now ${roleName(effective)} (${effective}).`,
+      );
       // The write-through went to this process's own memory: a gateway caching the record elsewhere still has the old one.
       if (store.cacheNotShared) console.error(NOT_WRITTEN_THROUGH);
     } finally {

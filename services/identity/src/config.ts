@@ -32,7 +32,10 @@ export const identityConfigSchema = z.object({
    */
   JWT_SIGNING_KEY: json(privateSigningJwkSchema, 'a private Ed25519 JWK with a kid').optional(),
   /** Public JWKs of earlier signing keys, still served in the JWKS so their tokens verify until they expire. */
-  JWT_VERIFICATION_KEYS: json(z.array(publicVerificationJwkSchema, { error: 'expected an array of public JWKs' }), 'an array of public JWKs').optional(),
+  JWT_VERIFICATION_KEYS: json(
+    z.array(publicVerificationJwkSchema, { error: 'expected an array of public JWKs' }),
+    'an array of public JWKs',
+  ).optional(),
   /**
    * bcrypt work factor: each step doubles the time per hash (figures in docs/performance.md).
    * 11 is the production default; values below 10 are for tests only.

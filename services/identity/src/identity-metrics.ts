@@ -13,10 +13,23 @@ const THROTTLED_LIMITS: readonly ThrottledLimit[] = ['account_address', 'address
  * 429; `identity_login_local_limiter_total`: logins limited by this process alone (Redis unreachable).
  */
 export function createIdentityMetrics(registry: Registry): IdentityMetrics {
-  const throttled = new Counter({ name: LOGIN_THROTTLED_TOTAL, help: 'Logins refused (429) by the failed-login limits, by the limit reached', labelNames: ['limit'], registers: [registry] });
+  const throttled = new Counter({
+    name: LOGIN_THROTTLED_TOTAL,
+    help: 'Logins refused (429) by the failed-login limits, by the limit reached',
+    labelNames: ['limit'],
+    registers: [registry],
+  });
   for (const limit of THROTTLED_LIMITS) throttled.inc({ limit }, 0); // present from the start, so rate() alerts have a series
-  const registrations = new Counter({ name: REGISTRATION_THROTTLED_TOTAL, help: 'Registrations refused (429) by the per-address limit', registers: [registry] });
-  const local = new Counter({ name: LOGIN_LOCAL_LIMITER_TOTAL, help: 'Logins limited by this process alone because Redis could not be reached', registers: [registry] });
+  const registrations = new Counter({
+    name: REGISTRATION_THROTTLED_TOTAL,
+    help: 'Registrations refused (429) by the per-address limit',
+    registers: [registry],
+  });
+  const local = new Counter({
+    name: LOGIN_LOCAL_LIMITER_TOTAL,
+    help: 'Logins limited by this process alone because Redis could not be reached',
+    registers: [registry],
+  });
   return {
     loginThrottled: (limit) => throttled.inc({ limit }),
     registrationThrottled: () => registrations.inc(),

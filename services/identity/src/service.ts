@@ -32,7 +32,13 @@ type StoreConfig = Pick<IdentityConfig, 'DATABASE_URL' | 'DATA_DIR'>;
 
 /** Opens this service's database (PostgreSQL when DATABASE_URL is set, else PGlite under DATA_DIR/identity), migrated. */
 export async function openIdentityStore(config: StoreConfig, logger: Logger, cache: Cache): Promise<UserStore> {
-  const db = await openServiceDatabase({ service: 'identity', url: config.DATABASE_URL, dataDir: config.DATA_DIR, migrationsDir: IDENTITY_MIGRATIONS_DIR, logger });
+  const db = await openServiceDatabase({
+    service: 'identity',
+    url: config.DATABASE_URL,
+    dataDir: config.DATA_DIR,
+    migrationsDir: IDENTITY_MIGRATIONS_DIR,
+    logger,
+  });
   return { db, cache, logger };
 }
 
@@ -47,7 +53,12 @@ export async function openIdentityDeps(
   signer?: JwtSigner,
   registry: Registry = createMetricsRegistry('identity'),
 ): Promise<IdentityDeps> {
-  const loadedSigner = signer ?? (await loadSigner({ signingKey: config.JWT_SIGNING_KEY, verificationKeys: config.JWT_VERIFICATION_KEYS, dataDir: config.DATA_DIR }, logger));
+  const loadedSigner =
+    signer ??
+    (await loadSigner(
+      { signingKey: config.JWT_SIGNING_KEY, verificationKeys: config.JWT_VERIFICATION_KEYS, dataDir: config.DATA_DIR },
+      logger,
+    ));
   const passwords = await createPasswordHasher(config.BCRYPT_COST);
   const store = await openIdentityStore(config, logger, cache);
   return {
@@ -83,14 +94,20 @@ const PRUNE_EVERY_MS = 60 * 60 * 1000;
 export async function startIdentityService(config: IdentityConfig, logger: Logger, cache: Cache, bus?: Bus): Promise<IdentityService> {
   // Checked before anything is opened: a bad seed or key must not leave a database pool behind.
   const seed = assertSeedAdmin(config.SEED_ADMIN_EMAIL, config.SEED_ADMIN_PASSWORD);
-  const signer = await loadSigner({ signingKey: config.JWT_SIGNING_KEY, verificationKeys: config.JWT_VERIFICATION_KEYS, dataDir: config.DATA_DIR }, logger);
+  const signer = await loadSigner(
+    { signingKey: config.JWT_SIGNING_KEY, verificationKeys: config.JWT_VERIFICATION_KEYS, dataDir: config.DATA_DIR },
+    logger,
+  );
   const metrics = createMetricsRegistry('identity');
   // A failed start (seed, port taken) closes what it opened: no pool stays behind.
   return startWithCloseStack(logger, async (stack) => {
     const deps = await openIdentityDeps(config, logger, cache, signer, metrics);
     stack.defer('the database', () => deps.db.close());
     stack.defer('the local sign-in limiter', () => deps.localLimiter.close());
-    const ownBus = !bus && config.AMQP_URL ? createAmqpBus({ url: config.AMQP_URL, exchange: config.BUS_EXCHANGE, logger, connectionName: `identity-${process.pid}` }) : null;
+    const ownBus =
+      !bus && config.AMQP_URL
+        ? createAmqpBus({ url: config.AMQP_URL, exchange: config.BUS_EXCHANGE, logger, connectionName: `identity-${process.pid}` })
+        : null;
     if (ownBus) stack.defer('the message bus', () => ownBus.close());
     const given = bus ?? ownBus;
     // Deliveries by outcome (ack, retry, dead_lettered) on this service's /metrics.

@@ -2,7 +2,17 @@ import { describe, it, expect, beforeAll, afterAll } from '@jest/globals';
 import { createRedisCache, type Cache } from '@acs/cache';
 import { authzCacheKey } from '@acs/contracts';
 import { openIdentityDeps, registerUser, setTrialEnd, setUserRole, type IdentityDeps } from '../src/index.js';
-import { buildRegisterBody, closedRedisUrl, countUsers, findRow, identityConfig, registered, silentLogger, startIdentity, type IdentityHarness } from './harness.js';
+import {
+  buildRegisterBody,
+  closedRedisUrl,
+  countUsers,
+  findRow,
+  identityConfig,
+  registered,
+  silentLogger,
+  startIdentity,
+  type IdentityHarness,
+} from './harness.js';
 
 let identity: IdentityHarness;
 let deadCache: Cache;
@@ -73,7 +83,10 @@ describe('when the cache write lands but its answer is lost (a timeout)', () => 
 
   it('an entry claiming a version the database does not have is replaced, not kept', async () => {
     const { body: account, user } = await registered(identity);
-    await identity.redis.set(`${identity.prefix}${authzCacheKey(user.id)}`, `2|${JSON.stringify({ userId: user.id, accountRole: 3, trialEndsAt: null, subscriptionEndsAt: null, planType: 0, disabled: false })}`);
+    await identity.redis.set(
+      `${identity.prefix}${authzCacheKey(user.id)}`,
+      `2|${JSON.stringify({ userId: user.id, accountRole: 3, trialEndsAt: null, subscriptionEndsAt: null, planType: 0, disabled: false })}`,
+    );
     await setUserRole(identity.deps, account.email, 0);
     expect(await identity.cachedAuthz(user.id)).toMatchObject({ version: 2, record: { accountRole: 0 } });
   });

@@ -22,7 +22,14 @@ describe('POST /internal/users/authz (the gateway on a cache miss)', () => {
     const response = await identity.lookup({ userId: user.id });
     expect(response.status).toBe(200);
     const body = authzLookupResponseSchema.parse(await response.json());
-    expect(body.record).toEqual({ userId: user.id, accountRole: 0, trialEndsAt: Date.parse(user.trialExpiresAt!) / 1000, subscriptionEndsAt: null, planType: 0, disabled: false });
+    expect(body.record).toEqual({
+      userId: user.id,
+      accountRole: 0,
+      trialEndsAt: Date.parse(user.trialExpiresAt!) / 1000,
+      subscriptionEndsAt: null,
+      planType: 0,
+      disabled: false,
+    });
     expect(await identity.cachedAuthz(user.id)).toEqual(original);
   });
 
@@ -63,7 +70,9 @@ describe('every change writes the record through', () => {
     expect(await identity.cachedAuthz(user.id)).toMatchObject({ version: 2, record: { userId: user.id, accountRole: 3 } });
     const { rows } = await identity.db.query<{ account_role: number }>('SELECT account_role FROM users WHERE id = $1', [user.id]);
     expect(rows[0]!.account_role).toBe(3);
-    expect(captured.lines).toContainEqual(expect.objectContaining({ audit: 'user.role_changed', userId: user.id, previousRole: 0, role: 3 }));
+    expect(captured.lines).toContainEqual(
+      expect.objectContaining({ audit: 'user.role_changed', userId: user.id, previousRole: 0, role: 3 }),
+    );
   });
 
   it('setTrialEnd moves the trial end in the database and the cache (Unix seconds)', async () => {
@@ -77,9 +86,12 @@ describe('every change writes the record through', () => {
   });
 
   it('refuses unknown users and invalid roles', async () => {
-    await expect(setUserRole(identity.deps, 'nobody-here@example.test', 2)).rejects.toThrow('No user with the e-mail address nobody-here@example.test');
+    await expect(setUserRole(identity.deps, 'nobody-here@example.test', 2)).rejects.toThrow(
+      'No user with the e-mail address nobody-here@example.test',
+    );
     await expect(setTrialEnd(identity.deps, 987_654_321, null)).rejects.toThrow('No user 987654321');
     const { body: account } = await registered(identity);
-    for (const role of [4, -1, 1.5, Number.NaN]) await expect(setUserRole(identity.deps, account.email, role)).rejects.toThrow(/The role must be 0/);
+    for (const role of [4, -1, 1.5, Number.NaN])
+      await expect(setUserRole(identity.deps, account.email, role)).rejects.toThrow(/The role must be 0/);
   });
 });

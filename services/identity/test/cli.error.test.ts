@@ -21,14 +21,30 @@ afterAll(async () => {
 
 describe('users CLI refuses bad input with exit code 1 and a clear message', () => {
   it.each<[string, string[], RegExp]>([
-    ['an unknown role', ['set-role', '--email', 'a@example.test', '--role', 'owner'], /^Unknown role "owner": expected one of free, subscriber, admin, superadmin$/m],
+    [
+      'an unknown role',
+      ['set-role', '--email', 'a@example.test', '--role', 'owner'],
+      /^Unknown role "owner": expected one of free, subscriber, admin, superadmin$/m,
+    ],
     ['a numeric role', ['set-role', '--email', 'a@example.test', '--role', '2'], /^Unknown role "2"/m],
     ['no role', ['set-role', '--email', 'a@example.test'], /^set-role needs --role free\|subscriber\|admin\|superadmin$/m],
     ['no e-mail', ['set-role', '--role', 'admin'], /^set-role needs --email EMAIL$/m],
     ['an unknown command', ['delete', '--email', 'a@example.test'], /^Unknown command "delete"\. Run with --help\.$/m],
-    ['an extra argument', ['set-role', 'admin', '--email', 'a@example.test', '--role', 'admin'], /^Unexpected argument "admin"\. Run with --help\.$/m],
-    ['an unknown option', ['set-role', '--email', 'a@example.test', '--role', 'admin', '--force'], /Unknown option '--force'.*Run with --help\./],
-    ['an unknown user', ['set-role', '--email', 'nobody-at-all@example.test', '--role', 'admin'], /^No user with the e-mail address nobody-at-all@example.test$/m],
+    [
+      'an extra argument',
+      ['set-role', 'admin', '--email', 'a@example.test', '--role', 'admin'],
+      /^Unexpected argument "admin"\. Run with --help\.$/m,
+    ],
+    [
+      'an unknown option',
+      ['set-role', '--email', 'a@example.test', '--role', 'admin', '--force'],
+      /Unknown option '--force'.*Run with --help\./,
+    ],
+    [
+      'an unknown user',
+      ['set-role', '--email', 'nobody-at-all@example.test', '--role', 'admin'],
+      /^No user with the e-mail address nobody-at-all@example.test$/m,
+    ],
   ])('%s', async (_what, args, message) => {
     const result = await runCli(args, env);
     expect(result.code).toBe(1);
@@ -82,7 +98,9 @@ describe('the embedded-mode guard', () => {
 
   it('works on the embedded database once the system is stopped', async () => {
     sleeper?.kill('SIGTERM');
-    await new Promise((resolve) => (sleeper!.exitCode !== null || sleeper!.signalCode !== null ? resolve(null) : sleeper!.once('exit', resolve)));
+    await new Promise((resolve) =>
+      sleeper!.exitCode !== null || sleeper!.signalCode !== null ? resolve(null) : sleeper!.once('exit', resolve),
+    );
     const result = await runCli(['set-role', '--email', 'a@example.test', '--role', 'admin'], { DATA_DIR: dataDir });
     expect(result.code).toBe(1);
     expect(result.stderr).toContain('No user with the e-mail address a@example.test');

@@ -48,7 +48,11 @@ describe('users CLI', () => {
     const url = new URL(identity.database.url);
     // DATABASE_URL .../<db>_cli names the identity database <db>_cli_identity, which does not exist
     // yet: the CLI creates and migrates it, and then finds no such user.
-    const result = await runCli(['set-role', '--email', 'nobody@example.test', '--role', 'admin'], { DATABASE_URL: `${identity.database.url}_cli`, REDIS_URL, REDIS_PREFIX: identity.prefix });
+    const result = await runCli(['set-role', '--email', 'nobody@example.test', '--role', 'admin'], {
+      DATABASE_URL: `${identity.database.url}_cli`,
+      REDIS_URL,
+      REDIS_PREFIX: identity.prefix,
+    });
     expect(result.code).toBe(1);
     expect(result.stderr).toContain('No user with the e-mail address nobody@example.test');
     const { default: pg } = await import('pg');

@@ -31,7 +31,9 @@ export async function closedRedisUrl(): Promise<string> {
 }
 
 /** A fresh Ed25519 signing key as JWT_SIGNING_KEY wants it, and its public half. */
-export async function newSigningKey(kid = `test-${randomBytes(4).toString('hex')}`): Promise<{ env: string; privateJwk: Record<string, unknown>; publicJwk: Record<string, unknown> }> {
+export async function newSigningKey(
+  kid = `test-${randomBytes(4).toString('hex')}`,
+): Promise<{ env: string; privateJwk: Record<string, unknown>; publicJwk: Record<string, unknown> }> {
   const { privateKey, publicKey } = await generateKeyPair('EdDSA', { extractable: true });
   const privateJwk = { ...(await exportJWK(privateKey)), kid };
   const publicJwk = { ...(await exportJWK(publicKey)), kid };
@@ -228,7 +230,13 @@ export function buildRegisterBody(overrides: Partial<RegisterBody> & Record<stri
 }
 
 /** Registers through the API and returns the body it sent and the 201 answer. */
-export async function registered(identity: IdentityHarness, overrides: Partial<RegisterBody> = {}): Promise<{ body: RegisterBody; user: { id: number; email: string; role: number; isTrialSubscription: boolean; trialExpiresAt: string | null } }> {
+export async function registered(
+  identity: IdentityHarness,
+  overrides: Partial<RegisterBody> = {},
+): Promise<{
+  body: RegisterBody;
+  user: { id: number; email: string; role: number; isTrialSubscription: boolean; trialExpiresAt: string | null };
+}> {
   const body = buildRegisterBody(overrides);
   const response = await identity.register(body);
   if (response.status !== 201) throw new Error(`register answered ${response.status}: ${await response.text()}`);
@@ -252,10 +260,13 @@ export async function connectionsTo(database: TestDatabase): Promise<number> {
 export async function countPasswordChecks(identity: IdentityHarness, fn: () => Promise<void>): Promise<number> {
   const passwords = identity.deps.passwords;
   let count = 0;
-  identity.deps.passwords = { ...passwords, verify: (password, hash) => {
+  identity.deps.passwords = {
+    ...passwords,
+    verify: (password, hash) => {
       count += 1;
       return passwords.verify(password, hash);
-    } };
+    },
+  };
   try {
     await fn();
   } finally {

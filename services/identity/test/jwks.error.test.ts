@@ -39,9 +39,15 @@ describe('bad signing keys in the configuration', () => {
 
   it('refuses a signing key without d or kid, or of another type', async () => {
     const { privateJwk, publicJwk } = await newSigningKey();
-    expect(configProblems({ JWT_SIGNING_KEY: JSON.stringify(publicJwk) })).toContainEqual({ path: 'JWT_SIGNING_KEY.d', message: 'expected d, the private part' });
+    expect(configProblems({ JWT_SIGNING_KEY: JSON.stringify(publicJwk) })).toContainEqual({
+      path: 'JWT_SIGNING_KEY.d',
+      message: 'expected d, the private part',
+    });
     const { kid: _kid, ...noKid } = privateJwk;
-    expect(configProblems({ JWT_SIGNING_KEY: JSON.stringify(noKid) })).toContainEqual({ path: 'JWT_SIGNING_KEY.kid', message: 'expected a kid' });
+    expect(configProblems({ JWT_SIGNING_KEY: JSON.stringify(noKid) })).toContainEqual({
+      path: 'JWT_SIGNING_KEY.kid',
+      message: 'expected a kid',
+    });
     const problems = configProblems({ JWT_SIGNING_KEY: JSON.stringify({ ...privateJwk, kty: 'EC', crv: 'P-256' }) });
     expect(problems.map((p) => p.path)).toEqual(['JWT_SIGNING_KEY.kty', 'JWT_SIGNING_KEY.crv']);
     expect(JSON.stringify(problems)).not.toContain(String(privateJwk.d));
@@ -59,15 +65,22 @@ describe('bad signing keys in the configuration', () => {
     const a = await newSigningKey('mixed');
     const b = await newSigningKey('other');
     const config = await identityConfig(database, prefix, { JWT_SIGNING_KEY: JSON.stringify({ ...a.privateJwk, x: b.publicJwk.x }) });
-    await expect(startIdentityService(config, silentLogger(), cache)).rejects.toThrow(/^The JWT signing key mixed is unusable.*: its public part "x" must belong to its private part "d"$/);
+    await expect(startIdentityService(config, silentLogger(), cache)).rejects.toThrow(
+      /^The JWT signing key mixed is unusable.*: its public part "x" must belong to its private part "d"$/,
+    );
     expect(await connectionsTo(database)).toBe(0);
   });
 
   it('stops the start when a verification key reuses the current kid with another key', async () => {
     const current = await newSigningKey('same-kid');
     const other = await newSigningKey('same-kid');
-    const config = await identityConfig(database, prefix, { JWT_SIGNING_KEY: current.env, JWT_VERIFICATION_KEYS: JSON.stringify([other.publicJwk]) });
-    await expect(startIdentityService(config, silentLogger(), cache)).rejects.toThrow('JWT_VERIFICATION_KEYS: two different keys have the kid "same-kid"');
+    const config = await identityConfig(database, prefix, {
+      JWT_SIGNING_KEY: current.env,
+      JWT_VERIFICATION_KEYS: JSON.stringify([other.publicJwk]),
+    });
+    await expect(startIdentityService(config, silentLogger(), cache)).rejects.toThrow(
+      'JWT_VERIFICATION_KEYS: two different keys have the kid "same-kid"',
+    );
   });
 
   it('stops the start when the key file under DATA_DIR is not a key, and names the file', async () => {
@@ -75,7 +88,9 @@ describe('bad signing keys in the configuration', () => {
     await mkdir(dir, { recursive: true });
     await writeFile(join(dir, 'jwt-signing-key.json'), '{"kty":"OKP"}', { mode: 0o600 });
     const config = await identityConfig(database, prefix, { JWT_SIGNING_KEY: '', DATA_DIR: join(dataDir, 'broken') });
-    await expect(startIdentityService(config, silentLogger(), cache)).rejects.toThrow(/jwt-signing-key\.json does not hold a private Ed25519 JWK with a kid .*delete it to generate a new key/);
+    await expect(startIdentityService(config, silentLogger(), cache)).rejects.toThrow(
+      /jwt-signing-key\.json does not hold a private Ed25519 JWK with a kid .*delete it to generate a new key/,
+    );
   });
 
   it('tightens a key file readable by others to 0600', async () => {
@@ -84,7 +99,11 @@ describe('bad signing keys in the configuration', () => {
     const file = join(dir, 'jwt-signing-key.json');
     await writeFile(file, (await newSigningKey('loose')).env);
     await chmod(file, 0o644);
-    const service = await startIdentityService(await identityConfig(database, prefix, { JWT_SIGNING_KEY: '', DATA_DIR: join(dataDir, 'loose') }), silentLogger(), cache);
+    const service = await startIdentityService(
+      await identityConfig(database, prefix, { JWT_SIGNING_KEY: '', DATA_DIR: join(dataDir, 'loose') }),
+      silentLogger(),
+      cache,
+    );
     try {
       expect(service.deps.signer.kid).toBe('loose');
       expect((await stat(file)).mode & 0o777).toBe(0o600);

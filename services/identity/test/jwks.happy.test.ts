@@ -36,7 +36,9 @@ describe(`GET /.well-known/jwks.json`, () => {
   it('serves the verification keys after the current one, so tokens of the previous key still verify', async () => {
     const current = await newSigningKey('current');
     const previous = await newSigningKey('previous');
-    identity = await startIdentity({ env: { JWT_SIGNING_KEY: current.env, JWT_VERIFICATION_KEYS: JSON.stringify([previous.publicJwk, current.publicJwk]) } });
+    identity = await startIdentity({
+      env: { JWT_SIGNING_KEY: current.env, JWT_VERIFICATION_KEYS: JSON.stringify([previous.publicJwk, current.publicJwk]) },
+    });
     const jwks = await servedKeys(identity);
     expect(jwks.keys.map((k) => k.kid)).toEqual(['current', 'previous']);
     const set = createLocalJWKSet(jwks as JSONWebKeySet);
@@ -59,8 +61,15 @@ describe(`GET /.well-known/jwks.json`, () => {
     identity = await startIdentity({ env: { JWT_ISSUER: 'https://id.example.test', JWT_AUDIENCE: 'audio-api', JWT_TTL_SECONDS: '120' } });
     const set = createLocalJWKSet((await servedKeys(identity)) as JSONWebKeySet);
     const { body } = await registered(identity);
-    const login = (await (await identity.login({ email: body.email, password: body.password })).json()) as { token: string; expiresAt: string };
-    const { payload } = await jwtVerify(login.token, set, { algorithms: ['EdDSA'], issuer: 'https://id.example.test', audience: 'audio-api' });
+    const login = (await (await identity.login({ email: body.email, password: body.password })).json()) as {
+      token: string;
+      expiresAt: string;
+    };
+    const { payload } = await jwtVerify(login.token, set, {
+      algorithms: ['EdDSA'],
+      issuer: 'https://id.example.test',
+      audience: 'audio-api',
+    });
     expect(payload.exp! - payload.iat!).toBe(120);
     await expect(jwtVerify(login.token, set, { algorithms: ['EdDSA'], issuer: JWT_ISSUER_DEFAULT })).rejects.toThrow();
   });
@@ -73,7 +82,13 @@ describe('without JWT_SIGNING_KEY (the embedded mode)', () => {
     const file = join(dataDir, 'identity', 'jwt-signing-key.json');
     expect((await stat(file)).mode & 0o777).toBe(0o600);
     const stored = JSON.parse(await readFile(file, 'utf8')) as Record<string, string>;
-    expect(stored).toMatchObject({ kty: 'OKP', crv: 'Ed25519', x: expect.any(String), d: expect.any(String), kid: expect.stringMatching(/^\d{4}-\d{2}-\d{2}\.[A-Za-z0-9_-]{8}$/) });
+    expect(stored).toMatchObject({
+      kty: 'OKP',
+      crv: 'Ed25519',
+      x: expect.any(String),
+      d: expect.any(String),
+      kid: expect.stringMatching(/^\d{4}-\d{2}-\d{2}\.[A-Za-z0-9_-]{8}$/),
+    });
     const first = await servedKeys(identity);
     expect(first.keys).toEqual([{ kty: 'OKP', crv: 'Ed25519', x: stored.x, kid: stored.kid, alg: 'EdDSA', use: 'sig' }]);
 

@@ -1,7 +1,16 @@
 import { describe, it, expect, beforeAll, afterAll } from '@jest/globals';
 import { signedFetch } from '@acs/testing';
 import { INVALID_CREDENTIALS } from '../src/index.js';
-import { INTERNAL_SECRET, LOGIN_PATH, countPasswordChecks, registered, startIdentity, strongPassword, uniqueEmail, type IdentityHarness } from './harness.js';
+import {
+  INTERNAL_SECRET,
+  LOGIN_PATH,
+  countPasswordChecks,
+  registered,
+  startIdentity,
+  strongPassword,
+  uniqueEmail,
+  type IdentityHarness,
+} from './harness.js';
 
 let identity: IdentityHarness;
 
@@ -37,8 +46,18 @@ describe('a failed login', () => {
 
   it('runs one bcrypt comparison for an unknown e-mail, as for a wrong password', async () => {
     const { body: account } = await registered(identity);
-    expect(await countPasswordChecks(identity, async () => void (await identity.login({ email: uniqueEmail('ghost'), password: strongPassword() }, { clientIp: nextIp() })))).toBe(1);
-    expect(await countPasswordChecks(identity, async () => void (await identity.login({ email: account.email, password: strongPassword() }, { clientIp: nextIp() })))).toBe(1);
+    expect(
+      await countPasswordChecks(
+        identity,
+        async () => void (await identity.login({ email: uniqueEmail('ghost'), password: strongPassword() }, { clientIp: nextIp() })),
+      ),
+    ).toBe(1);
+    expect(
+      await countPasswordChecks(
+        identity,
+        async () => void (await identity.login({ email: account.email, password: strongPassword() }, { clientIp: nextIp() })),
+      ),
+    ).toBe(1);
   });
 
   it('refuses a password longer than 72 bytes that starts with the right 72 (no silent truncation)', async () => {
@@ -52,7 +71,9 @@ describe('a failed login', () => {
 
   it('is case-sensitive for the password', async () => {
     const { body: account } = await registered(identity);
-    expect((await identity.login({ email: account.email, password: account.password.toUpperCase() }, { clientIp: nextIp() })).status).toBe(401);
+    expect((await identity.login({ email: account.email, password: account.password.toUpperCase() }, { clientIp: nextIp() })).status).toBe(
+      401,
+    );
   });
 });
 

@@ -26,7 +26,11 @@ async function loginOk(email: string, password: string) {
   expect(response.status).toBe(200);
   const body = loginResponseSchema.strict().parse(await response.json());
   expect(Object.keys(body.user).sort()).toEqual(['email', 'id', 'isTrialSubscription', 'role']);
-  const { payload, protectedHeader } = await jwtVerify(body.token, jwks, { algorithms: ['EdDSA'], issuer: JWT_ISSUER_DEFAULT, audience: JWT_AUDIENCE_DEFAULT });
+  const { payload, protectedHeader } = await jwtVerify(body.token, jwks, {
+    algorithms: ['EdDSA'],
+    issuer: JWT_ISSUER_DEFAULT,
+    audience: JWT_AUDIENCE_DEFAULT,
+  });
   return { body, claims: userClaimsSchema.strict().parse(payload), header: protectedHeader };
 }
 
@@ -90,7 +94,10 @@ describe('POST /api/Users/Login after the trial', () => {
 describe('what a login leaves behind', () => {
   it('logs an audit line with user id and request id, never the password, the hash or the token', async () => {
     const { body: account, user } = await registered(identity);
-    const response = await identity.login({ email: account.email, password: account.password }, { headers: { 'x-request-id': 'req-login-ok' } });
+    const response = await identity.login(
+      { email: account.email, password: account.password },
+      { headers: { 'x-request-id': 'req-login-ok' } },
+    );
     const { token } = (await response.json()) as { token: string };
     expect(lines).toContainEqual(expect.objectContaining({ audit: 'user.logged_in', userId: user.id, requestId: 'req-login-ok', role: 1 }));
     const { rows } = await identity.db.query<{ password_hash: string }>('SELECT password_hash FROM users WHERE id = $1', [user.id]);

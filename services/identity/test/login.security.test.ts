@@ -3,7 +3,17 @@ import bcrypt from 'bcrypt';
 import { createRedisCache, type Cache } from '@acs/cache';
 import { pairFailuresKey } from '../src/domain/login-throttle.js';
 import { deleteRedisKeys, metricValue, startFaultProxy, uniqueName, type FaultProxy } from '@acs/testing';
-import { REDIS_URL, captureLogger, countPasswordChecks, registered, silentLogger, startIdentity, strongPassword, uniqueEmail, type IdentityHarness } from './harness.js';
+import {
+  REDIS_URL,
+  captureLogger,
+  countPasswordChecks,
+  registered,
+  silentLogger,
+  startIdentity,
+  strongPassword,
+  uniqueEmail,
+  type IdentityHarness,
+} from './harness.js';
 
 let identity: IdentityHarness;
 const captured = captureLogger();
@@ -11,7 +21,12 @@ const captured = captureLogger();
 beforeAll(async () => {
   identity = await startIdentity({
     logger: captured.logger,
-    env: { LOGIN_MAX_FAILURES_PER_ACCOUNT_ADDRESS: '3', LOGIN_MAX_FAILURES_PER_ACCOUNT: '5', LOGIN_MAX_FAILURES_PER_ADDRESS: '8', LOGIN_FAILURE_WINDOW_SECONDS: '900' },
+    env: {
+      LOGIN_MAX_FAILURES_PER_ACCOUNT_ADDRESS: '3',
+      LOGIN_MAX_FAILURES_PER_ACCOUNT: '5',
+      LOGIN_MAX_FAILURES_PER_ADDRESS: '8',
+      LOGIN_FAILURE_WINDOW_SECONDS: '900',
+    },
   });
 });
 
@@ -35,7 +50,10 @@ async function expectThrottled(response: Response): Promise<number> {
   expect(retryAfter).toBeGreaterThan(0);
   expect(retryAfter).toBeLessThanOrEqual(900);
   const body = (await response.json()) as { error: string; message: string };
-  expect(body).toMatchObject({ error: 'Too many requests', message: `Too many failed sign-in attempts. Try again in ${retryAfter} seconds.` });
+  expect(body).toMatchObject({
+    error: 'Too many requests',
+    message: `Too many failed sign-in attempts. Try again in ${retryAfter} seconds.`,
+  });
   return retryAfter;
 }
 
@@ -56,7 +74,8 @@ describe('throttling per (account, address)', () => {
   it('counts the e-mail in any case as one account', async () => {
     const { body: account } = await registered(identity);
     const clientIp = nextIp();
-    for (const email of [account.email, account.email.toUpperCase(), account.email.toLowerCase()]) expect((await fail(email, clientIp)).status).toBe(401);
+    for (const email of [account.email, account.email.toUpperCase(), account.email.toLowerCase()])
+      expect((await fail(email, clientIp)).status).toBe(401);
     await expectThrottled(await fail(account.email.toLowerCase(), clientIp));
   });
 
@@ -118,7 +137,8 @@ describe('throttling per account across addresses (a distributed guess)', () => 
 
   it('keeps at most 10 known addresses per account, with an expiry', async () => {
     const { body: account } = await registered(identity);
-    for (let i = 0; i < 12; i++) expect((await identity.login({ email: account.email, password: account.password }, { clientIp: nextIp() })).status).toBe(200);
+    for (let i = 0; i < 12; i++)
+      expect((await identity.login({ email: account.email, password: account.password }, { clientIp: nextIp() })).status).toBe(200);
     const { createHash } = await import('node:crypto');
     const key = `${identity.prefix}login-known:${createHash('sha256').update(account.email.toLowerCase()).digest('hex')}`;
     const known = JSON.parse((await identity.redis.get(key))!) as [string, number][];
@@ -142,10 +162,13 @@ describe('equal answers', () => {
     const answers: { status: number; retryAfter: string | null; body: string }[] = [];
     let queries = 0;
     const db = identity.deps.db;
-    identity.deps.db = { ...db, query: (...args: Parameters<typeof db.query>) => {
-      queries += 1;
-      return db.query(...args);
-    } } as typeof db;
+    identity.deps.db = {
+      ...db,
+      query: (...args: Parameters<typeof db.query>) => {
+        queries += 1;
+        return db.query(...args);
+      },
+    } as typeof db;
     try {
       const checks = await countPasswordChecks(identity, async () => {
         for (const email of [account.email, ghost]) {
@@ -200,7 +223,6 @@ describe('throttling per client address', () => {
     expect((await fail(uniqueEmail('v6'), '2001:db8:abcd:13::1')).status).toBe(401);
     expect(await identity.redis.exists(`${identity.prefix}login-fail:addr:2001:db8:abcd:12::/64`)).toBe(1);
   });
-
 });
 
 describe('audit lines', () => {
@@ -216,11 +238,27 @@ describe('audit lines', () => {
     const ghost = uniqueEmail('ghost');
     await identity.login({ email: ghost, password: strongPassword() }, { clientIp, headers: { 'x-request-id': 'req-ghost' } });
     await identity.login({ email: account.email, password: account.password }, { clientIp, headers: { 'x-request-id': 'req-throttled' } });
-    expect(captured.lines).toContainEqual(expect.objectContaining({ audit: 'user.login_failed', userId: user.id, reason: 'wrong_password', address: clientIp, requestId: 'req-fail-0' }));
+    expect(captured.lines).toContainEqual(
+      expect.objectContaining({
+        audit: 'user.login_failed',
+        userId: user.id,
+        reason: 'wrong_password',
+        address: clientIp,
+        requestId: 'req-fail-0',
+      }),
+    );
     const ghostLine = captured.lines.find((line) => line.audit === 'user.login_failed' && line.requestId === 'req-ghost');
     expect(ghostLine).toMatchObject({ reason: 'unknown_email', address: clientIp });
     expect(ghostLine).not.toHaveProperty('userId');
-    expect(captured.lines).toContainEqual(expect.objectContaining({ audit: 'user.login_throttled', limit: 'account_address', address: clientIp, requestId: 'req-throttled', retryAfterSeconds: expect.any(Number) }));
+    expect(captured.lines).toContainEqual(
+      expect.objectContaining({
+        audit: 'user.login_throttled',
+        limit: 'account_address',
+        address: clientIp,
+        requestId: 'req-throttled',
+        retryAfterSeconds: expect.any(Number),
+      }),
+    );
     const text = captured.text();
     for (const secret of [account.password, ...passwords]) expect(text).not.toContain(secret);
     expect(text).not.toContain(account.email);
@@ -253,7 +291,8 @@ describe('when Redis is unreachable: each process limits sign-ins on its own cou
     expect((await down.login({ email: account.email, password: strongPassword() }, { clientIp })).status).toBe(401); // counted in Redis
     proxy.cut();
     expect((await down.login({ email: account.email, password: account.password }, { clientIp: nextIp() })).status).toBe(200);
-    for (let i = 0; i < 3; i++) expect((await down.login({ email: account.email, password: strongPassword() }, { clientIp })).status).toBe(401);
+    for (let i = 0; i < 3; i++)
+      expect((await down.login({ email: account.email, password: strongPassword() }, { clientIp })).status).toBe(401);
     let response: Response | undefined;
     const checks = await countPasswordChecks(down, async () => {
       response = await down.login({ email: account.email, password: account.password }, { clientIp });
@@ -291,7 +330,9 @@ describe('timing: an unknown e-mail costs as much as a wrong password', () => {
   const COST = 10;
 
   beforeAll(async () => {
-    slow = await startIdentity({ env: { BCRYPT_COST: String(COST), LOGIN_MAX_FAILURES_PER_ACCOUNT: '100', LOGIN_MAX_FAILURES_PER_ADDRESS: '100' } });
+    slow = await startIdentity({
+      env: { BCRYPT_COST: String(COST), LOGIN_MAX_FAILURES_PER_ACCOUNT: '100', LOGIN_MAX_FAILURES_PER_ADDRESS: '100' },
+    });
   }, 60_000);
 
   afterAll(async () => {

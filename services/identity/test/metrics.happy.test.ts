@@ -13,7 +13,12 @@ beforeAll(async () => {
   bus = createMemoryBus({ delayScale: 0.001 });
   identity = await startIdentity({
     bus,
-    env: { LOGIN_MAX_FAILURES_PER_ACCOUNT: '2', LOGIN_MAX_FAILURES_PER_ADDRESS: '50', SUBSCRIPTION_EVENTS_RETRY_DELAYS_MS: '10', SUBSCRIPTION_EVENTS_MAX_ATTEMPTS: '2' },
+    env: {
+      LOGIN_MAX_FAILURES_PER_ACCOUNT: '2',
+      LOGIN_MAX_FAILURES_PER_ADDRESS: '50',
+      SUBSCRIPTION_EVENTS_RETRY_DELAYS_MS: '10',
+      SUBSCRIPTION_EVENTS_MAX_ATTEMPTS: '2',
+    },
   });
 });
 afterAll(async () => {
@@ -39,9 +44,11 @@ describe('GET /metrics at the identity service', () => {
   it('counts throttled logins by the limit reached, and logins by route and status', async () => {
     const before = await scrape();
     expect(metricValue(before, 'identity_login_throttled_total', { service: 'identity', limit: 'account' })).toBe(0);
-    for (const limit of ['account_address', 'address']) expect(metricValue(before, 'identity_login_throttled_total', { service: 'identity', limit })).toBe(0);
+    for (const limit of ['account_address', 'address'])
+      expect(metricValue(before, 'identity_login_throttled_total', { service: 'identity', limit })).toBe(0);
     const { body } = await registered(identity);
-    for (let i = 0; i < 2; i++) expect((await identity.login({ email: body.email, password: strongPassword() }, { clientIp: '198.51.100.7' })).status).toBe(401);
+    for (let i = 0; i < 2; i++)
+      expect((await identity.login({ email: body.email, password: strongPassword() }, { clientIp: '198.51.100.7' })).status).toBe(401);
     expect((await identity.login({ email: body.email, password: body.password }, { clientIp: '198.51.100.7' })).status).toBe(429);
     const text = await scrape();
     expect(metricValue(text, 'identity_login_throttled_total', { limit: 'account' })).toBe(1);
@@ -56,7 +63,8 @@ describe('GET /metrics at the identity service', () => {
     const { user } = await registered(identity);
     await bus.publish(SUBSCRIPTION_ROUTING_KEYS.activated, subscriptionEvent('activated', user.id));
     await bus.publish(SUBSCRIPTION_ROUTING_KEYS.activated, subscriptionEvent('activated', 2_000_000_001)); // no such user
-    const consumed = (text: string, outcome: string) => metricValue(text, 'bus_messages_consumed_total', { service: 'identity', queue: SUBSCRIPTION_EVENTS_QUEUE, outcome });
+    const consumed = (text: string, outcome: string) =>
+      metricValue(text, 'bus_messages_consumed_total', { service: 'identity', queue: SUBSCRIPTION_EVENTS_QUEUE, outcome });
     await eventually(async () => consumed(await scrape(), 'dead_lettered') === 1);
     const text = await scrape();
     expect(consumed(text, 'ack')).toBe(1);

@@ -19,13 +19,15 @@ afterAll(async () => {
 });
 
 const eventIdsOf = async (userId: number): Promise<string[]> =>
-  (await identity.db.query<{ event_id: string }>('SELECT event_id FROM processed_events WHERE user_id = $1 ORDER BY sequence', [userId])).rows.map((r) => r.event_id);
+  (
+    await identity.db.query<{ event_id: string }>('SELECT event_id FROM processed_events WHERE user_id = $1 ORDER BY sequence', [userId])
+  ).rows.map((r) => r.event_id);
 
 const age = (userId: number, days: number) =>
   identity.db.query(`UPDATE processed_events SET processed_at = now() - make_interval(days => $2) WHERE user_id = $1`, [userId, days]);
 
 describe('pruning processed subscription events', () => {
-  it('drops old rows but keeps each user\'s latest applied event, so a late replay stays stale and a recent row stays', async () => {
+  it("drops old rows but keeps each user's latest applied event, so a late replay stays stale and a recent row stays", async () => {
     const { user, body } = await registered(identity);
     const at = (minutesAgo: number) => new Date(Date.now() - minutesAgo * 60_000).toISOString();
     const activated = parseSubscriptionEvent(subscriptionEvent('activated', user.id, { planType: 1, occurredAt: at(30), sequence: 1 }));

@@ -1,6 +1,16 @@
 import { describe, it, expect, beforeAll, afterAll } from '@jest/globals';
 import { signedFetch } from '@acs/testing';
-import { INTERNAL_SECRET, REGISTER_PATH, buildRegisterBody, countUsers, findRow, startIdentity, strongPassword, uniqueEmail, type IdentityHarness } from './harness.js';
+import {
+  INTERNAL_SECRET,
+  REGISTER_PATH,
+  buildRegisterBody,
+  countUsers,
+  findRow,
+  startIdentity,
+  strongPassword,
+  uniqueEmail,
+  type IdentityHarness,
+} from './harness.js';
 
 let identity: IdentityHarness;
 
@@ -41,7 +51,11 @@ describe('an e-mail that is already registered', () => {
 
   it('lets exactly one of two simultaneous registrations of one address win', async () => {
     const email = uniqueEmail('race');
-    const statuses = await Promise.all([identity.register(buildRegisterBody({ email })), identity.register(buildRegisterBody({ email: email.toUpperCase() }))].map(async (r) => (await r).status));
+    const statuses = await Promise.all(
+      [identity.register(buildRegisterBody({ email })), identity.register(buildRegisterBody({ email: email.toUpperCase() }))].map(
+        async (r) => (await r).status,
+      ),
+    );
     expect(statuses.sort()).toEqual([201, 409]);
   });
 });
@@ -55,11 +69,19 @@ describe('a body that is not a registration', () => {
 
   it('answers 400 to an empty body and to a body that is not JSON', async () => {
     await expectError(await signedFetch(identity.url, INTERNAL_SECRET, 'POST', REGISTER_PATH, {}), 400, 'Bad request');
-    const text = await signedFetch(identity.url, INTERNAL_SECRET, 'POST', REGISTER_PATH, { body: 'email=a@b.co', headers: { 'content-type': 'text/plain' } });
+    const text = await signedFetch(identity.url, INTERNAL_SECRET, 'POST', REGISTER_PATH, {
+      body: 'email=a@b.co',
+      headers: { 'content-type': 'text/plain' },
+    });
     await expectError(text, 415, 'Unsupported media type');
   });
 
-  it.each<[string, unknown]>([['an array', []], ['a JSON string', '"hello"'], ['null', null], ['a number', 42]])('answers 400 when the body is %s', async (_what, payload) => {
+  it.each<[string, unknown]>([
+    ['an array', []],
+    ['a JSON string', '"hello"'],
+    ['null', null],
+    ['a number', 42],
+  ])('answers 400 when the body is %s', async (_what, payload) => {
     const body = await expectError(await identity.register(payload), 400, 'Bad request');
     expect(body.message).toBe('The request body is invalid');
   });
@@ -79,7 +101,11 @@ describe('a body that is not a registration', () => {
     ['an e-mail without domain', { email: 'ada@' }, 'body.email'],
     ['an e-mail with spaces', { email: ' ada@example.test ' }, 'body.email'],
     ['an e-mail without @', { email: 'ada.example.test' }, 'body.email'],
-    ['an e-mail of 255 characters', { email: `${'a'.repeat(64)}@${'b'.repeat(63)}.${'c'.repeat(63)}.${'d'.repeat(59)}.test` }, 'body.email'],
+    [
+      'an e-mail of 255 characters',
+      { email: `${'a'.repeat(64)}@${'b'.repeat(63)}.${'c'.repeat(63)}.${'d'.repeat(59)}.test` },
+      'body.email',
+    ],
     ['an empty first name', { firstName: '' }, 'body.firstName'],
     ['a first name of spaces only', { firstName: '   ' }, 'body.firstName'],
     ['a last name of 101 characters', { lastName: 'x'.repeat(101) }, 'body.lastName'],
@@ -126,14 +152,20 @@ describe('the password policy', () => {
   ])('refuses %s with 400, the policy in the message and the rule in details', async (_what, password, rule, address) => {
     const before = await countUsers(identity.db);
     const body = await expectError(await identity.register(buildRegisterBody({ email: address ?? email(), password })), 400, 'Bad request');
-    expect(body.message).toMatch(/^The password does not meet the policy: at least 12 characters; at most 72 bytes in UTF-8; not a commonly used or repetitive password; not containing the part of the e-mail address before the @/);
+    expect(body.message).toMatch(
+      /^The password does not meet the policy: at least 12 characters; at most 72 bytes in UTF-8; not a commonly used or repetitive password; not containing the part of the e-mail address before the @/,
+    );
     expect(body.details).toContainEqual({ path: 'body.password', message: expect.stringMatching(rule) });
     expect(JSON.stringify(body)).not.toContain(password);
     expect(await countUsers(identity.db)).toBe(before);
   });
 
   it('lists every rule a password breaks', async () => {
-    const body = await expectError(await identity.register(buildRegisterBody({ email: 'bob@example.test', password: 'bobbob' })), 400, 'Bad request');
+    const body = await expectError(
+      await identity.register(buildRegisterBody({ email: 'bob@example.test', password: 'bobbob' })),
+      400,
+      'Bad request',
+    );
     expect(body.details!.map((d) => d.message)).toEqual([
       'The password must have at least 12 characters',
       'The password is a short pattern repeated',

@@ -45,7 +45,16 @@ describe('POST /api/Users/Register', () => {
     const json = (await response.json()) as { id: number; trialExpiresAt: string; firstName: string; lastName: string };
     expect(json).toMatchObject({ firstName: 'Grace', lastName: 'Hopper' });
     const row = await findRow(identity.db, body.email);
-    expect(row).toMatchObject({ id: json.id, email: body.email, first_name: 'Grace', last_name: 'Hopper', account_role: 0, plan_type: 0, subscription_ends_at: null, version: 1 });
+    expect(row).toMatchObject({
+      id: json.id,
+      email: body.email,
+      first_name: 'Grace',
+      last_name: 'Hopper',
+      account_role: 0,
+      plan_type: 0,
+      subscription_ends_at: null,
+      version: 1,
+    });
     expect(row!.password_hash).toMatch(/^\$2b\$04\$/);
     expect(row!.trial_ends_at!.toISOString()).toBe(json.trialExpiresAt);
   });
@@ -56,7 +65,14 @@ describe('POST /api/Users/Register', () => {
     const cached = await identity.cachedAuthz(json.id);
     expect(cached).toEqual({
       version: 1,
-      record: { userId: json.id, accountRole: 0, trialEndsAt: Date.parse(json.trialExpiresAt) / 1000, subscriptionEndsAt: null, planType: 0, disabled: false },
+      record: {
+        userId: json.id,
+        accountRole: 0,
+        trialEndsAt: Date.parse(json.trialExpiresAt) / 1000,
+        subscriptionEndsAt: null,
+        planType: 0,
+        disabled: false,
+      },
       ttlSeconds: expect.any(Number),
     });
     expect(cached!.ttlSeconds).toBeGreaterThan(24 * 3600 - 60);

@@ -2,7 +2,16 @@ import { describe, it, expect, beforeAll, afterAll } from '@jest/globals';
 import { AUTHZ_LOOKUP_PATH, JWKS_PATH } from '@acs/contracts';
 import { signContext } from '@acs/auth';
 import { signedFetch } from '@acs/testing';
-import { INTERNAL_SECRET, LOGIN_PATH, REGISTER_PATH, buildRegisterBody, countUsers, findRow, startIdentity, type IdentityHarness } from './harness.js';
+import {
+  INTERNAL_SECRET,
+  LOGIN_PATH,
+  REGISTER_PATH,
+  buildRegisterBody,
+  countUsers,
+  findRow,
+  startIdentity,
+  type IdentityHarness,
+} from './harness.js';
 
 let identity: IdentityHarness;
 
@@ -16,7 +25,7 @@ afterAll(async () => {
 
 describe('mass assignment on POST /api/Users/Register', () => {
   it('ignores role, accountRole, id, trial and plan fields in the body', async () => {
-    const { rows } = await identity.db.query<{ next: number }>("SELECT coalesce(max(id), 0)::int + 1000 AS next FROM users");
+    const { rows } = await identity.db.query<{ next: number }>('SELECT coalesce(max(id), 0)::int + 1000 AS next FROM users');
     const chosenId = rows[0]!.next;
     const body = buildRegisterBody({
       role: 3,
@@ -112,10 +121,13 @@ describe('registration is limited per client address and checks a taken e-mail b
   async function countHashes(fn: () => Promise<void>): Promise<number> {
     const passwords = limited.deps.passwords;
     let count = 0;
-    limited.deps.passwords = { ...passwords, hash: (password) => {
-      count += 1;
-      return passwords.hash(password);
-    } };
+    limited.deps.passwords = {
+      ...passwords,
+      hash: (password) => {
+        count += 1;
+        return passwords.hash(password);
+      },
+    };
     try {
       await fn();
     } finally {
@@ -134,7 +146,10 @@ describe('registration is limited per client address and checks a taken e-mail b
     expect(response!.status).toBe(429);
     const retryAfter = Number(response!.headers.get('retry-after'));
     expect(retryAfter).toBeGreaterThan(3500);
-    expect(await response!.json()).toMatchObject({ error: 'Too many requests', message: `Too many registrations from this network. Try again in ${retryAfter} seconds.` });
+    expect(await response!.json()).toMatchObject({
+      error: 'Too many requests',
+      message: `Too many registrations from this network. Try again in ${retryAfter} seconds.`,
+    });
     expect(hashes).toBe(0);
     expect(await countUsers(limited.db)).toBe(before);
     expect((await limited.register(buildRegisterBody(), { clientIp: '198.51.100.8' })).status).toBe(201);

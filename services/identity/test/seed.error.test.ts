@@ -44,15 +44,21 @@ describe('a bad seed Admin stops the start with a clear message, before the data
   });
 
   it('refuses one seed variable without the other', async () => {
-    expect((await startWith({ SEED_ADMIN_EMAIL: 'ops@example.test' }))!.message).toBe('SEED_ADMIN_PASSWORD is required when SEED_ADMIN_EMAIL is set');
-    expect((await startWith({ SEED_ADMIN_PASSWORD: strongPassword() }))!.message).toBe('SEED_ADMIN_EMAIL is required when SEED_ADMIN_PASSWORD is set');
+    expect((await startWith({ SEED_ADMIN_EMAIL: 'ops@example.test' }))!.message).toBe(
+      'SEED_ADMIN_PASSWORD is required when SEED_ADMIN_EMAIL is set',
+    );
+    expect((await startWith({ SEED_ADMIN_PASSWORD: strongPassword() }))!.message).toBe(
+      'SEED_ADMIN_EMAIL is required when SEED_ADMIN_PASSWORD is set',
+    );
     expect(await connectionsTo(database)).toBe(0);
   });
 
   it('a taken port fails the start and closes the database pool', async () => {
     const { createServer } = await import('node:net');
     const blocker = createServer();
-    const port = await new Promise<number>((resolve) => blocker.listen(0, '127.0.0.1', () => resolve((blocker.address() as { port: number }).port)));
+    const port = await new Promise<number>((resolve) =>
+      blocker.listen(0, '127.0.0.1', () => resolve((blocker.address() as { port: number }).port)),
+    );
     try {
       const err = await startWith({ PORT: String(port) });
       expect((err as NodeJS.ErrnoException).code).toBe('EADDRINUSE');

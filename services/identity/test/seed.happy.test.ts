@@ -23,7 +23,10 @@ describe('SEED_ADMIN_EMAIL and SEED_ADMIN_PASSWORD at start', () => {
     identity = await startIdentity({ logger, env: { SEED_ADMIN_EMAIL: email, SEED_ADMIN_PASSWORD: password } });
     const row = await findRow(identity.db, email);
     expect(row).toMatchObject({ email, account_role: 2, trial_ends_at: null, first_name: 'Admin', last_name: 'Admin', version: 1 });
-    expect(await identity.cachedAuthz(row!.id)).toMatchObject({ version: 1, record: { userId: row!.id, accountRole: 2, trialEndsAt: null } });
+    expect(await identity.cachedAuthz(row!.id)).toMatchObject({
+      version: 1,
+      record: { userId: row!.id, accountRole: 2, trialEndsAt: null },
+    });
     expect(await loginStatus(identity, email, password)).toEqual({ status: 200, role: 2 });
     expect(lines).toContainEqual(expect.objectContaining({ audit: 'user.seeded', userId: row!.id, role: 2 }));
     expect(text()).not.toContain(password);

@@ -5,7 +5,17 @@ import { SUBSCRIPTION_ROUTING_KEYS } from '../src/consumers/contracts.js';
 import { AMQP_URL, RawBroker } from '../../../libs/bus/test/amqp-support.js';
 import { captureLogs, sleep, waitFor } from '../../../libs/bus/test/support.js';
 import { startIdentityService } from '../src/index.js';
-import { INTERNAL_SECRET, REGISTER_PATH, buildRegisterBody, findRow, identityConfig, registered, silentLogger, startIdentity, type IdentityHarness } from './harness.js';
+import {
+  INTERNAL_SECRET,
+  REGISTER_PATH,
+  buildRegisterBody,
+  findRow,
+  identityConfig,
+  registered,
+  silentLogger,
+  startIdentity,
+  type IdentityHarness,
+} from './harness.js';
 import { subscriptionEvent } from './subscription-events.js';
 
 const RETRY_DELAYS = [50];
@@ -22,11 +32,22 @@ describe('identity consuming subscription events from RabbitMQ', () => {
     raw = await RawBroker.open();
     proxy = await startFaultProxy(AMQP_URL, 5672);
     // Identity's bus goes through a proxy the test can cut, as a broker restart would.
-    bus = createAmqpBus({ url: proxy.url, exchange, logger: captureLogs('identity-bus').logger, reconnectDelayMs: 50, maxReconnectDelayMs: 200 });
+    bus = createAmqpBus({
+      url: proxy.url,
+      exchange,
+      logger: captureLogs('identity-bus').logger,
+      reconnectDelayMs: 50,
+      maxReconnectDelayMs: 200,
+    });
     await waitFor('identity bus connected', () => bus.ready(), 5_000);
     identity = await startIdentity({
       bus,
-      env: { TRIAL_DURATION_SECONDS: '0', SUBSCRIPTION_EVENTS_QUEUE: queue, SUBSCRIPTION_EVENTS_RETRY_DELAYS_MS: RETRY_DELAYS.join(','), SUBSCRIPTION_EVENTS_MAX_ATTEMPTS: '3' },
+      env: {
+        TRIAL_DURATION_SECONDS: '0',
+        SUBSCRIPTION_EVENTS_QUEUE: queue,
+        SUBSCRIPTION_EVENTS_RETRY_DELAYS_MS: RETRY_DELAYS.join(','),
+        SUBSCRIPTION_EVENTS_MAX_ATTEMPTS: '3',
+      },
     });
   });
   afterAll(async () => {
@@ -37,7 +58,8 @@ describe('identity consuming subscription events from RabbitMQ', () => {
     await raw?.close();
   });
 
-  const publish = (event: object, routingKey: string = SUBSCRIPTION_ROUTING_KEYS.activated) => raw.publishRaw(exchange, routingKey, Buffer.from(JSON.stringify(event)));
+  const publish = (event: object, routingKey: string = SUBSCRIPTION_ROUTING_KEYS.activated) =>
+    raw.publishRaw(exchange, routingKey, Buffer.from(JSON.stringify(event)));
   const processedCount = async (eventId: string): Promise<number> =>
     (await identity.db.query<{ n: number }>('SELECT count(*)::int AS n FROM processed_events WHERE event_id = $1', [eventId])).rows[0]!.n;
 
@@ -87,14 +109,26 @@ describe('identity consuming subscription events from RabbitMQ', () => {
     const otherProxy = await startFaultProxy(AMQP_URL, 5672);
     const otherQueue = uniqueName('identity_test_late_consumer');
     otherProxy.cut();
-    const lateBus = createAmqpBus({ url: otherProxy.url, exchange, logger: captureLogs('identity-late-bus').logger, reconnectDelayMs: 50, maxReconnectDelayMs: 200 });
+    const lateBus = createAmqpBus({
+      url: otherProxy.url,
+      exchange,
+      logger: captureLogs('identity-late-bus').logger,
+      reconnectDelayMs: 50,
+      maxReconnectDelayMs: 200,
+    });
     // startIdentity would wait for eventsReady, so start the service the way main.ts does.
-    const config = await identityConfig(identity.database, identity.prefix, { SUBSCRIPTION_EVENTS_QUEUE: otherQueue, SUBSCRIPTION_EVENTS_RETRY_DELAYS_MS: '50' });
+    const config = await identityConfig(identity.database, identity.prefix, {
+      SUBSCRIPTION_EVENTS_QUEUE: otherQueue,
+      SUBSCRIPTION_EVENTS_RETRY_DELAYS_MS: '50',
+    });
     const late = await startIdentityService(config, silentLogger(), identity.cache, lateBus);
     try {
       let consuming = false;
       void late.eventsReady.then(() => (consuming = true));
-      const response = await signedFetch(late.server.url, INTERNAL_SECRET, 'POST', REGISTER_PATH, { body: buildRegisterBody(), context: { keyId: 'test-key', scopes: [] } });
+      const response = await signedFetch(late.server.url, INTERNAL_SECRET, 'POST', REGISTER_PATH, {
+        body: buildRegisterBody(),
+        context: { keyId: 'test-key', scopes: [] },
+      });
       expect(response.status).toBe(201);
       await sleep(200);
       expect(consuming).toBe(false);

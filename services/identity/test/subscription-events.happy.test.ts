@@ -27,7 +27,10 @@ describe('subscription events on the in-process bus', () => {
   beforeAll(async () => {
     bus = createMemoryBus({ delayScale: 0.001 });
     // No trial: a new account is Free with its trial over.
-    identity = await startIdentity({ bus, env: { TRIAL_DURATION_SECONDS: '0', SUBSCRIPTION_EVENTS_RETRY_DELAYS_MS: '10', SUBSCRIPTION_EVENTS_MAX_ATTEMPTS: '2' } });
+    identity = await startIdentity({
+      bus,
+      env: { TRIAL_DURATION_SECONDS: '0', SUBSCRIPTION_EVENTS_RETRY_DELAYS_MS: '10', SUBSCRIPTION_EVENTS_MAX_ATTEMPTS: '2' },
+    });
   });
   afterAll(async () => {
     await identity?.stop();
@@ -44,13 +47,21 @@ describe('subscription events on the in-process bus', () => {
       const entry = await identity.cachedAuthz(user.id);
       return entry?.record.subscriptionEndsAt ? entry : null;
     });
-    expect(cached.record).toMatchObject({ userId: user.id, accountRole: 0, planType: 2, subscriptionEndsAt: Math.floor(end.getTime() / 1000) });
+    expect(cached.record).toMatchObject({
+      userId: user.id,
+      accountRole: 0,
+      planType: 2,
+      subscriptionEndsAt: Math.floor(end.getTime() / 1000),
+    });
     expect(effectiveRole(cached.record, nowSeconds())).toBe(1);
     expect(currentPlanType(cached.record, nowSeconds())).toBe(2);
     const row = await findRow(identity.db, body.email);
     expect(row).toMatchObject({ plan_type: 2, subscription_ends_at: end });
     // The next login says so too.
-    const login = (await (await identity.login({ email: body.email, password: body.password })).json()) as { user: { role: number }; token: string };
+    const login = (await (await identity.login({ email: body.email, password: body.password })).json()) as {
+      user: { role: number };
+      token: string;
+    };
     expect(login.user.role).toBe(1);
     expect(JSON.parse(Buffer.from(login.token.split('.')[1]!, 'base64url').toString('utf8'))).toMatchObject({ role: 1, plan_type: 2 });
     // After the period end the same record gives the account role, with no event and no scheduler.
@@ -61,7 +72,10 @@ describe('subscription events on the in-process bus', () => {
 
   it('stores Lifetime (currentPeriodEnd null) as 9999-12-31, which effectiveRole treats as active', async () => {
     const { user, body } = await registered(identity);
-    await bus.publish(SUBSCRIPTION_ROUTING_KEYS.activated, subscriptionEvent('activated', user.id, { planType: 3, currentPeriodEnd: null }));
+    await bus.publish(
+      SUBSCRIPTION_ROUTING_KEYS.activated,
+      subscriptionEvent('activated', user.id, { planType: 3, currentPeriodEnd: null }),
+    );
     const cached = await waitFor('the lifetime record', async () => {
       const entry = await identity.cachedAuthz(user.id);
       return entry?.record.planType === 3 ? entry : null;
@@ -82,7 +96,9 @@ describe('subscription events on the in-process bus', () => {
     expect(await applySubscriptionEvent(identity.deps, first)).toBe('duplicate');
     const row = await findRow(identity.db, body.email);
     expect(row).toMatchObject({ plan_type: 2, version });
-    const { rows } = await identity.db.query<{ n: number }>('SELECT count(*)::int AS n FROM processed_events WHERE user_id = $1', [user.id]);
+    const { rows } = await identity.db.query<{ n: number }>('SELECT count(*)::int AS n FROM processed_events WHERE user_id = $1', [
+      user.id,
+    ]);
     expect(rows[0]!.n).toBe(2);
   });
 
@@ -92,7 +108,14 @@ describe('subscription events on the in-process bus', () => {
     const behind = new Date(Date.now() - 10 * 60_000).toISOString();
     const activated = parseSubscriptionEvent(subscriptionEvent('activated', user.id, { planType: 2, occurredAt: skewedAhead }));
     const endedAt = new Date(Math.floor(Date.now() / 1000) * 1000 - 1000);
-    const canceled = parseSubscriptionEvent(subscriptionEvent('canceled', user.id, { planType: 2, status: 'canceled', currentPeriodEnd: endedAt.toISOString(), occurredAt: behind }));
+    const canceled = parseSubscriptionEvent(
+      subscriptionEvent('canceled', user.id, {
+        planType: 2,
+        status: 'canceled',
+        currentPeriodEnd: endedAt.toISOString(),
+        occurredAt: behind,
+      }),
+    );
     expect(await applySubscriptionEvent(identity.deps, activated)).toBe('applied');
     expect(await applySubscriptionEvent(identity.deps, canceled)).toBe('applied');
     // The cancellation holds: the subscription ended, so the cached record gives the account role (Free).
@@ -111,7 +134,9 @@ describe('subscription events on the in-process bus', () => {
     await bus.publish(SUBSCRIPTION_ROUTING_KEYS.activated, subscriptionEvent('activated', 987_654_321));
     await bus.publish(SUBSCRIPTION_ROUTING_KEYS.activated, { ...subscriptionEvent('activated', 1), payload: { userId: 'x' } });
     await bus.publishRaw(SUBSCRIPTION_ROUTING_KEYS.activated, 'not json');
-    const dead = await waitFor('three dead letters', () => (bus.deadLetters(SUBSCRIPTION_EVENTS_QUEUE).length >= 3 ? bus.deadLetters(SUBSCRIPTION_EVENTS_QUEUE) : null));
+    const dead = await waitFor('three dead letters', () =>
+      bus.deadLetters(SUBSCRIPTION_EVENTS_QUEUE).length >= 3 ? bus.deadLetters(SUBSCRIPTION_EVENTS_QUEUE) : null,
+    );
     expect(dead.map((letter) => letter.reason).sort()).toEqual(['max-attempts', 'max-attempts', 'poison']);
     const { user } = await registered(identity);
     await bus.publish(SUBSCRIPTION_ROUTING_KEYS.changed, subscriptionEvent('changed', user.id, { planType: 1 }));

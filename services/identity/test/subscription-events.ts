@@ -8,7 +8,13 @@ let sequence = 0;
 export function subscriptionEvent(
   kind: SubscriptionEventKind,
   userId: number,
-  overrides: { planType?: number; currentPeriodEnd?: string | null; status?: 'active' | 'canceled'; occurredAt?: string; sequence?: number } = {},
+  overrides: {
+    planType?: number;
+    currentPeriodEnd?: string | null;
+    status?: 'active' | 'canceled';
+    occurredAt?: string;
+    sequence?: number;
+  } = {},
 ): BusEnvelope {
   const id = randomUUID();
   const occurredAt = overrides.occurredAt ?? new Date().toISOString();
@@ -23,11 +29,11 @@ export function subscriptionEvent(
       subscriptionId: randomUUID(),
       planType: overrides.planType ?? 1,
       status: overrides.status ?? 'active',
-      currentPeriodEnd: overrides.currentPeriodEnd === undefined ? new Date(Date.now() + 30 * 24 * 3600_000).toISOString() : overrides.currentPeriodEnd,
+      currentPeriodEnd:
+        overrides.currentPeriodEnd === undefined ? new Date(Date.now() + 30 * 24 * 3600_000).toISOString() : overrides.currentPeriodEnd,
       cancelAtPeriodEnd: kind === 'canceled',
       sequence: overrides.sequence ?? sequence,
       occurredAt,
     },
   };
 }
-

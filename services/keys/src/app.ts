@@ -19,11 +19,25 @@ export interface KeysAppOptions {
   metrics: Registry;
 }
 
-export function buildKeysApp({ deps, internalSecret, migrationsDir, keysPerUser, rateLimitCeiling = null, maxLifetimeDays = null, metrics }: KeysAppOptions): Koa<AppState> {
+export function buildKeysApp({
+  deps,
+  internalSecret,
+  migrationsDir,
+  keysPerUser,
+  rateLimitCeiling = null,
+  maxLifetimeDays = null,
+  metrics,
+}: KeysAppOptions): Koa<AppState> {
   const probes = new Router<AppState>();
   addProbeRoutes(probes, {
     ...databaseReadinessChecks(deps.db, migrationsDir),
     cache: async () => ((await deps.cache.ping()) ? 'ok' : 'not reachable'),
   });
-  return createHttpApp({ service: 'keys', logger: deps.logger, internalSecret, routers: [probes, internalRoutes(deps), apiKeyRoutes(deps, { keysPerUser, rateLimitCeiling, maxLifetimeDays })], metrics });
+  return createHttpApp({
+    service: 'keys',
+    logger: deps.logger,
+    internalSecret,
+    routers: [probes, internalRoutes(deps), apiKeyRoutes(deps, { keysPerUser, rateLimitCeiling, maxLifetimeDays })],
+    metrics,
+  });
 }

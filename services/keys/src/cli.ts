@@ -1,6 +1,13 @@
 import { KEY_ENVIRONMENTS, type KeyEnvironment } from '@acs/auth';
 import { UsageError, openCliStore, runCli } from '@acs/cli';
-import { API_KEY_CACHE_TTL_SECONDS, API_KEY_ROLL_DEFAULT_GRACE_SECONDS, API_KEY_ROLL_MAX_GRACE_SECONDS, formatRateLimits, parseRateLimitsText, type RateLimits } from '@acs/contracts';
+import {
+  API_KEY_CACHE_TTL_SECONDS,
+  API_KEY_ROLL_DEFAULT_GRACE_SECONDS,
+  API_KEY_ROLL_MAX_GRACE_SECONDS,
+  formatRateLimits,
+  parseRateLimitsText,
+  type RateLimits,
+} from '@acs/contracts';
 import type { ApiKey } from './domain/api-key.js';
 import { createApiKey } from './domain/create-key.js';
 import type { KeysDeps } from './domain/deps.js';
@@ -47,9 +54,17 @@ const NOT_WRITTEN_THROUGH = `Warning: REDIS_URL is not set, so the change is in 
 function printKey(k: ApiKey): void {
   const owner = k.ownerUserId === null ? 'system' : `user ${k.ownerUserId}`;
   const expired = k.expiresAt !== null && k.expiresAt.getTime() <= Date.now();
-  const state = k.revokedAt ? `revoked ${k.revokedAt.toISOString()}` : expired ? `expired ${k.expiresAt!.toISOString()}` : k.expiresAt ? `active until ${k.expiresAt.toISOString()}` : 'active';
+  const state = k.revokedAt
+    ? `revoked ${k.revokedAt.toISOString()}`
+    : expired
+      ? `expired ${k.expiresAt!.toISOString()}`
+      : k.expiresAt
+        ? `active until ${k.expiresAt.toISOString()}`
+        : 'active';
   const limits = k.rateLimits ? `limits ${formatRateLimits(k.rateLimits)}` : 'default limits';
-  console.log(`${k.id}  ${k.key}  [${k.scopes.join(' ')}]  ${k.environment}  ${owner}  ${state}  ${limits}  "${k.name}"  created ${k.createdAt.toISOString()}`);
+  console.log(
+    `${k.id}  ${k.key}  [${k.scopes.join(' ')}]  ${k.environment}  ${owner}  ${state}  ${limits}  "${k.name}"  created ${k.createdAt.toISOString()}`,
+  );
 }
 
 /** set-limits: exactly one of --limits "<list>" and --clear (null: the gateway's default applies). */
@@ -105,13 +120,23 @@ runCli({
     if (graceSeconds > API_KEY_ROLL_MAX_GRACE_SECONDS) throw new UsageError(`--grace: at most ${API_KEY_ROLL_MAX_GRACE_SECONDS / 86_400}d`);
 
     const store = await openCliStore({
-      service: 'keys', cli: 'keys cli', migrationsDir: KEYS_MIGRATIONS_DIR, sharedCache: true, env: { KEY_PREFIX: keysConfigSchema.shape.KEY_PREFIX },
+      service: 'keys',
+      cli: 'keys cli',
+      migrationsDir: KEYS_MIGRATIONS_DIR,
+      sharedCache: true,
+      env: { KEY_PREFIX: keysConfigSchema.shape.KEY_PREFIX },
     });
     const deps: KeysDeps = { db: store.db, cache: store.cache, logger: store.logger, keyPrefix: store.env.KEY_PREFIX };
     try {
       if (command === 'create') {
         const expiresAt = expiresInSeconds === undefined ? null : new Date(Date.now() + expiresInSeconds * 1000);
-        const { apiKey, secret } = await createApiKey(deps, { name: values.name ?? 'created with the keys CLI', scopes: scopes!, ownerUserId: owner ?? null, environment, expiresAt });
+        const { apiKey, secret } = await createApiKey(deps, {
+          name: values.name ?? 'created with the keys CLI',
+          scopes: scopes!,
+          ownerUserId: owner ?? null,
+          environment,
+          expiresAt,
+        });
         console.log(`API key created (${apiKey.id}). The secret is shown this once: store it now.\n`);
         console.log(`X-Api-Key:    ${apiKey.key}`);
         console.log(`X-Api-Secret: ${secret}`);
@@ -121,7 +146,11 @@ runCli({
         const { apiKey, secret } = await rollKey(deps, await keyIdOf(deps, target), graceSeconds);
         console.log(`New secret for ${apiKey.key} (${apiKey.id}), shown this once: store it now.\n`);
         console.log(`X-Api-Secret: ${secret}`);
-        console.log(apiKey.previousSecretEndsAt ? `The old secret works until ${apiKey.previousSecretEndsAt.toISOString()}.` : 'The old secret no longer works.');
+        console.log(
+          apiKey.previousSecretEndsAt
+            ? `The old secret works until ${apiKey.previousSecretEndsAt.toISOString()}.`
+            : 'The old secret no longer works.',
+        );
       } else if (command === 'list') {
         const keys = await listKeys(deps, owner === undefined ? {} : { ownerUserId: owner });
         if (keys.length === 0) console.log('No API keys.');
@@ -135,7 +164,8 @@ runCli({
       }
       // The write-through went to this process's own memory: a gateway caching the key elsewhere
       // (Redis, or the in-process cache of an `npm start` on PostgreSQL) still has the old record.
-      if (store.cacheNotShared && (command === 'set-scopes' || command === 'set-limits' || command === 'roll' || command === 'revoke')) console.error(NOT_WRITTEN_THROUGH);
+      if (store.cacheNotShared && (command === 'set-scopes' || command === 'set-limits' || command === 'roll' || command === 'revoke'))
+        console.error(NOT_WRITTEN_THROUGH);
     } finally {
       await store.close();
     }

@@ -18,8 +18,18 @@ export interface KeysService {
 }
 
 /** Opens this service's database (PostgreSQL when DATABASE_URL is set, else PGlite under DATA_DIR/keys), migrated. */
-export async function openKeysDeps(config: Pick<KeysConfig, 'DATABASE_URL' | 'DATA_DIR' | 'KEY_PREFIX'>, logger: Logger, cache: Cache): Promise<KeysDeps> {
-  const db = await openServiceDatabase({ service: 'keys', url: config.DATABASE_URL, dataDir: config.DATA_DIR, migrationsDir: KEYS_MIGRATIONS_DIR, logger });
+export async function openKeysDeps(
+  config: Pick<KeysConfig, 'DATABASE_URL' | 'DATA_DIR' | 'KEY_PREFIX'>,
+  logger: Logger,
+  cache: Cache,
+): Promise<KeysDeps> {
+  const db = await openServiceDatabase({
+    service: 'keys',
+    url: config.DATABASE_URL,
+    dataDir: config.DATA_DIR,
+    migrationsDir: KEYS_MIGRATIONS_DIR,
+    logger,
+  });
   return { db, cache, logger, keyPrefix: config.KEY_PREFIX };
 }
 
@@ -32,9 +42,22 @@ export async function startKeysService(config: KeysConfig, logger: Logger, cache
     const deps = await openKeysDeps(config, logger, cache);
     stack.defer('the database', () => deps.db.close());
     if (config.SEED_API_KEY) {
-      await applySeedKey(deps, { key: config.SEED_API_KEY, secret: config.SEED_API_SECRET!, scopes: config.SEED_API_SCOPES, name: config.SEED_API_NAME });
+      await applySeedKey(deps, {
+        key: config.SEED_API_KEY,
+        secret: config.SEED_API_SECRET!,
+        scopes: config.SEED_API_SCOPES,
+        name: config.SEED_API_NAME,
+      });
     }
-    const app = buildKeysApp({ deps, internalSecret: config.INTERNAL_SECRET, migrationsDir: KEYS_MIGRATIONS_DIR, keysPerUser: config.KEYS_PER_USER, rateLimitCeiling: config.RATE_LIMIT_CEILING, maxLifetimeDays: config.KEY_MAX_LIFETIME_DAYS ?? null, metrics: createMetricsRegistry('keys') });
+    const app = buildKeysApp({
+      deps,
+      internalSecret: config.INTERNAL_SECRET,
+      migrationsDir: KEYS_MIGRATIONS_DIR,
+      keysPerUser: config.KEYS_PER_USER,
+      rateLimitCeiling: config.RATE_LIMIT_CEILING,
+      maxLifetimeDays: config.KEY_MAX_LIFETIME_DAYS ?? null,
+      metrics: createMetricsRegistry('keys'),
+    });
     const server = await listen(app.callback(), config.PORT, config.HOST);
     stack.defer('the HTTP server', () => server.close());
     logger.info({ url: server.url }, 'keys service listening');

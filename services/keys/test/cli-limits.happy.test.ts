@@ -33,7 +33,10 @@ describe('keys CLI set-limits', () => {
     const set = await runCli(['set-limits', created.key, '--limits', '20/1s,50000/1d'], env);
     expect(set).toMatchObject({ code: 0, stderr: '' });
     expect(set.stdout).toContain('limits 20/1s,50000/1d');
-    expect((await cachedRecord(created.key)).rateLimits).toEqual([{ limit: 20, windowSeconds: 1 }, { limit: 50_000, windowSeconds: 86_400 }]);
+    expect((await cachedRecord(created.key)).rateLimits).toEqual([
+      { limit: 20, windowSeconds: 1 },
+      { limit: 50_000, windowSeconds: 86_400 },
+    ]);
     expect((await runCli(['list'], env)).stdout).toContain('limits 20/1s,50000/1d');
 
     const cleared = await runCli(['set-limits', created.id, '--clear'], env);

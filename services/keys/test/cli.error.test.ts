@@ -35,13 +35,19 @@ async function keyCount(): Promise<number> {
 }
 
 async function versions(): Promise<string> {
-  const { rows } = await db.query<{ v: string }>("SELECT coalesce(string_agg(id || ':' || version, ',' ORDER BY id), '') AS v FROM api_keys");
+  const { rows } = await db.query<{ v: string }>(
+    "SELECT coalesce(string_agg(id || ':' || version, ',' ORDER BY id), '') AS v FROM api_keys",
+  );
   return rows[0]!.v;
 }
 
 describe('keys CLI refuses bad input with exit code 1 and a clear message', () => {
   it.each<[string, string[], RegExp]>([
-    ['an unknown scope', ['create', '--scopes', 'read:devices foo:bar'], /^Unknown scope\(s\): foo:bar\. Known scopes: auth:login, .*system:full-access$/m],
+    [
+      'an unknown scope',
+      ['create', '--scopes', 'read:devices foo:bar'],
+      /^Unknown scope\(s\): foo:bar\. Known scopes: auth:login, .*system:full-access$/m,
+    ],
     ['an unknown command', ['rotate', 'x'], /^Unknown command "rotate"\. Run with --help\.$/m],
     ['create without --scopes', ['create', '--name', 'x'], /^create needs --scopes "<scope> <scope>"$/m],
     ['set-scopes without --scopes', ['set-scopes', '00000000-0000-4000-8000-000000000000'], /^set-scopes needs --scopes/m],
@@ -53,7 +59,11 @@ describe('keys CLI refuses bad input with exit code 1 and a clear message', () =
     ['a negative owner', ['create', '--scopes', 'read:devices', '--owner=-5'], /^--owner must be a user id$/m],
     ['an owner in exponent form', ['create', '--scopes', 'read:devices', '--owner', '1e3'], /^--owner must be a user id$/m],
     ['revoke without a key', ['revoke'], /^Name the key: its id or the key itself$/m],
-    ['set-scopes on an unknown id', ['set-scopes', '00000000-0000-4000-8000-000000000000', '--scopes', 'read:devices'], /^No API key 00000000-0000-4000-8000-000000000000$/m],
+    [
+      'set-scopes on an unknown id',
+      ['set-scopes', '00000000-0000-4000-8000-000000000000', '--scopes', 'read:devices'],
+      /^No API key 00000000-0000-4000-8000-000000000000$/m,
+    ],
     ['revoke of an unknown key', ['revoke', 'acs_live_ABCDEFGHIJKLMNOPQRSTUVWX'], /^No API key acs_live_ABCDEFGHIJKLMNOPQRSTUVWX$/m],
     ['revoke of something that is neither id nor key', ['revoke', 'hello'], /^No API key hello$/m],
   ])('%s', async (_what, args, message) => {
@@ -117,7 +127,9 @@ describe('the embedded-mode guard', () => {
 
   it('is not fooled by a stale pid file, nor needed when a database URL is given', async () => {
     sleeper?.kill('SIGTERM');
-    await new Promise((resolve) => (sleeper!.exitCode !== null || sleeper!.signalCode !== null ? resolve(null) : sleeper!.once('exit', resolve)));
+    await new Promise((resolve) =>
+      sleeper!.exitCode !== null || sleeper!.signalCode !== null ? resolve(null) : sleeper!.once('exit', resolve),
+    );
     const stale = await runCli(['list'], { DATA_DIR: dataDir });
     expect(stale).toMatchObject({ code: 0 });
     expect(stale.stdout).toContain('No API keys.');

@@ -29,7 +29,10 @@ afterAll(async () => {
 });
 
 async function row(key: string): Promise<ApiKeyRow | undefined> {
-  const { rows } = await db.query<ApiKeyRow>('SELECT id, key, secret_hash, name, scopes, owner_user_id, environment, revoked_at, version FROM api_keys WHERE key = $1', [key]);
+  const { rows } = await db.query<ApiKeyRow>(
+    'SELECT id, key, secret_hash, name, scopes, owner_user_id, environment, revoked_at, version FROM api_keys WHERE key = $1',
+    [key],
+  );
   return rows[0];
 }
 
@@ -62,10 +65,24 @@ describe('keys CLI', () => {
     expect(created.key).toMatch(/^acs_test_[A-Za-z0-9]{24}$/);
     expect(created.stdout.split(created.secret)).toHaveLength(2);
     expect(created.stdout).toContain('Scopes:       read:devices auth:login');
-    expect(await row(created.key)).toMatchObject({ id: created.id, name, scopes: ['read:devices', 'auth:login'], environment: 'test', owner_user_id: null, version: 1, secret_hash: sha256(created.secret) });
+    expect(await row(created.key)).toMatchObject({
+      id: created.id,
+      name,
+      scopes: ['read:devices', 'auth:login'],
+      environment: 'test',
+      owner_user_id: null,
+      version: 1,
+      secret_hash: sha256(created.secret),
+    });
     expect(await cached(created.key)).toEqual({
       version: 1,
-      record: { id: created.id, secretHash: sha256(created.secret), scopes: ['read:devices', 'auth:login'], ownerUserId: null, revoked: false },
+      record: {
+        id: created.id,
+        secretHash: sha256(created.secret),
+        scopes: ['read:devices', 'auth:login'],
+        ownerUserId: null,
+        revoked: false,
+      },
     });
   });
 

@@ -121,7 +121,8 @@ export async function startKeys(options: StartKeysOptions = {}): Promise<KeysHar
     get db() {
       return harness.service.deps.db;
     },
-    lookup: (body) => signedFetch(harness.url, INTERNAL_SECRET, 'POST', '/internal/keys/lookup', { body, context: { keyId: null, scopes: [] } }),
+    lookup: (body) =>
+      signedFetch(harness.url, INTERNAL_SECRET, 'POST', '/internal/keys/lookup', { body, context: { keyId: null, scopes: [] } }),
     async cached(key) {
       const fullKey = `${prefix}${apiKeyCacheKey(key)}`;
       const [raw, ttlSeconds] = await Promise.all([redis.get(fullKey), redis.ttl(fullKey)]);
@@ -158,7 +159,10 @@ export interface ApiKeyRow {
 }
 
 export async function findRow(db: Db, key: string): Promise<ApiKeyRow | null> {
-  const { rows } = await db.query<ApiKeyRow>('SELECT id, key, secret_hash, name, scopes, owner_user_id, environment, revoked_at, version FROM api_keys WHERE key = $1', [key]);
+  const { rows } = await db.query<ApiKeyRow>(
+    'SELECT id, key, secret_hash, name, scopes, owner_user_id, environment, revoked_at, version FROM api_keys WHERE key = $1',
+    [key],
+  );
   return rows[0] ?? null;
 }
 
@@ -175,12 +179,20 @@ let nameCounter = 0;
 /** Input for createApiKey with a unique name; override any field. */
 export function buildKeyInput(overrides: Partial<CreateKeyInput> = {}): CreateKeyInput {
   nameCounter += 1;
-  return { name: `test key ${nameCounter}-${randomBytes(3).toString('hex')}`, scopes: ['read:devices'], ownerUserId: 1000 + nameCounter, environment: 'live', ...overrides };
+  return {
+    name: `test key ${nameCounter}-${randomBytes(3).toString('hex')}`,
+    scopes: ['read:devices'],
+    ownerUserId: 1000 + nameCounter,
+    environment: 'live',
+    ...overrides,
+  };
 }
 
 /** A key of this deployment's format that no one created. */
 export function unknownKey(prefix = 'acs', environment: 'live' | 'test' = 'live'): string {
-  return `${prefix}_${environment}_${randomBytes(18).toString('base64url').replace(/[^A-Za-z0-9]/g, 'x')}`;
+  return `${prefix}_${environment}_${randomBytes(18)
+    .toString('base64url')
+    .replace(/[^A-Za-z0-9]/g, 'x')}`;
 }
 
 /** A seed secret of the required length. */

@@ -1,5 +1,10 @@
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
-import { apiKeyCreatedResponseSchema, apiKeyListResponseSchema, apiKeyRolledResponseSchema, apiKeyUsageResponseSchema } from '@acs/contracts';
+import {
+  apiKeyCreatedResponseSchema,
+  apiKeyListResponseSchema,
+  apiKeyRolledResponseSchema,
+  apiKeyUsageResponseSchema,
+} from '@acs/contracts';
 import { signedFetch } from '@acs/testing';
 import { INTERNAL_SECRET, captureLogger, sha256, startKeys, type KeysHarness } from './harness.js';
 
@@ -11,9 +16,15 @@ beforeAll(async () => {
 });
 afterAll(async () => h.stop());
 
-const as = (userId: number, role = 1, requestId = 'req-1') => ({ context: { requestId, keyId: 'dashboard', scopes: ['system:full-access'], userId, role } });
+const as = (userId: number, role = 1, requestId = 'req-1') => ({
+  context: { requestId, keyId: 'dashboard', scopes: ['system:full-access'], userId, role },
+});
 const call = (method: string, path: string, who: ReturnType<typeof as>, body?: unknown) =>
-  signedFetch(h.url, INTERNAL_SECRET, method, path, { ...who, ...(body === undefined ? {} : { body }), headers: { 'x-request-id': who.context.requestId } });
+  signedFetch(h.url, INTERNAL_SECRET, method, path, {
+    ...who,
+    ...(body === undefined ? {} : { body }),
+    headers: { 'x-request-id': who.context.requestId },
+  });
 const DAY_MS = 86_400_000;
 
 async function create(userId: number, extra: Record<string, unknown> = {}) {
@@ -43,7 +54,13 @@ describe('expiry', () => {
   });
 
   it('refuses an expiry in the past, beyond KEY_MAX_LIFETIME_DAYS or not an ISO instant with 400 and details', async () => {
-    for (const expiresAt of [new Date(Date.now() - 1000).toISOString(), new Date(Date.now() + 91 * DAY_MS).toISOString(), 'tomorrow', '2030-01-01', 12345]) {
+    for (const expiresAt of [
+      new Date(Date.now() - 1000).toISOString(),
+      new Date(Date.now() + 91 * DAY_MS).toISOString(),
+      'tomorrow',
+      '2030-01-01',
+      12345,
+    ]) {
       const res = await call('POST', '/api/ApiKeys', as(33), { name: 'k', scopes: 'read:devices', expiresAt });
       expect(res.status).toBe(400);
       const body = (await res.json()) as { error: string; details: { path: string }[] };
@@ -70,8 +87,16 @@ describe('rolling a secret', () => {
     expect(endsAt).toBeGreaterThanOrEqual(before + 3600_000 - 2000);
     expect(endsAt).toBeLessThanOrEqual(Date.now() + 3600_000 + 2000);
     const cached = await h.cached(created.key);
-    expect(cached?.record).toMatchObject({ secretHash: sha256(rolled.secret), previousSecretHash: sha256(created.secret), previousSecretEndsAtMs: endsAt });
-    expect(capture.lines.find((l) => l.audit === 'api_key.rolled' && l.keyId === created.id)).toMatchObject({ userId: 41, graceSeconds: 3600, requestId: 'req-roll' });
+    expect(cached?.record).toMatchObject({
+      secretHash: sha256(rolled.secret),
+      previousSecretHash: sha256(created.secret),
+      previousSecretEndsAtMs: endsAt,
+    });
+    expect(capture.lines.find((l) => l.audit === 'api_key.rolled' && l.keyId === created.id)).toMatchObject({
+      userId: 41,
+      graceSeconds: 3600,
+      requestId: 'req-roll',
+    });
     expect(capture.text()).not.toContain(rolled.secret);
   });
 
@@ -79,7 +104,9 @@ describe('rolling a secret', () => {
     const created = await create(42);
     const rolled = apiKeyRolledResponseSchema.parse(await (await call('POST', `/api/ApiKeys/${created.id}/roll`, as(42))).json());
     expect(Date.parse(rolled.graceEndsAt!) - Date.now()).toBeGreaterThan(86_400_000 - 5000);
-    const again = apiKeyRolledResponseSchema.parse(await (await call('POST', `/api/ApiKeys/${created.id}/roll`, as(42), { graceSeconds: 0 })).json());
+    const again = apiKeyRolledResponseSchema.parse(
+      await (await call('POST', `/api/ApiKeys/${created.id}/roll`, as(42), { graceSeconds: 0 })).json(),
+    );
     expect(again.graceEndsAt).toBeNull();
     const cached = await h.cached(created.key);
     expect(cached?.record).toMatchObject({ secretHash: sha256(again.secret) });
@@ -105,13 +132,20 @@ describe('rolling a secret', () => {
 
 describe('daily usage', () => {
   const sendBatch = (counts: unknown[]) =>
-    signedFetch(h.url, INTERNAL_SECRET, 'POST', '/internal/keys/usage', { body: { usage: [], counts }, context: { keyId: null, scopes: [] } });
+    signedFetch(h.url, INTERNAL_SECRET, 'POST', '/internal/keys/usage', {
+      body: { usage: [], counts },
+      context: { keyId: null, scopes: [] },
+    });
 
   it('adds batches per key and day and answers every day of the range, zeros included, for the owner only', async () => {
     const created = await create(51);
     const today = new Date().toISOString().slice(0, 10);
     const twoDaysAgo = new Date(Date.now() - 2 * DAY_MS).toISOString().slice(0, 10);
-    const counts = (date: string, n: number) => ({ keyId: created.id, date, byStatus: { '2xx': n, '3xx': 0, '4xx': 2, '429': 1, '5xx': 0 } });
+    const counts = (date: string, n: number) => ({
+      keyId: created.id,
+      date,
+      byStatus: { '2xx': n, '3xx': 0, '4xx': 2, '429': 1, '5xx': 0 },
+    });
     expect((await sendBatch([counts(today, 5), counts(twoDaysAgo, 3)])).status).toBe(200);
     expect((await sendBatch([counts(today, 4)])).status).toBe(200);
     const res = await call('GET', `/api/ApiKeys/${created.id}/usage?days=3`, as(51, 0));

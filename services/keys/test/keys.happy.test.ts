@@ -25,7 +25,15 @@ describe('createApiKey', () => {
     const input = buildKeyInput({ scopes: ['auth:login', 'read:devices'] });
     const { apiKey, secret } = await createApiKey(keys.deps, input);
     const row = await findRow(keys.db, apiKey.key);
-    expect(row).toMatchObject({ id: apiKey.id, name: input.name, scopes: ['auth:login', 'read:devices'], owner_user_id: input.ownerUserId, environment: 'live', revoked_at: null, version: 1 });
+    expect(row).toMatchObject({
+      id: apiKey.id,
+      name: input.name,
+      scopes: ['auth:login', 'read:devices'],
+      owner_user_id: input.ownerUserId,
+      environment: 'live',
+      revoked_at: null,
+      version: 1,
+    });
     expect(row!.secret_hash).toBe(sha256(secret));
     expect(secretMatchesHash(secret, row!.secret_hash)).toBe(true);
     expect(await tableText(keys.db)).not.toContain(secret);
@@ -40,7 +48,13 @@ describe('createApiKey', () => {
     const cached = await keys.cached(apiKey.key);
     expect(cached).toEqual({
       version: 1,
-      record: { id: apiKey.id, secretHash: sha256(secret), scopes: ['register:device', 'auth:login'], ownerUserId: input.ownerUserId, revoked: false },
+      record: {
+        id: apiKey.id,
+        secretHash: sha256(secret),
+        scopes: ['register:device', 'auth:login'],
+        ownerUserId: input.ownerUserId,
+        revoked: false,
+      },
       ttlSeconds: expect.any(Number),
     });
     expect(cached!.ttlSeconds).toBeGreaterThan(API_KEY_CACHE_TTL_SECONDS - 60);
@@ -62,7 +76,9 @@ describe('createApiKey', () => {
 
   it('logs an audit line without the secret or its hash', async () => {
     const { apiKey, secret } = await createApiKey(keys.deps, buildKeyInput({ ownerUserId: 4242 }));
-    expect(logs).toContainEqual(expect.objectContaining({ audit: 'api_key.created', keyId: apiKey.id, userId: 4242, scopes: ['read:devices'] }));
+    expect(logs).toContainEqual(
+      expect.objectContaining({ audit: 'api_key.created', keyId: apiKey.id, userId: 4242, scopes: ['read:devices'] }),
+    );
     expect(logText()).not.toContain(secret);
     expect(logText()).not.toContain(apiKey.secretHash);
   });
@@ -74,8 +90,13 @@ describe('changeApiKey and revokeApiKey', () => {
     const changed = await changeApiKey(keys.deps, apiKey.id, { scopes: ['auth:login', 'write:devices'], name: 'renamed' });
     expect(changed).toMatchObject({ version: 2, scopes: ['auth:login', 'write:devices'], name: 'renamed' });
     expect(await findRow(keys.db, apiKey.key)).toMatchObject({ version: 2, scopes: ['auth:login', 'write:devices'], name: 'renamed' });
-    expect(await keys.cached(apiKey.key)).toMatchObject({ version: 2, record: { id: apiKey.id, scopes: ['auth:login', 'write:devices'], revoked: false } });
-    expect(logs).toContainEqual(expect.objectContaining({ audit: 'api_key.changed', keyId: apiKey.id, scopes: ['auth:login', 'write:devices'] }));
+    expect(await keys.cached(apiKey.key)).toMatchObject({
+      version: 2,
+      record: { id: apiKey.id, scopes: ['auth:login', 'write:devices'], revoked: false },
+    });
+    expect(logs).toContainEqual(
+      expect.objectContaining({ audit: 'api_key.changed', keyId: apiKey.id, scopes: ['auth:login', 'write:devices'] }),
+    );
   });
 
   it('revoke keeps the record, bumps the version and writes revoked=true through', async () => {
@@ -111,7 +132,13 @@ describe('changeApiKey and revokeApiKey', () => {
 describe('versioned cache entries', () => {
   it('refuse a stale refill: an older version cannot overwrite a newer write-through', async () => {
     const { apiKey } = await createApiKey(keys.deps, buildKeyInput({ scopes: ['read:devices'] }));
-    const staleRecord = JSON.stringify({ id: apiKey.id, secretHash: apiKey.secretHash, scopes: ['read:devices'], ownerUserId: apiKey.ownerUserId, revoked: false });
+    const staleRecord = JSON.stringify({
+      id: apiKey.id,
+      secretHash: apiKey.secretHash,
+      scopes: ['read:devices'],
+      ownerUserId: apiKey.ownerUserId,
+      revoked: false,
+    });
     await revokeApiKey(keys.deps, apiKey.id);
     const written = await keys.cache.setIfNewer(apiKeyCacheKey(apiKey.key), 1, staleRecord, 3600);
     expect(written).toBe(false);
@@ -123,7 +150,13 @@ describe('versioned cache entries', () => {
 
   it('a change replaces an entry that claims a version the database never had (restored backup, lost rollback)', async () => {
     const { apiKey } = await createApiKey(keys.deps, buildKeyInput());
-    const bogus = JSON.stringify({ id: apiKey.id, secretHash: apiKey.secretHash, scopes: ['system:full-access'], ownerUserId: apiKey.ownerUserId, revoked: false });
+    const bogus = JSON.stringify({
+      id: apiKey.id,
+      secretHash: apiKey.secretHash,
+      scopes: ['system:full-access'],
+      ownerUserId: apiKey.ownerUserId,
+      revoked: false,
+    });
     await keys.cache.del(apiKeyCacheKey(apiKey.key));
     expect(await keys.cache.setIfNewer(apiKeyCacheKey(apiKey.key), 99, bogus, 3600)).toBe(true);
     const revoked = await revokeApiKey(keys.deps, apiKey.id);
@@ -150,7 +183,10 @@ describe('ensureSystemKey', () => {
     const row = await findRow(fresh.db, created!.key);
     expect(row).toMatchObject({ scopes: [SYSTEM_SCOPE], owner_user_id: null, revoked_at: null });
     expect(row!.secret_hash).toBe(sha256(created!.secret));
-    expect(await fresh.cached(created!.key)).toMatchObject({ version: 1, record: { scopes: [SYSTEM_SCOPE], ownerUserId: null, revoked: false } });
+    expect(await fresh.cached(created!.key)).toMatchObject({
+      version: 1,
+      record: { scopes: [SYSTEM_SCOPE], ownerUserId: null, revoked: false },
+    });
 
     expect(await ensureSystemKey(fresh.deps)).toBeNull();
     expect(await ensureSystemKey(fresh.deps)).toBeNull();

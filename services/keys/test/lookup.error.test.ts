@@ -3,7 +3,16 @@ import { createRedisCache, type Cache } from '@acs/cache';
 import type { Db } from '@acs/db';
 import { signedFetch } from '@acs/testing';
 import { createApiKey } from '../src/index.js';
-import { INTERNAL_SECRET, buildKeyInput, captureLogger, closedRedisUrl, silentLogger, startKeys, unknownKey, type KeysHarness } from './harness.js';
+import {
+  INTERNAL_SECRET,
+  buildKeyInput,
+  captureLogger,
+  closedRedisUrl,
+  silentLogger,
+  startKeys,
+  unknownKey,
+  type KeysHarness,
+} from './harness.js';
 
 let keys: KeysHarness;
 
@@ -100,7 +109,10 @@ describe('POST /internal/keys/lookup with an invalid body', () => {
   it('answers a missing body with 400 and a non-JSON content type with 415', async () => {
     const empty = await signedFetch(keys.url, INTERNAL_SECRET, 'POST', '/internal/keys/lookup');
     expect(empty.status).toBe(400);
-    const text = await signedFetch(keys.url, INTERNAL_SECRET, 'POST', '/internal/keys/lookup', { body: 'key=x', headers: { 'content-type': 'text/plain' } });
+    const text = await signedFetch(keys.url, INTERNAL_SECRET, 'POST', '/internal/keys/lookup', {
+      body: 'key=x',
+      headers: { 'content-type': 'text/plain' },
+    });
     expect(text.status).toBe(415);
   });
 

@@ -68,7 +68,13 @@ describe('POST /internal/keys/lookup', () => {
     const { apiKey } = await createApiKey(keys.deps, buildKeyInput());
     await revokeApiKey(keys.deps, apiKey.id);
     // Simulate a refill that read the row before the revocation and lands after it.
-    const before = JSON.stringify({ id: apiKey.id, secretHash: apiKey.secretHash, scopes: apiKey.scopes, ownerUserId: apiKey.ownerUserId, revoked: false });
+    const before = JSON.stringify({
+      id: apiKey.id,
+      secretHash: apiKey.secretHash,
+      scopes: apiKey.scopes,
+      ownerUserId: apiKey.ownerUserId,
+      revoked: false,
+    });
     expect(await keys.cache.setIfNewer(apiKeyCacheKey(apiKey.key), 1, before, 60)).toBe(false);
     expect(await lookup(apiKey.key)).toMatchObject({ record: { revoked: true } });
     expect(await keys.cached(apiKey.key)).toMatchObject({ version: 2, record: { revoked: true } });

@@ -19,7 +19,11 @@ afterAll(async () => {
 });
 
 function post(headers: Record<string, string>, body: unknown): Promise<Response> {
-  return fetch(`${keys.url}${PATH}`, { method: 'POST', headers: { 'content-type': 'application/json', ...headers }, body: JSON.stringify(body) });
+  return fetch(`${keys.url}${PATH}`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json', ...headers },
+    body: JSON.stringify(body),
+  });
 }
 
 async function expectUnauthorized(response: Response): Promise<void> {
@@ -52,18 +56,29 @@ describe('POST /internal/keys/lookup without a valid gateway signature', () => {
     const forGet = signContext(INTERNAL_SECRET, 'keys', 'GET', PATH, { requestId: 'r', keyId: null, scopes: [] });
     await expectUnauthorized(await post({ 'x-acs-context': forGet.context, 'x-acs-signature': forGet.signature }, { key: unknownKey() }));
     const forOther = signContext(INTERNAL_SECRET, 'keys', 'POST', '/api/Dac', { requestId: 'r', keyId: null, scopes: [] });
-    await expectUnauthorized(await post({ 'x-acs-context': forOther.context, 'x-acs-signature': forOther.signature }, { key: unknownKey() }));
+    await expectUnauthorized(
+      await post({ 'x-acs-context': forOther.context, 'x-acs-signature': forOther.signature }, { key: unknownKey() }),
+    );
   });
 
   it('answers 401 to a context signed for another service, on this very path', async () => {
     for (const other of ['identity', 'catalog', 'device', 'billing']) {
       const forOther = signContext(INTERNAL_SECRET, other, 'POST', PATH, { requestId: 'r', keyId: null, scopes: [] });
-      await expectUnauthorized(await post({ 'x-acs-context': forOther.context, 'x-acs-signature': forOther.signature }, { key: unknownKey() }));
+      await expectUnauthorized(
+        await post({ 'x-acs-context': forOther.context, 'x-acs-signature': forOther.signature }, { key: unknownKey() }),
+      );
     }
   });
 
   it('answers 401 to an expired context', async () => {
-    const old = signContext(INTERNAL_SECRET, 'keys', 'POST', PATH, { requestId: 'r', keyId: null, scopes: [] }, Math.floor(Date.now() / 1000) - 120);
+    const old = signContext(
+      INTERNAL_SECRET,
+      'keys',
+      'POST',
+      PATH,
+      { requestId: 'r', keyId: null, scopes: [] },
+      Math.floor(Date.now() / 1000) - 120,
+    );
     await expectUnauthorized(await post({ 'x-acs-context': old.context, 'x-acs-signature': old.signature }, { key: unknownKey() }));
   });
 
@@ -78,7 +93,13 @@ describe('what the lookup reveals', () => {
     const response = await keys.lookup({ key: apiKey.key });
     const text = await response.text();
     expect(text).not.toContain(secret);
-    expect(Object.keys((JSON.parse(text) as { record: object }).record).sort()).toEqual(['id', 'ownerUserId', 'revoked', 'scopes', 'secretHash']);
+    expect(Object.keys((JSON.parse(text) as { record: object }).record).sort()).toEqual([
+      'id',
+      'ownerUserId',
+      'revoked',
+      'scopes',
+      'secretHash',
+    ]);
     expect(logText()).not.toContain(secret);
     expect(logText()).not.toContain(apiKey.secretHash);
   });

@@ -19,8 +19,12 @@ describe('GET /metrics at the keys service', () => {
     expect(res.status).toBe(200);
     expect(res.headers.get('content-type')).toMatch(/^text\/plain; version=0\.0\.4/);
     const text = await res.text();
-    expect(metricValue(text, 'http_server_requests_total', { service: 'keys', method: 'DELETE', route: '/api/ApiKeys/:id', status: '404' })).toBe(1);
-    expect(metricValue(text, 'http_server_requests_total', { service: 'keys', method: 'GET', route: '/api/ApiKeys', status: '200' })).toBe(1);
+    expect(
+      metricValue(text, 'http_server_requests_total', { service: 'keys', method: 'DELETE', route: '/api/ApiKeys/:id', status: '404' }),
+    ).toBe(1);
+    expect(metricValue(text, 'http_server_requests_total', { service: 'keys', method: 'GET', route: '/api/ApiKeys', status: '200' })).toBe(
+      1,
+    );
     expect(text).not.toContain(id);
     expect(metricSamples(text, 'process_resident_memory_bytes')[0]?.labels).toEqual({ service: 'keys' });
   });

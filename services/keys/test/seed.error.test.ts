@@ -47,7 +47,7 @@ async function rowCount(): Promise<number> {
   const client = new pg.Client({ connectionString: database.url });
   await client.connect();
   try {
-    const { rows } = await client.query<{ n: string }>("SELECT count(*) AS n FROM api_keys");
+    const { rows } = await client.query<{ n: string }>('SELECT count(*) AS n FROM api_keys');
     return Number(rows[0]!.n);
   } finally {
     await client.end();
@@ -105,7 +105,9 @@ describe('a bad SEED_API_KEY stops the start with a clear message', () => {
 describe('other failed starts', () => {
   it('a taken port fails the start and closes the database pool', async () => {
     const blocker = createServer();
-    const port = await new Promise<number>((resolve) => blocker.listen(0, '127.0.0.1', () => resolve((blocker.address() as { port: number }).port)));
+    const port = await new Promise<number>((resolve) =>
+      blocker.listen(0, '127.0.0.1', () => resolve((blocker.address() as { port: number }).port)),
+    );
     try {
       const err = await startWith({ PORT: String(port) });
       expect((err as NodeJS.ErrnoException).code).toBe('EADDRINUSE');

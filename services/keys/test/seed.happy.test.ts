@@ -18,10 +18,21 @@ describe('SEED_API_KEY at start', () => {
     const { logger, lines, text } = captureLogger();
     keys = await startKeys({ logger, env: { SEED_API_KEY: key, SEED_API_SECRET: secret } });
     const row = await findRow(keys.db, key);
-    expect(row).toMatchObject({ key, scopes: [SYSTEM_SCOPE], owner_user_id: null, environment: 'test', name: 'seed key', revoked_at: null, version: 1 });
+    expect(row).toMatchObject({
+      key,
+      scopes: [SYSTEM_SCOPE],
+      owner_user_id: null,
+      environment: 'test',
+      name: 'seed key',
+      revoked_at: null,
+      version: 1,
+    });
     expect(row!.secret_hash).toBe(sha256(secret));
     expect(await tableText(keys.db)).not.toContain(secret);
-    expect(await keys.cached(key)).toMatchObject({ version: 1, record: { id: row!.id, secretHash: sha256(secret), scopes: [SYSTEM_SCOPE], revoked: false } });
+    expect(await keys.cached(key)).toMatchObject({
+      version: 1,
+      record: { id: row!.id, secretHash: sha256(secret), scopes: [SYSTEM_SCOPE], revoked: false },
+    });
     expect(lines).toContainEqual(expect.objectContaining({ audit: 'api_key.seeded', keyId: row!.id }));
     expect(text()).not.toContain(secret);
   });
@@ -33,11 +44,26 @@ describe('SEED_API_KEY at start', () => {
     const original = (await findRow(keys.db, key))!;
 
     const second = newSecret();
-    await keys.restart({ SEED_API_KEY: key, SEED_API_SECRET: second, SEED_API_SCOPES: 'read:devices  auth:login read:devices', SEED_API_NAME: 'ops key' });
+    await keys.restart({
+      SEED_API_KEY: key,
+      SEED_API_SECRET: second,
+      SEED_API_SCOPES: 'read:devices  auth:login read:devices',
+      SEED_API_NAME: 'ops key',
+    });
     const row = (await findRow(keys.db, key))!;
-    expect(row).toMatchObject({ id: original.id, scopes: ['read:devices', 'auth:login'], name: 'ops key', revoked_at: null, version: 2, environment: 'live' });
+    expect(row).toMatchObject({
+      id: original.id,
+      scopes: ['read:devices', 'auth:login'],
+      name: 'ops key',
+      revoked_at: null,
+      version: 2,
+      environment: 'live',
+    });
     expect(row.secret_hash).toBe(sha256(second));
-    expect(await keys.cached(key)).toMatchObject({ version: 2, record: { id: original.id, secretHash: sha256(second), scopes: ['read:devices', 'auth:login'], revoked: false } });
+    expect(await keys.cached(key)).toMatchObject({
+      version: 2,
+      record: { id: original.id, secretHash: sha256(second), scopes: ['read:devices', 'auth:login'], revoked: false },
+    });
     const { rows } = await keys.db.query<{ n: number }>('SELECT count(*) AS n FROM api_keys WHERE key = $1', [key]);
     expect(rows[0]!.n).toBe(1);
   });
@@ -51,8 +77,14 @@ describe('SEED_API_KEY at start', () => {
     const revoked = (await findRow(keys.db, key))!;
 
     // Same seed, and a new secret for the same key: both refused (rotating the secret must not revive it either).
-    for (const env of [{ SEED_API_KEY: key, SEED_API_SECRET: secret }, { SEED_API_KEY: key, SEED_API_SECRET: newSecret() }]) {
-      const refused = await keys.restart(env).then(() => null, (err: unknown) => err);
+    for (const env of [
+      { SEED_API_KEY: key, SEED_API_SECRET: secret },
+      { SEED_API_KEY: key, SEED_API_SECRET: newSecret() },
+    ]) {
+      const refused = await keys.restart(env).then(
+        () => null,
+        (err: unknown) => err,
+      );
       expect((refused as Error).message).toBe(REVOKED_SEED_MESSAGE);
       expect((refused as Error).message).toContain('SEED_API_KEY and SEED_API_SECRET');
     }

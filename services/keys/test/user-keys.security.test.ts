@@ -11,12 +11,21 @@ beforeAll(async () => {
 });
 afterAll(async () => h.stop());
 
-const as = (userId: number | undefined, role: number, requestId = 'req-1') => ({ context: { requestId, keyId: 'dashboard', scopes: ['system:full-access'], ...(userId === undefined ? {} : { userId, role }) } });
-const call = (method: string, path: string, who: ReturnType<typeof as>, body?: unknown) => signedFetch(h.url, INTERNAL_SECRET, method, path, { ...who, ...(body === undefined ? {} : { body }), headers: { 'x-request-id': who.context.requestId } });
+const as = (userId: number | undefined, role: number, requestId = 'req-1') => ({
+  context: { requestId, keyId: 'dashboard', scopes: ['system:full-access'], ...(userId === undefined ? {} : { userId, role }) },
+});
+const call = (method: string, path: string, who: ReturnType<typeof as>, body?: unknown) =>
+  signedFetch(h.url, INTERNAL_SECRET, method, path, {
+    ...who,
+    ...(body === undefined ? {} : { body }),
+    headers: { 'x-request-id': who.context.requestId },
+  });
 
-describe('users\' API keys at the keys service', () => {
+describe("users' API keys at the keys service", () => {
   it('creates, lists, changes and revokes a key, auditing each step with key id, user id and request id', async () => {
-    const created = apiKeyCreatedResponseSchema.parse(await (await call('POST', '/api/ApiKeys', as(7, 1, 'req-create'), { name: 'player', scopes: 'read:devices' })).json());
+    const created = apiKeyCreatedResponseSchema.parse(
+      await (await call('POST', '/api/ApiKeys', as(7, 1, 'req-create'), { name: 'player', scopes: 'read:devices' })).json(),
+    );
     await call('PATCH', `/api/ApiKeys/${created.id}`, as(7, 1, 'req-patch'), { scopes: 'read:devices auth:login' });
     await call('DELETE', `/api/ApiKeys/${created.id}`, as(7, 0, 'req-revoke'));
     const audits = capture.lines.filter((line) => typeof line.audit === 'string' && line.keyId === created.id);
@@ -31,15 +40,24 @@ describe('users\' API keys at the keys service', () => {
   });
 
   it('refuses a context without a user, or with too low a role, with the spec body', async () => {
-    for (const [who, method, path] of [[as(undefined, 0), 'GET', '/api/ApiKeys'], [as(8, 0), 'GET', '/api/ApiKeys'], [as(8, 0), 'POST', '/api/ApiKeys']] as const) {
+    for (const [who, method, path] of [
+      [as(undefined, 0), 'GET', '/api/ApiKeys'],
+      [as(8, 0), 'GET', '/api/ApiKeys'],
+      [as(8, 0), 'POST', '/api/ApiKeys'],
+    ] as const) {
       const res = await call(method, path, who, method === 'POST' ? { name: 'x', scopes: 'read:devices' } : undefined);
       expect(res.status).toBe(403);
-      expect(await res.json()).toMatchObject({ error: 'Insufficient permissions', message: 'A valid user JWT with sufficient role is required' });
+      expect(await res.json()).toMatchObject({
+        error: 'Insufficient permissions',
+        message: 'A valid user JWT with sufficient role is required',
+      });
     }
   });
 
-  it('answers 404 for another user\'s key or an unknown id, 409 past the limit and for a revoked key', async () => {
-    const mine = apiKeyCreatedResponseSchema.parse(await (await call('POST', '/api/ApiKeys', as(9, 1), { name: 'a', scopes: 'read:devices' })).json());
+  it("answers 404 for another user's key or an unknown id, 409 past the limit and for a revoked key", async () => {
+    const mine = apiKeyCreatedResponseSchema.parse(
+      await (await call('POST', '/api/ApiKeys', as(9, 1), { name: 'a', scopes: 'read:devices' })).json(),
+    );
     expect((await call('PATCH', `/api/ApiKeys/${mine.id}`, as(10, 1), { scopes: 'write:devices' })).status).toBe(404);
     expect((await call('DELETE', `/api/ApiKeys/${mine.id}`, as(10, 1))).status).toBe(404);
     expect((await call('DELETE', '/api/ApiKeys/not-a-uuid', as(9, 1))).status).toBe(404);
@@ -51,10 +69,18 @@ describe('users\' API keys at the keys service', () => {
   });
 
   it('refuses bad bodies: unknown and reserved scopes, empty names, unknown environments, empty changes', async () => {
-    for (const body of [{ name: 'x', scopes: 'system:full-access' }, { name: 'x', scopes: 'read:devices nope' }, { name: ' ', scopes: 'read:devices' }, { name: 'x', scopes: 'read:devices', environment: 'prod' }, { scopes: 'read:devices' }]) {
+    for (const body of [
+      { name: 'x', scopes: 'system:full-access' },
+      { name: 'x', scopes: 'read:devices nope' },
+      { name: ' ', scopes: 'read:devices' },
+      { name: 'x', scopes: 'read:devices', environment: 'prod' },
+      { scopes: 'read:devices' },
+    ]) {
       expect((await call('POST', '/api/ApiKeys', as(11, 1), body)).status).toBe(400);
     }
-    const created = apiKeyCreatedResponseSchema.parse(await (await call('POST', '/api/ApiKeys', as(11, 1), { name: 'x', scopes: 'read:devices' })).json());
+    const created = apiKeyCreatedResponseSchema.parse(
+      await (await call('POST', '/api/ApiKeys', as(11, 1), { name: 'x', scopes: 'read:devices' })).json(),
+    );
     expect((await call('PATCH', `/api/ApiKeys/${created.id}`, as(11, 1), {})).status).toBe(400);
     expect((await call('PATCH', `/api/ApiKeys/${created.id}`, as(11, 1), { scopes: 'system:full-access' })).status).toBe(400);
   });

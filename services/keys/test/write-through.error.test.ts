@@ -2,7 +2,17 @@ import { describe, it, expect, beforeAll, afterAll } from '@jest/globals';
 import { createRedisCache, type Cache } from '@acs/cache';
 import { changeApiKey, createApiKey, openKeysDeps, revokeApiKey, type KeysDeps } from '../src/index.js';
 import { applySeedKey } from '../src/domain/operator-keys.js';
-import { buildKeyInput, closedRedisUrl, findRow, keysConfig, newSecret, silentLogger, startKeys, unknownKey, type KeysHarness } from './harness.js';
+import {
+  buildKeyInput,
+  closedRedisUrl,
+  findRow,
+  keysConfig,
+  newSecret,
+  silentLogger,
+  startKeys,
+  unknownKey,
+  type KeysHarness,
+} from './harness.js';
 
 let keys: KeysHarness;
 let deadCache: Cache;
@@ -78,7 +88,9 @@ describe('when the cache write lands but its answer is lost (a timeout)', () => 
         throw new Error('Command timed out');
       },
     };
-    await expect(changeApiKey({ ...keys.deps, cache: lossy }, apiKey.id, { scopes: ['system:full-access'] })).rejects.toThrow('Command timed out');
+    await expect(changeApiKey({ ...keys.deps, cache: lossy }, apiKey.id, { scopes: ['system:full-access'] })).rejects.toThrow(
+      'Command timed out',
+    );
     expect(await findRow(keys.db, apiKey.key)).toMatchObject({ scopes: ['read:devices'], version: 1 });
     expect(await keys.cached(apiKey.key)).toBeNull();
     // The next change reuses version 2 and must be visible (nothing left claims version 2).

@@ -98,7 +98,11 @@ export class AmqpConsumer {
         return;
       }
       logRetry(this.deps.logger, ref, attempt, outcome.delayMs, err);
-      const moved = await this.moveTo(retryQueueName(this.options.queue, outcome.delayMs), message, retryHeaders(headers, routingKey, outcome.nextAttempt, err));
+      const moved = await this.moveTo(
+        retryQueueName(this.options.queue, outcome.delayMs),
+        message,
+        retryHeaders(headers, routingKey, outcome.nextAttempt, err),
+      );
       this.count(moved ? 'retry' : 'requeued');
       return;
     }
@@ -106,7 +110,13 @@ export class AmqpConsumer {
     this.count('ack');
   }
 
-  private async park(message: ConsumeMessage, ref: MessageRef, reason: DeadLetterReason, attempts: number, lastError: string): Promise<void> {
+  private async park(
+    message: ConsumeMessage,
+    ref: MessageRef,
+    reason: DeadLetterReason,
+    attempts: number,
+    lastError: string,
+  ): Promise<void> {
     const headers = deadLetterHeaders(message.properties.headers as Headers | undefined, ref.routingKey, attempts, reason, lastError);
     const moved = await this.moveTo(deadLetterQueueName(this.options.queue), message, headers);
     if (moved) logParked(this.deps.logger, ref, reason, attempts, lastError);

@@ -38,7 +38,8 @@ export function openRecoveringConnection(options: RecoveringConnectionOptions): 
       connection.on('disconnect', (err: Error) => logger.warn({ err: errorText(err) }, 'bus disconnected from the broker'));
       connection.on('connect-failed', (err: Error) => logger.error({ err: errorText(err) }, 'bus could not connect to the broker'));
       connection.on('reconnect-scheduled', (info: { attempt: number; delay: number }) =>
-        logger.info({ attempt: info.attempt, delayMs: info.delay }, 'bus reconnect scheduled'));
+        logger.info({ attempt: info.attempt, delayMs: info.delay }, 'bus reconnect scheduled'),
+      );
       return connection;
     },
     (err: unknown) => {

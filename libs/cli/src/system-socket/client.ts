@@ -22,10 +22,14 @@ export async function connectSystemSocket(dataDir: string, pid: number): Promise
   const path = systemSocketPath(dataDir);
   const socket: Socket = await new Promise((resolve, reject) => {
     const s = connect(path, () => resolve(s));
-    s.once('error', (err) => reject(new Error(
-      `The embedded system (pid ${pid}) is using ${dataDir}, and its socket ${path} cannot be reached (${err.message}). ` +
-        'Stop it (Ctrl-C in its terminal) and run this command again.',
-    )));
+    s.once('error', (err) =>
+      reject(
+        new Error(
+          `The embedded system (pid ${pid}) is using ${dataDir}, and its socket ${path} cannot be reached (${err.message}). ` +
+            'Stop it (Ctrl-C in its terminal) and run this command again.',
+        ),
+      ),
+    );
   });
   const pending = new Map<number, Pending>();
   let nextId = 1;
@@ -56,13 +60,16 @@ export async function connectSystemSocket(dataDir: string, pid: number): Promise
 
   const db = (service: string): Db => ({
     kind: 'pglite',
-    query: <R>(sql: string, params?: readonly unknown[]) => call<QueryResult<R>>({ op: 'query', service, sql, ...(params ? { params: [...params] } : {}) }),
+    query: <R>(sql: string, params?: readonly unknown[]) =>
+      call<QueryResult<R>>({ op: 'query', service, sql, ...(params ? { params: [...params] } : {}) }),
     async transaction<T>(fn: (tx: Queryable) => Promise<T>): Promise<T> {
       const tx = await call<number>({ op: 'begin', service });
       let open = true;
       const scoped: Queryable = {
         query: <R>(sql: string, params?: readonly unknown[]) =>
-          open ? call<QueryResult<R>>({ op: 'tx-query', tx, sql, ...(params ? { params: [...params] } : {}) }) : Promise.reject(new Error('This transaction has already finished')),
+          open
+            ? call<QueryResult<R>>({ op: 'tx-query', tx, sql, ...(params ? { params: [...params] } : {}) })
+            : Promise.reject(new Error('This transaction has already finished')),
       };
       let result: T;
       try {
@@ -82,7 +89,10 @@ export async function connectSystemSocket(dataDir: string, pid: number): Promise
     close: async () => {},
   });
 
-  const cacheCall = <T>(method: keyof Cache) => (...args: unknown[]): Promise<T> => call<T>({ op: 'cache', method, args });
+  const cacheCall =
+    <T>(method: keyof Cache) =>
+    (...args: unknown[]): Promise<T> =>
+      call<T>({ op: 'cache', method, args });
   const cache: Cache = {
     get: cacheCall('get'),
     mget: cacheCall('mget'),
@@ -99,10 +109,11 @@ export async function connectSystemSocket(dataDir: string, pid: number): Promise
   return {
     db,
     cache,
-    close: () => new Promise<void>((resolve) => {
-      if (closed) return resolve();
-      socket.end(() => resolve());
-      socket.once('close', () => resolve());
-    }),
+    close: () =>
+      new Promise<void>((resolve) => {
+        if (closed) return resolve();
+        socket.end(() => resolve());
+        socket.once('close', () => resolve());
+      }),
   };
 }

@@ -53,32 +53,37 @@ function serveConnection(socket: Socket, options: SystemSocketOptions): void {
     const txId = nextTx++;
     let endRequest = id;
     let commitAsked = false;
-    db.transaction((tx) => new Promise<void>((resolve, reject) => {
-      const expire = () => reject(new RolledBack('The transaction stayed idle too long and was rolled back'));
-      let timer = setTimeout(expire, TRANSACTION_IDLE_MS);
-      transactions.set(txId, {
-        tx,
-        touch: () => {
-          clearTimeout(timer);
-          timer = setTimeout(expire, TRANSACTION_IDLE_MS);
+    db.transaction(
+      (tx) =>
+        new Promise<void>((resolve, reject) => {
+          const expire = () => reject(new RolledBack('The transaction stayed idle too long and was rolled back'));
+          let timer = setTimeout(expire, TRANSACTION_IDLE_MS);
+          transactions.set(txId, {
+            tx,
+            touch: () => {
+              clearTimeout(timer);
+              timer = setTimeout(expire, TRANSACTION_IDLE_MS);
+            },
+            end: (commit, requestId) => {
+              clearTimeout(timer);
+              endRequest = requestId;
+              commitAsked = commit;
+              if (commit) resolve();
+              else reject(new RolledBack('rolled back'));
+            },
+          });
+          reply({ id, ok: true, value: txId });
+        }),
+    )
+      .then(
+        () => reply({ id: endRequest, ok: true, value: null }),
+        (err: unknown) => {
+          if (endRequest === id) return fail(id, err);
+          if (!commitAsked && err instanceof RolledBack) return reply({ id: endRequest, ok: true, value: null });
+          fail(endRequest, err);
         },
-        end: (commit, requestId) => {
-          clearTimeout(timer);
-          endRequest = requestId;
-          commitAsked = commit;
-          if (commit) resolve();
-          else reject(new RolledBack('rolled back'));
-        },
-      });
-      reply({ id, ok: true, value: txId });
-    })).then(
-      () => reply({ id: endRequest, ok: true, value: null }),
-      (err: unknown) => {
-        if (endRequest === id) return fail(id, err);
-        if (!commitAsked && err instanceof RolledBack) return reply({ id: endRequest, ok: true, value: null });
-        fail(endRequest, err);
-      },
-    ).finally(() => transactions.delete(txId));
+      )
+      .finally(() => transactions.delete(txId));
   };
 
   const handle = async (request: Request): Promise<void> => {
@@ -142,9 +147,10 @@ export async function serveSystemSocket(options: SystemSocketOptions): Promise<{
   await chmod(path, 0o600);
   return {
     path,
-    close: () => new Promise<void>((resolve) => {
-      for (const socket of sockets) socket.destroy();
-      server.close(() => resolve());
-    }),
+    close: () =>
+      new Promise<void>((resolve) => {
+        for (const socket of sockets) socket.destroy();
+        server.close(() => resolve());
+      }),
   };
 }

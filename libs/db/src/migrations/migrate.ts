@@ -57,7 +57,9 @@ async function applyPending(conn: Connection, files: MigrationFile[], logger: Lo
 function assertUnchanged(files: MigrationFile[], done: Map<string, string>, logger: Logger): void {
   const changed = files.filter((f) => done.has(f.name) && done.get(f.name) !== f.checksum).map((f) => f.name);
   if (changed.length > 0) {
-    throw new MigrationError(`Checksum mismatch: migration(s) ${changed.join(', ')} changed after being applied. Restore the original file(s) and put the change in a new migration.`);
+    throw new MigrationError(
+      `Checksum mismatch: migration(s) ${changed.join(', ')} changed after being applied. Restore the original file(s) and put the change in a new migration.`,
+    );
   }
   const known = new Set(files.map((f) => f.name));
   const missing = [...done.keys()].filter((name) => !known.has(name));

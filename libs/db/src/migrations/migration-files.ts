@@ -19,10 +19,12 @@ export async function readMigrationFiles(dir: string): Promise<MigrationFile[]> 
     .map((entry) => entry.name)
     // Code-unit order, not locale order: every machine must agree on it.
     .sort((a, b) => (a < b ? -1 : a > b ? 1 : 0));
-  return Promise.all(names.map(async (name) => {
-    const sql = await readFile(join(dir, name), 'utf8');
-    return { name, sql, checksum: checksumOf(sql) };
-  }));
+  return Promise.all(
+    names.map(async (name) => {
+      const sql = await readFile(join(dir, name), 'utf8');
+      return { name, sql, checksum: checksumOf(sql) };
+    }),
+  );
 }
 
 /** SHA-256 of the text with CRLF read as LF: a Windows checkout must not look like an edit. */

@@ -17,7 +17,9 @@ export const RECORD_SQL = 'INSERT INTO schema_migrations (name, checksum) VALUES
 
 /** name → checksum of what was applied; empty when the table does not exist yet. */
 export async function appliedMigrations(db: Queryable): Promise<Map<string, string>> {
-  const { rows: [table] } = await db.query<{ present: boolean }>("SELECT to_regclass('schema_migrations') IS NOT NULL AS present");
+  const {
+    rows: [table],
+  } = await db.query<{ present: boolean }>("SELECT to_regclass('schema_migrations') IS NOT NULL AS present");
   if (!table?.present) return new Map();
   const { rows } = await db.query<{ name: string; checksum: string }>('SELECT name, checksum FROM schema_migrations');
   return new Map(rows.map((row) => [row.name, row.checksum]));

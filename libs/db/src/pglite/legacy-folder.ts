@@ -43,7 +43,9 @@ async function columnsOf(tx: Transaction, schema: string, table: string): Promis
 }
 
 async function tableNames(db: Db): Promise<string[]> {
-  const { rows } = await db.query<{ name: string }>("SELECT tablename AS name FROM pg_tables WHERE schemaname = 'public' AND tablename <> 'schema_migrations' ORDER BY tablename");
+  const { rows } = await db.query<{ name: string }>(
+    "SELECT tablename AS name FROM pg_tables WHERE schemaname = 'public' AND tablename <> 'schema_migrations' ORDER BY tablename",
+  );
   return rows.map((row) => row.name);
 }
 
@@ -56,22 +58,35 @@ async function copyInto(pglite: PGlite, old: Db, schema: string): Promise<Record
     await tx.exec('SET LOCAL session_replication_role = replica');
     for (const table of tables) {
       const target = `${quote(schema)}.${quote(table)}`;
-      const { rows: [present] } = await tx.query<{ n: number }>(`SELECT count(*)::int AS n FROM ${target}`);
+      const {
+        rows: [present],
+      } = await tx.query<{ n: number }>(`SELECT count(*)::int AS n FROM ${target}`);
       if (present && present.n > 0) {
         throw new Error(`${target} already has rows, so the data in the old folder cannot be carried over`);
       }
       const columns = (await columnsOf(tx, schema, table)).map(quote).join(', ');
       const { rows } = await old.query<{ row: string }>(`SELECT row_to_json(t)::text AS row FROM public.${quote(table)} t`);
       for (let i = 0; i < rows.length; i += ROWS_PER_INSERT) {
-        const chunk = `[${rows.slice(i, i + ROWS_PER_INSERT).map((r) => r.row).join(',')}]`;
-        await tx.query(`INSERT INTO ${target} (${columns}) OVERRIDING SYSTEM VALUE SELECT ${columns} FROM json_populate_recordset(NULL::${target}, $1::json)`, [chunk]);
+        const chunk = `[${rows
+          .slice(i, i + ROWS_PER_INSERT)
+          .map((r) => r.row)
+          .join(',')}]`;
+        await tx.query(
+          `INSERT INTO ${target} (${columns}) OVERRIDING SYSTEM VALUE SELECT ${columns} FROM json_populate_recordset(NULL::${target}, $1::json)`,
+          [chunk],
+        );
       }
       copied[table] = rows.length;
     }
-    const { rows: sequences } = await old.query<{ name: string }>("SELECT sequencename AS name FROM pg_sequences WHERE schemaname = 'public'");
+    const { rows: sequences } = await old.query<{ name: string }>(
+      "SELECT sequencename AS name FROM pg_sequences WHERE schemaname = 'public'",
+    );
     for (const { name } of sequences) {
-      const { rows: [state] } = await old.query<{ last_value: number; is_called: boolean }>(`SELECT last_value, is_called FROM public.${quote(name)}`);
-      if (state) await tx.query('SELECT setval($1::regclass, $2, $3)', [`${quote(schema)}.${quote(name)}`, state.last_value, state.is_called]);
+      const {
+        rows: [state],
+      } = await old.query<{ last_value: number; is_called: boolean }>(`SELECT last_value, is_called FROM public.${quote(name)}`);
+      if (state)
+        await tx.query('SELECT setval($1::regclass, $2, $3)', [`${quote(schema)}.${quote(name)}`, state.last_value, state.is_called]);
     }
   });
   return copied;
@@ -91,7 +106,10 @@ export async function carryOverLegacyFolder(dataDir: string, service: string, mi
     try {
       await migrate(old, migrationsDir, logger);
       const copied = await withSharedSuperuser(join(dataDir, 'pglite'), (pglite) => copyInto(pglite, old, service));
-      logger.warn({ service, from: folder, keptAs, rows: copied }, 'carried the data of the older layout over into the shared embedded database');
+      logger.warn(
+        { service, from: folder, keptAs, rows: copied },
+        'carried the data of the older layout over into the shared embedded database',
+      );
     } finally {
       await old.close();
     }

@@ -59,7 +59,8 @@ export class PgliteDb implements SessionDb {
     this.#sharing = sharing;
     this.#queue = sharing?.queue ?? new SerialQueue();
     this.#conn = {
-      query: async <R>(sql: string, params?: readonly unknown[]) => toResult<R>(await pglite.query<R>(sql, params ? [...params] : undefined)),
+      query: async <R>(sql: string, params?: readonly unknown[]) =>
+        toResult<R>(await pglite.query<R>(sql, params ? [...params] : undefined)),
       exec: async (script) => (await pglite.exec(script)).at(-1)?.command,
     };
   }
@@ -70,14 +71,19 @@ export class PgliteDb implements SessionDb {
 
   transaction<T>(fn: (tx: Queryable) => Promise<T>): Promise<T> {
     return this.#run(() =>
-      runTransaction(this.#conn, async (tx) => {
-        const scope = scopedQueryable(tx);
-        try {
-          return await fn(scope.tx);
-        } finally {
-          scope.end();
-        }
-      }, (err) => this.#logger.error({ err }, 'PGlite ROLLBACK failed')));
+      runTransaction(
+        this.#conn,
+        async (tx) => {
+          const scope = scopedQueryable(tx);
+          try {
+            return await fn(scope.tx);
+          } finally {
+            scope.end();
+          }
+        },
+        (err) => this.#logger.error({ err }, 'PGlite ROLLBACK failed'),
+      ),
+    );
   }
 
   withSession<T>(fn: (conn: Connection) => Promise<T>): Promise<T> {

@@ -17,7 +17,11 @@ export class SerialQueue {
 
   run<T>(task: () => Promise<T>): Promise<T> {
     if (this.#holder.getStore()?.active) {
-      return Promise.reject(new Error('The embedded database is already held by this call chain (a query on the Db inside its own transaction?); use the transaction\'s `tx`'));
+      return Promise.reject(
+        new Error(
+          "The embedded database is already held by this call chain (a query on the Db inside its own transaction?); use the transaction's `tx`",
+        ),
+      );
     }
     const holder: Holder = { active: false };
     const result = this.#tail.then(async () => {
@@ -28,7 +32,10 @@ export class SerialQueue {
         holder.active = false;
       }
     });
-    this.#tail = result.then(() => undefined, () => undefined);
+    this.#tail = result.then(
+      () => undefined,
+      () => undefined,
+    );
     return result;
   }
 }

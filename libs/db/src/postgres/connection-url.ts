@@ -5,7 +5,7 @@
  */
 export function databaseNameOf(url: string): string | undefined {
   const parsed = new URL(url);
-  const name = parsed.protocol === 'socket:' ? parsed.searchParams.get('db') ?? '' : decodeURI(parsed.pathname.slice(1));
+  const name = parsed.protocol === 'socket:' ? (parsed.searchParams.get('db') ?? '') : decodeURI(parsed.pathname.slice(1));
   return name.length > 0 ? name : undefined;
 }
 

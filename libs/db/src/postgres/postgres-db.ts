@@ -43,14 +43,19 @@ class PostgresDb implements SessionDb {
 
   transaction<T>(fn: (tx: Queryable) => Promise<T>): Promise<T> {
     return this.#withClient(false, (conn, markBroken) =>
-      runTransaction(conn, async (tx) => {
-        const scope = scopedQueryable(tx);
-        try {
-          return await fn(scope.tx);
-        } finally {
-          scope.end();
-        }
-      }, markBroken));
+      runTransaction(
+        conn,
+        async (tx) => {
+          const scope = scopedQueryable(tx);
+          try {
+            return await fn(scope.tx);
+          } finally {
+            scope.end();
+          }
+        },
+        markBroken,
+      ),
+    );
   }
 
   /** The connection is discarded when fn throws: it may still hold fn's session-level locks. */

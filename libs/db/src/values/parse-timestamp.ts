@@ -1,6 +1,7 @@
 // PostgreSQL's text output with DateStyle ISO (the default on both kinds), e.g.
 // "2024-01-02 03:04:05.123456+05:30", "0044-03-15 00:00:00 BC", or no offset for `timestamp`.
-const TIMESTAMP_TEXT = /^(\d{4,})-(\d{2})-(\d{2}) (\d{2}):(\d{2}):(\d{2})(?:\.(\d{1,6}))?(?:([+-])(\d{2})(?::(\d{2}))?(?::(\d{2}))?)?( BC)?$/;
+const TIMESTAMP_TEXT =
+  /^(\d{4,})-(\d{2})-(\d{2}) (\d{2}):(\d{2}):(\d{2})(?:\.(\d{1,6}))?(?:([+-])(\d{2})(?::(\d{2}))?(?::(\d{2}))?)?( BC)?$/;
 
 /**
  * `timestamptz` and `timestamp` text to a Date. A `timestamp` (no offset) is read as UTC, so the

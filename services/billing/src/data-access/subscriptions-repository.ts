@@ -15,7 +15,8 @@ interface SubscriptionRow {
   created_at: Date;
 }
 
-const COLUMNS = 'id, user_id, plan_id, plan_type, status, current_period_start, current_period_end, cancel_at_period_end, canceled_at, ended_at, created_at';
+const COLUMNS =
+  'id, user_id, plan_id, plan_type, status, current_period_start, current_period_end, cancel_at_period_end, canceled_at, ended_at, created_at';
 
 const fromRow = (row: SubscriptionRow): Subscription => ({
   id: row.id,
@@ -37,7 +38,9 @@ export async function lockUser(tx: Queryable, userId: number): Promise<void> {
 }
 
 export async function findActiveSubscription(db: Queryable, userId: number): Promise<Subscription | null> {
-  const { rows } = await db.query<SubscriptionRow>(`SELECT ${COLUMNS} FROM subscriptions WHERE user_id = $1 AND status = 'active'`, [userId]);
+  const { rows } = await db.query<SubscriptionRow>(`SELECT ${COLUMNS} FROM subscriptions WHERE user_id = $1 AND status = 'active'`, [
+    userId,
+  ]);
   return rows[0] ? fromRow(rows[0]) : null;
 }
 
@@ -48,7 +51,10 @@ export async function findSubscription(db: Queryable, id: string): Promise<Subsc
 
 /** Newest first; created_at is clock_timestamp(), the id breaks (theoretical) ties. */
 export async function listSubscriptions(db: Queryable, userId: number): Promise<Subscription[]> {
-  const { rows } = await db.query<SubscriptionRow>(`SELECT ${COLUMNS} FROM subscriptions WHERE user_id = $1 ORDER BY created_at DESC, id DESC`, [userId]);
+  const { rows } = await db.query<SubscriptionRow>(
+    `SELECT ${COLUMNS} FROM subscriptions WHERE user_id = $1 ORDER BY created_at DESC, id DESC`,
+    [userId],
+  );
   return rows.map(fromRow);
 }
 
@@ -70,7 +76,12 @@ export async function insertSubscription(tx: Queryable, input: NewSubscription):
 }
 
 /** Ends an active subscription at `at`, as `replaced` (another plan took over), `canceled` or `expired`. */
-export async function endSubscription(tx: Queryable, id: string, status: 'replaced' | 'canceled' | 'expired', at: Date): Promise<Subscription> {
+export async function endSubscription(
+  tx: Queryable,
+  id: string,
+  status: 'replaced' | 'canceled' | 'expired',
+  at: Date,
+): Promise<Subscription> {
   const { rows } = await tx.query<SubscriptionRow>(
     `UPDATE subscriptions SET status = $2, ended_at = $3, current_period_end = CASE WHEN $2 = 'canceled' THEN $3 ELSE current_period_end END,
        canceled_at = CASE WHEN $2 = 'canceled' THEN $3 ELSE canceled_at END

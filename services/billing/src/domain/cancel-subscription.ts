@@ -24,10 +24,14 @@ export async function cancelSubscription(deps: BillingDeps, userId: number, id: 
     const now = new Date();
     if (!isLive(existing, now)) throw conflict('The subscription has already ended');
     if (existing.cancelAtPeriodEnd) return toView(existing, now);
-    const changed = existing.currentPeriodEnd === null ? await endSubscription(tx, id, 'canceled', now) : await markCancelAtPeriodEnd(tx, id, now);
+    const changed =
+      existing.currentPeriodEnd === null ? await endSubscription(tx, id, 'canceled', now) : await markCancelAtPeriodEnd(tx, id, now);
     await recordEvent(tx, 'canceled', changed, now);
     emitted = true;
-    deps.logger.info({ audit: 'subscription.canceled', userId, subscriptionId: id, endsAt: changed.currentPeriodEnd?.toISOString() }, 'subscription canceled');
+    deps.logger.info(
+      { audit: 'subscription.canceled', userId, subscriptionId: id, endsAt: changed.currentPeriodEnd?.toISOString() },
+      'subscription canceled',
+    );
     return toView(changed, now);
   });
   if (emitted) deps.onOutboxWrite();

@@ -1,6 +1,11 @@
 import { randomUUID } from 'node:crypto';
 import type { Queryable } from '@acs/db';
-import { SUBSCRIPTION_EVENT_TYPES, SUBSCRIPTION_ROUTING_KEYS, subscriptionEventPayloadSchema, type SubscriptionEventKind } from '../contracts.js';
+import {
+  SUBSCRIPTION_EVENT_TYPES,
+  SUBSCRIPTION_ROUTING_KEYS,
+  subscriptionEventPayloadSchema,
+  type SubscriptionEventKind,
+} from '../contracts.js';
 import { insertOutboxEvent } from '../data-access/outbox-repository.js';
 import type { Subscription } from './subscription.js';
 
@@ -11,7 +16,12 @@ const storedPayloadSchema = subscriptionEventPayloadSchema.omit({ sequence: true
  * Records the event in the outbox inside the caller's transaction: the subscription change and
  * its event commit together or not at all (ARCHITECTURE.md, decision 4).
  */
-export async function recordEvent(tx: Queryable, kind: SubscriptionEventKind, subscription: Subscription, occurredAt: Date): Promise<string> {
+export async function recordEvent(
+  tx: Queryable,
+  kind: SubscriptionEventKind,
+  subscription: Subscription,
+  occurredAt: Date,
+): Promise<string> {
   const eventId = randomUUID();
   const payload = storedPayloadSchema.parse({
     eventId,

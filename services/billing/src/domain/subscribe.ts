@@ -31,7 +31,10 @@ function periodEnd(deps: BillingDeps, plan: Plan, start: Date): Date | null {
 }
 
 /** Same key and same body replay; the body is compared after parsing, so whitespace and key order do not matter. */
-const requestHash = (body: { planId: string }): string => createHash('sha256').update(JSON.stringify({ planId: body.planId })).digest('base64url');
+const requestHash = (body: { planId: string }): string =>
+  createHash('sha256')
+    .update(JSON.stringify({ planId: body.planId }))
+    .digest('base64url');
 
 function replayOrRefuse(stored: { requestHash: string; status: number; body: unknown }, hash: string): Answer {
   if (stored.requestHash !== hash) throw unprocessable('This Idempotency-Key was already used with a different request body');
@@ -44,7 +47,12 @@ function replayOrRefuse(stored: { requestHash: string; status: number; body: unk
  * active replaces it: the old one ends now (status `replaced`), the new period starts now, no
  * proration, and subscription.changed is emitted (subscription.activated otherwise).
  */
-export async function subscribe(deps: BillingDeps, userId: number, body: { planId: string }, idempotencyKey: string | null): Promise<Answer> {
+export async function subscribe(
+  deps: BillingDeps,
+  userId: number,
+  body: { planId: string },
+  idempotencyKey: string | null,
+): Promise<Answer> {
   const hash = requestHash(body);
   const ttl = deps.settings.idempotencyKeyTtlSeconds;
   if (idempotencyKey) {
@@ -76,12 +84,25 @@ export async function subscribe(deps: BillingDeps, userId: number, body: { planI
     // An expired row still stored as active must leave the one-active-per-user index.
     const stale = await findActiveSubscription(tx, userId);
     if (stale) await endSubscription(tx, stale.id, 'expired', stale.currentPeriodEnd ?? now);
-    const created = await insertSubscription(tx, { userId, planId: plan.id, planType: plan.planType, currentPeriodStart: now, currentPeriodEnd: periodEnd(deps, plan, now) });
+    const created = await insertSubscription(tx, {
+      userId,
+      planId: plan.id,
+      planType: plan.planType,
+      currentPeriodStart: now,
+      currentPeriodEnd: periodEnd(deps, plan, now),
+    });
     await recordEvent(tx, current ? 'changed' : 'activated', created, now);
     const fresh: Answer = { status: 201, body: toView(created, now), replayed: false };
     if (idempotencyKey) await saveAnswer(tx, userId, idempotencyKey, { requestHash: hash, status: fresh.status, body: fresh.body });
     deps.logger.info(
-      { audit: current ? 'subscription.changed' : 'subscription.activated', userId, subscriptionId: created.id, planId: plan.id, replaced: current?.id, paymentReference: decision.reference },
+      {
+        audit: current ? 'subscription.changed' : 'subscription.activated',
+        userId,
+        subscriptionId: created.id,
+        planId: plan.id,
+        replaced: current?.id,
+        paymentReference: decision.reference,
+      },
       current ? 'subscription replaced' : 'subscription activated',
     );
     return fresh;

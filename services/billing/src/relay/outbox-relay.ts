@@ -64,7 +64,10 @@ export function startOutboxRelay(options: OutboxRelayOptions): OutboxRelay {
           await bus.publish(row.routingKey, toEnvelope(row));
         } catch (err) {
           await markFailed(tx, row.id, errorText(err));
-          logger.warn({ eventId: row.eventId, outboxId: row.id, type: row.type, attempts: row.attempts + 1, err: errorText(err) }, 'outbox publish failed; will retry');
+          logger.warn(
+            { eventId: row.eventId, outboxId: row.id, type: row.type, attempts: row.attempts + 1, err: errorText(err) },
+            'outbox publish failed; will retry',
+          );
           return 'failed';
         }
         await markSent(tx, row.id);

@@ -10,7 +10,10 @@ function idempotencyKey(ctx: AppContext): string | null {
   const raw = ctx.get(IDEMPOTENCY_KEY_HEADER);
   if (raw === '') return null;
   const parsed = idempotencyKeySchema.safeParse(raw);
-  if (!parsed.success) throw badRequest('The Idempotency-Key header is invalid', [{ path: `header.${IDEMPOTENCY_KEY_HEADER}`, message: 'expected 1-255 visible ASCII characters' }]);
+  if (!parsed.success)
+    throw badRequest('The Idempotency-Key header is invalid', [
+      { path: `header.${IDEMPOTENCY_KEY_HEADER}`, message: 'expected 1-255 visible ASCII characters' },
+    ]);
   return parsed.data;
 }
 

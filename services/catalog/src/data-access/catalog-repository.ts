@@ -65,12 +65,20 @@ function filterConditions(filter: CatalogFilter): { conditions: string[]; values
  * any position costs the same) and then past `offset` more (the spec's `page`: PostgreSQL reads
  * and drops every skipped row).
  */
-export async function findCatalogPage(db: Queryable, filter: CatalogFilter, limit: number, position: { afterId: number; offset: number }): Promise<CatalogEntry[]> {
+export async function findCatalogPage(
+  db: Queryable,
+  filter: CatalogFilter,
+  limit: number,
+  position: { afterId: number; offset: number },
+): Promise<CatalogEntry[]> {
   const { conditions, values } = filterConditions(filter);
   values.push(position.afterId, limit, position.offset);
   const n = values.length;
   conditions.push(`id > $${n - 2}`);
-  const { rows } = await db.query<CatalogRow>(`SELECT ${COLUMNS} FROM catalog_entries WHERE ${conditions.join(' AND ')} ORDER BY id LIMIT $${n - 1} OFFSET $${n}`, values);
+  const { rows } = await db.query<CatalogRow>(
+    `SELECT ${COLUMNS} FROM catalog_entries WHERE ${conditions.join(' AND ')} ORDER BY id LIMIT $${n - 1} OFFSET $${n}`,
+    values,
+  );
   return rows.map(fromRow);
 }
 
@@ -87,10 +95,16 @@ export async function countCatalogEntries(db: Queryable, filter: CatalogFilter):
 function countQuery(db: Queryable, filter: CatalogFilter) {
   if (filter.q !== undefined) {
     const { conditions, values } = filterConditions(filter);
-    return db.query<{ entries: string | number }>(`SELECT count(*) AS entries FROM catalog_entries WHERE ${conditions.join(' AND ')}`, values);
+    return db.query<{ entries: string | number }>(
+      `SELECT count(*) AS entries FROM catalog_entries WHERE ${conditions.join(' AND ')}`,
+      values,
+    );
   }
   if (filter.type !== undefined) {
-    return db.query<{ entries: string | number }>('SELECT entries FROM catalog_type_counts WHERE type = $1 AND brand_key = lower($2)', [filter.type, filter.brand ?? '']);
+    return db.query<{ entries: string | number }>('SELECT entries FROM catalog_type_counts WHERE type = $1 AND brand_key = lower($2)', [
+      filter.type,
+      filter.brand ?? '',
+    ]);
   }
   return db.query<{ entries: string | number }>('SELECT entries FROM catalog_counts WHERE brand_key = lower($1)', [filter.brand ?? '']);
 }
@@ -114,11 +128,17 @@ export async function readMeta(db: Queryable, name: string): Promise<string | nu
 }
 
 export async function writeMeta(db: Queryable, name: string, value: string): Promise<void> {
-  await db.query('INSERT INTO catalog_meta (name, value) VALUES ($1, $2) ON CONFLICT (name) DO UPDATE SET value = EXCLUDED.value', [name, value]);
+  await db.query('INSERT INTO catalog_meta (name, value) VALUES ($1, $2) ON CONFLICT (name) DO UPDATE SET value = EXCLUDED.value', [
+    name,
+    value,
+  ]);
 }
 
 /** Summaries of the entries with these ids that exist (missing ids are simply absent). */
-export async function findSummaries(db: Queryable, ids: readonly number[]): Promise<{ id: number; type: CatalogEntry['type']; brand: string; model: string }[]> {
+export async function findSummaries(
+  db: Queryable,
+  ids: readonly number[],
+): Promise<{ id: number; type: CatalogEntry['type']; brand: string; model: string }[]> {
   const { rows } = await db.query<{ id: number; type: CatalogEntry['type']; brand: string; model: string }>(
     'SELECT id, type, brand, model FROM catalog_entries WHERE id = ANY($1::int[]) ORDER BY id',
     [ids],

@@ -26,7 +26,8 @@ export function encodeCursor(position: CursorPosition): string {
 const invalid = (message: string) => badRequest('The request query is invalid', [{ path: 'query.cursor', message }]);
 const NOT_A_CURSOR = 'cursor must be a nextCursor value of an earlier answer';
 
-const optionalText = (value: unknown): value is string | null => value === null || (typeof value === 'string' && value.length > 0 && value.length <= 120);
+const optionalText = (value: unknown): value is string | null =>
+  value === null || (typeof value === 'string' && value.length > 0 && value.length <= 120);
 
 export function decodeCursor(cursor: string): CursorPosition {
   let decoded: unknown;
@@ -38,8 +39,13 @@ export function decodeCursor(cursor: string): CursorPosition {
   if (!Array.isArray(decoded) || decoded.length !== 5 || decoded[0] !== VERSION) throw invalid(NOT_A_CURSOR);
   const [, afterId, brand, type, q] = decoded as unknown[];
   if (
-    typeof afterId !== 'number' || !Number.isSafeInteger(afterId) || afterId < 0 || afterId > 2_147_483_647
-    || !optionalText(brand) || !optionalText(q) || !(type === null || CATALOG_TYPES.includes(type as CatalogType))
+    typeof afterId !== 'number' ||
+    !Number.isSafeInteger(afterId) ||
+    afterId < 0 ||
+    afterId > 2_147_483_647 ||
+    !optionalText(brand) ||
+    !optionalText(q) ||
+    !(type === null || CATALOG_TYPES.includes(type as CatalogType))
   ) {
     throw invalid(NOT_A_CURSOR);
   }
@@ -56,7 +62,8 @@ export function decodeCursor(cursor: string): CursorPosition {
  * refused rather than silently mixing the pages of two listings.
  */
 export function cursorFilter(position: CursorPosition, query: CatalogFilter): CatalogFilter {
-  const same = (asked: string | undefined, carried: string | undefined) => asked === undefined || asked.toLowerCase() === carried?.toLowerCase();
+  const same = (asked: string | undefined, carried: string | undefined) =>
+    asked === undefined || asked.toLowerCase() === carried?.toLowerCase();
   const differing = (['brand', 'type', 'q'] as const).filter((name) => !same(query[name], position.filter[name]));
   if (differing.length > 0) {
     throw invalid(`cursor was made for other filters (${differing.join(', ')}): drop them, or start again without cursor`);

@@ -47,9 +47,10 @@ export async function listCatalog(db: Db, listing: CatalogListing, options: List
   const count = () => countCatalogEntries(db, filter);
   // A search reads an unknown share of the table (and counts it): both run in one slot, one after
   // the other, so a slot never holds more than one connection.
-  const [rows, total] = filter.q !== undefined
-    ? await options.deepPages.run(async () => [await read(), await count()] as const)
-    : await Promise.all([offset >= options.deepOffset ? options.deepPages.run(read) : read(), count()]);
+  const [rows, total] =
+    filter.q !== undefined
+      ? await options.deepPages.run(async () => [await read(), await count()] as const)
+      : await Promise.all([offset >= options.deepOffset ? options.deepPages.run(read) : read(), count()]);
   const items = rows.slice(0, pageSize);
   const last = items.at(-1);
   const nextCursor = rows.length > pageSize && last ? encodeCursor({ afterId: last.id, filter }) : null;

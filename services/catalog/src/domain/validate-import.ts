@@ -45,7 +45,8 @@ function issueDetails(index: number, issues: readonly z.core.$ZodIssue[]): Error
  * are already trimmed by the schema. JS and PostgreSQL may lower-case a few exotic characters
  * differently; the upsert's own cardinality error backs this check up (import-catalog.ts).
  */
-const productKey = (entry: CatalogEntryInput): string => `${entry.type}\u0000${entry.brand.toLowerCase()}\u0000${entry.model.toLowerCase()}`;
+const productKey = (entry: CatalogEntryInput): string =>
+  `${entry.type}\u0000${entry.brand.toLowerCase()}\u0000${entry.model.toLowerCase()}`;
 
 /**
  * Validates every row before anything is written, and finds rows naming the same product twice
@@ -77,7 +78,12 @@ export function validateImport(rows: readonly unknown[], maxDetails: number): Va
     const key = productKey(result.data);
     const first = firstIndexOf.get(key);
     if (first !== undefined) {
-      report([{ path: `items[${index}]`, message: `Same product as items[${first}] (type, brand and model, ignoring case): each product may appear once per import` }]);
+      report([
+        {
+          path: `items[${index}]`,
+          message: `Same product as items[${first}] (type, brand and model, ignoring case): each product may appear once per import`,
+        },
+      ]);
       continue;
     }
     firstIndexOf.set(key, index);

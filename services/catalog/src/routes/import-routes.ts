@@ -22,10 +22,16 @@ const IMPORT_PATH = '/api/Dac/import';
  */
 async function readImport(ctx: AppContext): Promise<CatalogEntryInput[]> {
   const rows = importRows(await readJsonBody(ctx, IMPORT_MAX_BODY_BYTES));
-  if (!rows) throw badRequest('The body must be a JSON array of catalog entries or {"items": [...]}', [{ path: 'body', message: 'Expected an array or an object with only "items"' }]);
+  if (!rows)
+    throw badRequest('The body must be a JSON array of catalog entries or {"items": [...]}', [
+      { path: 'body', message: 'Expected an array or an object with only "items"' },
+    ]);
   if (rows.length === 0) throw badRequest('The import holds no entries', [{ path: 'items', message: 'At least one entry is required' }]);
   if (rows.length > IMPORT_MAX_ROWS) {
-    throw errorOf('payload_too_large', `The import holds ${rows.length} entries; at most ${IMPORT_MAX_ROWS} are accepted per request: split it into batches (the catalog CLI does)`);
+    throw errorOf(
+      'payload_too_large',
+      `The import holds ${rows.length} entries; at most ${IMPORT_MAX_ROWS} are accepted per request: split it into batches (the catalog CLI does)`,
+    );
   }
   const validated = validateImport(rows, IMPORT_MAX_DETAILS);
   if (!validated.ok) throw badRequest(problemsMessage(validated.problems, rows.length), validated.problems.details);

@@ -30,5 +30,12 @@ export function summarizeToken(token: string): AccountSummary | null {
   const claims = userClaimsSchema.safeParse(json);
   if (!claims.success) return null;
   const c = claims.data;
-  return { userId: c.sub, email: c.email, role: c.role, planType: c.plan_type, trialExpiresAt: c.trial_expires_at ?? null, expiresAt: c.exp };
+  return {
+    userId: c.sub,
+    email: c.email,
+    role: c.role,
+    planType: c.plan_type,
+    trialExpiresAt: c.trial_expires_at ?? null,
+    expiresAt: c.exp,
+  };
 }

@@ -57,30 +57,46 @@ export function createAccountApi(gateway: GatewayClient) {
       await gateway.send(z.unknown(), { ...ctx, method: 'POST', path: '/api/Users/Register', body: account });
     },
 
-    listKeys: async (ctx: CallerContext) => (await gateway.send(apiKeyListResponseSchema, { ...ctx, method: 'GET', path: '/api/ApiKeys' })).data.items,
-    createKey: async (ctx: CallerContext, input: { name: string; scopes: string; environment: 'live' | 'test'; expiresAt?: string; rateLimits?: RateLimits }) =>
-      (await gateway.send(apiKeyCreatedResponseSchema, { ...ctx, method: 'POST', path: '/api/ApiKeys', body: input })).data,
+    listKeys: async (ctx: CallerContext) =>
+      (await gateway.send(apiKeyListResponseSchema, { ...ctx, method: 'GET', path: '/api/ApiKeys' })).data.items,
+    createKey: async (
+      ctx: CallerContext,
+      input: { name: string; scopes: string; environment: 'live' | 'test'; expiresAt?: string; rateLimits?: RateLimits },
+    ) => (await gateway.send(apiKeyCreatedResponseSchema, { ...ctx, method: 'POST', path: '/api/ApiKeys', body: input })).data,
     changeKeyScopes: async (ctx: CallerContext, id: string, scopes: string) =>
       (await gateway.send(apiKeyViewSchema, { ...ctx, method: 'PATCH', path: `/api/ApiKeys/${segment(id)}`, body: { scopes } })).data,
     /** null: back to the deployment's default. */
     changeKeyLimits: async (ctx: CallerContext, id: string, rateLimits: RateLimits | null) =>
       (await gateway.send(apiKeyViewSchema, { ...ctx, method: 'PATCH', path: `/api/ApiKeys/${segment(id)}`, body: { rateLimits } })).data,
-    revokeKey: async (ctx: CallerContext, id: string) => (await gateway.send(apiKeyViewSchema, { ...ctx, method: 'DELETE', path: `/api/ApiKeys/${segment(id)}` })).data,
+    revokeKey: async (ctx: CallerContext, id: string) =>
+      (await gateway.send(apiKeyViewSchema, { ...ctx, method: 'DELETE', path: `/api/ApiKeys/${segment(id)}` })).data,
     rollKey: async (ctx: CallerContext, id: string, graceSeconds: number) =>
-      (await gateway.send(apiKeyRolledResponseSchema, { ...ctx, method: 'POST', path: `/api/ApiKeys/${segment(id)}/roll`, body: { graceSeconds } })).data,
+      (
+        await gateway.send(apiKeyRolledResponseSchema, {
+          ...ctx,
+          method: 'POST',
+          path: `/api/ApiKeys/${segment(id)}/roll`,
+          body: { graceSeconds },
+        })
+      ).data,
     keyUsage: async (ctx: CallerContext, id: string, days = 30) =>
-      (await gateway.send(apiKeyUsageResponseSchema, { ...ctx, method: 'GET', path: `/api/ApiKeys/${segment(id)}/usage?days=${days}` })).data,
+      (await gateway.send(apiKeyUsageResponseSchema, { ...ctx, method: 'GET', path: `/api/ApiKeys/${segment(id)}/usage?days=${days}` }))
+        .data,
 
     // Plans are public to any key with read:devices; no JWT needed.
     listPlans: async (ctx: CallerContext) =>
-      (await gateway.send(subscriptionPlanListResponseSchema, { ...ctx, token: null, method: 'GET', path: '/api/SubscriptionPlans' })).data.items,
-    listSubscriptions: async (ctx: CallerContext) => (await gateway.send(subscriptionListResponseSchema, { ...ctx, method: 'GET', path: '/api/Subscriptions' })).data.items,
+      (await gateway.send(subscriptionPlanListResponseSchema, { ...ctx, token: null, method: 'GET', path: '/api/SubscriptionPlans' })).data
+        .items,
+    listSubscriptions: async (ctx: CallerContext) =>
+      (await gateway.send(subscriptionListResponseSchema, { ...ctx, method: 'GET', path: '/api/Subscriptions' })).data.items,
     subscribe: async (ctx: CallerContext, planId: string, idempotencyKey: string) =>
-      (await gateway.send(subscriptionViewSchema, { ...ctx, method: 'POST', path: '/api/Subscriptions', body: { planId }, idempotencyKey })).data,
+      (await gateway.send(subscriptionViewSchema, { ...ctx, method: 'POST', path: '/api/Subscriptions', body: { planId }, idempotencyKey }))
+        .data,
     cancelSubscription: async (ctx: CallerContext, id: string) =>
       (await gateway.send(subscriptionViewSchema, { ...ctx, method: 'DELETE', path: `/api/Subscriptions/${segment(id)}` })).data,
 
-    listDevices: async (ctx: CallerContext) => (await gateway.send(deviceListResponseSchema, { ...ctx, method: 'GET', path: '/api/Devices' })).data,
+    listDevices: async (ctx: CallerContext) =>
+      (await gateway.send(deviceListResponseSchema, { ...ctx, method: 'GET', path: '/api/Devices' })).data,
     registerDevice: async (ctx: CallerContext, device: NewDevice) => {
       const { status, data } = await gateway.send(deviceSchema, { ...ctx, method: 'POST', path: '/api/Devices/Register', body: device });
       return { device: data, created: status === 201 };

@@ -41,14 +41,28 @@ function retryAfterSeconds(header: string | string[] | undefined): number | null
 }
 
 /** The spec's 401: the gateway did not accept the dashboard's key (a failed login is a different 401). */
-export const isOwnKeyRefused = (error: GatewayError): boolean => error.status === 401 && error.body?.error === SPEC_ERRORS.missingApiKey.error;
+export const isOwnKeyRefused = (error: GatewayError): boolean =>
+  error.status === 401 && error.body?.error === SPEC_ERRORS.missingApiKey.error;
 
 /** The dashboard's only way out: HTTP to the public gateway with its own key, like any client application. */
 export function createGatewayClient({ gatewayUrl, apiKey, apiSecret, timeoutMs = 10_000 }: GatewayClientOptions): GatewayClient {
-  const pool = new Pool(new URL(gatewayUrl).origin, { connections: 32, connectTimeout: timeoutMs, headersTimeout: timeoutMs, bodyTimeout: timeoutMs, keepAliveTimeout: 4_000 });
+  const pool = new Pool(new URL(gatewayUrl).origin, {
+    connections: 32,
+    connectTimeout: timeoutMs,
+    headersTimeout: timeoutMs,
+    bodyTimeout: timeoutMs,
+    keepAliveTimeout: 4_000,
+  });
 
-  async function exchange(call: GatewayCall): Promise<{ status: number; headers: Record<string, string | string[] | undefined>; json: unknown }> {
-    const headers: Record<string, string> = { accept: 'application/json', 'x-api-key': apiKey, 'x-api-secret': apiSecret, 'x-request-id': call.requestId };
+  async function exchange(
+    call: GatewayCall,
+  ): Promise<{ status: number; headers: Record<string, string | string[] | undefined>; json: unknown }> {
+    const headers: Record<string, string> = {
+      accept: 'application/json',
+      'x-api-key': apiKey,
+      'x-api-secret': apiSecret,
+      'x-request-id': call.requestId,
+    };
     if (call.token) headers.authorization = `Bearer ${call.token}`;
     if (call.idempotencyKey) headers['idempotency-key'] = call.idempotencyKey;
     // One address, ours to vouch for: never the browser's own X-Forwarded-For passed along.
@@ -65,7 +79,10 @@ export function createGatewayClient({ gatewayUrl, apiKey, apiSecret, timeoutMs =
       });
     } catch (err) {
       // Log the route, never the headers: they hold our secret and the user's token.
-      call.log.warn({ err: { name: (err as Error).name, message: (err as Error).message }, method: call.method, path: call.path }, 'gateway not reachable');
+      call.log.warn(
+        { err: { name: (err as Error).name, message: (err as Error).message }, method: call.method, path: call.path },
+        'gateway not reachable',
+      );
       throw new GatewayError(503, null, null, { cause: err });
     }
     const text = await response.body.text().catch(() => '');
@@ -89,7 +106,8 @@ export function createGatewayClient({ gatewayUrl, apiKey, apiSecret, timeoutMs =
       }
       const body = gatewayErrorBodySchema.safeParse(json);
       const error = new GatewayError(status, body.success ? body.data : null, retryAfterSeconds(headers['retry-after']));
-      if (isOwnKeyRefused(error)) call.log.error({ method: call.method, path: call.path }, 'the gateway refused the dashboard\'s own API key');
+      if (isOwnKeyRefused(error))
+        call.log.error({ method: call.method, path: call.path }, "the gateway refused the dashboard's own API key");
       else if (status >= 500) call.log.warn({ method: call.method, path: call.path, status }, 'gateway failed');
       throw error;
     },

@@ -5,7 +5,10 @@ export const gatewayErrorBodySchema = z.object({
   error: z.string().max(200),
   message: z.string().max(2000),
   requestId: z.string().optional(),
-  details: z.array(z.object({ path: z.string(), message: z.string() })).max(100).optional(),
+  details: z
+    .array(z.object({ path: z.string(), message: z.string() }))
+    .max(100)
+    .optional(),
 });
 
 export type GatewayErrorBody = z.infer<typeof gatewayErrorBodySchema>;

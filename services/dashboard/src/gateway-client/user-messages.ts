@@ -54,7 +54,8 @@ function minutesToWait(seconds: number): string {
   return `${minutes} minute${minutes === 1 ? '' : 's'}`;
 }
 
-export const isInsufficientRole = (err: GatewayError): boolean => err.status === 403 && err.body?.message === SPEC_ERRORS.insufficientUser.message;
+export const isInsufficientRole = (err: GatewayError): boolean =>
+  err.status === 403 && err.body?.message === SPEC_ERRORS.insufficientUser.message;
 
 /**
  * A sentence for the page. The services' own messages are written for clients (never internals)
@@ -70,7 +71,8 @@ export function describeGatewayError(err: GatewayError, requestId: string, topic
       return `Please check: ${details.map((d) => `${fieldLabel(d.path)}: ${d.message}`).join('; ')}.`;
     }
     case 401:
-      if (isOwnKeyRefused(err) || !topic.unauthorized) return `The account service refused the dashboard's access. Please try again later (reference ${requestId}).`;
+      if (isOwnKeyRefused(err) || !topic.unauthorized)
+        return `The account service refused the dashboard's access. Please try again later (reference ${requestId}).`;
       return topic.unauthorized;
     case 403:
       if (isInsufficientRole(err) && topic.insufficientRole) return topic.insufficientRole;

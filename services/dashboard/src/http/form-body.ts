@@ -4,7 +4,10 @@ import type { IncomingMessage } from 'node:http';
 const FORM_LIMIT_BYTES = 16 * 1024;
 
 export class FormBodyError extends Error {
-  constructor(readonly status: 400 | 413 | 415, message: string) {
+  constructor(
+    readonly status: 400 | 413 | 415,
+    message: string,
+  ) {
     super(message);
     this.name = 'FormBodyError';
   }

@@ -36,7 +36,15 @@ export interface PageResponse {
 
 export type PageHandler = (req: PageRequest) => Promise<PageResponse>;
 
-export const showPage = (html: SafeHtml, status = 200, headers?: Record<string, string>): PageResponse => ({ status, html, ...(headers ? { headers } : {}) });
+export const showPage = (html: SafeHtml, status = 200, headers?: Record<string, string>): PageResponse => ({
+  status,
+  html,
+  ...(headers ? { headers } : {}),
+});
 
 /** 303: the browser follows with a GET, so reloading the next page never re-sends the form. */
-export const redirectTo = (location: string, extras: Pick<PageResponse, 'session' | 'flash'> = {}): PageResponse => ({ status: 303, location, ...extras });
+export const redirectTo = (location: string, extras: Pick<PageResponse, 'session' | 'flash'> = {}): PageResponse => ({
+  status: 303,
+  location,
+  ...extras,
+});

@@ -13,7 +13,12 @@ export type PostAdmission =
  */
 export async function admitPost(req: IncomingMessage, verifyCsrf: (token: string | null) => boolean): Promise<PostAdmission> {
   if (isCrossSitePost(req.headers)) {
-    return { admitted: false, status: 403, title: 'Form refused', message: 'This form was sent from another site, so it was refused. Nothing was changed.' };
+    return {
+      admitted: false,
+      status: 403,
+      title: 'Form refused',
+      message: 'This form was sent from another site, so it was refused. Nothing was changed.',
+    };
   }
   let form: URLSearchParams;
   try {
@@ -24,7 +29,12 @@ export async function admitPost(req: IncomingMessage, verifyCsrf: (token: string
     return { admitted: false, status: err.status, title: 'Form refused', message: err.message, headers: { Connection: 'close' } };
   }
   if (!verifyCsrf(form.get('_csrf'))) {
-    return { admitted: false, status: 403, title: 'Form expired', message: 'This form has expired or did not come from this site. Nothing was changed; reload the page and try again.' };
+    return {
+      admitted: false,
+      status: 403,
+      title: 'Form expired',
+      message: 'This form has expired or did not come from this site. Nothing was changed; reload the page and try again.',
+    };
   }
   return { admitted: true, form };
 }

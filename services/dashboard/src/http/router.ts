@@ -7,7 +7,10 @@ export interface RouteDefinition<H> {
   handler: H;
 }
 
-export type RouteMatch<H> = { kind: 'found'; handler: H; params: Record<string, string> } | { kind: 'method-not-allowed'; allow: string } | { kind: 'not-found' };
+export type RouteMatch<H> =
+  | { kind: 'found'; handler: H; params: Record<string, string> }
+  | { kind: 'method-not-allowed'; allow: string }
+  | { kind: 'not-found' };
 
 /** Identifiers in paths (key, subscription ids) are uuids or plain words: nothing to decode or escape. */
 const PARAM = '([A-Za-z0-9_-]{1,64})';

@@ -49,11 +49,12 @@ export function lifecycleFacts(key: ApiKeyView, now = Date.now()): SafeHtml {
   if (key.expiresAt) {
     const left = Date.parse(key.expiresAt) - now;
     const days = Math.ceil(left / DAY_MS);
-    expiry = left <= 0 || key.revokedAt
-      ? html`${formatTime(key.expiresAt)}`
-      : left <= EXPIRY_WARNING_DAYS * DAY_MS
-        ? html`<span class="expiry-warning">${formatTime(key.expiresAt)}: expires ${days <= 1 ? 'within a day' : `in ${days} days`}</span>`
-        : html`${formatTime(key.expiresAt)}`;
+    expiry =
+      left <= 0 || key.revokedAt
+        ? html`${formatTime(key.expiresAt)}`
+        : left <= EXPIRY_WARNING_DAYS * DAY_MS
+          ? html`<span class="expiry-warning">${formatTime(key.expiresAt)}: expires ${days <= 1 ? 'within a day' : `in ${days} days`}</span>`
+          : html`${formatTime(key.expiresAt)}`;
   }
   const grace = key.graceEndsAt && !key.revokedAt ? html`<dt>Old secret</dt><dd>works until ${formatTime(key.graceEndsAt)}</dd>` : '';
   return html`<dt>Expires</dt><dd>${expiry}</dd>${grace}`;

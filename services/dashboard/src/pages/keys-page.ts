@@ -138,11 +138,18 @@ function limitsForm(chrome: Chrome, key: ApiKeyView, limitsDraft: LimitsDraft | 
     </form>`;
 }
 
-function keyCard(chrome: Chrome, key: ApiKeyView, usage: ApiKeyUsageResponseBody | undefined, limitsDraft: LimitsDraft | undefined): SafeHtml {
+function keyCard(
+  chrome: Chrome,
+  key: ApiKeyView,
+  usage: ApiKeyUsageResponseBody | undefined,
+  limitsDraft: LimitsDraft | undefined,
+): SafeHtml {
   const id = encodeURIComponent(key.id);
   const scopes = key.scopes.split(' ').filter((s) => s.length > 0);
   const status = keyStatus(key);
-  const roll = canRoll(key) ? html`<a class="button secondary" href="/keys/${id}/roll" aria-label="Roll the secret of key “${key.name}”">Roll secret…</a> ` : '';
+  const roll = canRoll(key)
+    ? html`<a class="button secondary" href="/keys/${id}/roll" aria-label="Roll the secret of key “${key.name}”">Roll secret…</a> `
+    : '';
   const actions = key.revokedAt
     ? html`<dt>Scopes</dt><dd>${key.scopes || '(none)'}</dd><dt>Rate limits</dt><dd class="rate-limits">${describeRateLimits(key.rateLimits)}</dd></dl>`
     : html`<dt>Rate limits</dt><dd class="rate-limits">${describeRateLimits(key.rateLimits)}</dd></dl>
@@ -166,7 +173,12 @@ function keyCard(chrome: Chrome, key: ApiKeyView, usage: ApiKeyUsageResponseBody
   </li>`;
 }
 
-function keyList(chrome: Chrome, keys: ApiKeyView[], usage: ReadonlyMap<string, ApiKeyUsageResponseBody> | undefined, limitsDraft: LimitsDraft | undefined): SafeHtml {
+function keyList(
+  chrome: Chrome,
+  keys: ApiKeyView[],
+  usage: ReadonlyMap<string, ApiKeyUsageResponseBody> | undefined,
+  limitsDraft: LimitsDraft | undefined,
+): SafeHtml {
   if (keys.length === 0) return html`<p>You have no API keys yet.</p>`;
   return html`<ul class="cards keys">${keys.map((key) => keyCard(chrome, key, usage?.get(key.id), limitsDraft))}</ul>
 <p class="hint">Secrets are never shown again after creation or a roll. Scope and limit changes, revocations and expiry apply to the key's very next request. Last use and the request counts are recorded within about 10 seconds.</p>`;
@@ -185,7 +197,11 @@ function listingBody(chrome: Chrome, data: KeysPageData): SafeHtml {
 
 /** A just-created key comes first and whatever the listing did: its secret exists nowhere else. */
 export function keysPage(chrome: Chrome, data: KeysPageData): SafeHtml {
-  return layout('API keys', chrome, html`${data.created ? createdPanel(data.created, data.publicGatewayUrl) : ''}${data.rolled ? rolledPanel(data.rolled) : ''}${listingBody(chrome, data)}`);
+  return layout(
+    'API keys',
+    chrome,
+    html`${data.created ? createdPanel(data.created, data.publicGatewayUrl) : ''}${data.rolled ? rolledPanel(data.rolled) : ''}${listingBody(chrome, data)}`,
+  );
 }
 
 /** Asked before anything is revoked: what will happen, one button to do it, one way back. */

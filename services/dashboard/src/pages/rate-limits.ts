@@ -32,12 +32,16 @@ export function rateLimitsFromForm(text: string): { ok: true; rateLimits: RateLi
     return { ok: true, rateLimits: parseRateLimitsText(text) };
   } catch (err) {
     // parseRateLimitsText names the bad part; its wording is the operators' CLI's, so it is said again plainly.
-    return { ok: false, message: `Write up to 4 limits as <requests>/<window>, separated by commas, e.g. 20/1s,50000/1d (units s, m, h, d; each window once). ${(err as Error).message}` };
+    return {
+      ok: false,
+      message: `Write up to 4 limits as <requests>/<window>, separated by commas, e.g. 20/1s,50000/1d (units s, m, h, d; each window once). ${(err as Error).message}`,
+    };
   }
 }
 
 /** On each card, after the full explanation on the create form: the same rules, shorter. */
-export const CARD_HINT = 'As on the create form, e.g. 20/1s,50000/1d; empty: the deployment default. A limit above the deployment\'s ceiling is refused.';
+export const CARD_HINT =
+  "As on the create form, e.g. 20/1s,50000/1d; empty: the deployment default. A limit above the deployment's ceiling is refused.";
 
 const HINT =
   'Optional. Up to 4 limits as <requests>/<window>, separated by commas, e.g. 20/1s,50000/1d for 20 per second and 50,000 per day (units s, m, h, d). Empty: the deployment default. This deployment may set a ceiling; a limit above it is refused and the message names the ceiling.';

@@ -15,7 +15,8 @@ export const currentSubscription = (subscriptions: SubscriptionView[]): Subscrip
 const planName = (subscription: SubscriptionView, plans: SubscriptionPlanView[]): string =>
   plans.find((p) => p.id === subscription.planId)?.name ?? planTypeName(subscription.planType);
 
-const periodEnd = (subscription: SubscriptionView): string => (subscription.currentPeriodEnd ? formatTime(subscription.currentPeriodEnd) : 'never (lifetime)');
+const periodEnd = (subscription: SubscriptionView): string =>
+  subscription.currentPeriodEnd ? formatTime(subscription.currentPeriodEnd) : 'never (lifetime)';
 
 /** One spelling everywhere: "canceled", as the API says it. */
 function stateOf(subscription: SubscriptionView): string {
@@ -28,7 +29,9 @@ function planRow(plan: SubscriptionPlanView, current: SubscriptionView | undefin
   if (plan.planType === 0) action = html`<span class="hint">no subscription needed</span>`;
   else if (current && current.planId === plan.id) {
     // Canceled but still running: taking the same plan again would start a second subscription.
-    action = current.cancelAtPeriodEnd ? html`<span>your plan until ${periodEnd(current)} (canceled)</span>` : html`<strong>your current plan</strong>`;
+    action = current.cancelAtPeriodEnd
+      ? html`<span>your plan until ${periodEnd(current)} (canceled)</span>`
+      : html`<strong>your current plan</strong>`;
   } else {
     const verb = current ? 'Switch to' : 'Subscribe to';
     action = html`<a class="button" href="/subscriptions/plans/${encodeURIComponent(plan.id)}" aria-label="${verb} ${plan.name}…">${verb} ${plan.name}…</a>`;
@@ -66,7 +69,13 @@ export function subscriptionsPage(chrome: Chrome, data: SubscriptionsPageData): 
 }
 
 /** Asked before anything is bought: the plan, its price, and what happens to the current one. */
-export function subscribePage(chrome: Chrome, plan: SubscriptionPlanView, current: SubscriptionView | undefined, currentName: string | null, idempotencyKey: string): SafeHtml {
+export function subscribePage(
+  chrome: Chrome,
+  plan: SubscriptionPlanView,
+  current: SubscriptionView | undefined,
+  currentName: string | null,
+  idempotencyKey: string,
+): SafeHtml {
   const price = formatPrice(plan.price, plan.currency, plan.billingInterval);
   const verb = current ? 'Switch to' : 'Subscribe to';
   return layout(

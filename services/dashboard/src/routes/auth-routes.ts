@@ -16,7 +16,8 @@ const SIGN_IN_TO_CONTINUE = 'Please sign in to see that page.';
  * taken e-mail like a new one (or with a uniform 409), so the page says the same in both cases
  * and tells nobody whether the address was registered before.
  */
-const REGISTERED_PLEASE_SIGN_IN = 'Thank you. Please sign in with your e-mail address and password. If you registered with this address before, use the password you chose then.';
+const REGISTERED_PLEASE_SIGN_IN =
+  'Thank you. Please sign in with your e-mail address and password. If you registered with this address before, use the password you chose then.';
 
 /** Register, sign in, sign out. Passwords go to the gateway and nowhere else: not logged, never echoed. */
 export function authRoutes(api: AccountApi): RouteDefinition<PageHandler>[] {
@@ -58,7 +59,8 @@ export function authRoutes(api: AccountApi): RouteDefinition<PageHandler>[] {
         } catch (err) {
           const failure = failureOf(err, req, { unauthorized: WRONG_CREDENTIALS });
           // Wrong credentials: said beside the password (which is what is retyped), focused there.
-          if (isGatewayError(err) && err.status === 401 && failure.message === WRONG_CREDENTIALS) failure.fields = { password: WRONG_CREDENTIALS };
+          if (isGatewayError(err) && err.status === 401 && failure.message === WRONG_CREDENTIALS)
+            failure.fields = { password: WRONG_CREDENTIALS };
           return showPage(signInPage(chromeForFailure(req, failure), { email, next }), failure.status, failure.headers);
         }
       },
@@ -72,7 +74,11 @@ export function authRoutes(api: AccountApi): RouteDefinition<PageHandler>[] {
       method: 'POST',
       pattern: '/register',
       handler: async (req) => {
-        const values: RegisterValues = { email: field(req.form, 'email'), firstName: field(req.form, 'firstName'), lastName: field(req.form, 'lastName') };
+        const values: RegisterValues = {
+          email: field(req.form, 'email'),
+          firstName: field(req.form, 'firstName'),
+          lastName: field(req.form, 'lastName'),
+        };
         const password = field(req.form, 'password', { trim: false });
         try {
           await api.register(callerOf(req), { email: values.email!, password, firstName: values.firstName!, lastName: values.lastName! });

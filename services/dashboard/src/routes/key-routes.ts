@@ -21,12 +21,24 @@ export function keyRoutes(api: AccountApi, publicGatewayUrl: string): RouteDefin
   /** Each key's last 30 days, asked in parallel; a key whose usage cannot be read just shows no chart. */
   async function usageOf(req: PageRequest, keys: ApiKeyView[]): Promise<Map<string, ApiKeyUsageResponseBody>> {
     const caller = callerOf(req);
-    const answers = await Promise.all(keys.map((key) => api.keyUsage(caller, key.id).then((usage) => [key.id, usage] as const, () => null)));
+    const answers = await Promise.all(
+      keys.map((key) =>
+        api.keyUsage(caller, key.id).then(
+          (usage) => [key.id, usage] as const,
+          () => null,
+        ),
+      ),
+    );
     return new Map(answers.filter((answer) => answer !== null));
   }
 
   /** The keys page, optionally after a failed form; the listing is asked for fresh every time. */
-  async function render(req: PageRequest, failure: Failure | null = null, draft?: KeyDraft, limitsDraft?: LimitsDraft): Promise<PageResponse> {
+  async function render(
+    req: PageRequest,
+    failure: Failure | null = null,
+    draft?: KeyDraft,
+    limitsDraft?: LimitsDraft,
+  ): Promise<PageResponse> {
     const created = req.flash?.kind === 'created-key' ? req.flash : null;
     const rolled = req.flash?.kind === 'rolled-key' ? req.flash : null;
     let usage: Map<string, ApiKeyUsageResponseBody> | undefined;
@@ -48,7 +60,19 @@ export function keyRoutes(api: AccountApi, publicGatewayUrl: string): RouteDefin
         if (!failure) ({ status, headers } = problem);
       }
     }
-    return showPage(keysPage(chromeFor(req, error, fields), { listing, created, rolled, publicGatewayUrl, ...(usage ? { usage } : {}), ...(draft ? { draft } : {}), ...(limitsDraft ? { limitsDraft } : {}) }), status, headers);
+    return showPage(
+      keysPage(chromeFor(req, error, fields), {
+        listing,
+        created,
+        rolled,
+        publicGatewayUrl,
+        ...(usage ? { usage } : {}),
+        ...(draft ? { draft } : {}),
+        ...(limitsDraft ? { limitsDraft } : {}),
+      }),
+      status,
+      headers,
+    );
   }
 
   /** The confirmation before a revocation or a roll: the key, by name, from the user's own listing. */
@@ -72,14 +96,32 @@ export function keyRoutes(api: AccountApi, publicGatewayUrl: string): RouteDefin
       method: 'POST',
       pattern: '/keys',
       handler: requireSignIn(async (req) => {
-        const draft: KeyDraft = { name: field(req.form, 'name'), scopes: req.form.getAll('scopes'), environment: field(req.form, 'environment') || 'live', expiresInDays: field(req.form, 'expiresInDays'), rateLimits: field(req.form, 'rateLimits') };
-        if (draft.environment !== 'live' && draft.environment !== 'test') return render(req, { status: 400, message: 'Choose live or test.', fields: { environment: 'Choose live or test.' } }, draft);
-        if (!EXPIRY_CHOICES.some((choice) => choice.value === draft.expiresInDays)) return render(req, { status: 400, message: 'Choose when the key expires.', fields: { expiresAt: 'Choose when the key expires.' } }, draft);
+        const draft: KeyDraft = {
+          name: field(req.form, 'name'),
+          scopes: req.form.getAll('scopes'),
+          environment: field(req.form, 'environment') || 'live',
+          expiresInDays: field(req.form, 'expiresInDays'),
+          rateLimits: field(req.form, 'rateLimits'),
+        };
+        if (draft.environment !== 'live' && draft.environment !== 'test')
+          return render(req, { status: 400, message: 'Choose live or test.', fields: { environment: 'Choose live or test.' } }, draft);
+        if (!EXPIRY_CHOICES.some((choice) => choice.value === draft.expiresInDays))
+          return render(
+            req,
+            { status: 400, message: 'Choose when the key expires.', fields: { expiresAt: 'Choose when the key expires.' } },
+            draft,
+          );
         const limits = rateLimitsFromForm(draft.rateLimits ?? '');
         if (!limits.ok) return render(req, { status: 400, message: limits.message, fields: { rateLimits: limits.message } }, draft);
         const expiresAt = draft.expiresInDays ? new Date(Date.now() + Number(draft.expiresInDays) * DAY_MS).toISOString() : undefined;
         try {
-          const created = await api.createKey(callerOf(req), { name: draft.name, scopes: scopesFromForm(draft.scopes), environment: draft.environment, ...(expiresAt ? { expiresAt } : {}), ...(limits.rateLimits ? { rateLimits: limits.rateLimits } : {}) });
+          const created = await api.createKey(callerOf(req), {
+            name: draft.name,
+            scopes: scopesFromForm(draft.scopes),
+            environment: draft.environment,
+            ...(expiresAt ? { expiresAt } : {}),
+            ...(limits.rateLimits ? { rateLimits: limits.rateLimits } : {}),
+          });
           const { name, key, secret, scopes, environment } = created;
           return redirectTo('/keys', { flash: { kind: 'created-key', name, key, secret, scopes, environment } });
         } catch (err) {
@@ -93,7 +135,9 @@ export function keyRoutes(api: AccountApi, publicGatewayUrl: string): RouteDefin
       handler: requireSignIn(async (req) => {
         try {
           const changed = await api.changeKeyScopes(callerOf(req), req.params.id!, scopesFromForm(req.form.getAll('scopes')));
-          return redirectTo('/keys', { flash: notice(`The scopes of “${changed.name}” are now: ${changed.scopes || '(none)'}. This applies to its next request.`) });
+          return redirectTo('/keys', {
+            flash: notice(`The scopes of “${changed.name}” are now: ${changed.scopes || '(none)'}. This applies to its next request.`),
+          });
         } catch (err) {
           return render(req, failureOf(err, req, KEY_TOPIC));
         }
@@ -105,10 +149,15 @@ export function keyRoutes(api: AccountApi, publicGatewayUrl: string): RouteDefin
       handler: requireSignIn(async (req) => {
         const limitsDraft: LimitsDraft = { keyId: req.params.id!, text: field(req.form, 'rateLimits') };
         const limits = rateLimitsFromForm(limitsDraft.text);
-        if (!limits.ok) return render(req, { status: 400, message: limits.message, fields: { rateLimits: limits.message } }, undefined, limitsDraft);
+        if (!limits.ok)
+          return render(req, { status: 400, message: limits.message, fields: { rateLimits: limits.message } }, undefined, limitsDraft);
         try {
           const changed = await api.changeKeyLimits(callerOf(req), limitsDraft.keyId, limits.rateLimits);
-          return redirectTo('/keys', { flash: notice(`The rate limits of “${changed.name}” are now: ${describeRateLimits(changed.rateLimits)}. This applies to its next request.`) });
+          return redirectTo('/keys', {
+            flash: notice(
+              `The rate limits of “${changed.name}” are now: ${describeRateLimits(changed.rateLimits)}. This applies to its next request.`,
+            ),
+          });
         } catch (err) {
           return render(req, failureOf(err, req, KEY_TOPIC), undefined, limitsDraft);
         }
@@ -121,7 +170,8 @@ export function keyRoutes(api: AccountApi, publicGatewayUrl: string): RouteDefin
       pattern: '/keys/:id/roll',
       handler: requireSignIn(async (req) => {
         const grace = field(req.form, 'graceSeconds');
-        if (!GRACE_CHOICES.some((choice) => choice.value === grace)) return render(req, { status: 400, message: 'Choose how long the old secret keeps working.' });
+        if (!GRACE_CHOICES.some((choice) => choice.value === grace))
+          return render(req, { status: 400, message: 'Choose how long the old secret keeps working.' });
         try {
           const rolled = await api.rollKey(callerOf(req), req.params.id!, Number(grace));
           const { name, key, secret, graceEndsAt } = rolled;

@@ -20,9 +20,15 @@ export function chromeFor(req: PageRequest, error: string | null = null, fieldEr
 }
 
 /** A failed form's page frame: the summary at the top, each field's message beside it. */
-export const chromeForFailure = (req: PageRequest, failure: Failure | null): Chrome => chromeFor(req, failure?.message ?? null, failure?.fields);
+export const chromeForFailure = (req: PageRequest, failure: Failure | null): Chrome =>
+  chromeFor(req, failure?.message ?? null, failure?.fields);
 
-export const callerOf = (req: PageRequest): CallerContext => ({ requestId: req.requestId, log: req.log, token: req.session.token, clientAddress: req.clientAddress });
+export const callerOf = (req: PageRequest): CallerContext => ({
+  requestId: req.requestId,
+  log: req.log,
+  token: req.session.token,
+  clientAddress: req.clientAddress,
+});
 
 /**
  * Pages of the account: without a signed-in session the visitor is sent to sign in, and back to
@@ -37,7 +43,8 @@ export const requireSignIn =
   };
 
 /** The gateway no longer accepts the user's token (it was revoked or its signing key rotated): sign in again. */
-export const sessionEnded = (): PageResponse => redirectTo('/sign-in', { session: null, flash: notice('Your sign-in has ended. Please sign in again.') });
+export const sessionEnded = (): PageResponse =>
+  redirectTo('/sign-in', { session: null, flash: notice('Your sign-in has ended. Please sign in again.') });
 
 /**
  * A form field as text, trimmed unless it is a password. Never shortened: the form's size limit
@@ -62,7 +69,7 @@ export function failureOf(err: unknown, req: PageRequest, topic: MessageTopic = 
   const failure: Failure = { status: pageStatusFor(err), message: describeGatewayError(err, req.requestId, topic) };
   const fields = fieldErrorsOf(err);
   if (Object.keys(fields).length > 0) failure.fields = fields;
-  if (err.retryAfterSeconds !== null && (err.status === 429 || err.status === 503)) failure.headers = { 'Retry-After': String(err.retryAfterSeconds) };
+  if (err.retryAfterSeconds !== null && (err.status === 429 || err.status === 503))
+    failure.headers = { 'Retry-After': String(err.retryAfterSeconds) };
   return failure;
 }
-

@@ -31,7 +31,11 @@ export function subscriptionRoutes(api: AccountApi): RouteDefinition<PageHandler
       const listing = failureOf(err, req);
       return showPage(messagePage(chromeFor(req), 'Subscriptions', listing.message), listing.status, listing.headers);
     }
-    return showPage(subscriptionsPage(chromeFor(req, failure?.message ?? null), { plans, subscriptions }), failure?.status ?? 200, failure?.headers);
+    return showPage(
+      subscriptionsPage(chromeFor(req, failure?.message ?? null), { plans, subscriptions }),
+      failure?.status ?? 200,
+      failure?.headers,
+    );
   }
 
   /** Plans and subscriptions for a confirmation page, or the page that explains why not. */
@@ -47,7 +51,8 @@ export function subscriptionRoutes(api: AccountApi): RouteDefinition<PageHandler
   }
 
   const notFound = (req: PageRequest) => showPage(messagePage(chromeFor(req), 'Not found', SUBSCRIPTION_TOPIC.notFound), 404);
-  const nameOf = (subscription: SubscriptionView, plans: SubscriptionPlanView[]) => plans.find((p) => p.id === subscription.planId)?.name ?? planTypeName(subscription.planType);
+  const nameOf = (subscription: SubscriptionView, plans: SubscriptionPlanView[]) =>
+    plans.find((p) => p.id === subscription.planId)?.name ?? planTypeName(subscription.planType);
 
   async function confirmSubscribe(req: PageRequest): Promise<PageResponse> {
     const loaded = await load(req);
@@ -82,7 +87,9 @@ export function subscriptionRoutes(api: AccountApi): RouteDefinition<PageHandler
         try {
           const subscription = await api.subscribe(callerOf(req), planId, idempotencyKey);
           const until = subscription.currentPeriodEnd ? ` until ${formatTime(subscription.currentPeriodEnd)}` : '';
-          return redirectTo('/subscriptions', { flash: notice(`Your subscription is active${until}. API keys can be managed right away.`) });
+          return redirectTo('/subscriptions', {
+            flash: notice(`Your subscription is active${until}. API keys can be managed right away.`),
+          });
         } catch (err) {
           return render(req, failureOf(err, req, SUBSCRIPTION_TOPIC));
         }

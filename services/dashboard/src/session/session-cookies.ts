@@ -52,14 +52,20 @@ export function createSessionCookies(sessionSecret: string, secure: boolean): Se
       return session && session.exp > nowSeconds() ? session : null;
     },
     sessionCookie: (session) =>
-      serializeCookie(sessionName, seal(keys.encryption, sessionName, JSON.stringify(session)), { secure, maxAgeSeconds: session.exp - nowSeconds() }),
+      serializeCookie(sessionName, seal(keys.encryption, sessionName, JSON.stringify(session)), {
+        secure,
+        maxAgeSeconds: session.exp - nowSeconds(),
+      }),
     clearSessionCookie: () => serializeCookie(sessionName, '', { secure, maxAgeSeconds: 0 }),
     readFlash(cookieHeader, session) {
       const sealed = openFirst(cookieHeader, flashName, sealedFlashSchema);
       return sealed && sealed.sid === session.sid ? sealed.flash : null;
     },
     flashCookie: (flash, session) =>
-      serializeCookie(flashName, seal(keys.encryption, flashName, JSON.stringify({ sid: session.sid, flash })), { secure, maxAgeSeconds: FLASH_SECONDS }),
+      serializeCookie(flashName, seal(keys.encryption, flashName, JSON.stringify({ sid: session.sid, flash })), {
+        secure,
+        maxAgeSeconds: FLASH_SECONDS,
+      }),
     clearFlashCookie: () => serializeCookie(flashName, '', { secure, maxAgeSeconds: 0 }),
     csrfToken: (session) => csrfTokenFor(keys.csrf, session.sid),
     verifyCsrf: (session, candidate) => isValidCsrfToken(keys.csrf, session.sid, candidate),

@@ -29,7 +29,10 @@ export async function listDevices(deps: DeviceDeps, userId: number, requestId: s
     }
   }
   return {
-    devices: devices.map((device) => ({ device, catalogEntry: device.catalogEntryId === null ? null : (summaries.get(device.catalogEntryId) ?? null) })),
+    devices: devices.map((device) => ({
+      device,
+      catalogEntry: device.catalogEntryId === null ? null : (summaries.get(device.catalogEntryId) ?? null),
+    })),
     catalogUnavailable,
   };
 }

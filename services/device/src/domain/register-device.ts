@@ -31,7 +31,10 @@ async function assertCatalogEntryExists(deps: DeviceDeps, id: number, requestId:
     throw err;
   }
   const entry = found.get(id);
-  if (!entry) throw unprocessable(`There is no catalog entry with id ${id}`, [{ path: 'body.catalogEntryId', message: 'No catalog entry has this id' }]);
+  if (!entry)
+    throw unprocessable(`There is no catalog entry with id ${id}`, [
+      { path: 'body.catalogEntryId', message: 'No catalog entry has this id' },
+    ]);
   return entry;
 }
 
@@ -51,7 +54,12 @@ async function summaryIfReachable(deps: DeviceDeps, id: number, requestId: strin
  * device, with the name (and the catalog entry and firmware version, when given) updated, so a
  * firmware retry or an update report is safe. Another owner's serial: 409, naming nobody.
  */
-export async function registerDevice(deps: DeviceDeps, userId: number, input: DeviceRegisterRequest, requestId: string): Promise<Registered> {
+export async function registerDevice(
+  deps: DeviceDeps,
+  userId: number,
+  input: DeviceRegisterRequest,
+  requestId: string,
+): Promise<Registered> {
   const checked = input.catalogEntryId === undefined ? null : await assertCatalogEntryExists(deps, input.catalogEntryId, requestId);
   const result = await upsertOwnDevice(deps.db, {
     ownerUserId: userId,
@@ -61,11 +69,18 @@ export async function registerDevice(deps: DeviceDeps, userId: number, input: De
     firmwareVersion: input.firmwareVersion ?? null,
   });
   if (!result) {
-    deps.logger.info({ audit: 'device.register_refused', userId, serialNumber: input.serialNumber, requestId }, 'serial registered to another user');
+    deps.logger.info(
+      { audit: 'device.register_refused', userId, serialNumber: input.serialNumber, requestId },
+      'serial registered to another user',
+    );
     throw conflict('This serial number is registered to another account');
   }
   const { device, created } = result;
-  deps.logger.info({ audit: created ? 'device.registered' : 'device.reregistered', deviceId: device.id, userId, requestId }, created ? 'device registered' : 'device registered again');
-  const catalogEntry = checked ?? (device.catalogEntryId === null ? null : await summaryIfReachable(deps, device.catalogEntryId, requestId));
+  deps.logger.info(
+    { audit: created ? 'device.registered' : 'device.reregistered', deviceId: device.id, userId, requestId },
+    created ? 'device registered' : 'device registered again',
+  );
+  const catalogEntry =
+    checked ?? (device.catalogEntryId === null ? null : await summaryIfReachable(deps, device.catalogEntryId, requestId));
   return { device, created, catalogEntry };
 }

@@ -25,7 +25,10 @@ export function deviceRoutes(deps: DeviceDeps): Router<AppState> {
   const router = new Router<AppState>();
   router.get('/api/Devices', async (ctx) => {
     const { devices, catalogUnavailable } = await listDevices(deps, requireCaller(ctx).userId, ctx.state.requestId);
-    const body: DeviceListResponseBody = { items: devices.map(({ device, catalogEntry }) => toView(device, catalogEntry)), catalogUnavailable };
+    const body: DeviceListResponseBody = {
+      items: devices.map(({ device, catalogEntry }) => toView(device, catalogEntry)),
+      catalogUnavailable,
+    };
     ctx.set('Cache-Control', 'no-store');
     ctx.body = body;
   });

@@ -30,7 +30,12 @@ export async function pruneProcessedEvents(db: Queryable, retentionDays: number)
 }
 
 /** Prunes now and then every `everyMs` (unref'd: it never keeps the process alive). Replicas may overlap harmlessly. */
-export function startProcessedEventsPruner(db: Queryable, retentionDays: number, everyMs: number, logger: Logger): { stop(): Promise<void> } {
+export function startProcessedEventsPruner(
+  db: Queryable,
+  retentionDays: number,
+  everyMs: number,
+  logger: Logger,
+): { stop(): Promise<void> } {
   let running: Promise<void> = Promise.resolve();
   const run = (): void => {
     running = pruneProcessedEvents(db, retentionDays).then(

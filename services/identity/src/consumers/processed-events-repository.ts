@@ -36,7 +36,10 @@ export async function isProcessed(tx: Queryable, eventId: string): Promise<boole
  * drop a cancellation as stale and leave a cancelled plan active.
  */
 export async function newerEventApplied(tx: Queryable, event: ProcessedEvent): Promise<boolean> {
-  const { rows } = await tx.query('SELECT 1 FROM processed_events WHERE user_id = $1 AND applied AND sequence > $2 LIMIT 1', [event.userId, event.sequence]);
+  const { rows } = await tx.query('SELECT 1 FROM processed_events WHERE user_id = $1 AND applied AND sequence > $2 LIMIT 1', [
+    event.userId,
+    event.sequence,
+  ]);
   return rows.length > 0;
 }
 

@@ -3,7 +3,14 @@ import { findUserById } from '../data-access/users-repository.js';
 import type { UserStore } from '../domain/deps.js';
 import { changeWithWriteThrough } from '../domain/write-through.js';
 import { SUBSCRIPTION_EVENTS_BINDING, subscriptionEndOf, subscriptionEventSchema, type SubscriptionEvent } from './contracts.js';
-import { isProcessed, lockUserRow, newerEventApplied, recordProcessedEvent, updateUserSubscription, type ProcessedEvent } from './processed-events-repository.js';
+import {
+  isProcessed,
+  lockUserRow,
+  newerEventApplied,
+  recordProcessedEvent,
+  updateUserSubscription,
+  type ProcessedEvent,
+} from './processed-events-repository.js';
 
 export const SUBSCRIPTION_EVENTS_QUEUE = 'identity.subscription-events';
 
@@ -20,7 +27,9 @@ export class InvalidSubscriptionEventError extends Error {
 export function parseSubscriptionEvent(message: BusEnvelope): SubscriptionEvent {
   const parsed = subscriptionEventSchema.safeParse(message);
   if (!parsed.success) {
-    throw new InvalidSubscriptionEventError(parsed.error.issues.map((issue) => `${issue.path.join('.') || '(root)'}: ${issue.message}`).join('; '));
+    throw new InvalidSubscriptionEventError(
+      parsed.error.issues.map((issue) => `${issue.path.join('.') || '(root)'}: ${issue.message}`).join('; '),
+    );
   }
   return parsed.data;
 }
@@ -34,10 +43,17 @@ export function parseSubscriptionEvent(message: BusEnvelope): SubscriptionEvent 
  */
 export async function applySubscriptionEvent(store: UserStore, event: SubscriptionEvent): Promise<ApplyOutcome> {
   const { payload } = event;
-  const ref: ProcessedEvent = { eventId: event.id, type: event.type, userId: payload.userId, occurredAt: new Date(payload.occurredAt), sequence: payload.sequence };
+  const ref: ProcessedEvent = {
+    eventId: event.id,
+    type: event.type,
+    userId: payload.userId,
+    occurredAt: new Date(payload.occurredAt),
+    sequence: payload.sequence,
+  };
   let outcome: ApplyOutcome = 'applied';
   await changeWithWriteThrough(store, async (tx) => {
-    if (!(await lockUserRow(tx, payload.userId))) throw new Error(`subscription event ${event.id} is for user ${payload.userId}, who does not exist`);
+    if (!(await lockUserRow(tx, payload.userId)))
+      throw new Error(`subscription event ${event.id} is for user ${payload.userId}, who does not exist`);
     if (await isProcessed(tx, event.id)) {
       outcome = 'duplicate';
       return null;
@@ -53,7 +69,15 @@ export async function applySubscriptionEvent(store: UserStore, event: Subscripti
   });
   const level = outcome === 'applied' ? 'info' : 'debug';
   store.logger[level](
-    { audit: outcome === 'applied' ? 'user.subscription_changed' : undefined, eventId: event.id, type: event.type, userId: payload.userId, planType: payload.planType, currentPeriodEnd: payload.currentPeriodEnd, outcome },
+    {
+      audit: outcome === 'applied' ? 'user.subscription_changed' : undefined,
+      eventId: event.id,
+      type: event.type,
+      userId: payload.userId,
+      planType: payload.planType,
+      currentPeriodEnd: payload.currentPeriodEnd,
+      outcome,
+    },
     `subscription event ${outcome}`,
   );
   return outcome;
@@ -71,7 +95,11 @@ export interface SubscriptionConsumerOptions {
  * (after the commit), retries a failure with backoff and parks poison messages and messages that
  * keep failing in `<queue>.dlq`.
  */
-export function startSubscriptionEventsConsumer(store: UserStore, bus: Bus, options: SubscriptionConsumerOptions = {}): Promise<Subscription> {
+export function startSubscriptionEventsConsumer(
+  store: UserStore,
+  bus: Bus,
+  options: SubscriptionConsumerOptions = {},
+): Promise<Subscription> {
   return bus.subscribe({
     queue: options.queue ?? SUBSCRIPTION_EVENTS_QUEUE,
     bindings: [SUBSCRIPTION_EVENTS_BINDING],

@@ -16,8 +16,11 @@ interface UserRow {
   updated_at: Date;
 }
 
-const COLUMNS = 'id, email, password_hash, first_name, last_name, account_role, trial_ends_at, subscription_ends_at, plan_type, version, created_at, updated_at';
-const U_COLUMNS = COLUMNS.split(', ').map((column) => `u.${column}`).join(', ');
+const COLUMNS =
+  'id, email, password_hash, first_name, last_name, account_role, trial_ends_at, subscription_ends_at, plan_type, version, created_at, updated_at';
+const U_COLUMNS = COLUMNS.split(', ')
+  .map((column) => `u.${column}`)
+  .join(', ');
 
 function fromRow(row: UserRow): User {
   return {
@@ -87,7 +90,10 @@ export async function updateTrialEnd(db: Queryable, id: number, trialEndsAt: Dat
  * The seed Admin: created without a trial, or updated with the new password hash and at least
  * the Admin role (a SuperAdmin stays one). The e-mail's spelling of an existing account is kept.
  */
-export async function upsertAdmin(db: Queryable, input: { email: string; passwordHash: string; firstName: string; lastName: string; role: number }): Promise<User> {
+export async function upsertAdmin(
+  db: Queryable,
+  input: { email: string; passwordHash: string; firstName: string; lastName: string; role: number },
+): Promise<User> {
   const { rows } = await db.query<UserRow>(
     `INSERT INTO users (email, password_hash, first_name, last_name, account_role) VALUES ($1, $2, $3, $4, $5)
      ON CONFLICT ((lower(email))) DO UPDATE SET password_hash = EXCLUDED.password_hash,

@@ -7,7 +7,8 @@ import { changeWithWriteThrough } from './write-through.js';
 
 /** Operators (CLI) change the account role; the gateway applies it on the user's next request. */
 export async function setUserRole(deps: UserStore, email: string, role: number): Promise<User> {
-  if (!Number.isInteger(role) || role < 0 || role > 3) throw badRequest('The role must be 0 (Free), 1 (Subscriber), 2 (Admin) or 3 (SuperAdmin)');
+  if (!Number.isInteger(role) || role < 0 || role > 3)
+    throw badRequest('The role must be 0 (Free), 1 (Subscriber), 2 (Admin) or 3 (SuperAdmin)');
   let previousRole = role;
   const user = await changeWithWriteThrough(deps, async (tx) => {
     const changed = await updateAccountRole(tx, email, role);
@@ -15,7 +16,10 @@ export async function setUserRole(deps: UserStore, email: string, role: number):
     return changed?.user ?? null;
   });
   if (!user) throw notFound(`No user with the e-mail address ${email}`);
-  deps.logger.info({ audit: 'user.role_changed', userId: user.id, previousRole, role }, `account role changed from ${roleName(previousRole)} to ${roleName(role)}`);
+  deps.logger.info(
+    { audit: 'user.role_changed', userId: user.id, previousRole, role },
+    `account role changed from ${roleName(previousRole)} to ${roleName(role)}`,
+  );
   return user;
 }
 

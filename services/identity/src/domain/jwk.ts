@@ -18,7 +18,10 @@ const publicFields = {
 
 /** JWT_SIGNING_KEY and the generated key file: a private Ed25519 JWK with a kid. Other members are dropped. */
 export const privateSigningJwkSchema = z
-  .object({ ...publicFields, d: z.string({ error: 'expected d, the private part' }).regex(KEY_BYTES_32, 'expected d: 32 bytes, base64url') })
+  .object({
+    ...publicFields,
+    d: z.string({ error: 'expected d, the private part' }).regex(KEY_BYTES_32, 'expected d: 32 bytes, base64url'),
+  })
   .transform(({ kty, crv, x, d, kid }) => ({ kty, crv, x, d, kid }));
 export type PrivateSigningJwk = z.output<typeof privateSigningJwkSchema>;
 
@@ -39,4 +42,11 @@ export interface PublishedJwk {
   use: 'sig';
 }
 
-export const toPublishedJwk = ({ kty, crv, x, kid }: PublicVerificationJwk): PublishedJwk => ({ kty, crv, x, kid, alg: JWT_ALGORITHM, use: 'sig' });
+export const toPublishedJwk = ({ kty, crv, x, kid }: PublicVerificationJwk): PublishedJwk => ({
+  kty,
+  crv,
+  x,
+  kid,
+  alg: JWT_ALGORITHM,
+  use: 'sig',
+});

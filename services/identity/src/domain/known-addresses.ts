@@ -24,7 +24,8 @@ export function parseKnownAddresses(raw: string | null, now: number, maxAgeSecon
   }
   if (!Array.isArray(value)) return [];
   return value.filter(
-    (entry): entry is Entry => Array.isArray(entry) && typeof entry[0] === 'string' && typeof entry[1] === 'number' && now - entry[1] < maxAgeSeconds,
+    (entry): entry is Entry =>
+      Array.isArray(entry) && typeof entry[0] === 'string' && typeof entry[1] === 'number' && now - entry[1] < maxAgeSeconds,
   );
 }
 

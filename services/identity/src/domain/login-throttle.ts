@@ -9,7 +9,8 @@ import { isKnownAddress, knownAddressId, parseKnownAddresses, withKnownAddress }
 const accountId = (email: string): string => createHash('sha256').update(email.toLowerCase()).digest('hex');
 export const accountFailuresKey = (email: string): string => `login-fail:acct:${accountId(email)}`;
 export const addressFailuresKey = (clientIp: string | undefined): string => `login-fail:addr:${addressBucket(clientIp)}`;
-export const pairFailuresKey = (email: string, clientIp: string | undefined): string => `login-fail:pair:${accountId(email)}:${addressBucket(clientIp)}`;
+export const pairFailuresKey = (email: string, clientIp: string | undefined): string =>
+  `login-fail:pair:${accountId(email)}:${addressBucket(clientIp)}`;
 const knownAddressesKey = (email: string): string => `login-known:${accountId(email)}`;
 /** Attempts counted first that turned out not to be failures (a success, or refused before any password check). */
 const creditsKey = (failuresKey: string): string => failuresKey.replace(/^login-fail:/, 'login-ok:');
@@ -56,7 +57,13 @@ export async function beginLoginAttempt(
   email: string,
   clientIp: string | undefined,
 ): Promise<LoginAttempt> {
-  const { maxFailuresPerAccountAddress, maxFailuresPerAccount, maxFailuresPerAddress, failureWindowSeconds: window, knownAddressSeconds } = deps.settings;
+  const {
+    maxFailuresPerAccountAddress,
+    maxFailuresPerAccount,
+    maxFailuresPerAddress,
+    failureWindowSeconds: window,
+    knownAddressSeconds,
+  } = deps.settings;
   const pair = pairFailuresKey(email, clientIp);
   const address = addressFailuresKey(clientIp);
   const account = accountFailuresKey(email);

@@ -29,7 +29,10 @@ export async function login(deps: IdentityDeps, input: LoginInput, clientIp: str
   } catch (err) {
     if (err instanceof LoginThrottledError) {
       deps.metrics.loginThrottled(err.limit);
-      deps.logger.warn({ audit: 'user.login_throttled', limit: err.limit, address: addressBucket(clientIp), retryAfterSeconds: err.retryAfterSeconds }, 'login throttled');
+      deps.logger.warn(
+        { audit: 'user.login_throttled', limit: err.limit, address: addressBucket(clientIp), retryAfterSeconds: err.retryAfterSeconds },
+        'login throttled',
+      );
     }
     throw err;
   }

@@ -13,6 +13,8 @@ import { cacheAuthzRecord } from './write-through.js';
 export async function lookupAuthzForGateway(deps: UserStore, userId: number): Promise<AuthzRecord | null> {
   const user = await findUserById(deps.db, userId);
   if (!user) return null;
-  await cacheAuthzRecord(deps, user).catch((err: unknown) => deps.logger.warn({ err, userId }, 'could not refill the authorization record'));
+  await cacheAuthzRecord(deps, user).catch((err: unknown) =>
+    deps.logger.warn({ err, userId }, 'could not refill the authorization record'),
+  );
   return toAuthzRecord(user);
 }

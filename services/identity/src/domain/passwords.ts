@@ -27,7 +27,8 @@ export interface PasswordHasher {
 /** bcrypt's async API runs on libuv's thread pool (UV_THREADPOOL_SIZE, default 4), off the event loop. */
 export async function createPasswordHasher(cost: number): Promise<PasswordHasher> {
   const hash = (password: string): Promise<string> => {
-    if (!fitsBcrypt(password)) return Promise.reject(new Error(`passwords longer than ${BCRYPT_MAX_BYTES} bytes are refused, not truncated`));
+    if (!fitsBcrypt(password))
+      return Promise.reject(new Error(`passwords longer than ${BCRYPT_MAX_BYTES} bytes are refused, not truncated`));
     return bcrypt.hash(normalizePassword(password), cost);
   };
   const started = performance.now();

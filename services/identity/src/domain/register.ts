@@ -17,9 +17,14 @@ const registrationsKey = (clientIp: string | undefined): string => `register:add
 
 class RegistrationThrottledError extends AppError {
   constructor(readonly retryAfterSeconds: number) {
-    super('too_many_requests', 'Too many requests', `Too many registrations from this network. Try again in ${retryAfterSeconds} seconds.`, {
-      headers: { 'Retry-After': String(retryAfterSeconds) },
-    });
+    super(
+      'too_many_requests',
+      'Too many requests',
+      `Too many registrations from this network. Try again in ${retryAfterSeconds} seconds.`,
+      {
+        headers: { 'Retry-After': String(retryAfterSeconds) },
+      },
+    );
   }
 }
 
@@ -33,7 +38,10 @@ async function assertRegistrationAllowed(deps: IdentityDeps, clientIp: string | 
   const { counts } = await countOnLimiterStore(deps, (cache) => cache.incrWithTtl(registrationsKey(clientIp), registrationWindowSeconds));
   if (counts.count <= maxRegistrationsPerAddress) return;
   deps.metrics.registrationThrottled();
-  deps.logger.warn({ audit: 'user.register_throttled', address: addressBucket(clientIp), retryAfterSeconds: counts.ttlSeconds }, 'registration throttled');
+  deps.logger.warn(
+    { audit: 'user.register_throttled', address: addressBucket(clientIp), retryAfterSeconds: counts.ttlSeconds },
+    'registration throttled',
+  );
   throw new RegistrationThrottledError(Math.max(1, counts.ttlSeconds));
 }
 

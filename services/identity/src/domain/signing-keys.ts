@@ -52,7 +52,9 @@ async function readKeyFile(file: string, logger: Logger): Promise<PrivateSigning
   const result = privateSigningJwkSchema.safeParse(parsed);
   if (!result.success) {
     const problems = result.error.issues.map((issue) => [issue.path.join('.'), issue.message].filter(Boolean).join(': ')).join('; ');
-    throw new Error(`${file} does not hold a private Ed25519 JWK with a kid (${problems}). Restore it, or delete it to generate a new key (tokens signed with the old key then stop verifying).`);
+    throw new Error(
+      `${file} does not hold a private Ed25519 JWK with a kid (${problems}). Restore it, or delete it to generate a new key (tokens signed with the old key then stop verifying).`,
+    );
   }
   return result.data;
 }
@@ -80,7 +82,9 @@ async function keyFromDataDir(dataDir: string, logger: Logger): Promise<PrivateS
 
 /** Proves that `d` and `x` belong together: a mismatch would sign tokens nobody can verify. */
 async function assertKeyPair(privateKey: CryptoKey, jwk: PrivateSigningJwk): Promise<void> {
-  const probe = await new CompactSign(new TextEncoder().encode('acs key check')).setProtectedHeader({ alg: JWT_ALGORITHM }).sign(privateKey);
+  const probe = await new CompactSign(new TextEncoder().encode('acs key check'))
+    .setProtectedHeader({ alg: JWT_ALGORITHM })
+    .sign(privateKey);
   const publicKey = await importJWK({ kty: jwk.kty, crv: jwk.crv, x: jwk.x }, JWT_ALGORITHM);
   await compactVerify(probe, publicKey).catch(() => {
     throw new Error(`The JWT signing key ${jwk.kid} is unusable: its public part "x" must belong to its private part "d"`);
@@ -92,7 +96,10 @@ export async function loadSigner(source: SigningKeySource, logger: Logger): Prom
   const jwk = source.signingKey ?? (await keyFromDataDir(source.dataDir, logger));
   const privateKey = await importJWK({ kty: jwk.kty, crv: jwk.crv, x: jwk.x, d: jwk.d }, JWT_ALGORITHM).catch((err: unknown) => {
     // Node's WebCrypto already refuses an x that is not d's public key; say which key and why.
-    throw new Error(`The JWT signing key ${jwk.kid} is unusable (${(err as Error).message}): its public part "x" must belong to its private part "d"`, { cause: err });
+    throw new Error(
+      `The JWT signing key ${jwk.kid} is unusable (${(err as Error).message}): its public part "x" must belong to its private part "d"`,
+      { cause: err },
+    );
   });
   await assertKeyPair(privateKey, jwk);
   const keys = [toPublishedJwk(jwk)];

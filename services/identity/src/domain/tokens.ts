@@ -14,7 +14,11 @@ export interface IssuedToken {
  * a trial is active. The gateway does not trust `role` beyond the moment of issue: it recomputes
  * the role per request from the authorization record (ARCHITECTURE.md, decision 3).
  */
-export async function issueToken({ signer, settings }: Pick<IdentityDeps, 'signer' | 'settings'>, user: User, now: number): Promise<IssuedToken> {
+export async function issueToken(
+  { signer, settings }: Pick<IdentityDeps, 'signer' | 'settings'>,
+  user: User,
+  now: number,
+): Promise<IssuedToken> {
   const { role, onTrial, record } = accessAt(user, now);
   const claims: Pick<UserClaims, 'email' | 'role' | 'plan_type' | 'trial_expires_at'> = {
     email: user.email,

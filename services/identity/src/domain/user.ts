@@ -38,4 +38,3 @@ export function accessAt(user: User, now: number): { role: number; onTrial: bool
   const record = toAuthzRecord(user);
   return { role: effectiveRole(record, now), onTrial: isTrialActive(record, now), record };
 }
-

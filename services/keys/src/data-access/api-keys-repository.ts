@@ -22,7 +22,8 @@ interface ApiKeyRow {
   previous_secret_ends_at: Date | null;
 }
 
-const COLUMNS = 'id, key, secret_hash, name, scopes, owner_user_id, environment, created_at, updated_at, last_used_at, revoked_at, version, rate_limits, expires_at, previous_secret_hash, previous_secret_ends_at';
+const COLUMNS =
+  'id, key, secret_hash, name, scopes, owner_user_id, environment, created_at, updated_at, last_used_at, revoked_at, version, rate_limits, expires_at, previous_secret_hash, previous_secret_ends_at';
 
 function fromRow(row: ApiKeyRow): ApiKey {
   return {
@@ -60,7 +61,16 @@ export async function insertApiKey(db: Queryable, input: NewApiKey): Promise<Api
   const { rows } = await db.query<ApiKeyRow>(
     `INSERT INTO api_keys (key, secret_hash, name, scopes, owner_user_id, environment, rate_limits, expires_at)
      VALUES ($1, $2, $3, $4, $5, $6, $7::jsonb, $8) RETURNING ${COLUMNS}`,
-    [input.key, input.secretHash, input.name, input.scopes, input.ownerUserId, input.environment, input.rateLimits ? JSON.stringify(input.rateLimits) : null, input.expiresAt ?? null],
+    [
+      input.key,
+      input.secretHash,
+      input.name,
+      input.scopes,
+      input.ownerUserId,
+      input.environment,
+      input.rateLimits ? JSON.stringify(input.rateLimits) : null,
+      input.expiresAt ?? null,
+    ],
   );
   return fromRow(rows[0]!);
 }
@@ -119,7 +129,14 @@ export async function updateApiKey(
        updated_at = now(),
        version = version + 1
      WHERE id = $1 RETURNING ${COLUMNS}`,
-    [id, changes.scopes ?? null, changes.name ?? null, changes.revoke ?? false, changes.rateLimits !== undefined, changes.rateLimits ? JSON.stringify(changes.rateLimits) : null],
+    [
+      id,
+      changes.scopes ?? null,
+      changes.name ?? null,
+      changes.revoke ?? false,
+      changes.rateLimits !== undefined,
+      changes.rateLimits ? JSON.stringify(changes.rateLimits) : null,
+    ],
   );
   return rows[0] ? fromRow(rows[0]) : null;
 }
@@ -128,7 +145,12 @@ export async function updateApiKey(
  * A new secret for a key: the current hash becomes the previous one until `previousEndsAt` (null: no grace,
  * the current secret stops at once). A previous secret still in its grace period is dropped: at most two work.
  */
-export async function replaceSecretHash(db: Queryable, id: string, secretHash: string, previousEndsAt: Date | null): Promise<ApiKey | null> {
+export async function replaceSecretHash(
+  db: Queryable,
+  id: string,
+  secretHash: string,
+  previousEndsAt: Date | null,
+): Promise<ApiKey | null> {
   const { rows } = await db.query<ApiKeyRow>(
     `UPDATE api_keys SET
        previous_secret_hash = CASE WHEN $3::timestamptz IS NULL THEN NULL ELSE secret_hash END,
@@ -157,7 +179,10 @@ export async function lockOwnerKeys(db: Queryable, ownerUserId: number): Promise
 }
 
 export async function countActiveKeysOfOwner(db: Queryable, ownerUserId: number): Promise<number> {
-  const { rows } = await db.query<{ count: number | string }>('SELECT count(*) AS count FROM api_keys WHERE owner_user_id = $1 AND revoked_at IS NULL', [ownerUserId]);
+  const { rows } = await db.query<{ count: number | string }>(
+    'SELECT count(*) AS count FROM api_keys WHERE owner_user_id = $1 AND revoked_at IS NULL',
+    [ownerUserId],
+  );
   return Number(rows[0]?.count ?? 0);
 }
 

@@ -16,7 +16,15 @@ export interface DailyUsageRow {
  */
 export async function addDailyUsage(db: Queryable, counts: readonly KeyUsageCount[]): Promise<number> {
   if (counts.length === 0) return 0;
-  const rows = counts.map((c) => ({ keyId: c.keyId, date: c.date, s2: c.byStatus['2xx'], s3: c.byStatus['3xx'], s4: c.byStatus['4xx'], s429: c.byStatus['429'], s5: c.byStatus['5xx'] }));
+  const rows = counts.map((c) => ({
+    keyId: c.keyId,
+    date: c.date,
+    s2: c.byStatus['2xx'],
+    s3: c.byStatus['3xx'],
+    s4: c.byStatus['4xx'],
+    s429: c.byStatus['429'],
+    s5: c.byStatus['5xx'],
+  }));
   const { rowCount } = await db.query(
     `INSERT INTO api_key_daily_usage AS u (key_id, day, status_2xx, status_3xx, status_4xx, status_429, status_5xx)
      SELECT c."keyId", c."date", sum(c.s2), sum(c.s3), sum(c.s4), sum(c.s429), sum(c.s5)
@@ -39,5 +47,12 @@ export async function readDailyUsage(db: Queryable, keyId: string, since: string
        FROM api_key_daily_usage WHERE key_id = $1 AND day >= $2::date ORDER BY day`,
     [keyId, since],
   );
-  return rows.map((r) => ({ date: r.day, '2xx': Number(r.s2), '3xx': Number(r.s3), '4xx': Number(r.s4), '429': Number(r.s429), '5xx': Number(r.s5) }));
+  return rows.map((r) => ({
+    date: r.day,
+    '2xx': Number(r.s2),
+    '3xx': Number(r.s3),
+    '4xx': Number(r.s4),
+    '429': Number(r.s429),
+    '5xx': Number(r.s5),
+  }));
 }

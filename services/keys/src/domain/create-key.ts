@@ -27,7 +27,8 @@ export async function createApiKey(deps: KeysDeps, input: CreateKeyInput): Promi
   const apiKey = await changeWithWriteThrough(deps, async (tx) => {
     if (max !== undefined && ownerUserId !== null) {
       await lockOwnerKeys(tx, ownerUserId);
-      if ((await countActiveKeysOfOwner(tx, ownerUserId)) >= max) throw conflict(`A user can have at most ${max} active API keys; revoke one first`);
+      if ((await countActiveKeysOfOwner(tx, ownerUserId)) >= max)
+        throw conflict(`A user can have at most ${max} active API keys; revoke one first`);
     }
     return insertApiKey(tx, {
       key: generateApiKey(deps.keyPrefix, input.environment),
@@ -41,7 +42,13 @@ export async function createApiKey(deps: KeysDeps, input: CreateKeyInput): Promi
     });
   });
   deps.logger.info(
-    { audit: 'api_key.created', keyId: apiKey!.id, userId: ownerUserId, scopes: input.scopes, expiresAt: apiKey!.expiresAt?.toISOString() ?? null },
+    {
+      audit: 'api_key.created',
+      keyId: apiKey!.id,
+      userId: ownerUserId,
+      scopes: input.scopes,
+      expiresAt: apiKey!.expiresAt?.toISOString() ?? null,
+    },
     'API key created',
   );
   return { apiKey: apiKey!, secret };

@@ -8,9 +8,12 @@ const DAY_MS = 86_400_000;
  */
 export function checkExpiresAt(expiresAt: Date | null | undefined, maxLifetimeDays: number | null, now = Date.now()): Date | null {
   if (!expiresAt) return null;
-  if (expiresAt.getTime() <= now) throw badRequest('expiresAt must be in the future', [{ path: 'body.expiresAt', message: 'must be in the future' }]);
+  if (expiresAt.getTime() <= now)
+    throw badRequest('expiresAt must be in the future', [{ path: 'body.expiresAt', message: 'must be in the future' }]);
   if (maxLifetimeDays !== null && expiresAt.getTime() > now + maxLifetimeDays * DAY_MS) {
-    throw badRequest(`expiresAt must be at most ${maxLifetimeDays} days ahead on this deployment`, [{ path: 'body.expiresAt', message: `at most ${maxLifetimeDays} days ahead (KEY_MAX_LIFETIME_DAYS)` }]);
+    throw badRequest(`expiresAt must be at most ${maxLifetimeDays} days ahead on this deployment`, [
+      { path: 'body.expiresAt', message: `at most ${maxLifetimeDays} days ahead (KEY_MAX_LIFETIME_DAYS)` },
+    ]);
   }
   return expiresAt;
 }

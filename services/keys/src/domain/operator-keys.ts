@@ -2,7 +2,14 @@ import { z } from 'zod';
 import { SYSTEM_SCOPE, hashSecret, parseApiKey } from '@acs/auth';
 import type { RateLimits } from '@acs/contracts';
 import { notFound } from '@acs/errors';
-import { findApiKeyById, findApiKeyByKey, hasActiveSystemKey, listApiKeys, updateApiKey, upsertUnrevokedApiKey } from '../data-access/api-keys-repository.js';
+import {
+  findApiKeyById,
+  findApiKeyByKey,
+  hasActiveSystemKey,
+  listApiKeys,
+  updateApiKey,
+  upsertUnrevokedApiKey,
+} from '../data-access/api-keys-repository.js';
 import type { ApiKey } from './api-key.js';
 import { createApiKey } from './create-key.js';
 import type { KeysDeps } from './deps.js';
@@ -30,11 +37,20 @@ export async function applySeedKey(deps: KeysDeps, seed: SeedKeyInput): Promise<
   const parsed = parseApiKey(seed.key);
   if (!parsed) throw new Error(`SEED_API_KEY is not in the key format ${deps.keyPrefix}_<live|test>_<16-64 letters or digits>`);
   if (parsed.prefix !== deps.keyPrefix) {
-    throw new Error(`SEED_API_KEY has the prefix "${parsed.prefix}", but this deployment's KEY_PREFIX is "${deps.keyPrefix}": expected ${deps.keyPrefix}_<live|test>_<16-64 letters or digits>`);
+    throw new Error(
+      `SEED_API_KEY has the prefix "${parsed.prefix}", but this deployment's KEY_PREFIX is "${deps.keyPrefix}": expected ${deps.keyPrefix}_<live|test>_<16-64 letters or digits>`,
+    );
   }
   const scopes = parseOperatorScopes(seed.scopes);
   const apiKey = await changeWithWriteThrough(deps, (tx) =>
-    upsertUnrevokedApiKey(tx, { key: seed.key, secretHash: hashSecret(seed.secret), name: seed.name, scopes, ownerUserId: null, environment: parsed.environment }),
+    upsertUnrevokedApiKey(tx, {
+      key: seed.key,
+      secretHash: hashSecret(seed.secret),
+      name: seed.name,
+      scopes,
+      ownerUserId: null,
+      environment: parsed.environment,
+    }),
   );
   if (!apiKey) throw new Error(REVOKED_SEED_MESSAGE);
   deps.logger.info({ audit: 'api_key.seeded', keyId: apiKey.id, scopes }, 'seed API key applied');
@@ -51,15 +67,27 @@ export const REVOKED_SEED_MESSAGE =
  */
 export async function ensureSystemKey(deps: KeysDeps): Promise<{ key: string; secret: string } | null> {
   if (await hasActiveSystemKey(deps.db, SYSTEM_SCOPE)) return null;
-  const { apiKey, secret } = await createApiKey(deps, { name: 'system key (first start)', scopes: [SYSTEM_SCOPE], ownerUserId: null, environment: 'live' });
+  const { apiKey, secret } = await createApiKey(deps, {
+    name: 'system key (first start)',
+    scopes: [SYSTEM_SCOPE],
+    ownerUserId: null,
+    environment: 'live',
+  });
   return { key: apiKey.key, secret };
 }
 
 /** Scope, name or rate-limit change (null: back to the default); effective on the gateway's very next request. */
-export async function changeApiKey(deps: KeysDeps, id: string, changes: { scopes?: string[]; name?: string; rateLimits?: RateLimits | null }): Promise<ApiKey> {
+export async function changeApiKey(
+  deps: KeysDeps,
+  id: string,
+  changes: { scopes?: string[]; name?: string; rateLimits?: RateLimits | null },
+): Promise<ApiKey> {
   const changed = await changeWithWriteThrough(deps, (tx) => updateApiKey(tx, id, changes));
   if (!changed) throw notFound('No such API key');
-  deps.logger.info({ audit: 'api_key.changed', keyId: id, userId: changed.ownerUserId, scopes: changed.scopes, rateLimits: changed.rateLimits }, 'API key changed');
+  deps.logger.info(
+    { audit: 'api_key.changed', keyId: id, userId: changed.ownerUserId, scopes: changed.scopes, rateLimits: changed.rateLimits },
+    'API key changed',
+  );
   return changed;
 }
 
@@ -78,12 +106,22 @@ export function listKeys(deps: KeysDeps, filter: { ownerUserId?: number | null }
 
 /** A key named the way an operator names it: its id or the key itself. */
 export async function findKey(deps: KeysDeps, idOrKey: string): Promise<ApiKey> {
-  const found = parseApiKey(idOrKey) ? await findApiKeyByKey(deps.db, idOrKey) : z.uuid().safeParse(idOrKey).success ? await findApiKeyById(deps.db, idOrKey) : null;
+  const found = parseApiKey(idOrKey)
+    ? await findApiKeyByKey(deps.db, idOrKey)
+    : z.uuid().safeParse(idOrKey).success
+      ? await findApiKeyById(deps.db, idOrKey)
+      : null;
   if (!found) throw notFound(`No API key ${idOrKey}`);
   return found;
 }
 
 /** Roll by an operator: any key; the replaced secret works for `graceSeconds` more. */
 export function rollKey(deps: KeysDeps, id: string, graceSeconds: number): Promise<{ apiKey: ApiKey; secret: string }> {
-  return rollApiKey(deps, id, graceSeconds, () => true, () => notFound('No such API key'));
+  return rollApiKey(
+    deps,
+    id,
+    graceSeconds,
+    () => true,
+    () => notFound('No such API key'),
+  );
 }

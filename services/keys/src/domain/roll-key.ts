@@ -27,7 +27,13 @@ export async function rollApiKey(
     return replaceSecretHash(tx, keyId, hashSecret(secret), graceSeconds > 0 ? new Date(Date.now() + graceSeconds * 1000) : null);
   });
   deps.logger.info(
-    { audit: 'api_key.rolled', keyId, userId: rolled!.ownerUserId, graceSeconds, previousSecretEndsAt: rolled!.previousSecretEndsAt?.toISOString() ?? null },
+    {
+      audit: 'api_key.rolled',
+      keyId,
+      userId: rolled!.ownerUserId,
+      graceSeconds,
+      previousSecretEndsAt: rolled!.previousSecretEndsAt?.toISOString() ?? null,
+    },
     'API key secret rolled',
   );
   return { apiKey: rolled!, secret };

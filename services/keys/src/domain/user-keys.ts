@@ -33,19 +33,36 @@ export interface UserKeyRules {
 export function createUserKey(
   deps: KeysDeps,
   userId: number,
-  input: { name: string; scopes: string; environment: KeyEnvironment; rateLimits?: RateLimits | null | undefined; expiresAt?: string | null | undefined },
+  input: {
+    name: string;
+    scopes: string;
+    environment: KeyEnvironment;
+    rateLimits?: RateLimits | null | undefined;
+    expiresAt?: string | null | undefined;
+  },
   rules: UserKeyRules,
 ): Promise<{ apiKey: ApiKey; secret: string }> {
   const scopes = parseUserScopes(input.scopes);
   assertWithinCeiling(input.rateLimits, rules.rateLimitCeiling);
   const expiresAt = checkExpiresAt(input.expiresAt ? new Date(input.expiresAt) : null, rules.maxLifetimeDays);
   return createApiKey(deps, {
-    name: input.name, scopes, ownerUserId: userId, environment: input.environment, rateLimits: input.rateLimits ?? null, expiresAt, maxActiveKeysOfOwner: rules.keysPerUser,
+    name: input.name,
+    scopes,
+    ownerUserId: userId,
+    environment: input.environment,
+    rateLimits: input.rateLimits ?? null,
+    expiresAt,
+    maxActiveKeysOfOwner: rules.keysPerUser,
   });
 }
 
 /** A new secret for the caller's own key (the same ownership rule as a change: someone else's key is 404). */
-export function rollUserKey(deps: KeysDeps, userId: number, keyId: string, graceSeconds: number): Promise<{ apiKey: ApiKey; secret: string }> {
+export function rollUserKey(
+  deps: KeysDeps,
+  userId: number,
+  keyId: string,
+  graceSeconds: number,
+): Promise<{ apiKey: ApiKey; secret: string }> {
   if (!UUID.test(keyId)) throw noSuchKey();
   return rollApiKey(deps, keyId, graceSeconds, (apiKey) => apiKey.ownerUserId === userId, noSuchKey);
 }
@@ -79,7 +96,10 @@ export async function changeUserKey(
       ...(changes.rateLimits !== undefined ? { rateLimits: changes.rateLimits } : {}),
     });
   });
-  deps.logger.info({ audit: 'api_key.changed', keyId, userId, scopes: changed!.scopes, rateLimits: changed!.rateLimits }, 'API key changed');
+  deps.logger.info(
+    { audit: 'api_key.changed', keyId, userId, scopes: changed!.scopes, rateLimits: changed!.rateLimits },
+    'API key changed',
+  );
   return changed!;
 }
 

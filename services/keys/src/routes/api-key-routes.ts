@@ -1,10 +1,24 @@
 import { Router, parseInput, readJsonBody, requireCaller, type AppContext, type AppState } from '@acs/http';
 import {
-  ROLE, apiKeyChangeRequestSchema, apiKeyCreateRequestSchema, apiKeyRollRequestSchema, apiKeyUsageQuerySchema, type ApiKeyCreatedResponseBody, type ApiKeyView,
+  ROLE,
+  apiKeyChangeRequestSchema,
+  apiKeyCreateRequestSchema,
+  apiKeyRollRequestSchema,
+  apiKeyUsageQuerySchema,
+  type ApiKeyCreatedResponseBody,
+  type ApiKeyView,
 } from '@acs/contracts';
 import type { ApiKey } from '../domain/api-key.js';
 import type { KeysDeps } from '../domain/deps.js';
-import { changeUserKey, createUserKey, listUserKeys, revokeUserKey, rollUserKey, userKeyUsage, type UserKeyRules } from '../domain/user-keys.js';
+import {
+  changeUserKey,
+  createUserKey,
+  listUserKeys,
+  revokeUserKey,
+  rollUserKey,
+  userKeyUsage,
+  type UserKeyRules,
+} from '../domain/user-keys.js';
 
 function toView(apiKey: ApiKey): ApiKeyView {
   return {
@@ -19,7 +33,8 @@ function toView(apiKey: ApiKey): ApiKeyView {
     rateLimits: apiKey.rateLimits,
     expiresAt: apiKey.expiresAt?.toISOString() ?? null,
     // Only while the replaced secret still works: afterwards it is history, not state.
-    graceEndsAt: apiKey.previousSecretEndsAt && apiKey.previousSecretEndsAt.getTime() > Date.now() ? apiKey.previousSecretEndsAt.toISOString() : null,
+    graceEndsAt:
+      apiKey.previousSecretEndsAt && apiKey.previousSecretEndsAt.getTime() > Date.now() ? apiKey.previousSecretEndsAt.toISOString() : null,
   };
 }
 
