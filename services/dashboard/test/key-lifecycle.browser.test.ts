@@ -1,36 +1,23 @@
-import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
-import type { Browser, Page } from 'playwright-core';
+import { beforeAll, describe, expect, it } from '@jest/globals';
+import type { Page } from 'playwright-core';
 import { join } from 'node:path';
-import { launchChromium, screenshotDir } from './chromium.js';
-import { PASSWORD, startDashboardSystem, uniqueEmail, type DashboardSystem } from './harness.js';
+import { screenshotDir } from './chromium.js';
+import { registerThroughForm, useBrowserSession } from './browser-session.js';
 
 // Issue 17 in a real headless Chromium on the real system: a key with an expiry, rolling its secret
 // (confirmation, the new secret once, the old one's end), and its usage chart (server-rendered SVG).
 const FLUSH_MS = 200;
-let system: DashboardSystem;
-let browser: Browser;
+const session = useBrowserSession({ KEY_USAGE_FLUSH_MS: String(FLUSH_MS) });
+const cspViolations = session.cspViolations;
 let page: Page;
-const cspViolations: string[] = [];
-
-beforeAll(async () => {
-  browser = await launchChromium(); // first: without it, fail at once with how to install it
-  system = await startDashboardSystem({ KEY_USAGE_FLUSH_MS: String(FLUSH_MS) });
-  const context = await browser.newContext({ viewport: { width: 1280, height: 900 }, javaScriptEnabled: false });
-  context.setDefaultTimeout(10_000);
-  page = await context.newPage();
-  page.on('console', (message) => {
-    if (/Content Security Policy/i.test(message.text())) cspViolations.push(message.text());
-  });
-}, 120_000);
-afterAll(async () => {
-  await browser?.close();
-  await system?.stop();
+beforeAll(() => {
+  page = session.page();
 });
 
 const heading = () => page.getByRole('heading', { level: 1 }).innerText();
 const path = () => new URL(page.url()).pathname;
 const keyCard = (name: string) => page.locator('li.card', { has: page.getByRole('heading', { name, level: 3 }) });
-const plans = (credentials: { key: string; secret: string }) => system.sut.call('GET', '/api/SubscriptionPlans', credentials);
+const plans = (credentials: { key: string; secret: string }) => session.system().sut.call('GET', '/api/SubscriptionPlans', credentials);
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
 let credentials: { key: string; secret: string };
@@ -38,15 +25,9 @@ let rolledSecret: string;
 
 describe('key lifecycle in the dashboard (no script)', () => {
   it('registers and creates a key that expires in 7 days: the card warns that it expires soon', async () => {
-    await page.goto(`${system.url}/register`);
-    await page.getByLabel('E-mail').fill(uniqueEmail());
-    await page.getByLabel('First name').fill('Grace');
-    await page.getByLabel('Last name').fill('Hopper');
-    await page.getByLabel('Password').fill(PASSWORD);
-    await page.getByRole('button', { name: 'Create account' }).click();
-    expect(path()).toBe('/');
+    await registerThroughForm(page, session.system().url, { first: 'Grace', last: 'Hopper' });
 
-    await page.goto(`${system.url}/keys`);
+    await page.goto(`${session.system().url}/keys`);
     const form = page.locator('form[action="/keys"]');
     await form.getByLabel('Name').fill('expiring app');
     await form.getByRole('checkbox', { name: /^read:devices\b/ }).check();
@@ -97,7 +78,7 @@ describe('key lifecycle in the dashboard (no script)', () => {
 
   it("shows the key's traffic as a stacked SVG chart once the gateway has flushed its counts", async () => {
     for (let i = 0; i < 4; i++) expect((await plans(credentials)).status).toBe(200);
-    const refused = await system.sut.call('GET', '/api/Devices', credentials); // read:devices does not grant it: 403 counts as 4xx
+    const refused = await session.system().sut.call('GET', '/api/Devices', credentials); // read:devices does not grant it: 403 counts as 4xx
     expect(refused.status).toBe(403);
     await sleep(FLUSH_MS * 4);
     await page.reload();

@@ -1,50 +1,31 @@
-import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
-import type { Browser, Page } from 'playwright-core';
+import { beforeAll, describe, expect, it } from '@jest/globals';
+import type { Page } from 'playwright-core';
 import { join } from 'node:path';
-import { launchChromium, screenshotDir } from './chromium.js';
-import { PASSWORD, startDashboardSystem, uniqueEmail, type DashboardSystem } from './harness.js';
+import { screenshotDir } from './chromium.js';
+import { registerThroughForm, useBrowserSession } from './browser-session.js';
 
 // Issue 16 in a real headless Chromium (no script) on the real system: a key's rate limits set on
 // create and changed on its card, a value above the deployment's ceiling refused next to its field,
 // and the limit enforced by the gateway (429 after it).
 const CEILING = '100/1s,100000/1d';
-let system: DashboardSystem;
-let browser: Browser;
+const session = useBrowserSession({ RATE_LIMIT_CEILING: CEILING });
+const cspViolations = session.cspViolations;
 let page: Page;
-const cspViolations: string[] = [];
-
-beforeAll(async () => {
-  browser = await launchChromium(); // first: without it, fail at once with how to install it
-  system = await startDashboardSystem({ RATE_LIMIT_CEILING: CEILING });
-  const context = await browser.newContext({ viewport: { width: 1280, height: 900 }, javaScriptEnabled: false });
-  context.setDefaultTimeout(10_000);
-  page = await context.newPage();
-  page.on('console', (message) => {
-    if (/Content Security Policy/i.test(message.text())) cspViolations.push(message.text());
-  });
-}, 120_000);
-afterAll(async () => {
-  await browser?.close();
-  await system?.stop();
+beforeAll(() => {
+  page = session.page();
 });
 
 const path = () => new URL(page.url()).pathname;
 const keyCard = (name: string) => page.locator('li.card', { has: page.getByRole('heading', { name, level: 3 }) });
-const plans = (credentials: { key: string; secret: string }) => system.sut.call('GET', '/api/SubscriptionPlans', credentials);
+const plans = (credentials: { key: string; secret: string }) => session.system().sut.call('GET', '/api/SubscriptionPlans', credentials);
 
 let credentials: { key: string; secret: string };
 
 describe('rate limits in the dashboard (no script)', () => {
   it('creates a key with its own limits: the card says them in words', async () => {
-    await page.goto(`${system.url}/register`);
-    await page.getByLabel('E-mail').fill(uniqueEmail());
-    await page.getByLabel('First name').fill('Ada');
-    await page.getByLabel('Last name').fill('Lovelace');
-    await page.getByLabel('Password').fill(PASSWORD);
-    await page.getByRole('button', { name: 'Create account' }).click();
-    expect(path()).toBe('/');
+    await registerThroughForm(page, session.system().url, { first: 'Ada', last: 'Lovelace' });
 
-    await page.goto(`${system.url}/keys`);
+    await page.goto(`${session.system().url}/keys`);
     const form = page.locator('form[action="/keys"]');
     await form.getByLabel('Name').fill('limited app');
     await form.getByRole('checkbox', { name: /^read:devices\b/ }).check();

@@ -2,6 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
+import { registerThroughForm } from './browser-session.js';
 import { launchChromium } from './chromium.js';
 import { PASSWORD, startDashboardSystem, uniqueEmail, type DashboardSystem } from './harness.js';
 
@@ -42,13 +43,7 @@ afterAll(async () => {
 
 async function registerIn(context: BrowserContext): Promise<Page> {
   const page = await context.newPage();
-  await page.goto(`${system.url}/register`);
-  await page.getByLabel('E-mail').fill(uniqueEmail());
-  await page.getByLabel('First name').fill('Grace');
-  await page.getByLabel('Last name').fill('Hopper');
-  await page.getByLabel('Password').fill(PASSWORD);
-  await page.getByRole('button', { name: 'Create account' }).click();
-  expect(new URL(page.url()).pathname).toBe('/');
+  await registerThroughForm(page, system.url);
   return page;
 }
 
