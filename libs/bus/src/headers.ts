@@ -19,6 +19,9 @@ export const HEADERS = {
   deadLetteredAt: 'x-bus-dead-lettered-at',
 } as const;
 
+/** The W3C trace-context header the publisher's span travels in (bus-tracing.ts); kept on retries and dead letters. */
+export const TRACEPARENT = 'traceparent';
+
 // Header tables are capped (amqplib throws past 64 KiB); an error message is a hint, not a dump.
 const MAX_ERROR_LENGTH = 1_000;
 

@@ -1,3 +1,5 @@
+import type { Context } from '@opentelemetry/api';
+import { subscriberContext } from './bus-tracing.js';
 import type { BusMetrics, Handler, SubscribeOptions } from './types.js';
 
 export const DEFAULT_MAX_ATTEMPTS = 5;
@@ -13,13 +15,18 @@ export interface ResolvedSubscribeOptions {
   retryDelaysMs: number[];
   prefetch: number;
   metrics: BusMetrics | undefined;
+  /** The trace context deliveries start from (the subscriber's, without its span), whatever context the broker's callbacks run in. */
+  traceBase: Context;
 }
 
 function assertPositiveInteger(name: string, value: number): void {
   if (!Number.isInteger(value) || value < 1) throw new TypeError(`${name} must be a positive integer, got ${value}`);
 }
 
-/** Misconfiguration throws at subscribe time rather than surfacing as lost retries later. */
+/**
+ * Misconfiguration throws at subscribe time rather than surfacing as lost retries later. Call it
+ * synchronously inside subscribe(), so traceBase is the subscriber's context.
+ */
 export function resolveSubscribeOptions(options: SubscribeOptions): ResolvedSubscribeOptions {
   const { queue, bindings, handler } = options;
   if (typeof queue !== 'string' || queue.length === 0) throw new TypeError('queue must be a non-empty string');
@@ -32,5 +39,14 @@ export function resolveSubscribeOptions(options: SubscribeOptions): ResolvedSubs
   assertPositiveInteger('prefetch', prefetch);
   if (retryDelaysMs.length === 0) throw new TypeError('retryDelaysMs must not be empty');
   for (const [index, delay] of retryDelaysMs.entries()) assertPositiveInteger(`retryDelaysMs[${index}]`, delay);
-  return { queue, bindings: [...new Set(bindings)], handler, maxAttempts, retryDelaysMs, prefetch, metrics: options.metrics };
+  return {
+    queue,
+    bindings: [...new Set(bindings)],
+    handler,
+    maxAttempts,
+    retryDelaysMs,
+    prefetch,
+    metrics: options.metrics,
+    traceBase: subscriberContext(),
+  };
 }

@@ -75,6 +75,8 @@ export interface DeadLetter {
   attempts: number;
   lastError: string;
   deadLetteredAt: string;
+  /** The W3C traceparent the message was published with, when traced: finds the trace of a parked event. */
+  traceparent?: string;
 }
 
 export type DeadLetterReason = 'poison' | 'max-attempts';

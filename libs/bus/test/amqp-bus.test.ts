@@ -10,11 +10,12 @@ import {
 } from '@acs/bus';
 import { uniqueName } from '@acs/testing';
 import { connectedBus, RawBroker } from './amqp-support.js';
-import { describeBusContract } from './bus-contract.js';
-import { buildEnvelope, captureLogs, waitFor } from './support.js';
+import { describeBusContract, type BusHarness } from './bus-contract.js';
+import { describeBusTracingContract } from './bus-tracing-contract.js';
+import { buildEnvelope, captureLogs, waitFor, type CapturedLogs } from './support.js';
 import { TOPIC_CASES } from './topic-cases.js';
 
-describeBusContract('amqp', async ({ logger }) => {
+const amqpHarness = async ({ logger }: CapturedLogs): Promise<BusHarness> => {
   const raw = await RawBroker.open();
   const { bus, exchange } = await connectedBus({ logger });
   const queues = new Set<string>();
@@ -33,7 +34,10 @@ describeBusContract('amqp', async ({ logger }) => {
       await raw.close();
     },
   };
-});
+};
+
+describeBusContract('amqp', amqpHarness);
+describeBusTracingContract('amqp', amqpHarness);
 
 describe('amqp bus', () => {
   let raw: RawBroker;

@@ -53,6 +53,7 @@ export class RawBroker {
         attempts: Number(headers[HEADERS.attempts]),
         lastError: String(headers[HEADERS.lastError]),
         deadLetteredAt: String(headers[HEADERS.deadLetteredAt]),
+        ...(typeof headers.traceparent === 'string' ? { traceparent: headers.traceparent } : {}),
       });
     }
     return [...seen];

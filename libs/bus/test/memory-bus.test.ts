@@ -1,11 +1,13 @@
+import { AsyncLocalStorage } from 'node:async_hooks';
 import { describe, expect, it } from '@jest/globals';
 import { BUS_CONSUMED_TOTAL, createBusMetrics, createMemoryBus, instrumentBus, type Subscription } from '@acs/bus';
 import { Registry } from '@acs/metrics';
 import { metricValue, uniqueName } from '@acs/testing';
-import { describeBusContract } from './bus-contract.js';
-import { buildEnvelope, captureLogs, waitFor } from './support.js';
+import { describeBusContract, type BusHarness } from './bus-contract.js';
+import { describeBusTracingContract } from './bus-tracing-contract.js';
+import { buildEnvelope, captureLogs, sleep, waitFor, type CapturedLogs } from './support.js';
 
-describeBusContract('memory', async ({ logger }) => {
+const memoryHarness = async ({ logger }: CapturedLogs): Promise<BusHarness> => {
   const bus = createMemoryBus({ logger });
   const subscriptions: Subscription[] = [];
   return {
@@ -23,7 +25,10 @@ describeBusContract('memory', async ({ logger }) => {
       await bus.close();
     },
   };
-});
+};
+
+describeBusContract('memory', memoryHarness);
+describeBusTracingContract('memory', memoryHarness);
 
 describe('memory bus', () => {
   it('scales the default (production) retry delays with delayScale', async () => {
@@ -98,5 +103,28 @@ describe('memory bus', () => {
     await bus.publish('a.b.v1', buildEnvelope());
     await waitFor('the first attempt', () => calls === 1);
     await bus.close(); // jest would report the 60 s timer as an open handle otherwise
+  });
+});
+
+describe('memory bus async context', () => {
+  it('runs deliveries in the subscriber’s async context, not in the publisher’s or a retry timer’s', async () => {
+    const store = new AsyncLocalStorage<string>();
+    const bus = createMemoryBus({ delayScale: 0.001 });
+    const seen: (string | undefined)[] = [];
+    await store.run('subscriber', () =>
+      bus.subscribe({
+        queue: 'context',
+        bindings: ['#'],
+        handler: async (_message, info) => {
+          seen.push(store.getStore());
+          if (info.attempt === 1) throw new Error('once');
+        },
+      }),
+    );
+    await sleep(20); // the subscription's first (empty) pump is over: the publish has to wake the queue
+    await store.run('publisher', () => bus.publish('a.b.v1', buildEnvelope()));
+    await waitFor('the retried delivery', () => seen.length === 2);
+    expect(seen).toEqual(['subscriber', 'subscriber']);
+    await bus.close();
   });
 });

@@ -1,11 +1,12 @@
 import type { ChannelModel } from 'amqplib';
 import type { Logger } from '@acs/logger';
+import { tracePublish, type TraceDestination } from '../bus-tracing.js';
 import { encodeEnvelope, validateEnvelope } from '../envelope.js';
 import { BusUnavailableError, InvalidEnvelopeError } from '../errors.js';
 import { errorText } from '../headers.js';
 import { resolveSubscribeOptions } from '../subscribe-options.js';
 import type { Bus, BusEnvelope, SubscribeOptions, Subscription } from '../types.js';
-import { AmqpConsumer } from './amqp-consumer.js';
+import { AmqpConsumer, RABBITMQ_SYSTEM } from './amqp-consumer.js';
 import { ConfirmedSender } from './confirmed-sender.js';
 import { openRecoveringConnection } from './recovering-connection.js';
 import { SubscriptionRecord, type SessionRef } from './subscription-record.js';
@@ -49,6 +50,7 @@ export function createAmqpBus(options: AmqpBusOptions): AmqpBus {
   const confirmTimeoutMs = options.confirmTimeoutMs ?? 10_000;
   const connectionName = options.connectionName ?? `${exchange}-bus-${process.pid}`;
   const records = new Set<SubscriptionRecord>();
+  const traceDestination: TraceDestination = { system: RABBITMQ_SYSTEM, exchange };
   let current: Session | null = null;
   let closed = false;
 
@@ -143,20 +145,23 @@ export function createAmqpBus(options: AmqpBusOptions): AmqpBus {
       if (closed) throw new BusUnavailableError('the bus is closed');
       const checked = validateEnvelope(message);
       if (!checked.ok) throw new InvalidEnvelopeError(checked.reason);
-      const session = current;
-      if (!session) throw new BusUnavailableError('not connected to the message broker');
       const { envelope } = checked;
-      const outcome = await session.publisher.send(exchange, routingKey, encodeEnvelope(envelope), {
-        persistent: true,
-        contentType: 'application/json',
-        messageId: envelope.id,
-        type: envelope.type,
-        timestamp: Math.floor(Date.now() / 1000),
+      await tracePublish(traceDestination, routingKey, envelope.id, async (traceHeaders) => {
+        const session = current;
+        if (!session) throw new BusUnavailableError('not connected to the message broker');
+        const outcome = await session.publisher.send(exchange, routingKey, encodeEnvelope(envelope), {
+          persistent: true,
+          contentType: 'application/json',
+          messageId: envelope.id,
+          type: envelope.type,
+          timestamp: Math.floor(Date.now() / 1000),
+          headers: traceHeaders,
+        });
+        if (outcome === 'unroutable') {
+          logger.warn({ routingKey, messageId: envelope.id, type: envelope.type }, 'bus message matched no queue');
+          if (options.rejectUnroutable) throw new BusUnavailableError(`no queue is bound for ${routingKey}`);
+        }
       });
-      if (outcome === 'unroutable') {
-        logger.warn({ routingKey, messageId: envelope.id, type: envelope.type }, 'bus message matched no queue');
-        if (options.rejectUnroutable) throw new BusUnavailableError(`no queue is bound for ${routingKey}`);
-      }
     },
 
     async subscribe(subscribeOptions: SubscribeOptions): Promise<Subscription> {

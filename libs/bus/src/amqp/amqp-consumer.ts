@@ -1,5 +1,6 @@
 import type { ChannelModel, ConfirmChannel, ConsumeMessage } from 'amqplib';
 import type { Logger } from '@acs/logger';
+import { traceDelivery, type DeliveryResult, type TraceDestination } from '../bus-tracing.js';
 import { decodeEnvelope } from '../envelope.js';
 import { failureOutcome, logParked, logRetry, type MessageRef } from '../failure-policy.js';
 import { attemptOf, deadLetterHeaders, errorText, originalRoutingKey, retryHeaders, type Headers } from '../headers.js';
@@ -8,6 +9,9 @@ import type { ResolvedSubscribeOptions } from '../subscribe-options.js';
 import type { ConsumeOutcome, DeadLetterReason } from '../types.js';
 import { ConfirmedSender, SEND_ID_HEADER } from './confirmed-sender.js';
 import { assertSubscriptionTopology } from './topology.js';
+
+/** messaging.system of this bus's spans. */
+export const RABBITMQ_SYSTEM = 'rabbitmq';
 
 export interface ConsumerDeps {
   logger: Logger;
@@ -25,6 +29,7 @@ export interface ConsumerDeps {
 export class AmqpConsumer {
   private readonly inflight = new Set<Promise<void>>();
   private readonly sender: ConfirmedSender;
+  private readonly traceDestination: TraceDestination;
   private consumerTag: string | null = null;
   private closing = false;
 
@@ -34,6 +39,7 @@ export class AmqpConsumer {
     private readonly deps: ConsumerDeps,
   ) {
     this.sender = new ConfirmedSender(channel, deps.confirmTimeoutMs);
+    this.traceDestination = { system: RABBITMQ_SYSTEM, exchange: deps.exchange };
   }
 
   static async start(model: ChannelModel, options: ResolvedSubscribeOptions, deps: ConsumerDeps): Promise<AmqpConsumer> {
@@ -81,33 +87,42 @@ export class AmqpConsumer {
     const headers = message.properties.headers as Headers | undefined;
     const routingKey = originalRoutingKey(headers, message.fields.routingKey);
     const attempt = attemptOf(headers);
+    const messageId = typeof message.properties.messageId === 'string' ? message.properties.messageId : undefined;
+    const { outcome } = await traceDelivery(
+      this.traceDestination,
+      { queue: this.options.queue, routingKey, attempt, messageId, headers, base: this.options.traceBase },
+      () => this.process(message, headers, routingKey, attempt),
+    );
+    this.count(outcome);
+  }
+
+  private async process(
+    message: ConsumeMessage,
+    headers: Headers | undefined,
+    routingKey: string,
+    attempt: number,
+  ): Promise<DeliveryResult> {
     const ref: MessageRef = { queue: this.options.queue, routingKey };
     const decoded = decodeEnvelope(message.content);
-    if (!decoded.ok) {
-      await this.park(message, ref, 'poison', 0, decoded.reason);
-      return;
-    }
+    if (!decoded.ok) return { outcome: await this.park(message, ref, 'poison', 0, decoded.reason), error: decoded.reason };
     ref.messageId = decoded.envelope.id;
     ref.type = decoded.envelope.type;
     try {
       await this.options.handler(decoded.envelope, { attempt, routingKey, redelivered: message.fields.redelivered });
     } catch (err) {
       const outcome = failureOutcome(attempt, this.options);
-      if (outcome.kind === 'park') {
-        await this.park(message, ref, 'max-attempts', attempt, errorText(err));
-        return;
-      }
+      if (outcome.kind === 'park') return { outcome: await this.park(message, ref, 'max-attempts', attempt, errorText(err)), error: err };
       logRetry(this.deps.logger, ref, attempt, outcome.delayMs, err);
+      // The headers go along unchanged but for the retry state, so the retried delivery continues the same trace.
       const moved = await this.moveTo(
         retryQueueName(this.options.queue, outcome.delayMs),
         message,
         retryHeaders(headers, routingKey, outcome.nextAttempt, err),
       );
-      this.count(moved ? 'retry' : 'requeued');
-      return;
+      return { outcome: moved ? 'retry' : 'requeued', error: err };
     }
     this.settle(message, 'ack');
-    this.count('ack');
+    return { outcome: 'ack' };
   }
 
   private async park(
@@ -116,11 +131,11 @@ export class AmqpConsumer {
     reason: DeadLetterReason,
     attempts: number,
     lastError: string,
-  ): Promise<void> {
+  ): Promise<ConsumeOutcome> {
     const headers = deadLetterHeaders(message.properties.headers as Headers | undefined, ref.routingKey, attempts, reason, lastError);
     const moved = await this.moveTo(deadLetterQueueName(this.options.queue), message, headers);
     if (moved) logParked(this.deps.logger, ref, reason, attempts, lastError);
-    this.count(moved ? 'dead_lettered' : 'requeued');
+    return moved ? 'dead_lettered' : 'requeued';
   }
 
   private count(outcome: ConsumeOutcome): void {

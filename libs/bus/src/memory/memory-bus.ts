@@ -1,4 +1,5 @@
 import { createLogger, type Logger } from '@acs/logger';
+import { tracePublish, type TraceDestination } from '../bus-tracing.js';
 import { encodeEnvelope, validateEnvelope } from '../envelope.js';
 import { BusUnavailableError, InvalidEnvelopeError } from '../errors.js';
 import { resolveSubscribeOptions } from '../subscribe-options.js';
@@ -10,7 +11,12 @@ export interface MemoryBusOptions {
   logger?: Logger;
   /** Multiplies every retry delay; tests pass e.g. 0.001 to keep production delays but not wait for them. */
   delayScale?: number;
+  /** Names the exchange in spans (messaging.destination.name), as BUS_EXCHANGE does for RabbitMQ. Default `acs.events`. */
+  exchange?: string;
 }
+
+/** messaging.system of the in-process bus's spans: never `rabbitmq`, so a trace does not claim a broker that is not there. */
+const MEMORY_BUS_SYSTEM = 'acs_memory_bus';
 
 export interface MemoryBus extends Bus {
   /** What landed in `<queue>.dlq`, oldest first (a copy). */
@@ -27,6 +33,7 @@ export interface MemoryBus extends Bus {
 export function createMemoryBus(options: MemoryBusOptions = {}): MemoryBus {
   const logger = options.logger ?? createLogger({ name: 'bus', level: 'silent' });
   const delayScale = options.delayScale ?? 1;
+  const traceDestination: TraceDestination = { system: MEMORY_BUS_SYSTEM, exchange: options.exchange ?? 'acs.events' };
   const queues = new Map<string, MemoryQueue>();
   const consumers = new Set<MemoryConsumer>();
   const retryTimers = new Set<NodeJS.Timeout>();
@@ -36,9 +43,9 @@ export function createMemoryBus(options: MemoryBusOptions = {}): MemoryBus {
     if (closed) throw new BusUnavailableError('the bus is closed');
   }
 
-  function route(routingKey: string, content: string): void {
+  function route(message: StoredMessage): void {
     for (const queue of queues.values()) {
-      if (queue.routes(routingKey)) queue.enqueue({ content, routingKey, attempt: 1 });
+      if (queue.routes(message.routingKey)) queue.enqueue({ ...message });
     }
   }
 
@@ -56,12 +63,16 @@ export function createMemoryBus(options: MemoryBusOptions = {}): MemoryBus {
       assertOpen();
       const checked = validateEnvelope(message);
       if (!checked.ok) throw new InvalidEnvelopeError(checked.reason);
-      route(routingKey, encodeEnvelope(checked.envelope).toString('utf8'));
+      const { envelope } = checked;
+      const content = encodeEnvelope(envelope).toString('utf8');
+      await tracePublish(traceDestination, routingKey, envelope.id, async (headers) =>
+        route({ content, routingKey, attempt: 1, messageId: envelope.id, headers }),
+      );
     },
 
     async publishRaw(routingKey: string, content: string | Buffer): Promise<void> {
       assertOpen();
-      route(routingKey, typeof content === 'string' ? content : content.toString('utf8'));
+      route({ content: typeof content === 'string' ? content : content.toString('utf8'), routingKey, attempt: 1 });
     },
 
     async subscribe(subscribeOptions: SubscribeOptions): Promise<Subscription> {
@@ -74,7 +85,7 @@ export function createMemoryBus(options: MemoryBusOptions = {}): MemoryBus {
       }
       // Bindings add up, as repeated queue.bind calls do on a broker.
       for (const pattern of resolved.bindings) queue.bindings.add(pattern);
-      const consumer = new MemoryConsumer(queue, resolved, { logger, scheduleRetry });
+      const consumer = new MemoryConsumer(queue, resolved, { logger, scheduleRetry, traceDestination });
       consumers.add(consumer);
       return {
         async close(): Promise<void> {

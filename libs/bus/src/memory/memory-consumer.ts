@@ -1,15 +1,18 @@
+import { AsyncResource } from 'node:async_hooks';
 import type { Logger } from '@acs/logger';
+import { traceDelivery, type DeliveryResult, type TraceDestination } from '../bus-tracing.js';
 import { decodeEnvelope } from '../envelope.js';
 import { failureOutcome, logParked, logRetry, type MessageRef } from '../failure-policy.js';
-import { errorText } from '../headers.js';
+import { errorText, TRACEPARENT } from '../headers.js';
 import type { ResolvedSubscribeOptions } from '../subscribe-options.js';
-import type { DeadLetterReason } from '../types.js';
+import type { ConsumeOutcome, DeadLetterReason } from '../types.js';
 import type { MemoryQueue, QueueListener, StoredMessage } from './memory-queue.js';
 
 export interface ConsumerDeps {
   logger: Logger;
   /** Owned by the bus, not the consumer: a pending retry outlives its subscription, like a retry queue. */
   scheduleRetry(queue: MemoryQueue, message: StoredMessage, delayMs: number): void;
+  traceDestination: TraceDestination;
 }
 
 /** One subscription on a MemoryQueue: at most `prefetch` handlers at once, each message removed only once handled. */
@@ -17,6 +20,12 @@ export class MemoryConsumer implements QueueListener {
   private readonly inflight = new Set<Promise<void>>();
   private pending: NodeJS.Immediate | null = null;
   private stopped = false;
+  /**
+   * Deliveries run in the subscriber's async context, as a broker's would, not in that of whoever
+   * woke the queue (a publisher, a retry timer): otherwise anything kept in AsyncLocalStorage
+   * (the active trace, a logger's bindings) would leak from the publisher into the handler.
+   */
+  private readonly pumpInSubscriberContext = AsyncResource.bind(() => this.pump());
 
   constructor(
     private readonly queue: MemoryQueue,
@@ -32,7 +41,7 @@ export class MemoryConsumer implements QueueListener {
     if (this.stopped || this.pending) return;
     this.pending = setImmediate(() => {
       this.pending = null;
-      this.pump();
+      this.pumpInSubscriberContext();
     });
   }
 
@@ -60,31 +69,42 @@ export class MemoryConsumer implements QueueListener {
   }
 
   private async handle(message: StoredMessage): Promise<void> {
+    const { outcome } = await traceDelivery(
+      this.deps.traceDestination,
+      {
+        queue: this.queue.name,
+        routingKey: message.routingKey,
+        attempt: message.attempt,
+        messageId: message.messageId,
+        headers: message.headers,
+        base: this.options.traceBase,
+      },
+      () => this.process(message),
+    );
+    this.options.metrics?.consumed(this.queue.name, outcome);
+  }
+
+  private async process(message: StoredMessage): Promise<DeliveryResult> {
     const ref: MessageRef = { queue: this.queue.name, routingKey: message.routingKey };
     const decoded = decodeEnvelope(message.content);
-    if (!decoded.ok) {
-      this.park(message, ref, 'poison', 0, decoded.reason);
-      return;
-    }
+    if (!decoded.ok) return { outcome: this.park(message, ref, 'poison', 0, decoded.reason), error: decoded.reason };
     ref.messageId = decoded.envelope.id;
     ref.type = decoded.envelope.type;
     try {
       await this.options.handler(decoded.envelope, { attempt: message.attempt, routingKey: message.routingKey, redelivered: false });
     } catch (err) {
       const outcome = failureOutcome(message.attempt, this.options);
-      if (outcome.kind === 'park') {
-        this.park(message, ref, 'max-attempts', message.attempt, errorText(err));
-        return;
-      }
+      if (outcome.kind === 'park') return { outcome: this.park(message, ref, 'max-attempts', message.attempt, errorText(err)), error: err };
       logRetry(this.deps.logger, ref, message.attempt, outcome.delayMs, err);
+      // Headers travel with the retry, so the next attempt continues the same trace.
       this.deps.scheduleRetry(this.queue, { ...message, attempt: outcome.nextAttempt }, outcome.delayMs);
-      this.options.metrics?.consumed(this.queue.name, 'retry');
-      return;
+      return { outcome: 'retry', error: err };
     }
-    this.options.metrics?.consumed(this.queue.name, 'ack');
+    return { outcome: 'ack' };
   }
 
-  private park(message: StoredMessage, ref: MessageRef, reason: DeadLetterReason, attempts: number, lastError: string): void {
+  private park(message: StoredMessage, ref: MessageRef, reason: DeadLetterReason, attempts: number, lastError: string): ConsumeOutcome {
+    const traceparent = message.headers?.[TRACEPARENT];
     this.queue.deadLetters.push({
       queue: this.queue.name,
       routingKey: message.routingKey,
@@ -93,8 +113,9 @@ export class MemoryConsumer implements QueueListener {
       attempts,
       lastError,
       deadLetteredAt: new Date().toISOString(),
+      ...(typeof traceparent === 'string' ? { traceparent } : {}),
     });
     logParked(this.deps.logger, ref, reason, attempts, lastError);
-    this.options.metrics?.consumed(this.queue.name, 'dead_lettered');
+    return 'dead_lettered';
   }
 }

@@ -1,3 +1,4 @@
+import type { Headers } from '../headers.js';
 import { topicMatches } from '../topic-match.js';
 import type { DeadLetter } from '../types.js';
 
@@ -6,6 +7,10 @@ export interface StoredMessage {
   content: string;
   routingKey: string;
   attempt: number;
+  /** The envelope id as the publisher gave it (a raw publish has none). */
+  messageId?: string;
+  /** Travel with the message as AMQP headers do: the publisher's trace context (traceparent, tracestate). */
+  headers?: Headers;
 }
 
 export interface QueueListener {
