@@ -1,4 +1,5 @@
 import type { Queryable } from '@acs/db';
+import { parseTraceCarrier, type TraceCarrier } from '../relay/trace-context.js';
 
 export interface OutboxRow {
   id: number;
@@ -9,6 +10,8 @@ export interface OutboxRow {
   payload: Record<string, unknown>;
   occurredAt: Date;
   attempts: number;
+  /** The trace of the request that wrote the event; null when it was not traced. */
+  traceContext: TraceCarrier | null;
 }
 
 interface Row {
@@ -20,6 +23,7 @@ interface Row {
   payload: Record<string, unknown> | string;
   occurred_at: Date;
   attempts: number;
+  trace_context: unknown;
 }
 
 export interface NewOutboxEvent {
@@ -30,12 +34,22 @@ export interface NewOutboxEvent {
   /** Everything but `sequence`, which is the row id and added by the relay. */
   payload: Record<string, unknown>;
   occurredAt: Date;
+  traceContext: TraceCarrier | null;
 }
 
 export async function insertOutboxEvent(tx: Queryable, event: NewOutboxEvent): Promise<number> {
   const { rows } = await tx.query<{ id: number | string }>(
-    'INSERT INTO outbox (event_id, user_id, type, routing_key, payload, occurred_at) VALUES ($1, $2, $3, $4, $5::jsonb, $6) RETURNING id',
-    [event.eventId, event.userId, event.type, event.routingKey, JSON.stringify(event.payload), event.occurredAt],
+    `INSERT INTO outbox (event_id, user_id, type, routing_key, payload, occurred_at, trace_context)
+     VALUES ($1, $2, $3, $4, $5::jsonb, $6, $7::jsonb) RETURNING id`,
+    [
+      event.eventId,
+      event.userId,
+      event.type,
+      event.routingKey,
+      JSON.stringify(event.payload),
+      event.occurredAt,
+      event.traceContext === null ? null : JSON.stringify(event.traceContext),
+    ],
   );
   return Number(rows[0]!.id);
 }
@@ -43,7 +57,8 @@ export async function insertOutboxEvent(tx: Queryable, event: NewOutboxEvent): P
 /** The oldest unsent rows, in the order they must go out. */
 export async function unsentEvents(db: Queryable, limit: number): Promise<OutboxRow[]> {
   const { rows } = await db.query<Row>(
-    'SELECT id, event_id, user_id, type, routing_key, payload, occurred_at, attempts FROM outbox WHERE sent_at IS NULL ORDER BY id LIMIT $1',
+    `SELECT id, event_id, user_id, type, routing_key, payload, occurred_at, attempts, trace_context
+     FROM outbox WHERE sent_at IS NULL ORDER BY id LIMIT $1`,
     [limit],
   );
   return rows.map((row) => ({
@@ -55,6 +70,7 @@ export async function unsentEvents(db: Queryable, limit: number): Promise<Outbox
     payload: typeof row.payload === 'string' ? (JSON.parse(row.payload) as Record<string, unknown>) : row.payload,
     occurredAt: row.occurred_at,
     attempts: Number(row.attempts),
+    traceContext: parseTraceCarrier(row.trace_context),
   }));
 }
 

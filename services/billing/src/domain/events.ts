@@ -7,6 +7,7 @@ import {
   type SubscriptionEventKind,
 } from '../contracts.js';
 import { insertOutboxEvent } from '../data-access/outbox-repository.js';
+import { currentTraceCarrier } from '../relay/trace-context.js';
 import type { Subscription } from './subscription.js';
 
 /** Payload checked against the contract (with a placeholder sequence) before it is stored, so a bad event fails the request, not the relay. */
@@ -14,7 +15,8 @@ const storedPayloadSchema = subscriptionEventPayloadSchema.omit({ sequence: true
 
 /**
  * Records the event in the outbox inside the caller's transaction: the subscription change and
- * its event commit together or not at all (ARCHITECTURE.md, decision 4).
+ * its event commit together or not at all (ARCHITECTURE.md, decision 4). The request's trace
+ * context goes with it, so the relay publishes the event inside that trace.
  */
 export async function recordEvent(
   tx: Queryable,
@@ -40,6 +42,7 @@ export async function recordEvent(
     routingKey: SUBSCRIPTION_ROUTING_KEYS[kind],
     payload,
     occurredAt,
+    traceContext: currentTraceCarrier(),
   });
   return eventId;
 }

@@ -1,8 +1,10 @@
 import type { Bus, BusEnvelope } from '@acs/bus';
+import { context, trace } from '@opentelemetry/api';
 import type { Db } from '@acs/db';
 import type { Logger } from '@acs/logger';
 import { subscriptionEventSchema } from '../contracts.js';
 import { markFailed, markSent, tryRelayLock, unsentEvents, type OutboxRow } from '../data-access/outbox-repository.js';
+import { contextOf } from './trace-context.js';
 
 export interface OutboxRelayOptions {
   db: Db;
@@ -54,6 +56,9 @@ export function startOutboxRelay(options: OutboxRelayOptions): OutboxRelay {
   let again = false;
   let failures = 0;
   let closed = false;
+  // Each pass runs in the context the relay started in (without its span), never in that of the
+  // request whose wake() scheduled it: a row is published in its own stored trace, or in none.
+  const traceBase = trace.deleteSpan(context.active());
 
   async function pass(): Promise<PassOutcome> {
     return db.transaction(async (tx) => {
@@ -61,7 +66,8 @@ export function startOutboxRelay(options: OutboxRelayOptions): OutboxRelay {
       const rows = await unsentEvents(tx, batchSize);
       for (const row of rows) {
         try {
-          await bus.publish(row.routingKey, toEnvelope(row));
+          const envelope = toEnvelope(row);
+          await context.with(contextOf(row.traceContext, traceBase), () => bus.publish(row.routingKey, envelope));
         } catch (err) {
           await markFailed(tx, row.id, errorText(err));
           logger.warn(
@@ -99,7 +105,8 @@ export function startOutboxRelay(options: OutboxRelayOptions): OutboxRelay {
       return;
     }
     let outcome: PassOutcome;
-    running = pass()
+    running = context
+      .with(traceBase, pass)
       .then((result) => {
         outcome = result;
       })

@@ -1,4 +1,5 @@
 import type { Bus, BusEnvelope, Subscription } from '@acs/bus';
+import { SpanStatusCode, trace } from '@opentelemetry/api';
 import { findUserById } from '../data-access/users-repository.js';
 import type { UserStore } from '../domain/deps.js';
 import { changeWithWriteThrough } from '../domain/write-through.js';
@@ -15,6 +16,12 @@ import {
 export const SUBSCRIPTION_EVENTS_QUEUE = 'identity.subscription-events';
 
 export type ApplyOutcome = 'applied' | 'duplicate' | 'stale';
+
+/**
+ * The span of one event's application (inside the bus's `process <queue>` span), under which the
+ * role change's database and cache calls nest.
+ */
+export const APPLY_SPAN_NAME = 'apply subscription event';
 
 /** A message that is valid JSON and a valid envelope but not a subscription event this version understands. */
 export class InvalidSubscriptionEventError extends Error {
@@ -39,9 +46,28 @@ export function parseSubscriptionEvent(message: BusEnvelope): SubscriptionEvent 
  * type, written through to the authorization record, and the event id recorded in
  * processed_events, all in one transaction. A redelivered event is a no-op; an event older than
  * one already applied to the user is recorded but not applied. An unknown user throws (the bus
- * retries, then parks it in the dead-letter queue).
+ * retries, then parks it in the dead-letter queue). Runs in a span of its own (APPLY_SPAN_NAME),
+ * a child of the bus's consumer span when the bus delivered the event.
  */
-export async function applySubscriptionEvent(store: UserStore, event: SubscriptionEvent): Promise<ApplyOutcome> {
+export function applySubscriptionEvent(store: UserStore, event: SubscriptionEvent): Promise<ApplyOutcome> {
+  // Looked up per event, not at import: spans go to whatever provider the process registered by then.
+  return trace.getTracer('@acs/identity').startActiveSpan(APPLY_SPAN_NAME, async (span) => {
+    span.setAttribute('acs.event.type', event.type);
+    try {
+      const outcome = await applyInTransaction(store, event);
+      span.setAttributes({ 'acs.event.outcome': outcome, 'acs.user.plan_type': event.payload.planType });
+      return outcome;
+    } catch (err) {
+      if (err instanceof Error) span.recordException(err);
+      span.setStatus({ code: SpanStatusCode.ERROR, message: err instanceof Error ? err.message : String(err) });
+      throw err;
+    } finally {
+      span.end();
+    }
+  });
+}
+
+async function applyInTransaction(store: UserStore, event: SubscriptionEvent): Promise<ApplyOutcome> {
   const { payload } = event;
   const ref: ProcessedEvent = {
     eventId: event.id,
