@@ -55,7 +55,7 @@ export function startSystem(config: LauncherConfig, logger: Logger): Promise<Run
     // One bus for billing (publisher) and identity (consumer): RabbitMQ, or in-process in the embedded mode.
     const bus = config.AMQP_URL
       ? createAmqpBus({ url: config.AMQP_URL, exchange: config.BUS_EXCHANGE, logger: serviceLogger(logger, 'bus') })
-      : createMemoryBus({ logger: serviceLogger(logger, 'bus') });
+      : createMemoryBus({ exchange: config.BUS_EXCHANGE, logger: serviceLogger(logger, 'bus') });
     stack.defer('the bus', () => bus.close());
 
     // What the launcher decides for a service behind the gateway; the rest of its variables come from the environment.
