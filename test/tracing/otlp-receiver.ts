@@ -128,7 +128,7 @@ export async function startOtlpReceiver(): Promise<OtlpReceiver> {
 }
 
 /** One line per span, for failure messages. */
-export function describeSpans(spans: readonly ReceivedSpan[]): string {
+function describeSpans(spans: readonly ReceivedSpan[]): string {
   return spans
     .map((s) => `  ${s.service} ${s.name} kind=${s.kind} trace=${s.traceId} span=${s.spanId} parent=${s.parentSpanId || '-'}`)
     .join('\n');

@@ -5,8 +5,8 @@ import { startProcess, type ServiceProcess } from '../../bench/src/processes.js'
 import { startOtlpReceiver, type OtlpReceiver } from './otlp-receiver.js';
 
 const INTERNAL_SECRET = 'trace-test-internal-secret-0123456789ab';
-export const SYSTEM_KEY = 'acs_live_TraceSystemKey0000000000001';
-export const SYSTEM_SECRET = 'trace-test-secret-that-is-long-enough-000';
+const SYSTEM_KEY = 'acs_live_TraceSystemKey0000000000001';
+const SYSTEM_SECRET = 'trace-test-secret-that-is-long-enough-000';
 
 export interface TracedSystem {
   receiver: OtlpReceiver;

@@ -65,11 +65,14 @@ function setting(env: Env, name: string): string | undefined {
 function assertUrl(env: Env, name: string): void {
   const value = setting(env, name);
   if (value === undefined) return;
+  let scheme: string;
   try {
-    new URL(value);
+    scheme = new URL(value).protocol;
   } catch {
-    throw new Error(`${name}: expected a URL such as http://collector:4318, got "${value}"`);
+    scheme = '';
   }
+  if (scheme !== 'http:' && scheme !== 'https:')
+    throw new Error(`${name}: expected an http:// or https:// URL such as http://collector:4318, got "${value}"`);
 }
 
 function enumOf<T extends string>(env: Env, name: string, allowed: readonly T[], fallback: T, warnings: string[]): T {
