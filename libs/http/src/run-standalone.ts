@@ -1,5 +1,5 @@
 import type { Logger } from '@acs/logger';
-import { startTracing } from '@acs/tracing';
+import { startTracing, type StartTracingOptions } from '@acs/tracing';
 import { createCloseStack } from './close-stack.js';
 import { stopOnSignals } from './stop-on-signals.js';
 
@@ -20,13 +20,14 @@ export async function runStandalone(
   service: string,
   start: () => Promise<Closable>,
   alsoClose: readonly Closable[] = [],
+  tracing: Pick<StartTracingOptions, 'explicitContext'> = {},
 ): Promise<void> {
   const stack = createCloseStack(logger);
   for (const resource of alsoClose) stack.defer(`the ${what}'s connections`, () => resource.close());
   try {
     // Before the service starts: its app adds the span middleware only when tracing is on.
-    const tracing = await startTracing({ services: [service], logger });
-    stack.defer('tracing', () => tracing.shutdown());
+    const traces = await startTracing({ services: [service], logger, ...tracing });
+    stack.defer('tracing', () => traces.shutdown());
     const running = await start();
     stack.defer(`the ${what}`, () => running.close());
     stopOnSignals(logger, stack.close);

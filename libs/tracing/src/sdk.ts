@@ -6,6 +6,7 @@ import {
   AlwaysOffSampler,
   AlwaysOnSampler,
   BatchSpanProcessor,
+  StackContextManager,
   ParentBasedSampler,
   TraceIdRatioBasedSampler,
   TracerProvider,
@@ -83,11 +84,17 @@ export interface StartedSdk {
   shutdown(): Promise<void>;
 }
 
+export interface SdkOptions {
+  services: readonly string[];
+  defaultService: string;
+  /** The process passes span contexts explicitly (the gateway): no AsyncLocalStorage (start-tracing.ts says why). */
+  explicitContext: boolean;
+  logger: Logger;
+}
+
 export async function startSdk(
   settings: TracingSettings,
-  services: readonly string[],
-  defaultService: string,
-  logger: Logger,
+  { services, defaultService, explicitContext, logger }: SdkOptions,
 ): Promise<StartedSdk> {
   // The SDK's own complaints (an export that failed, a dropped span) reach the log as warnings, not stderr.
   diag.setLogger(
@@ -110,7 +117,7 @@ export async function startSdk(
       new TracerProvider({ resource: resources.get(service)!, sampler, spanProcessors: [sharedProcessor(processor)] }),
     ]),
   );
-  const contextManager = new AsyncLocalStorageContextManager().enable();
+  const contextManager = explicitContext ? new StackContextManager().enable() : new AsyncLocalStorageContextManager().enable();
   context.setGlobalContextManager(contextManager);
   propagation.setGlobalPropagator(new CompositePropagator({ propagators: [new W3CTraceContextPropagator(), new W3CBaggagePropagator()] }));
   trace.setGlobalTracerProvider(new RoutingTracerProvider(providers, resources, defaultService));
