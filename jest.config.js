@@ -9,7 +9,7 @@ export default {
     '^.+\\.ts$': ['@swc/jest', { jsc: { parser: { syntax: 'typescript' }, target: 'es2022' }, module: { type: 'es6' } }],
   },
   moduleNameMapper: {
-    '^@acs/(config|errors|http|logger|metrics|db|cache|bus|cli|auth|contracts|testing)$': '<rootDir>/libs/$1/src/index.ts',
+    '^@acs/(config|errors|http|logger|metrics|tracing|db|cache|bus|cli|auth|contracts|testing)$': '<rootDir>/libs/$1/src/index.ts',
     '^@acs/identity-service$': '<rootDir>/services/identity/src/index.ts',
     '^@acs/device-service$': '<rootDir>/services/device/src/index.ts',
     '^@acs/dashboard-service$': '<rootDir>/services/dashboard/src/index.ts',

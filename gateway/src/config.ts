@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { addressList, httpUrl, listenerFields, portOrOff, redisFields, secret } from '@acs/config';
+import { addressList, booleanFlag, httpUrl, listenerFields, portOrOff, redisFields, secret } from '@acs/config';
 import { JWT_AUDIENCE_DEFAULT, JWT_ISSUER_DEFAULT, rateLimitsEnv } from '@acs/contracts';
 
 export const gatewayConfigSchema = z.object({
@@ -13,6 +13,11 @@ export const gatewayConfigSchema = z.object({
    */
   TRUSTED_PROXIES: addressList(),
   ...redisFields(),
+  /**
+   * Whether a client's W3C traceparent is the parent of the gateway's span (clients inside the same
+   * trust boundary, e.g. another traced system of yours). Default: a new trace that links to the client's.
+   */
+  TRACE_TRUST_INCOMING: booleanFlag(false),
   /** Signs the caller context sent to the services; the same value on every service. */
   INTERNAL_SECRET: secret(),
   KEYS_URL: httpUrl(),

@@ -29,6 +29,7 @@ import type { Upstreams } from './proxy/upstreams.js';
 import { sendError } from './respond.js';
 import type { RouteMatch } from './routing/route-matcher.js';
 import type { RouteSpec as Route } from './routing/route-table.js';
+import type { GatewayTracer, RequestTrace } from './tracing/request-trace.js';
 
 /** Endpoints outside /api that answer without a key (ARCHITECTURE.md, decision 8). */
 export type PublicEndpoint = (req: IncomingMessage, res: ServerResponse, requestId: string) => Promise<void> | void;
@@ -48,6 +49,8 @@ export interface GatewayHandlerDeps {
   publicEndpoints: ReadonlyMap<string, PublicEndpoint>;
   logger: Logger;
   metrics: GatewayMetrics;
+  /** Null while tracing is off: then no request pays more than this null check. */
+  tracing: GatewayTracer | null;
 }
 
 const BEARER = /^Bearer ([A-Za-z0-9._~+/=-]+)$/;
@@ -78,6 +81,8 @@ interface ApiExchange {
   readonly found: RouteMatch;
   readonly recorder: RouteRecorder;
   readonly startedMs: number;
+  /** The request's spans; null while tracing is off. */
+  readonly trace: RequestTrace | null;
   /** The Bearer token of a user route, unverified until authorizeUser. */
   token: string | null;
   /** The user the token claims (unverified): names the authorization record read with the key. */
@@ -120,6 +125,7 @@ export function createGatewayHandler(deps: GatewayHandlerDeps) {
     publicEndpoints,
     logger,
     metrics,
+    tracing,
   } = deps;
 
   function answer(res: ServerResponse, error: AppError, requestId: string): Outcome {
@@ -163,6 +169,7 @@ export function createGatewayHandler(deps: GatewayHandlerDeps) {
       ex.requestId,
       ex.claimedUserId,
       ex.limitRequest,
+      ex.trace,
     );
     if (!auth.ok) return refuse(ex, 'api_key');
     usage.record(auth.record.id);
@@ -270,6 +277,7 @@ export function createGatewayHandler(deps: GatewayHandlerDeps) {
         'request with a system:full-access key',
       );
     }
+    if (ex.trace) Object.assign(context, ex.trace.forwarding(upstream.name, upstream.origin, method, route.path));
     const signed = signContext(internalSecret, route.upstream, method, url, context);
     forward(
       req,
@@ -277,7 +285,17 @@ export function createGatewayHandler(deps: GatewayHandlerDeps) {
       upstream,
       url,
       { 'x-acs-context': signed.context, 'x-acs-signature': signed.signature },
-      { requestId, logger, metrics, recorder: ex.recorder, startedMs: ex.startedMs, maxBodyBytes, usage, keyId: record.id },
+      {
+        requestId,
+        logger,
+        metrics,
+        recorder: ex.recorder,
+        startedMs: ex.startedMs,
+        maxBodyBytes,
+        usage,
+        keyId: record.id,
+        trace: ex.trace,
+      },
     );
     return 'forwarded';
   }
@@ -309,6 +327,9 @@ export function createGatewayHandler(deps: GatewayHandlerDeps) {
     const endpoint = found === null && (method === 'GET' || method === 'HEAD') ? publicEndpoints.get(path) : undefined;
     const recorder =
       found?.kind === 'found' ? metrics.route(found.route) : endpoint ? metrics.publicEndpoint(method, path) : metrics.unmatched(method);
+    // Only /api requests are traced: probes and the document would fill a collector with noise.
+    const requestTrace = tracing !== null && found !== null ? tracing.start(req, method, path, requestId) : null;
+    if (requestTrace !== null && found?.kind === 'found') requestTrace.route(method, found.route.path);
     let outcome: Outcome;
     let exchange: ApiExchange | null = null;
     try {
@@ -323,6 +344,7 @@ export function createGatewayHandler(deps: GatewayHandlerDeps) {
           found,
           recorder,
           startedMs,
+          trace: requestTrace,
           token: null,
           claimedUserId: undefined,
           remembered: undefined,
@@ -350,6 +372,7 @@ export function createGatewayHandler(deps: GatewayHandlerDeps) {
     }
     if (outcome === 'answered') {
       recorder.observe(res.statusCode, (performance.now() - startedMs) / 1000);
+      requestTrace?.end(res.statusCode);
       // The key's usage counts every answer once its key and secret passed (forwarded ones when they end, in forward.ts).
       if (exchange?.record) usage.count(exchange.record.id, res.statusCode);
     }

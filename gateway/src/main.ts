@@ -10,4 +10,5 @@ const config = loadConfigOrExit('gateway', gatewayConfigSchema);
 const logger = createLogger({ name: 'gateway', level: config.LOG_LEVEL });
 const redisUrl = requireWhenRunningAlone('gateway', 'REDIS_URL', config.REDIS_URL);
 const cache = createRedisCache({ url: redisUrl, keyPrefix: config.REDIS_PREFIX, logger });
-await runStandalone(logger, 'gateway', () => startGateway(config, logger, cache), [cache]);
+// The gateway hands its spans' context along explicitly (src/tracing): no AsyncLocalStorage on its hot path.
+await runStandalone(logger, 'gateway', 'gateway', () => startGateway(config, logger, cache), [cache], { explicitContext: true });

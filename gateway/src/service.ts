@@ -1,4 +1,4 @@
-import type { Cache } from '@acs/cache';
+import { redisAttributes, type Cache } from '@acs/cache';
 import { createClientAddressResolver, listen, type RunningServer } from '@acs/http';
 import type { Logger } from '@acs/logger';
 import { createMetricsRegistry } from '@acs/metrics';
@@ -19,6 +19,8 @@ import { createPublicEndpoints, readinessChecks } from './public-endpoints.js';
 import { createCachedReadiness } from './readiness.js';
 import { createRouteMatcher } from './routing/route-matcher.js';
 import { ROUTES } from './routing/route-table.js';
+import { tracingIsOn } from '@acs/tracing';
+import { GatewayTracer } from './tracing/request-trace.js';
 
 export interface Gateway {
   server: RunningServer;
@@ -64,6 +66,9 @@ export async function startGateway(config: GatewayConfig, logger: Logger, cache:
     publicEndpoints: createPublicEndpoints({ readiness, jwks, openApiDocument: buildOpenApiDocument(ROUTES) }),
     logger,
     metrics,
+    tracing: tracingIsOn()
+      ? new GatewayTracer(config.TRACE_TRUST_INCOMING, config.REDIS_URL ? redisAttributes(config.REDIS_URL) : null)
+      : null,
   });
   const server = await listen(handler, config.PORT, config.HOST);
   const stop = async (): Promise<void> => {

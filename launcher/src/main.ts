@@ -1,6 +1,7 @@
 import { loadConfigOrExit } from '@acs/config';
 import { createLogger } from '@acs/logger';
 import { stopOnSignals } from '@acs/http';
+import { startTracing } from '@acs/tracing';
 import { launcherConfigSchema } from './config.js';
 import { startSystem } from './system.js';
 import { printBanner } from './banner.js';
@@ -13,12 +14,19 @@ const logger = createLogger({
   level: config.LOG_LEVEL,
   format: config.LOG_FORMAT ?? (process.stdout.isTTY ? 'pretty' : 'json'),
 });
+/** Every service of the system runs here, each reporting its own service.name (README, "Tracing"). */
+const TRACED_SERVICES = ['gateway', 'keys', 'identity', 'catalog', 'device', 'billing', 'dashboard'];
 try {
+  // Before the services start: their apps add the span middleware only when tracing is on.
+  const tracing = await startTracing({ services: TRACED_SERVICES, defaultService: 'platform', logger });
   const system = await startSystem(config, logger);
   // From the process's start (node's own clock), the time a newcomer waits after `npm start`'s build check.
   printBanner(config, system, process.uptime());
   if (!config.DATABASE_URL) collectGarbageOnce();
-  stopOnSignals(logger, system.stop);
+  stopOnSignals(logger, async () => {
+    await system.stop();
+    await tracing.shutdown();
+  });
 } catch (err) {
   logger.fatal({ err }, 'the system failed to start');
   process.stderr.write(`\nThe system failed to start: ${err instanceof Error ? err.message : String(err)}\n`);

@@ -3,6 +3,7 @@ import { serviceDatabaseUrl } from '@acs/config';
 import { acquireDataDirLock } from '@acs/db';
 import { createAmqpBus, createMemoryBus, type Bus } from '@acs/bus';
 import { startWithCloseStack } from '@acs/http';
+import { runAsService } from '@acs/tracing';
 import { serviceLogger, type Logger } from '@acs/logger';
 import { startCatalogService, type CatalogService } from '@acs/catalog-service';
 import { ensureSystemKey, startKeysService, type KeysService } from '@acs/keys-service';
@@ -68,51 +69,56 @@ export function startSystem(config: LauncherConfig, logger: Logger): Promise<Run
       INTERNAL_SECRET: internalSecret,
     });
     const keysConfig = embeddedConfig('keys', config.env, behindGateway('keys'));
-    const keys = await startKeysService(keysConfig, serviceLogger(logger, 'keys'), cache);
+    const keys = await runAsService('keys', () => startKeysService(keysConfig, serviceLogger(logger, 'keys'), cache));
     stack.defer('the keys service', () => keys.close());
-    const identity = await startIdentityService(
-      embeddedConfig('identity', config.env, behindGateway('identity')),
-      serviceLogger(logger, 'identity'),
-      cache,
-      bus,
+    const identity = await runAsService('identity', () =>
+      startIdentityService(
+        embeddedConfig('identity', config.env, behindGateway('identity')),
+        serviceLogger(logger, 'identity'),
+        cache,
+        bus,
+      ),
     );
     stack.defer('the identity service', () => identity.close());
-    const catalog = await startCatalogService(
-      embeddedConfig('catalog', config.env, behindGateway('catalog')),
-      serviceLogger(logger, 'catalog'),
+    const catalog = await runAsService('catalog', () =>
+      startCatalogService(embeddedConfig('catalog', config.env, behindGateway('catalog')), serviceLogger(logger, 'catalog')),
     );
     stack.defer('the catalog service', () => catalog.close());
-    const device = await startDeviceService(
-      embeddedConfig('device', config.env, { ...behindGateway('device'), CATALOG_URL: catalog.server.url }),
-      serviceLogger(logger, 'device'),
+    const device = await runAsService('device', () =>
+      startDeviceService(
+        embeddedConfig('device', config.env, { ...behindGateway('device'), CATALOG_URL: catalog.server.url }),
+        serviceLogger(logger, 'device'),
+      ),
     );
     stack.defer('the device service', () => device.close());
-    const billing = await startBillingService(
-      embeddedConfig('billing', config.env, behindGateway('billing')),
-      serviceLogger(logger, 'billing'),
-      bus,
+    const billing = await runAsService('billing', () =>
+      startBillingService(embeddedConfig('billing', config.env, behindGateway('billing')), serviceLogger(logger, 'billing'), bus),
     );
     stack.defer('the billing service', () => billing.close());
-    const gateway = await startGateway(
-      embeddedConfig('gateway', config.env, {
-        HOST: config.HOST,
-        PORT: String(config.PORT),
-        METRICS_PORT: config.METRICS_PORT === null ? 'off' : String(config.METRICS_PORT),
-        LOG_LEVEL: config.LOG_LEVEL,
-        INTERNAL_SECRET: internalSecret,
-        KEYS_URL: keys.server.url,
-        IDENTITY_URL: identity.server.url,
-        CATALOG_URL: catalog.server.url,
-        DEVICE_URL: device.server.url,
-        BILLING_URL: billing.server.url,
-      }),
-      serviceLogger(logger, 'gateway'),
-      cache,
+    const gateway = await runAsService('gateway', () =>
+      startGateway(
+        embeddedConfig('gateway', config.env, {
+          HOST: config.HOST,
+          PORT: String(config.PORT),
+          METRICS_PORT: config.METRICS_PORT === null ? 'off' : String(config.METRICS_PORT),
+          LOG_LEVEL: config.LOG_LEVEL,
+          INTERNAL_SECRET: internalSecret,
+          KEYS_URL: keys.server.url,
+          IDENTITY_URL: identity.server.url,
+          CATALOG_URL: catalog.server.url,
+          DEVICE_URL: device.server.url,
+          BILLING_URL: billing.server.url,
+        }),
+        serviceLogger(logger, 'gateway'),
+        cache,
+      ),
     );
     stack.defer('the gateway', () => gateway.close());
     const generatedSystemKey = keysConfig.SEED_API_KEY ? null : await ensureSystemKey(keys.deps);
     // After the operator's key: the first start still prints one, whatever the dashboard holds.
-    const dashboard = await startEmbeddedDashboard(config, keys.deps, gateway.server.url, serviceLogger(logger, 'dashboard'));
+    const dashboard = await runAsService('dashboard', () =>
+      startEmbeddedDashboard(config, keys.deps, gateway.server.url, serviceLogger(logger, 'dashboard')),
+    );
     stack.defer('the dashboard', () => dashboard.close());
     if (!config.DATABASE_URL) stack.defer('the CLI socket', await serveCliSocket(config.DATA_DIR, cache, logger));
     return {

@@ -6,6 +6,7 @@ import type { LimitVerdict } from '../limits/gcra.js';
 import { READ_AND_LIMIT, rateLimitCacheKey } from '../limits/limit-script.js';
 import type { GatewayMetrics } from '../metrics/gateway-metrics.js';
 import { ParsedMemo } from './parsed-memo.js';
+import { endRedisSpan, type RequestTrace } from '../tracing/request-trace.js';
 
 /** Ask the owning service on a cache miss (it refills the cache); null means "no such key/user". */
 export type KeyLookup = (key: string, requestId: string) => Promise<ApiKeyCacheRecord | null>;
@@ -93,19 +94,27 @@ export function createCallerAuthenticator(
     return null;
   }
 
-  async function readEntries(keys: string[], requestId: string): Promise<Entry[] | null> {
+  async function readEntries(keys: string[], requestId: string, trace: RequestTrace | null): Promise<Entry[] | null> {
+    const span = trace === null ? null : trace.redisSpan('MGET');
     try {
-      return await cache.mgetVersioned(keys);
+      const entries = await cache.mgetVersioned(keys);
+      endRedisSpan(span, undefined);
+      return entries;
     } catch (err) {
+      endRedisSpan(span, err);
       return cacheFailed(err, requestId);
     }
   }
 
   /** The script's reply, or null when Redis could not run it. */
-  async function readAndLimit(keys: string[], args: string[], requestId: string): Promise<RespReply[] | null> {
+  async function readAndLimit(keys: string[], args: string[], requestId: string, trace: RequestTrace | null): Promise<RespReply[] | null> {
+    const span = trace === null ? null : trace.redisSpan('EVALSHA');
     try {
-      return await evalScript!(READ_AND_LIMIT, keys, args);
+      const reply = await evalScript!(READ_AND_LIMIT, keys, args);
+      endRedisSpan(span, undefined);
+      return reply;
     } catch (err) {
+      endRedisSpan(span, err);
       return cacheFailed(err, requestId);
     }
   }
@@ -131,6 +140,7 @@ export function createCallerAuthenticator(
     requestId: string,
     userId?: number,
     limit?: LimitRequest | null,
+    trace: RequestTrace | null = null,
   ): Promise<CallerAuthResult> {
     if (typeof key !== 'string' || typeof secret !== 'string' || key.length === 0 || secret.length === 0) return DENIED;
     // Malformed keys never cost a cache or database read.
@@ -149,11 +159,16 @@ export function createCallerAuthenticator(
         keys,
         [presentedHash, limit.grantingScopes, limit.minRole, limit.defaults[parsed.environment]],
         requestId,
+        trace,
       );
       entries = reply && [parseVersioned(reply[0] as string | null), parseVersioned(reply[1] as string | null)];
       if (reply) verdict = verdictOf(reply);
     } else {
-      entries = await readEntries(userId === undefined ? [apiKeyCacheKey(key)] : [apiKeyCacheKey(key), authzCacheKey(userId)], requestId);
+      entries = await readEntries(
+        userId === undefined ? [apiKeyCacheKey(key)] : [apiKeyCacheKey(key), authzCacheKey(userId)],
+        requestId,
+        trace,
+      );
     }
     const record = await keyRecord(entries?.[0], key, requestId);
     if (record === null || record.revoked) return DENIED;

@@ -4,6 +4,7 @@ import type { Logger } from '@acs/logger';
 import type { RouteRecorder } from '@acs/metrics';
 import { errorOf, payloadTooLarge } from '@acs/errors';
 import type { GatewayMetrics } from '../metrics/gateway-metrics.js';
+import type { RequestTrace } from '../tracing/request-trace.js';
 import { sendError } from '../respond.js';
 import { isBodyTooLarge, limitStreamedBody } from './body-limit.js';
 import { upstreamError } from './upstream-errors.js';
@@ -42,6 +43,8 @@ export interface ForwardContext {
   /** Counts the answer's status for the key's usage (in memory, sent in batches). */
   usage: { count(keyId: string, status: number): void };
   keyId: string;
+  /** The request's spans, ended with the answer; null while tracing is off. */
+  trace: RequestTrace | null;
 }
 
 /**
@@ -63,9 +66,10 @@ class ProxyExchange implements Dispatcher.DispatchHandler {
   }
 
   private record(status: number): void {
-    const { recorder, startedMs, usage, keyId } = this.context;
+    const { recorder, startedMs, usage, keyId, trace } = this.context;
     recorder.observe(status, (performance.now() - startedMs) / 1000);
     usage.count(keyId, status);
+    trace?.end(status);
   }
 
   private readonly onClientClose = (): void => {
@@ -156,6 +160,7 @@ export function forward(
   if (res.destroyed) {
     context.recorder.observe(CLIENT_CLOSED_REQUEST, (performance.now() - context.startedMs) / 1000);
     context.usage.count(context.keyId, CLIENT_CLOSED_REQUEST);
+    context.trace?.end(CLIENT_CLOSED_REQUEST);
     return;
   }
   const headers: Record<string, string> = contextHeaders;

@@ -17,6 +17,13 @@ export interface InternalContext {
   planType?: number;
   /** The client's address as the gateway saw it (for per-address throttling). */
   clientIp?: string;
+  /**
+   * W3C trace context of the gateway's span (README, "Tracing"), present when the gateway traces. Inside
+   * what is signed, not beside it: a service continues only a trace the gateway vouched for, and a
+   * captured request replayed with another traceparent does not verify.
+   */
+  traceparent?: string;
+  tracestate?: string;
   /** Unix seconds after which a captured header is useless. */
   expiresAt: number;
 }

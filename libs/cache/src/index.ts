@@ -5,3 +5,4 @@ export * from './write-through.js';
 export { scriptOf } from './redis-scripts.js';
 export { RespError, type RespReply } from './resp-reader.js';
 export { parseVersioned } from './versioned-entry.js';
+export { redisAttributes } from './traced-command.js';

@@ -8,6 +8,7 @@ import { rethrowUnavailable } from './unavailable.js';
 import { INCR_WITH_TTL_LUA, SET_IF_NEWER_LUA } from './redis-scripts.js';
 import { assertTtlSeconds, assertVersion } from './validation.js';
 import { parseVersioned, parseVersionedList } from './versioned-entry.js';
+import { redisAttributes, tracedCommand } from './traced-command.js';
 
 export interface RedisCacheOptions {
   /** redis:// or rediss:// URL (user, password and db index included). */
@@ -49,6 +50,16 @@ function isPong(reply: string): boolean {
 function toFalse(): boolean {
   return false;
 }
+
+/** The Redis command each method sends (the scripts run as EVALSHA), which names its span. */
+const TRACED_AS = {
+  get: 'GET',
+  set: 'SET',
+  del: 'DEL',
+  setIfNewer: 'EVALSHA',
+  getVersioned: 'GET',
+  incrWithTtl: 'EVALSHA',
+} as const;
 
 export function createRedisCache({ url, keyPrefix, logger }: RedisCacheOptions): Cache {
   const redis = new Redis(url, {
@@ -133,9 +144,12 @@ export function createRedisCache({ url, keyPrefix, logger }: RedisCacheOptions):
     },
   };
   // The dedicated MGET connection marks its own errors (no extra promise on the gateway's hot path).
-  for (const name of ['get', 'set', 'del', 'setIfNewer', 'getVersioned', 'incrWithTtl'] as const) {
+  // The services' writes and reads are traced here; the gateway traces its per-request read itself.
+  const server = redisAttributes(url);
+  for (const [name, command] of Object.entries(TRACED_AS) as [keyof typeof TRACED_AS, string][]) {
     const call = cache[name] as (...args: unknown[]) => Promise<unknown>;
-    (cache as unknown as Record<string, unknown>)[name] = (...args: unknown[]) => call(...args).catch(rethrowUnavailable);
+    (cache as unknown as Record<string, unknown>)[name] = (...args: unknown[]) =>
+      tracedCommand(server, command, () => call(...args)).catch(rethrowUnavailable);
   }
   return cache;
 }

@@ -8,7 +8,9 @@ import { accessLog } from './access-log.js';
 import { errorMiddleware } from './error-middleware.js';
 import { requireGatewaySignature } from './internal-auth.js';
 import { metricsRoutes } from './metrics-route.js';
+import { endRequestSpans, startRequestSpans } from './trace-requests.js';
 import type { AppState } from './types.js';
+import { tracingIsOn } from '@acs/tracing';
 
 export interface HttpAppOptions {
   /** The service's name as the gateway names its upstream (keys, identity, ...): signed contexts are bound to it. */
@@ -23,7 +25,7 @@ export interface HttpAppOptions {
 
 /**
  * The Koa app every service builds on: request id, request metrics, access log, one error
- * middleware, gateway signature check, the routers (after `/metrics`), then 404/405 in the
+ * middleware, gateway signature check, the request's trace span (when tracing is on), the routers (after `/metrics`), then 404/405 in the
  * platform's error shape. Never listens: tests drive `app.callback()` and main.ts hands it to `listen()`.
  */
 export function createHttpApp({ service, logger, internalSecret, routers, metrics }: HttpAppOptions): Koa<AppState> {
@@ -34,8 +36,12 @@ export function createHttpApp({ service, logger, internalSecret, routers, metric
   app.use(requestId(logger));
   app.use(httpMetricsMiddleware(new HttpMetrics(metrics)));
   app.use(accessLog());
+  // Decided when the app is built (main.ts and the launcher start tracing first): off costs nothing per request.
+  const traced = tracingIsOn();
+  if (traced) app.use(endRequestSpans());
   app.use(errorMiddleware());
   app.use(requireGatewaySignature(internalSecret, service));
+  if (traced) app.use(startRequestSpans(service));
   app.use(async (ctx, next) => {
     await next();
     if (ctx.body !== undefined && ctx.body !== null) return;

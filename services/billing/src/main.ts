@@ -11,4 +11,4 @@ const config = loadConfigOrExit('billing', billingConfigSchema);
 const logger = createLogger({ name: 'billing', level: config.LOG_LEVEL });
 const amqpUrl = requireWhenRunningAlone('billing', 'AMQP_URL', config.AMQP_URL);
 const bus = createAmqpBus({ url: amqpUrl, exchange: config.BUS_EXCHANGE, logger, connectionName: `billing-${process.pid}` });
-await runStandalone(logger, 'billing service', () => startBillingService(config, logger, bus), [bus]);
+await runStandalone(logger, 'billing service', 'billing', () => startBillingService(config, logger, bus), [bus]);

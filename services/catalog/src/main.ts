@@ -7,4 +7,4 @@ import { startCatalogService } from './service.js';
 // Standalone entry (containers): `node services/catalog/dist/main.js`.
 const config = loadConfigOrExit('catalog', catalogConfigSchema);
 const logger = createLogger({ name: 'catalog', level: config.LOG_LEVEL });
-await runStandalone(logger, 'catalog service', () => startCatalogService(config, logger));
+await runStandalone(logger, 'catalog service', 'catalog', () => startCatalogService(config, logger));

@@ -10,4 +10,4 @@ const config = loadConfigOrExit('dashboard', dashboardConfigSchema);
 const logger = createLogger({ name: 'dashboard', level: config.LOG_LEVEL });
 if (!config.COOKIE_SECURE)
   logger.warn('COOKIE_SECURE is false: session cookies also travel over plain HTTP. Use this only on a development machine.');
-await runStandalone(logger, 'dashboard', () => startDashboard(config, logger));
+await runStandalone(logger, 'dashboard', 'dashboard', () => startDashboard(config, logger));

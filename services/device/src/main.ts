@@ -7,4 +7,4 @@ import { startDeviceService } from './service.js';
 // Standalone entry (containers): `node services/device/dist/main.js`. Needs CATALOG_URL.
 const config = loadConfigOrExit('device', deviceConfigSchema);
 const logger = createLogger({ name: 'device', level: config.LOG_LEVEL });
-await runStandalone(logger, 'device service', () => startDeviceService(config, logger));
+await runStandalone(logger, 'device service', 'device', () => startDeviceService(config, logger));

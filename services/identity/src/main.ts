@@ -16,4 +16,4 @@ if (!config.JWT_SIGNING_KEY) {
   logger.warn('JWT_SIGNING_KEY is not set: using the key kept under DATA_DIR. Replicas must share one key: set JWT_SIGNING_KEY on each.');
 }
 const cache = createRedisCache({ url: redisUrl, keyPrefix: config.REDIS_PREFIX, logger });
-await runStandalone(logger, 'identity service', () => startIdentityService(config, logger, cache), [cache]);
+await runStandalone(logger, 'identity service', 'identity', () => startIdentityService(config, logger, cache), [cache]);

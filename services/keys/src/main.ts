@@ -11,4 +11,4 @@ const config = loadConfigOrExit('keys', keysConfigSchema);
 const logger = createLogger({ name: 'keys', level: config.LOG_LEVEL });
 const redisUrl = requireWhenRunningAlone('keys', 'REDIS_URL', config.REDIS_URL);
 const cache = createRedisCache({ url: redisUrl, keyPrefix: config.REDIS_PREFIX, logger });
-await runStandalone(logger, 'keys service', () => startKeysService(config, logger, cache), [cache]);
+await runStandalone(logger, 'keys service', 'keys', () => startKeysService(config, logger, cache), [cache]);

@@ -7,6 +7,7 @@ import type { QueryResult, Queryable } from '../db.js';
 import { runTransaction, scopedQueryable } from '../transaction.js';
 import { PGLITE_PARSERS } from '../values/type-parsers.js';
 import { SerialQueue } from './serial-queue.js';
+import { tracedStatement, type DbTarget } from '../traced-statement.js';
 
 /**
  * PostgreSQL's defaults size shared buffers for a server (128 MB); an embedded database of a
@@ -23,7 +24,7 @@ export async function createPglite(dataDir: string | undefined): Promise<PGlite>
 export async function openPglite(dataDir: string | undefined, logger: Logger): Promise<SessionDb> {
   const pglite = await createPglite(dataDir);
   logger.info({ dataDir: dataDir === undefined ? 'in memory' : resolve(dataDir) }, 'using embedded PGlite');
-  return new PgliteDb(pglite, logger);
+  return new PgliteDb(pglite, logger, { namespace: 'postgres' });
 }
 
 /**
@@ -53,15 +54,16 @@ export class PgliteDb implements SessionDb {
   readonly #sharing: PgliteSharing | undefined;
   #closing: Promise<void> | undefined;
 
-  constructor(pglite: PGlite, logger: Logger, sharing?: PgliteSharing) {
+  /** `target`: what its spans name (the service's schema when shared). */
+  constructor(pglite: PGlite, logger: Logger, target: DbTarget, sharing?: PgliteSharing) {
     this.#pglite = pglite;
     this.#logger = logger;
     this.#sharing = sharing;
     this.#queue = sharing?.queue ?? new SerialQueue();
     this.#conn = {
-      query: async <R>(sql: string, params?: readonly unknown[]) =>
-        toResult<R>(await pglite.query<R>(sql, params ? [...params] : undefined)),
-      exec: async (script) => (await pglite.exec(script)).at(-1)?.command,
+      query: <R>(sql: string, params?: readonly unknown[]) =>
+        tracedStatement(target, sql, true, async () => toResult<R>(await pglite.query<R>(sql, params ? [...params] : undefined))),
+      exec: (script) => tracedStatement(target, script, false, async () => (await pglite.exec(script)).at(-1)?.command),
     };
   }
 

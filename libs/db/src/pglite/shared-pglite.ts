@@ -103,9 +103,14 @@ export async function openSharedPglite(dataDir: string, service: string, logger:
     throw err;
   }
   logger.info({ dataDir: dir, schema: service }, 'using embedded PGlite (shared, own schema)');
-  return new PgliteDb(shared.pglite, logger, {
-    queue: shared.queue,
-    enter: (conn) => enter(shared, service, conn),
-    close: () => release(dir, opened, shared),
-  });
+  return new PgliteDb(
+    shared.pglite,
+    logger,
+    { namespace: service },
+    {
+      queue: shared.queue,
+      enter: (conn) => enter(shared, service, conn),
+      close: () => release(dir, opened, shared),
+    },
+  );
 }

@@ -8,6 +8,7 @@ import { markIfConnectionLost } from './connection-loss.js';
 import { redactUrl } from './connection-url.js';
 import { ensureDatabase } from './ensure-database.js';
 import { POOL_TYPES } from './pool-types.js';
+import { postgresTarget, tracedStatement, type DbTarget } from '../traced-statement.js';
 
 const CONNECT_TIMEOUT_MS = 10_000;
 
@@ -19,23 +20,26 @@ export async function openPostgres(url: string, logger: Logger, poolSize: number
   // unhandled 'error' event and kill the process; the pool already replaces the connection.
   pool.on('error', (err) => logger.error({ err }, 'idle PostgreSQL connection failed; the pool replaces it'));
   logger.info({ database: redactUrl(url), poolSize }, 'using PostgreSQL');
-  return new PostgresDb(pool, logger);
+  return new PostgresDb(pool, logger, postgresTarget(url));
 }
 
 class PostgresDb implements SessionDb {
   readonly kind = 'postgres' as const;
   readonly #pool: pg.Pool;
   readonly #logger: Logger;
+  readonly #target: DbTarget;
   #closing: Promise<void> | undefined;
 
-  constructor(pool: pg.Pool, logger: Logger) {
+  constructor(pool: pg.Pool, logger: Logger, target: DbTarget) {
     this.#pool = pool;
     this.#logger = logger;
+    this.#target = target;
   }
 
   async query<R = Record<string, unknown>>(sql: string, params?: readonly unknown[]): Promise<QueryResult<R>> {
     try {
-      return toResult<R>(await this.#pool.query(sql, params ? [...params] : undefined));
+      const result = await tracedStatement(this.#target, sql, true, () => this.#pool.query(sql, params ? [...params] : undefined));
+      return toResult<R>(result);
     } catch (err) {
       throw markIfConnectionLost(err);
     }
@@ -86,7 +90,7 @@ class PostgresDb implements SessionDb {
     };
     client.on('error', onError);
     try {
-      return await fn(clientConnection(client), markBroken);
+      return await fn(clientConnection(client, this.#target), markBroken);
     } catch (err) {
       if (discardOnError) markBroken(err);
       throw markIfConnectionLost(err);

@@ -1,0 +1,114 @@
+import { randomBytes } from 'node:crypto';
+import pg from 'pg';
+import { deleteRedisKeys, testServerUrl, uniqueName } from '@acs/testing';
+import { startProcess, type ServiceProcess } from '../../bench/src/processes.js';
+import { startOtlpReceiver, type OtlpReceiver } from './otlp-receiver.js';
+
+const INTERNAL_SECRET = 'trace-test-internal-secret-0123456789ab';
+const SYSTEM_KEY = 'acs_live_TraceSystemKey0000000000001';
+const SYSTEM_SECRET = 'trace-test-secret-that-is-long-enough-000';
+
+export interface TracedSystem {
+  receiver: OtlpReceiver;
+  gatewayUrl: string;
+  /** Calls the gateway with the system key (it holds every scope). */
+  call(method: string, path: string, init?: { body?: unknown; headers?: Record<string, string> }): Promise<Response>;
+  /** Registers and signs in a new user; returns the JWT. */
+  signUp(): Promise<{ email: string; password: string; token: string }>;
+  stop(): Promise<void>;
+}
+
+/**
+ * Gateway, keys and identity as separate processes on PostgreSQL and Redis (their own database
+ * names and Redis prefix), exporting to an in-test OTLP receiver. `env` adds OTEL_* and others to
+ * every process; `gatewayEnv` to the gateway only.
+ */
+export async function startTracedSystem(env: Record<string, string>, gatewayEnv: Record<string, string> = {}): Promise<TracedSystem> {
+  const receiver = await startOtlpReceiver();
+  const base = uniqueName('acs_trace');
+  const dbUrl = (service: string): string => {
+    const url = new URL(testServerUrl('DATABASE_URL'));
+    url.pathname = `/${base}_${service}`;
+    return url.toString();
+  };
+  const redisPrefix = `${base}:`;
+  const common = {
+    INTERNAL_SECRET,
+    LOG_LEVEL: 'warn',
+    HOST: '127.0.0.1',
+    REDIS_URL: testServerUrl('REDIS_URL'),
+    REDIS_PREFIX: redisPrefix,
+    OTEL_EXPORTER_OTLP_ENDPOINT: receiver.url,
+    // Spans leave within 200 ms instead of 5 s: the tests wait for them.
+    OTEL_BSP_SCHEDULE_DELAY: '200',
+    ...env,
+  };
+  const started: ServiceProcess[] = [];
+  const stop = async (): Promise<void> => {
+    // The gateway first: it sends key usage to the keys service as it stops.
+    for (const p of started.reverse()) await p.stop();
+    await receiver.close();
+    await deleteRedisKeys(redisPrefix);
+    const admin = new pg.Client({ connectionString: testServerUrl('DATABASE_URL') });
+    await admin.connect();
+    try {
+      for (const service of ['keys', 'identity']) await admin.query(`DROP DATABASE IF EXISTS "${base}_${service}" WITH (FORCE)`);
+    } finally {
+      await admin.end();
+    }
+  };
+  try {
+    const keys = await startProcess('keys', 'services/keys/dist/main.js', {
+      ...common,
+      DATABASE_URL: dbUrl('keys'),
+      SEED_API_KEY: SYSTEM_KEY,
+      SEED_API_SECRET: SYSTEM_SECRET,
+      SEED_API_SCOPES: 'system:full-access',
+    });
+    started.push(keys);
+    const identity = await startProcess('identity', 'services/identity/dist/main.js', {
+      ...common,
+      DATABASE_URL: dbUrl('identity'),
+      BCRYPT_COST: '4',
+    });
+    started.push(identity);
+    const gateway = await startProcess('gateway', 'gateway/dist/main.js', {
+      ...common,
+      METRICS_PORT: 'off',
+      KEYS_URL: keys.url,
+      IDENTITY_URL: identity.url,
+      ...gatewayEnv,
+    });
+    started.push(gateway);
+    const call = (method: string, path: string, init: { body?: unknown; headers?: Record<string, string> } = {}) =>
+      fetch(gateway.url + path, {
+        method,
+        headers: {
+          'x-api-key': SYSTEM_KEY,
+          'x-api-secret': SYSTEM_SECRET,
+          ...(init.body === undefined ? {} : { 'content-type': 'application/json' }),
+          ...init.headers,
+        },
+        ...(init.body === undefined ? {} : { body: JSON.stringify(init.body) }),
+      });
+    return {
+      receiver,
+      gatewayUrl: gateway.url,
+      call,
+      signUp: async () => {
+        const email = `trace-${randomBytes(6).toString('hex')}@example.com`;
+        const password = `pw-${randomBytes(12).toString('hex')}`;
+        const registered = await call('POST', '/api/Users/Register', { body: { email, password, firstName: 'Trace', lastName: 'Test' } });
+        if (registered.status !== 201 && registered.status !== 200) throw new Error(`register answered ${registered.status}`);
+        const login = await call('POST', '/api/Users/Login', { body: { email, password } });
+        if (login.status !== 200) throw new Error(`login answered ${login.status}`);
+        const { token } = (await login.json()) as { token: string };
+        return { email, password, token };
+      },
+      stop,
+    };
+  } catch (err) {
+    await stop();
+    throw err;
+  }
+}
