@@ -6,7 +6,7 @@ let sys: TracedSystem;
 let stopped = false;
 
 beforeAll(async () => {
-  sys = await startTracedSystem({ OTEL_TRACES_SAMPLER: 'always_off' });
+  sys = await startTracedSystem({ env: { OTEL_TRACES_SAMPLER: 'always_off' } });
 }, 60_000);
 afterAll(() => (stopped ? undefined : sys?.stop()));
 

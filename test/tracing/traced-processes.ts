@@ -1,6 +1,8 @@
 import { randomBytes } from 'node:crypto';
 import pg from 'pg';
-import { deleteRedisKeys, testServerUrl, uniqueName } from '@acs/testing';
+import { subscriptionQueueNames } from '@acs/bus';
+import { identityConfigSchema } from '@acs/identity-service';
+import { deleteAmqpObjects, deleteRedisKeys, testServerUrl, uniqueName } from '@acs/testing';
 import { startProcess, type ServiceProcess } from '../../bench/src/processes.js';
 import { startOtlpReceiver, type OtlpReceiver } from './otlp-receiver.js';
 
@@ -18,12 +20,20 @@ export interface TracedSystem {
   stop(): Promise<void>;
 }
 
+export interface TracedSystemOptions {
+  /** Added to every process's environment (OTEL_* and others). */
+  env: Record<string, string>;
+  /** Added to the gateway's only. */
+  gatewayEnv?: Record<string, string>;
+  /** Also billing, with billing and identity on RabbitMQ (an exchange and a queue of this run's own). */
+  withBilling?: boolean;
+}
+
 /**
- * Gateway, keys and identity as separate processes on PostgreSQL and Redis (their own database
- * names and Redis prefix), exporting to an in-test OTLP receiver. `env` adds OTEL_* and others to
- * every process; `gatewayEnv` to the gateway only.
+ * Gateway, keys and identity (and billing when asked) as separate processes on PostgreSQL and
+ * Redis (their own database names and Redis prefix), exporting to an in-test OTLP receiver.
  */
-export async function startTracedSystem(env: Record<string, string>, gatewayEnv: Record<string, string> = {}): Promise<TracedSystem> {
+export async function startTracedSystem({ env, gatewayEnv = {}, withBilling = false }: TracedSystemOptions): Promise<TracedSystem> {
   const receiver = await startOtlpReceiver();
   const base = uniqueName('acs_trace');
   const dbUrl = (service: string): string => {
@@ -32,6 +42,11 @@ export async function startTracedSystem(env: Record<string, string>, gatewayEnv:
     return url.toString();
   };
   const redisPrefix = `${base}:`;
+  const exchange = `${base}.events`;
+  const queue = `${base}.subscription-events`;
+  const services = withBilling ? ['keys', 'identity', 'billing'] : ['keys', 'identity'];
+  // The RabbitMQ names are this run's own; the queues are durable, so stop() removes them.
+  const bus = withBilling ? { AMQP_URL: testServerUrl('AMQP_URL'), BUS_EXCHANGE: exchange, SUBSCRIPTION_EVENTS_QUEUE: queue } : {};
   const common = {
     INTERNAL_SECRET,
     LOG_LEVEL: 'warn',
@@ -49,10 +64,14 @@ export async function startTracedSystem(env: Record<string, string>, gatewayEnv:
     for (const p of started.reverse()) await p.stop();
     await receiver.close();
     await deleteRedisKeys(redisPrefix);
+    if (withBilling) {
+      const retryDelays = identityConfigSchema.shape.SUBSCRIPTION_EVENTS_RETRY_DELAYS_MS.parse(undefined);
+      await deleteAmqpObjects({ queues: subscriptionQueueNames(queue, retryDelays), exchanges: [exchange] });
+    }
     const admin = new pg.Client({ connectionString: testServerUrl('DATABASE_URL') });
     await admin.connect();
     try {
-      for (const service of ['keys', 'identity']) await admin.query(`DROP DATABASE IF EXISTS "${base}_${service}" WITH (FORCE)`);
+      for (const service of services) await admin.query(`DROP DATABASE IF EXISTS "${base}_${service}" WITH (FORCE)`);
     } finally {
       await admin.end();
     }
@@ -70,13 +89,19 @@ export async function startTracedSystem(env: Record<string, string>, gatewayEnv:
       ...common,
       DATABASE_URL: dbUrl('identity'),
       BCRYPT_COST: '4',
+      ...bus,
     });
     started.push(identity);
+    const billing = withBilling
+      ? await startProcess('billing', 'services/billing/dist/main.js', { ...common, DATABASE_URL: dbUrl('billing'), ...bus })
+      : undefined;
+    if (billing) started.push(billing);
     const gateway = await startProcess('gateway', 'gateway/dist/main.js', {
       ...common,
       METRICS_PORT: 'off',
       KEYS_URL: keys.url,
       IDENTITY_URL: identity.url,
+      ...(billing ? { BILLING_URL: billing.url } : {}),
       ...gatewayEnv,
     });
     started.push(gateway);

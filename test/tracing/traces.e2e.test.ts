@@ -8,7 +8,7 @@ import { startTracedSystem, type TracedSystem } from './traced-processes.js';
 let sys: TracedSystem;
 
 beforeAll(async () => {
-  sys = await startTracedSystem({ OTEL_EXPORTER_OTLP_PROTOCOL: 'http/json' });
+  sys = await startTracedSystem({ env: { OTEL_EXPORTER_OTLP_PROTOCOL: 'http/json' } });
 }, 60_000);
 afterAll(() => sys?.stop());
 

@@ -8,7 +8,7 @@ import { startTracedSystem, type TracedSystem } from './traced-processes.js';
 let sys: TracedSystem;
 
 beforeAll(async () => {
-  sys = await startTracedSystem({}, { TRACE_TRUST_INCOMING: 'true' });
+  sys = await startTracedSystem({ env: {}, gatewayEnv: { TRACE_TRUST_INCOMING: 'true' } });
 }, 60_000);
 afterAll(() => sys?.stop());
 
