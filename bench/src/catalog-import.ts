@@ -49,14 +49,7 @@ export function peakRssMiB(process: ServiceProcess): number {
  * Sends every body with `inFlight` requests at a time and prints rows/s over the whole run, the
  * counts the service answered, and the slowest and fastest request.
  */
-async function timeImport(
-  target: ImportTarget,
-  bodies: string[],
-  rows: number,
-  label: string,
-  query = '',
-  inFlight = 1,
-): Promise<void> {
+async function timeImport(target: ImportTarget, bodies: string[], rows: number, label: string, query = '', inFlight = 1): Promise<void> {
   const path = `/api/Dac/import${query}`;
   const started = performance.now();
   let inserted = 0;
