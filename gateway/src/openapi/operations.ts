@@ -194,7 +194,8 @@ export const OPERATIONS: Record<string, OperationDoc> = {
       '(type, brand and model, ignoring case) twice in one request is a 400 naming both indexes. A valid request upserts by (type, brand, model, ' +
       'ignoring case) in one transaction and answers 200 {inserted, updated, total}. ?dryRun=true validates and answers the same counts without ' +
       'writing; any other query parameter is a 400. Limits: 16 MiB body and 20,000 entries per request, 413 beyond either (split larger files; ' +
-      '`npm run catalog -- import` does). Imports are visible in GET /api/Dac at once.',
+      '`npm run catalog -- import` does). Imports are visible in GET /api/Dac at once, through every catalog instance (with a read replica, ' +
+      'an instance reads the primary until the replica has replayed every version it heard of).',
     query: [{ name: 'dryRun', description: 'true: validate and count, write nothing', schema: { type: 'boolean', default: false } }],
     requestBody: importRequestSchema,
     success: { status: 200, description: 'Import summary', schema: importResultSchema },

@@ -6,14 +6,14 @@ export const CATALOG_TYPES = ['dac', 'amplifier', 'speaker'] as const;
 export const catalogTypeSchema = z.enum(CATALOG_TYPES);
 
 /** Digital/analog inputs a DAC can accept. A fixed vocabulary so that filters and imports agree on spelling. */
-const DAC_INPUTS = ['usb', 'coaxial', 'optical', 'aes', 'i2s', 'bluetooth', 'ethernet', 'analog'] as const;
+export const DAC_INPUTS = ['usb', 'coaxial', 'optical', 'aes', 'i2s', 'bluetooth', 'ethernet', 'analog'] as const;
 /** Analog outputs of a DAC (line level or headphone); the number is the jack size in mm, "headphone-xlr4" the 4-pin XLR. */
-const DAC_OUTPUTS = ['rca', 'xlr', 'headphone-6.35', 'headphone-4.4', 'headphone-3.5', 'headphone-xlr4', 'speaker'] as const;
+export const DAC_OUTPUTS = ['rca', 'xlr', 'headphone-6.35', 'headphone-4.4', 'headphone-3.5', 'headphone-xlr4', 'speaker'] as const;
 /** Highest native DSD rate; DSD64 = 64 × 44.1 kHz (2.8224 MHz), each step doubles it. */
-const DSD_RATES = ['DSD64', 'DSD128', 'DSD256', 'DSD512', 'DSD1024'] as const;
-const AMPLIFIER_CLASSES = ['A', 'AB', 'D', 'G', 'H'] as const;
+export const DSD_RATES = ['DSD64', 'DSD128', 'DSD256', 'DSD512', 'DSD1024'] as const;
+export const AMPLIFIER_CLASSES = ['A', 'AB', 'D', 'G', 'H'] as const;
 /** Loudspeakers only (headphones are not catalogued); "active" covers powered speakers and studio monitors. */
-const SPEAKER_DESIGNS = ['bookshelf', 'floorstanding', 'active', 'subwoofer'] as const;
+export const SPEAKER_DESIGNS = ['bookshelf', 'floorstanding', 'active', 'subwoofer'] as const;
 
 /** A list in which each vocabulary word appears at most once (a repeated "usb" is an import typo, not two ports). */
 const distinctList = <T extends readonly [string, ...string[]]>(values: T) =>
@@ -61,7 +61,9 @@ const speakerSpecsSchema = z
   });
 
 /** Earliest year accepted; the catalog covers hi-fi from its first mass-market era on. */
-const FIRST_RELEASE_YEAR = 1950;
+export const FIRST_RELEASE_YEAR = 1950;
+/** Latest year accepted, evaluated once at load: announced products may carry next year's date. */
+export const LAST_RELEASE_YEAR = new Date().getFullYear() + 1;
 
 /**
  * Fields every entry shares. `price` is the launch MSRP in `currency` (for speakers, per pair when
@@ -76,12 +78,7 @@ const commonFields = {
     .string()
     .regex(/^[A-Z]{3}$/, 'Expected an ISO 4217 currency code such as "USD"')
     .default('USD'),
-  /** Upper bound is evaluated once at load: announced products may carry next year's date. */
-  releaseYear: z
-    .number()
-    .int()
-    .min(FIRST_RELEASE_YEAR)
-    .max(new Date().getFullYear() + 1),
+  releaseYear: z.number().int().min(FIRST_RELEASE_YEAR).max(LAST_RELEASE_YEAR),
 };
 
 const dacEntryInputSchema = z.strictObject({ type: z.literal('dac'), ...commonFields, specs: dacSpecsSchema });

@@ -1,4 +1,5 @@
 export * from './catalog.js';
+export * from './catalog-entry-fast.js';
 export * from './catalog-query.js';
 export * from './api-key-cache.js';
 export * from './identity.js';

@@ -12,6 +12,12 @@ export interface QueryResult<R> {
  */
 export interface Queryable {
   query<R = Record<string, unknown>>(sql: string, params?: readonly unknown[]): Promise<QueryResult<R>>;
+  /**
+   * `COPY ... FROM STDIN` with the data as text chunks (each ending on a line end); resolves to the
+   * rows copied. PostgreSQL inside a transaction only: absent on PGlite and on pooled handles, so
+   * callers keep another way (a JSON parameter) for those.
+   */
+  copyFrom?(sql: string, chunks: Iterable<string>): Promise<number>;
 }
 
 export interface Db extends Queryable {

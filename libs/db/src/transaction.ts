@@ -34,9 +34,12 @@ export async function runTransaction<T>(
  */
 export function scopedQueryable(conn: Queryable): { tx: Queryable; end(): void } {
   let open = true;
+  const finished = (): Promise<never> => Promise.reject(new Error('This transaction has already finished'));
   const tx: Queryable = {
-    query: (sql, params) => (open ? conn.query(sql, params) : Promise.reject(new Error('This transaction has already finished'))),
+    query: (sql, params) => (open ? conn.query(sql, params) : finished()),
   };
+  const { copyFrom } = conn;
+  if (copyFrom) tx.copyFrom = (sql, chunks) => (open ? copyFrom.call(conn, sql, chunks) : finished());
   return {
     tx,
     end: () => {

@@ -34,13 +34,18 @@ export async function readJsonBody(ctx: AppContext, limitBytes = DEFAULT_BODY_LI
     throw payloadTooLarge(limitBytes);
   }
   if (size === 0) throw badRequest('A JSON request body is required');
+  const text = Buffer.concat(chunks, size).toString('utf8');
+  chunks.length = 0;
   let body: unknown;
   try {
-    body = JSON.parse(Buffer.concat(chunks, size).toString('utf8')) as unknown;
+    body = JSON.parse(text) as unknown;
   } catch {
     throw badRequest('The request body is not valid JSON');
   }
-  // Every JSON body, also those validated without parseInput (the catalog import's rows).
-  assertStorableText(body, 'body');
+  // Every JSON body, also those validated without parseInput (the catalog import's rows). Only a
+  // \u escape can put NUL or a lone surrogate into a parsed string (JSON forbids a raw NUL, and
+  // decoding UTF-8 never yields a lone surrogate), so a body without one needs no walk: that walk
+  // is ~50 ms for a 20,000-row import.
+  if (text.includes('\\u')) assertStorableText(body, 'body');
   return body;
 }

@@ -81,6 +81,23 @@ describe('the rule applied to every request', () => {
     expect(await res.json()).toMatchObject({ error: 'Bad request', details: [{ path: 'body.name', message: UNSTORABLE_TEXT_MESSAGE }] });
   });
 
+  it('a lone surrogate written as a \\u escape in a JSON body is 400 naming the field', async () => {
+    const res = await signed('POST', '/echo', { body: '{"name": "a\\ud800b"}' });
+    expect(res.status).toBe(400);
+    expect(await res.json()).toMatchObject({ details: [{ path: 'body.name', message: UNSTORABLE_TEXT_MESSAGE }] });
+  });
+
+  // The body is walked only when its text holds a \u escape: raw bytes can't smuggle either in.
+  it('raw bytes of a surrogate (CESU-8) or a raw NUL in a body never reach a route as such', async () => {
+    const cesu = Buffer.concat([Buffer.from('{"name": "a'), Buffer.from([0xed, 0xa0, 0x80]), Buffer.from('b"}')]);
+    const decoded = await signed('POST', '/echo', { body: cesu });
+    expect(decoded.status).toBe(200);
+    expect(((await decoded.json()) as { name: string }).name).toBe('a\ufffd\ufffd\ufffdb');
+    const rawNul = await signed('POST', '/echo', { body: Buffer.from('{"name": "a\u0000b"}') });
+    expect(rawNul.status).toBe(400);
+    expect(await rawNul.json()).toMatchObject({ message: 'The request body is not valid JSON' });
+  });
+
   it('a NUL in a query parameter is 400 naming the parameter', async () => {
     const res = await signed('GET', '/search?q=a%00b');
     expect(res.status).toBe(400);

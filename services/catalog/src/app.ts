@@ -7,12 +7,12 @@ import { catalogRoutes } from './routes/catalog-routes.js';
 import { internalRoutes } from './routes/internal-routes.js';
 import { importRoutes } from './routes/import-routes.js';
 import { DeepPageLimiter } from './domain/deep-page-limiter.js';
-import { CatalogReads } from './data-access/catalog-reads.js';
+import type { CatalogReads } from './data-access/catalog-reads.js';
 
 export interface CatalogAppOptions {
   db: Db;
-  /** The streaming replica reads go to (CATALOG_READ_DATABASE_URL), or null. */
-  readDb: Db | null;
+  /** Where reads go: the primary alone, or a streaming replica (CATALOG_READ_DATABASE_URL) and the primary. */
+  reads: CatalogReads;
   logger: Logger;
   internalSecret: string;
   migrationsDir: string;
@@ -20,9 +20,8 @@ export interface CatalogAppOptions {
   listing: { maxAgeSeconds: number; deepOffset: number; deepPageConcurrency: number };
 }
 
-export function buildCatalogApp({ db, readDb, logger, internalSecret, migrationsDir, metrics, listing }: CatalogAppOptions): Koa<AppState> {
+export function buildCatalogApp({ db, reads, logger, internalSecret, migrationsDir, metrics, listing }: CatalogAppOptions): Koa<AppState> {
   const probes = new Router<AppState>();
-  const reads = new CatalogReads(db, readDb, logger);
   addProbeRoutes(probes, databaseReadinessChecks(db, migrationsDir));
   return createHttpApp({
     service: 'catalog',

@@ -6,6 +6,8 @@ import { createMetricsRegistry } from '@acs/metrics';
 import { buildCatalogApp } from './app.js';
 import type { CatalogConfig } from './config.js';
 import { seedCatalogOnce } from './domain/seed-catalog.js';
+import { CatalogReads } from './data-access/catalog-reads.js';
+import { followCatalogVersions } from './data-access/catalog-version-feed.js';
 
 export const CATALOG_MIGRATIONS_DIR = fileURLToPath(new URL('../migrations/', import.meta.url));
 
@@ -47,6 +49,7 @@ export function startCatalogService(config: CatalogConfig, logger: Logger): Prom
     });
     stack.defer('the database', () => db.close());
     if (config.CATALOG_SEED) await seedCatalogOnce(db, logger);
+    const metrics = createMetricsRegistry('catalog');
     // The replica is opened after the primary's migrations: its copy of the database exists by then.
     let readDb: Db | null = null;
     if (config.CATALOG_READ_DATABASE_URL) {
@@ -54,13 +57,19 @@ export function startCatalogService(config: CatalogConfig, logger: Logger): Prom
       stack.defer('the read replica', () => replica.close());
       readDb = replica;
     }
+    const reads = new CatalogReads(db, readDb, logger, metrics);
+    // With a replica, every instance hears every committed version (read-your-writes across instances).
+    if (readDb && config.DATABASE_URL) {
+      const feed = await followCatalogVersions(config.DATABASE_URL, db, reads, logger);
+      stack.defer('the catalog version feed', () => feed.close());
+    }
     const app = buildCatalogApp({
       db,
-      readDb,
+      reads,
       logger,
       internalSecret: config.INTERNAL_SECRET,
       migrationsDir: CATALOG_MIGRATIONS_DIR,
-      metrics: createMetricsRegistry('catalog'),
+      metrics,
       listing: {
         maxAgeSeconds: config.CATALOG_MAX_AGE_SECONDS,
         deepOffset: config.CATALOG_DEEP_OFFSET,

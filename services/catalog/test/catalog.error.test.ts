@@ -116,6 +116,7 @@ describe('/readyz', () => {
       '002_catalog_counts_integrity.sql',
       '003_catalog_version.sql',
       '004_catalog_filters.sql',
+      '005_catalog_version_notify.sql',
     ]);
     await catalog.db.query('DELETE FROM schema_migrations');
     try {
@@ -124,7 +125,8 @@ describe('/readyz', () => {
       expect(await response.json()).toMatchObject({
         ready: false,
         checks: {
-          migrations: 'pending: 001_create_catalog.sql, 002_catalog_counts_integrity.sql, 003_catalog_version.sql, 004_catalog_filters.sql',
+          migrations:
+            'pending: 001_create_catalog.sql, 002_catalog_counts_integrity.sql, 003_catalog_version.sql, 004_catalog_filters.sql, 005_catalog_version_notify.sql',
         },
       });
     } finally {

@@ -1,4 +1,7 @@
+import { Readable } from 'node:stream';
+import { pipeline } from 'node:stream/promises';
 import type { PoolClient, QueryResult as PgResult } from 'pg';
+import { from as copyFromStdin } from 'pg-copy-streams';
 import type { Connection } from '../connection.js';
 import type { QueryResult } from '../db.js';
 import { tracedStatement, type DbTarget } from '../traced-statement.js';
@@ -17,6 +20,14 @@ export function clientConnection(client: PoolClient, target: DbTarget): Connecti
         // with one result per statement: an array that its types do not admit.
         const results: PgResult | PgResult[] = await client.query(script);
         return Array.isArray(results) ? results.at(-1)?.command : results.command;
+      }),
+    copyFrom: (sql, chunks) =>
+      tracedStatement(target, sql, false, async () => {
+        // pg-copy-streams (by pg's own maintainers) speaks the COPY sub-protocol on this client;
+        // pg has no COPY of its own. The pipeline rejects with the server's error (with its SQLSTATE).
+        const stream = client.query(copyFromStdin(sql));
+        await pipeline(Readable.from(chunks, { objectMode: false }), stream);
+        return stream.rowCount;
       }),
   };
 }

@@ -2,7 +2,7 @@ import type { Db, Queryable } from '@acs/db';
 import { sqlStateOf } from '@acs/db';
 import { badRequest, type AppError } from '@acs/errors';
 import type { CatalogEntryInput } from '@acs/contracts';
-import { countExistingProducts, entriesParameter, productKeysParameter, upsertEntries } from '../data-access/import-repository.js';
+import { countExistingProducts, productKeysParameter, upsertEntries } from '../data-access/import-repository.js';
 
 export interface ImportCounts {
   inserted: number;
@@ -23,7 +23,7 @@ async function importBatch(db: Queryable, entries: readonly CatalogEntryInput[],
       const existing = await countExistingProducts(db, productKeysParameter(entries));
       return { inserted: entries.length - existing, updated: existing, total: entries.length };
     }
-    const { inserted, updated } = await upsertEntries(db, entriesParameter(entries));
+    const { inserted, updated } = await upsertEntries(db, entries);
     return { inserted, updated, total: inserted + updated };
   } catch (err) {
     throw asClientError(err) ?? err;
