@@ -46,7 +46,9 @@ export async function startTracedSystem({ env, gatewayEnv = {}, withBilling = fa
   const queue = `${base}.subscription-events`;
   const services = withBilling ? ['keys', 'identity', 'billing'] : ['keys', 'identity'];
   // The RabbitMQ names are this run's own; the queues are durable, so stop() removes them.
-  const bus = withBilling ? { AMQP_URL: testServerUrl('AMQP_URL'), BUS_EXCHANGE: exchange, SUBSCRIPTION_EVENTS_QUEUE: queue } : {};
+  const bus: Record<string, string> = withBilling
+    ? { AMQP_URL: testServerUrl('AMQP_URL'), BUS_EXCHANGE: exchange, SUBSCRIPTION_EVENTS_QUEUE: queue }
+    : {};
   const common = {
     INTERNAL_SECRET,
     LOG_LEVEL: 'warn',
