@@ -46,6 +46,7 @@ describe('the metric names found in the code', () => {
       billing_outbox_pending_events: 'gauge',
       bus_messages_consumed_total: 'counter',
       bus_messages_published_total: 'counter',
+      catalog_reads_total: 'counter',
       gateway_auth_rejections_total: 'counter',
       gateway_cache_fallbacks_total: 'counter',
       gateway_rate_limited_total: 'counter',
@@ -68,6 +69,7 @@ describe('the metric names found in the code', () => {
     expect(labels.get('bus_messages_consumed_total')).toEqual(['queue', 'outcome']);
     expect(labels.get('identity_login_throttled_total')).toEqual(['limit']);
     expect(labels.get('billing_outbox_oldest_pending_age_seconds')).toEqual([]);
+    expect(labels.get('catalog_reads_total')).toEqual(['source']);
   });
 
   it('expose a histogram as its _bucket, _sum and _count series, and prom-client defaults by name', async () => {
