@@ -12,15 +12,16 @@ import {
   type Span,
   type Tracer,
 } from '@opentelemetry/api';
-import { ATTR, tracerFor } from '@acs/tracing';
+import { ATTR, presetTraceId, sampleRoot, tracerFor } from '@acs/tracing';
 
 /**
  * The gateway's spans, made by hand on its node:http pipeline (no node:http instrumentation: the
  * gateway knows the route, the request id and the upstream, and passes its context explicitly, so it
  * needs no AsyncLocalStorage on its hot path). Per /api request: a SERVER span, a CLIENT span for
- * its Redis round trip, a CLIENT span for the call to the service. Only the SERVER span is made for a
- * request the sampler drops (a non-recording one, nothing exported), and its traceparent still goes to
- * the service, so the service drops it too.
+ * its Redis round trip, a CLIENT span for the call to the service. A new trace's sampling decision is
+ * made first, without the SDK (sampleRoot, libs/tracing/src/root-sampling.ts): a request the sampler
+ * drops makes no span at all, only its ids, and its traceparent (flag 00) still goes to the service,
+ * so the service drops it too.
  */
 export class GatewayTracer {
   readonly #tracer: Tracer = tracerFor('gateway');
@@ -47,6 +48,12 @@ export class GatewayTracer {
         else links = [{ context: client }];
       }
     }
+    if (parent === ROOT_CONTEXT) {
+      const root = sampleRoot();
+      if (root !== null && !root.sampled) return new DroppedTrace(root.traceId, root.spanId);
+      // Kept: the SDK's span gets the id just sampled on, and its sampler (the same rule) agrees.
+      if (root !== null) presetTraceId(root.traceId);
+    }
     const span = this.#tracer.startSpan(method, { kind: SpanKind.SERVER, ...(links ? { links } : {}) }, parent);
     if (span.isRecording()) {
       span.setAttributes({
@@ -57,8 +64,40 @@ export class GatewayTracer {
       });
       if (req.socket.remoteAddress) span.setAttribute(ATTR.clientAddress, req.socket.remoteAddress);
     }
-    return new RequestTrace(this.#tracer, span, this.redis);
+    return new SpannedTrace(this.#tracer, span, this.redis);
   }
+}
+
+/** One request's tracing, as the pipeline uses it (handler.ts, forward.ts, api-key-auth.ts). */
+export interface RequestTrace {
+  /** Names the span after the route template once it is known. */
+  route(method: string, template: string): void;
+  /** The span of the per-request Redis round trip; null when not recorded. */
+  redisSpan(command: string): Span | null;
+  /** The trace context the service continues (it goes inside the signed context). */
+  forwarding(upstream: string, origin: string, method: string, template: string): { traceparent: string; tracestate?: string };
+  /** Ends the spans with the status the client got (499 when it left first). */
+  end(status: number): void;
+}
+
+/** A request the sampler dropped: no span, only the ids its service is told (sampled flag off). */
+class DroppedTrace implements RequestTrace {
+  constructor(
+    private readonly traceId: string,
+    private readonly spanId: string,
+  ) {}
+
+  route(): void {}
+
+  redisSpan(): null {
+    return null;
+  }
+
+  forwarding(): { traceparent: string } {
+    return { traceparent: `00-${this.traceId}-${this.spanId}-00` };
+  }
+
+  end(): void {}
 }
 
 /** W3C traceparent of a span: version 00, trace id, span id, flags (01 sampled). */
@@ -67,8 +106,8 @@ function traceparentOf(span: Span): string {
   return `00-${traceId}-${spanId}-0${(traceFlags & 1).toString(16)}`;
 }
 
-/** One request's spans; each method is a no-op (or nearly) when the sampler dropped the request. */
-export class RequestTrace {
+/** One request's spans (non-recording ones when a trusted client's context says not sampled). */
+class SpannedTrace implements RequestTrace {
   readonly #context: Context;
   #upstream: Span | null = null;
 

@@ -2,3 +2,4 @@ export { startTracing, type Tracing, type StartTracingOptions } from './start-tr
 export { readTracingSettings, type TracingSettings, type SettingsReading } from './settings.js';
 export { runAsService, tracingIsOn, tracerFor, withServiceName } from './switch.js';
 export { ATTR } from './attributes.js';
+export { presetTraceId, rootSamplerFor, sampleRoot, type RootIds } from './root-sampling.js';

@@ -8,13 +8,16 @@ import {
   BatchSpanProcessor,
   StackContextManager,
   ParentBasedSampler,
+  RandomIdGenerator,
   TraceIdRatioBasedSampler,
   TracerProvider,
+  type IdGenerator,
   type Sampler,
   type SpanExporter,
   type SpanProcessor,
 } from '@opentelemetry/sdk-trace';
 import type { Logger } from '@acs/logger';
+import { rootSamplerFor, setRootSampler, takePresetTraceId } from './root-sampling.js';
 import { RoutingTracerProvider } from './routing-provider.js';
 import type { OtlpProtocol, SamplerName, TracingSettings } from './settings.js';
 
@@ -109,20 +112,28 @@ export async function startSdk(
   );
   const processor = new BatchSpanProcessor({ exporter: await exporterOf(settings.protocol), ...settings.batch });
   const sampler = samplerOf(settings.sampler, settings.ratio);
+  // Random ids, except the one trace id the gateway chose and sampled itself (root-sampling.ts).
+  const random = new RandomIdGenerator();
+  const idGenerator: IdGenerator = {
+    generateTraceId: () => takePresetTraceId() ?? random.generateTraceId(),
+    generateSpanId: () => random.generateSpanId(),
+  };
   const all = services.includes(defaultService) ? services : [...services, defaultService];
   const resources = resourcesOf(all);
   const providers = new Map(
     all.map((service) => [
       service,
-      new TracerProvider({ resource: resources.get(service)!, sampler, spanProcessors: [sharedProcessor(processor)] }),
+      new TracerProvider({ resource: resources.get(service)!, sampler, idGenerator, spanProcessors: [sharedProcessor(processor)] }),
     ]),
   );
   const contextManager = explicitContext ? new StackContextManager().enable() : new AsyncLocalStorageContextManager().enable();
   context.setGlobalContextManager(contextManager);
   propagation.setGlobalPropagator(new CompositePropagator({ propagators: [new W3CTraceContextPropagator(), new W3CBaggagePropagator()] }));
   trace.setGlobalTracerProvider(new RoutingTracerProvider(providers, resources, defaultService));
+  setRootSampler(rootSamplerFor(settings.sampler, settings.ratio));
   return {
     shutdown: async () => {
+      setRootSampler(null);
       await processor.shutdown();
       trace.disable();
       propagation.disable();
