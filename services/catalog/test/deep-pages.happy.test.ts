@@ -71,11 +71,17 @@ describe('deep pages through the service', () => {
         [2, 3, 4, 5].map(async (page) => ((await (await catalog.get(`/api/Dac?page=${page}&pageSize=5`)).json()) as CatalogPageBody).items),
       );
       const released = new Promise<void>((resolve) => (release = resolve));
+      let lockHeld = (): void => undefined;
+      const held = new Promise<void>((resolve) => (lockHeld = resolve));
       const locked = locker.transaction(async (tx) => {
         // Holds every read of the table, so the deep requests pile up where they wait.
         await tx.query('LOCK TABLE catalog_entries IN ACCESS EXCLUSIVE MODE');
+        lockHeld();
         await released;
       });
+      // The deep requests go only once the lock is held: sent earlier, on a busy machine they could
+      // finish before it and never wait (the loop below would then time out).
+      await Promise.race([held, locked]);
       const deep = [2, 3, 4, 5].map((page) => catalog.get(`/api/Dac?page=${page}&pageSize=5`));
       // One deep read reaches PostgreSQL and waits there; the other three wait in the limiter.
       for (let tries = 0; (await waitingOnTheLock(observer)) < 1; tries++) {
