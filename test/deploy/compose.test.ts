@@ -112,7 +112,10 @@ describe('docker-compose.yml', () => {
   it('starts a container after what it connects to is healthy', () => {
     for (const { name, service, component } of ours) {
       const config = parsedConfig(component as Component, composeEnv(service, variables));
-      const hosts = Object.values(config)
+      // PUBLIC_* URLs are addresses shown to users (the dashboard's curl line), not connections.
+      const hosts = Object.entries(config)
+        .filter(([variable]) => !variable.startsWith('PUBLIC_'))
+        .map(([, value]) => value)
         .filter((value): value is string => typeof value === 'string' && /^[a-z]+s?:\/\//.test(value))
         .map((value) => new URL(value).hostname);
       const dependsOn: Record<string, { condition?: string }> = Array.isArray(service.depends_on) ? {} : (service.depends_on ?? {});
