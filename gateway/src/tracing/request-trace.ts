@@ -2,7 +2,6 @@ import type { IncomingMessage } from 'node:http';
 import {
   ROOT_CONTEXT,
   SpanKind,
-  SpanStatusCode,
   isSpanContextValid,
   propagation,
   trace,
@@ -12,7 +11,7 @@ import {
   type Span,
   type Tracer,
 } from '@opentelemetry/api';
-import { ATTR, presetTraceId, sampleRoot, tracerFor } from '@acs/tracing';
+import { ATTR, markSpanFailed, presetTraceId, sampleRoot, tracerFor } from '@acs/tracing';
 
 /**
  * The gateway's spans, made by hand on its node:http pipeline (no node:http instrumentation: the
@@ -168,27 +167,19 @@ class SpannedTrace implements RequestTrace {
     const upstream = this.#upstream;
     if (upstream) {
       upstream.setAttribute(ATTR.httpStatus, status);
-      if (status >= 500) markFailed(upstream, status);
+      if (status >= 500) markSpanFailed(upstream, String(status));
       upstream.end();
     }
     if (!this.span.isRecording()) return;
     this.span.setAttribute(ATTR.httpStatus, status);
-    if (status >= 500) markFailed(this.span, status);
+    if (status >= 500) markSpanFailed(this.span, String(status));
     this.span.end();
   }
-}
-
-function markFailed(span: Span, status: number): void {
-  span.setAttribute(ATTR.errorType, String(status));
-  span.setStatus({ code: SpanStatusCode.ERROR });
 }
 
 /** Ends a Redis span; a failure (an outage: the gateway falls back to the services) marks it. */
 export function endRedisSpan(span: Span | null, failed: unknown): void {
   if (span === null) return;
-  if (failed !== undefined) {
-    span.setAttribute(ATTR.errorType, failed instanceof Error ? failed.name : 'Error');
-    span.setStatus({ code: SpanStatusCode.ERROR });
-  }
+  if (failed !== undefined) markSpanFailed(span, failed instanceof Error ? failed.name : 'Error');
   span.end();
 }

@@ -1,5 +1,5 @@
-import { SpanKind, SpanStatusCode, context, trace, type Attributes } from '@opentelemetry/api';
-import { ATTR, tracingIsOn } from '@acs/tracing';
+import type { Attributes } from '@opentelemetry/api';
+import { ATTR, inClientSpan } from '@acs/tracing';
 
 /** The span attributes of one Redis server (never its password, nor any key or value). */
 export function redisAttributes(url: string): Attributes {
@@ -18,22 +18,5 @@ export function redisAttributes(url: string): Attributes {
  * and users. The gateway's per-request read makes its own span (gateway/src/tracing).
  */
 export function tracedCommand<T>(server: Attributes, command: string, run: () => Promise<T>): Promise<T> {
-  if (!tracingIsOn()) return run();
-  const parent = context.active();
-  if (trace.getSpan(parent) === undefined) return run();
-  const span = trace
-    .getTracer('@acs/cache')
-    .startSpan(command, { kind: SpanKind.CLIENT, attributes: { ...server, [ATTR.dbOperation]: command } }, parent);
-  return run().then(
-    (result) => {
-      span.end();
-      return result;
-    },
-    (err: unknown) => {
-      span.setAttribute(ATTR.errorType, err instanceof Error ? err.name : 'Error');
-      span.setStatus({ code: SpanStatusCode.ERROR });
-      span.end();
-      throw err;
-    },
-  );
+  return inClientSpan('@acs/cache', () => ({ name: command, attributes: { ...server, [ATTR.dbOperation]: command } }), run);
 }

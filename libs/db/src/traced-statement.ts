@@ -1,5 +1,5 @@
-import { SpanKind, SpanStatusCode, context, trace, type Attributes } from '@opentelemetry/api';
-import { ATTR, tracingIsOn } from '@acs/tracing';
+import type { Attributes } from '@opentelemetry/api';
+import { ATTR, inClientSpan } from '@acs/tracing';
 import { sqlStateOf } from './sql-errors.js';
 
 /** Where statements go, as the database span attributes name it. */
@@ -31,29 +31,21 @@ const MAX_TEXT = 2000;
  * not its message (PostgreSQL's messages can quote values).
  */
 export function tracedStatement<T>(target: DbTarget, sql: string, withText: boolean, run: () => Promise<T>): Promise<T> {
-  if (!tracingIsOn()) return run();
-  const parent = context.active();
-  if (trace.getSpan(parent) === undefined) return run();
-  const operation = OPERATION.exec(sql)?.[1]?.toUpperCase() ?? 'SQL';
-  const attributes: Attributes = {
-    [ATTR.dbSystem]: 'postgresql',
-    [ATTR.dbNamespace]: target.namespace,
-    [ATTR.dbOperation]: operation,
-  };
-  if (withText) attributes[ATTR.dbQueryText] = sql.length > MAX_TEXT ? sql.slice(0, MAX_TEXT) : sql;
-  if (target.address !== undefined) attributes[ATTR.serverAddress] = target.address;
-  if (target.port !== undefined) attributes[ATTR.serverPort] = target.port;
-  const span = trace.getTracer('@acs/db').startSpan(`${operation} ${target.namespace}`, { kind: SpanKind.CLIENT, attributes }, parent);
-  return run().then(
-    (result) => {
-      span.end();
-      return result;
+  return inClientSpan(
+    '@acs/db',
+    () => {
+      const operation = OPERATION.exec(sql)?.[1]?.toUpperCase() ?? 'SQL';
+      const attributes: Attributes = {
+        [ATTR.dbSystem]: 'postgresql',
+        [ATTR.dbNamespace]: target.namespace,
+        [ATTR.dbOperation]: operation,
+      };
+      if (withText) attributes[ATTR.dbQueryText] = sql.length > MAX_TEXT ? sql.slice(0, MAX_TEXT) : sql;
+      if (target.address !== undefined) attributes[ATTR.serverAddress] = target.address;
+      if (target.port !== undefined) attributes[ATTR.serverPort] = target.port;
+      return { name: `${operation} ${target.namespace}`, attributes };
     },
-    (err: unknown) => {
-      span.setAttribute(ATTR.errorType, sqlStateOf(err) ?? (err instanceof Error ? err.name : 'Error'));
-      span.setStatus({ code: SpanStatusCode.ERROR });
-      span.end();
-      throw err;
-    },
+    run,
+    (err) => sqlStateOf(err) ?? (err instanceof Error ? err.name : 'Error'),
   );
 }

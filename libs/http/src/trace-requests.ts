@@ -1,6 +1,6 @@
-import { ROOT_CONTEXT, SpanKind, SpanStatusCode, context, propagation, trace, type Span } from '@opentelemetry/api';
+import { ROOT_CONTEXT, SpanKind, context, propagation, trace, type Span } from '@opentelemetry/api';
 import type { Middleware } from 'koa';
-import { ATTR, tracerFor, withServiceName } from '@acs/tracing';
+import { ATTR, markSpanFailed, tracerFor, withServiceName } from '@acs/tracing';
 import type { AppState } from './types.js';
 
 /** The SERVER span of each request, between the two middlewares: started once the caller is known, ended once the status is final. */
@@ -23,10 +23,7 @@ export function endRequestSpans(): Middleware<AppState> {
           span.setAttribute(ATTR.httpRoute, route);
         }
         span.setAttribute(ATTR.httpStatus, ctx.status);
-        if (ctx.status >= 500) {
-          span.setAttribute(ATTR.errorType, String(ctx.status));
-          span.setStatus({ code: SpanStatusCode.ERROR });
-        }
+        if (ctx.status >= 500) markSpanFailed(span, String(ctx.status));
         span.end();
       }
     }

@@ -3,3 +3,4 @@ export { readTracingSettings, type TracingSettings, type SettingsReading } from 
 export { runAsService, tracingIsOn, tracerFor, withServiceName } from './switch.js';
 export { ATTR } from './attributes.js';
 export { presetTraceId, rootSamplerFor, sampleRoot, type RootIds } from './root-sampling.js';
+export { inClientSpan, markSpanFailed } from './client-span.js';
