@@ -53,15 +53,29 @@ export async function startProcess(
           const fields = readFileSync(`/proc/${child.pid}/stat`, 'utf8').split(') ')[1]!.split(' ');
           return (Number(fields[11]) + Number(fields[12])) / CLOCK_TICKS_PER_SECOND;
         },
-        stop: () =>
-          new Promise<void>((done) => {
-            child.once('exit', () => done());
-            child.kill('SIGTERM');
-          }),
+        stop: () => stopChild(child),
       };
     }
     await new Promise((r) => setTimeout(r, 100));
   }
   child.kill('SIGKILL');
   throw new Error(`${name} did not become healthy within 60 s:\n${output}`);
+}
+
+const STOP_GRACE_MS = 15_000;
+
+/**
+ * SIGTERM, then SIGKILL if it has not exited within STOP_GRACE_MS. Resolves at once for a child
+ * that has already exited: waiting for an 'exit' that was already emitted would never end.
+ */
+function stopChild(child: ChildProcess): Promise<void> {
+  if (child.exitCode !== null || child.signalCode !== null) return Promise.resolve();
+  return new Promise<void>((done) => {
+    const kill = setTimeout(() => child.kill('SIGKILL'), STOP_GRACE_MS);
+    child.once('exit', () => {
+      clearTimeout(kill);
+      done();
+    });
+    child.kill('SIGTERM');
+  });
 }

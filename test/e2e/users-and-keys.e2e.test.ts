@@ -1,11 +1,10 @@
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
-import { spawn, type ChildProcess } from 'node:child_process';
-import { fileURLToPath } from 'node:url';
 import { SPEC_ERRORS } from '@acs/errors';
 import { apiKeyCreatedResponseSchema, apiKeyListResponseSchema } from '@acs/contracts';
 import { createApiKey } from '@acs/keys-service';
 import { setTrialEnd } from '@acs/identity-service';
 import { startSystemUnderTest, type SystemUnderTest } from './system-harness.js';
+import { startProcess, type ServiceProcess } from '../../bench/src/processes.js';
 import { PASSWORD, appKey, bearer, json, newUser as createUser, type Auth } from './actors.js';
 
 // Issues 3 and 4 through the gateway: the spec's trial state table, layer 2, and users' API keys.
@@ -190,43 +189,24 @@ describe("users' API keys", () => {
     } finally {
       await second.stop();
     }
-  }, 30_000);
+  }, 60_000);
 });
 
-/** A second gateway *process* on the same Redis and services, as a scaled deployment runs it. */
-async function startSecondGateway(): Promise<{ url: string; stop(): Promise<void> }> {
-  const entry = fileURLToPath(new URL('../../gateway/dist/main.js', import.meta.url));
-  const port = 20000 + Math.floor(Math.random() * 20000);
-  const env = {
-    PATH: process.env.PATH ?? '',
-    PORT: String(port),
+/**
+ * A second gateway *process* on the same Redis and services, as a scaled deployment runs it. Its
+ * port is a free one and its metrics listener is off: a fixed or random port that something else
+ * holds made it exit at start, and the test then waited out its timeout.
+ */
+function startSecondGateway(): Promise<ServiceProcess> {
+  return startProcess('second gateway', 'gateway/dist/main.js', {
     HOST: '127.0.0.1',
     LOG_LEVEL: 'warn',
+    METRICS_PORT: 'off',
     REDIS_URL: sut.env.REDIS_URL!,
     REDIS_PREFIX: sut.env.REDIS_PREFIX!,
     INTERNAL_SECRET: sut.env.INTERNAL_SECRET!,
     KEYS_URL: sut.system.keys.server.url,
     IDENTITY_URL: sut.system.identity.server.url,
     CATALOG_URL: sut.system.catalog.server.url,
-  };
-  const child: ChildProcess = spawn(process.execPath, [entry], { env, stdio: 'ignore' });
-  const url = `http://127.0.0.1:${port}`;
-  for (let i = 0; i < 100; i++) {
-    if (
-      await fetch(`${url}/healthz`).then(
-        (r) => r.ok,
-        () => false,
-      )
-    )
-      break;
-    await new Promise((r) => setTimeout(r, 100));
-  }
-  return {
-    url,
-    stop: () =>
-      new Promise<void>((resolve) => {
-        child.once('exit', () => resolve());
-        child.kill('SIGTERM');
-      }),
-  };
+  });
 }
