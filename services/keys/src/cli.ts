@@ -26,7 +26,7 @@ Commands:
         Create a key; prints the key and its secret once. Without --owner it is a system key.
         --expires-in: the key answers 401 from then on (s, m, h or d); without it the key does not expire.
   list [--owner USER_ID]
-        List keys, newest first (never secrets).
+        List keys, newest first (never secrets); a rolled key shows until when its old secret works.
   set-scopes <id|key> --scopes "<scope> <scope>"
         Replace a key's scopes; the gateway applies them on the next request.
   set-limits <id|key> --limits "<limit>/<n><s|m|h|d>,..." | --clear
@@ -62,8 +62,11 @@ function printKey(k: ApiKey): void {
         ? `active until ${k.expiresAt.toISOString()}`
         : 'active';
   const limits = k.rateLimits ? `limits ${formatRateLimits(k.rateLimits)}` : 'default limits';
+  // During a roll's grace period both secrets work: say until when the replaced one does.
+  const graceEnds = k.previousSecretEndsAt;
+  const rolled = !k.revokedAt && graceEnds && graceEnds.getTime() > Date.now() ? `  old secret until ${graceEnds.toISOString()}` : '';
   console.log(
-    `${k.id}  ${k.key}  [${k.scopes.join(' ')}]  ${k.environment}  ${owner}  ${state}  ${limits}  "${k.name}"  created ${k.createdAt.toISOString()}`,
+    `${k.id}  ${k.key}  [${k.scopes.join(' ')}]  ${k.environment}  ${owner}  ${state}${rolled}  ${limits}  "${k.name}"  created ${k.createdAt.toISOString()}`,
   );
 }
 

@@ -27,11 +27,15 @@ describe('keys CLI: expiry and roll', () => {
     const record = await cachedRecord(created.key);
     expect(record).toMatchObject({ secretHash: sha256(secret), previousSecretHash: sha256(created.secret) });
     expect((record.previousSecretEndsAtMs as number) - Date.now()).toBeGreaterThan(3500_000);
+    const listed = (await runCli(['list'], servers.env())).stdout.split('\n').find((line) => line.includes(created.key));
+    expect(listed).toContain(`old secret until ${new Date(record.previousSecretEndsAtMs as number).toISOString()}`);
 
     const again = await runCli(['roll', created.id, '--grace', '0s'], servers.env());
     expect(again.code).toBe(0);
     expect(again.stdout).toContain('The old secret no longer works.');
     expect(await cachedRecord(created.key)).not.toHaveProperty('previousSecretHash');
+    const relisted = (await runCli(['list'], servers.env())).stdout.split('\n').find((line) => line.includes(created.key));
+    expect(relisted).not.toContain('old secret until');
   });
 
   it('refuses bad --expires-in and --grace values and unknown keys with exit code 1 and a message', async () => {
