@@ -130,6 +130,37 @@ describe('API keys', () => {
   });
 });
 
+describe('API keys: expiry on a chosen date', () => {
+  it('creates a key that works through the chosen day (UTC), shown on its card; bad dates are refused with the form kept', async () => {
+    const browser = system.browser();
+    await registerUser(browser);
+    await browser.get('/keys');
+    const day = new Date(Date.now() + 60 * 86_400_000).toISOString().slice(0, 10);
+    const created = await browser.post('/keys', { name: 'until a date', scopes: ['read:devices'], expiresInDays: 'date', expiresOn: day });
+    expect(created.redirects).toEqual(['/keys']);
+    const credentials = createdCredentials(created);
+    const endOfDay = new Date(Date.parse(`${day}T00:00:00Z`) + 86_400_000);
+    // The card states the instant the gateway will refuse the key from, as the keys service stored it.
+    const listing = await gatewayCall('/api/Dac?pageSize=1', credentials);
+    expect(listing.status).toBe(200);
+    expect(textOf((await browser.get('/keys')).html)).toContain(`Expires ${endOfDay.toISOString().slice(0, 10)} 00:00 UTC`);
+
+    const past = await browser.post('/keys', {
+      name: 'yesterday',
+      scopes: ['read:devices'],
+      expiresInDays: 'date',
+      expiresOn: '2020-01-01',
+    });
+    expect(past.status).toBe(400);
+    expect(textOf(past.html)).toContain('Choose today or a later date.');
+    expect(past.html).toMatch(/name="expiresOn" value="2020-01-01"/);
+    const ignored = await browser.post('/keys', { name: 'mixed', scopes: ['read:devices'], expiresInDays: '30', expiresOn: day });
+    expect(ignored.status).toBe(400);
+    expect(textOf(ignored.html)).toContain('To use the date, choose “on the date below”');
+    expect(textOf((await browser.get('/keys')).html)).not.toMatch(/yesterday|mixed/);
+  });
+});
+
 describe('API keys: rate limits', () => {
   it('sets limits on create and on the card; the gateway applies them; a malformed value is refused by the form, nothing sent', async () => {
     const browser = system.browser();

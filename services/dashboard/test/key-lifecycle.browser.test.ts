@@ -105,6 +105,19 @@ describe('key lifecycle in the dashboard (no script)', () => {
     }
   });
 
+  it('creates a key that expires on a date typed into the date field: the card shows the end of that day (UTC)', async () => {
+    const day = new Date(Date.now() + 3 * 86_400_000).toISOString().slice(0, 10);
+    const form = page.locator('form[action="/keys"]');
+    await form.getByLabel('Name').fill('dated app');
+    await form.getByRole('checkbox', { name: /^read:devices\b/ }).check();
+    await form.getByLabel('Expires').selectOption({ label: 'on the date below' });
+    await form.getByLabel('Expiry date').fill(day);
+    await form.getByRole('button', { name: 'Create key' }).click();
+    const endOfDay = new Date(Date.parse(`${day}T00:00:00Z`) + 86_400_000).toISOString().slice(0, 10);
+    expect(await keyCard('dated app').locator('.expiry-warning').innerText()).toContain(`${endOfDay} 00:00 UTC`);
+    expect(await page.locator('#created-key').count()).toBe(1);
+  });
+
   it('revokes the key and signs out; no page broke the Content-Security-Policy', async () => {
     await keyCard('expiring app').getByRole('link', { name: 'Revoke key “expiring app”' }).click();
     await page.getByRole('button', { name: 'Revoke key “expiring app”' }).click();

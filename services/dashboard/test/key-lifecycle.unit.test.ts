@@ -1,6 +1,6 @@
 import { describe, expect, it } from '@jest/globals';
 import type { ApiKeyView } from '@acs/contracts';
-import { canRoll, keyStatus, lifecycleFacts } from '../src/pages/key-lifecycle.js';
+import { canRoll, expiryField, expiryFromForm, keyStatus, lifecycleFacts } from '../src/pages/key-lifecycle.js';
 import { usageChart } from '../src/pages/usage-chart.js';
 
 const NOW = Date.parse('2026-05-10T12:00:00Z');
@@ -64,5 +64,37 @@ describe('usage chart', () => {
 
   it('escapes the key name', () => {
     expect(usageChart('k1', '<b>"x"</b>', { days: [{ date: '2026-05-10', requests: 0, byStatus: zero }] }).value).not.toContain('<b>');
+  });
+});
+
+describe('the create form: a lifetime or a date', () => {
+  it('turns a lifetime into now + days, never into null, and a date into the end of that day in UTC', () => {
+    expect(expiryFromForm('30', '', NOW)).toEqual({ ok: true, expiresAt: new Date(NOW + 30 * DAY).toISOString() });
+    expect(expiryFromForm('', '', NOW)).toEqual({ ok: true, expiresAt: null });
+    expect(expiryFromForm('date', '2027-01-31', NOW)).toEqual({ ok: true, expiresAt: '2027-02-01T00:00:00.000Z' });
+    // Today still has hours left (NOW is noon UTC): the key works until midnight.
+    expect(expiryFromForm('date', '2026-05-10', NOW)).toEqual({ ok: true, expiresAt: '2026-05-11T00:00:00.000Z' });
+    expect(expiryFromForm('date', '2028-02-29', NOW)).toEqual({ ok: true, expiresAt: '2028-03-01T00:00:00.000Z' });
+  });
+
+  it('refuses an unknown choice, a missing, malformed, non-existent or past date, and a date beside a fixed lifetime', () => {
+    const refusal = (choice: string, date: string) => {
+      const result = expiryFromForm(choice, date, NOW);
+      return result.ok ? null : result.message;
+    };
+    expect(refusal('45', '')).toBe('Choose when the key expires.');
+    expect(refusal('date', '')).toBe('Choose the date the key expires on.');
+    for (const bad of ['31/01/2027', '2027-1-31', '2027-02-30', '2027-13-01', '0000-01-01', '2027-01-31T00:00', ' 2027-01-31'])
+      expect(refusal('date', bad)).toBe('Enter the date as year-month-day, e.g. 2027-01-31.');
+    expect(refusal('date', '2026-05-09')).toBe('Choose today or a later date.');
+    expect(refusal('30', '2027-01-31')).toBe('To use the date, choose “on the date below” (or clear the date).');
+  });
+
+  it('renders the date field with today (UTC) as its minimum, the sent value kept, and the error tied to it', () => {
+    const field = expiryField('date', '2027-01-31', 'Choose today or a later date.', NOW).value;
+    expect(field).toContain('<option value="date" selected>on the date below</option>');
+    expect(field).toMatch(/<input id="field-expires-on" type="date" name="expiresOn" value="2027-01-31" min="2026-05-10"/);
+    expect(field).toMatch(/aria-describedby="field-expires-on-hint field-expires-error" aria-invalid="true"/);
+    expect(expiryField('', '', undefined, NOW).value).not.toContain('aria-invalid');
   });
 });

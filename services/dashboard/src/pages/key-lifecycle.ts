@@ -7,14 +7,53 @@ const DAY_MS = 86_400_000;
 /** A key this close to its expiry gets a warning on its card. */
 const EXPIRY_WARNING_DAYS = 7;
 
-/** The lifetimes offered when creating a key (days; '' never expires). */
-export const EXPIRY_CHOICES = [
+/** The choice that takes the expiry from the date field instead of a fixed lifetime. */
+const ON_DATE = 'date';
+
+/** The lifetimes offered when creating a key (days; '' never expires; ON_DATE: the date field). */
+const EXPIRY_CHOICES = [
   { value: '', label: 'never' },
   { value: '7', label: 'in 7 days' },
   { value: '30', label: 'in 30 days' },
   { value: '90', label: 'in 90 days' },
   { value: '365', label: 'in 1 year' },
+  { value: ON_DATE, label: 'on the date below' },
 ] as const;
+
+/** A calendar date as a date input sends it (RFC 3339 full-date). */
+const FULL_DATE = /^(\d{4})-(\d{2})-(\d{2})$/;
+
+/** The instant a key chosen to expire on `date` stops: the end of that day in UTC (null: not a real date). */
+function endOfUtcDay(date: string): number | null {
+  const parts = FULL_DATE.exec(date);
+  if (!parts) return null;
+  const [year, month, day] = [Number(parts[1]), Number(parts[2]), Number(parts[3])];
+  const start = Date.UTC(year, month - 1, day);
+  const back = new Date(start);
+  // Date.UTC rolls 2027-02-30 over to March: a date that does not come back unchanged does not exist.
+  if (year < 1970 || back.getUTCFullYear() !== year || back.getUTCMonth() !== month - 1 || back.getUTCDate() !== day) return null;
+  return start + DAY_MS;
+}
+
+export type FormExpiry = { ok: true; expiresAt: string | null } | { ok: false; message: string };
+
+/**
+ * The create form's expiry as an instant: a fixed lifetime from now, or the end (UTC) of the date
+ * field's day, so a key set to expire "on 2027-01-31" works through that whole day. A date typed
+ * while a fixed lifetime is chosen is refused rather than silently ignored.
+ */
+export function expiryFromForm(choice: string, date: string, now = Date.now()): FormExpiry {
+  if (!EXPIRY_CHOICES.some((offered) => offered.value === choice)) return { ok: false, message: 'Choose when the key expires.' };
+  if (choice !== ON_DATE) {
+    if (date !== '') return { ok: false, message: 'To use the date, choose “on the date below” (or clear the date).' };
+    return { ok: true, expiresAt: choice === '' ? null : new Date(now + Number(choice) * DAY_MS).toISOString() };
+  }
+  if (date === '') return { ok: false, message: 'Choose the date the key expires on.' };
+  const end = endOfUtcDay(date);
+  if (end === null) return { ok: false, message: 'Enter the date as year-month-day, e.g. 2027-01-31.' };
+  if (end <= now) return { ok: false, message: 'Choose today or a later date.' };
+  return { ok: true, expiresAt: new Date(end).toISOString() };
+}
 
 /** The grace periods offered when rolling a secret (seconds). */
 export const GRACE_CHOICES = [
@@ -24,13 +63,23 @@ export const GRACE_CHOICES = [
   { value: '0', label: 'none: stop the old secret now (it leaked)' },
 ] as const;
 
-export function expiryField(selected: string, error: string | undefined): SafeHtml {
+/**
+ * The expiry: a lifetime, or "on the date below" with a date field. Both are always shown (the
+ * dashboard works without script); the date field's `min` is today in UTC, as the server judges.
+ */
+export function expiryField(selected: string, date: string, error: string | undefined, now = Date.now()): SafeHtml {
+  const invalid = error ? html` aria-invalid="true"` : '';
   return html`<div class="field${error ? ' invalid' : ''}">
       <label for="field-expires">Expires</label>
       ${error ? html`<p class="field-error" id="field-expires-error">${error}</p>` : ''}
       <select id="field-expires" name="expiresInDays"${error ? html` aria-invalid="true" aria-describedby="field-expires-error"` : ''}>
         ${EXPIRY_CHOICES.map((choice) => html`<option value="${choice.value}"${choice.value === selected ? html` selected` : ''}>${choice.label}</option>`)}
       </select>
+    </div>
+    <div class="field${error ? ' invalid' : ''}">
+      <label for="field-expires-on">Expiry date</label>
+      <p class="hint" id="field-expires-on-hint">With “on the date below”: the key works through that day (UTC).</p>
+      <input id="field-expires-on" type="date" name="expiresOn" value="${date}" min="${new Date(now).toISOString().slice(0, 10)}" aria-describedby="field-expires-on-hint${error ? ' field-expires-error' : ''}"${invalid}>
     </div>`;
 }
 

@@ -21,8 +21,10 @@ export interface KeyDraft {
   name: string;
   scopes: string[];
   environment: string;
-  /** Days until expiry as chosen in the form; '' never. */
+  /** Days until expiry as chosen in the form; '' never; 'date': expiresOn. */
   expiresInDays?: string;
+  /** The date field as sent (YYYY-MM-DD, or ''). */
+  expiresOn?: string;
   /** The limits as typed ("20/1s,50000/1d"; '' the deployment default). */
   rateLimits?: string;
 }
@@ -115,7 +117,7 @@ function createForm(chrome: Chrome, draft: KeyDraft | undefined, limitsDraft: Li
         <option value="test"${environment === 'test' ? html` selected` : ''}>test</option>
       </select>
     </div>
-    ${expiryField(draft?.expiresInDays ?? '', errors?.expiresAt)}
+    ${expiryField(draft?.expiresInDays ?? '', draft?.expiresOn ?? '', errors?.expiresAt)}
     ${rateLimitsField('field-rateLimits', draft?.rateLimits ?? '', errors?.rateLimits, focused === 'rateLimits')}
     <button type="submit">Create key</button>
   </form>

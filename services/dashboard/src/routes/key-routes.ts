@@ -6,15 +6,13 @@ import { redirectTo, showPage, type PageHandler, type PageRequest, type PageResp
 import type { RouteDefinition } from '../http/router.js';
 import { keysPage, revokeKeyPage, type KeyDraft, type KeyListing, type LimitsDraft } from '../pages/keys-page.js';
 import { describeRateLimits, rateLimitsFromForm } from '../pages/rate-limits.js';
-import { EXPIRY_CHOICES, GRACE_CHOICES, rollKeyPage } from '../pages/key-lifecycle.js';
+import { GRACE_CHOICES, expiryFromForm, rollKeyPage } from '../pages/key-lifecycle.js';
 import type { ApiKeyUsageResponseBody, ApiKeyView } from '@acs/contracts';
 import { messagePage } from '../pages/message-page.js';
 import { notice } from '../session/flash.js';
 import { callerOf, chromeFor, failureOf, field, requireSignIn, type Failure } from './route-kit.js';
 
 const KEY_TOPIC = { insufficientRole: SUBSCRIPTION_NEEDED, notFound: 'That API key was not found in your account.' };
-
-const DAY_MS = 86_400_000;
 
 /** API keys: list (with each key's usage chart), create (secret shown once), change scopes, roll, revoke. Role >= 1 is the gateway's rule, not ours. */
 export function keyRoutes(api: AccountApi, publicGatewayUrl: string): RouteDefinition<PageHandler>[] {
@@ -101,19 +99,16 @@ export function keyRoutes(api: AccountApi, publicGatewayUrl: string): RouteDefin
           scopes: req.form.getAll('scopes'),
           environment: field(req.form, 'environment') || 'live',
           expiresInDays: field(req.form, 'expiresInDays'),
+          expiresOn: field(req.form, 'expiresOn'),
           rateLimits: field(req.form, 'rateLimits'),
         };
         if (draft.environment !== 'live' && draft.environment !== 'test')
           return render(req, { status: 400, message: 'Choose live or test.', fields: { environment: 'Choose live or test.' } }, draft);
-        if (!EXPIRY_CHOICES.some((choice) => choice.value === draft.expiresInDays))
-          return render(
-            req,
-            { status: 400, message: 'Choose when the key expires.', fields: { expiresAt: 'Choose when the key expires.' } },
-            draft,
-          );
+        const expiry = expiryFromForm(draft.expiresInDays ?? '', draft.expiresOn ?? '');
+        if (!expiry.ok) return render(req, { status: 400, message: expiry.message, fields: { expiresAt: expiry.message } }, draft);
         const limits = rateLimitsFromForm(draft.rateLimits ?? '');
         if (!limits.ok) return render(req, { status: 400, message: limits.message, fields: { rateLimits: limits.message } }, draft);
-        const expiresAt = draft.expiresInDays ? new Date(Date.now() + Number(draft.expiresInDays) * DAY_MS).toISOString() : undefined;
+        const { expiresAt } = expiry;
         try {
           const created = await api.createKey(callerOf(req), {
             name: draft.name,
