@@ -23,7 +23,7 @@ Usage: npm run soak -- [--minutes N] [--clients N] [--outage-seconds N] [--recov
 Outages: Redis at 20% of the run, PostgreSQL at 45%, RabbitMQ at 70%. Reports requests, 5xx inside
 and outside the outage windows (goal outside: 0), subscriptions whose role change never reached
 the gateway (goal 0), key changes not applied on the key's next request (goal 0), and each
-process's resident memory at start and end. Exit code 1 when a goal is missed.
+process's resident memory at start and end (and every 5 minutes during the run). Exit code 1 when a goal is missed.
 Environment: DATABASE_URL, REDIS_URL, AMQP_URL (default: the local servers). Makes and drops its
 own databases (acs_soak_*), Redis prefix, exchange and queues; process logs go to
 bench/results/soak-<time>.log, the figures also to bench/results/soak-<time>.json.`;
@@ -86,6 +86,15 @@ async function rssMiB(p: ServiceProcess): Promise<number> {
 }
 
 const sleep = (ms: number): Promise<void> => new Promise((r) => setTimeout(r, ms));
+
+/** How often a long run prints every process's resident memory: growth that stops is warm-up, growth that goes on is a leak. */
+const MEMORY_SAMPLE_MS = 5 * 60_000;
+
+async function memoryLine(processes: ReadonlyMap<string, ServiceProcess>, startedAt: number): Promise<string> {
+  const parts: string[] = [];
+  for (const [name, p] of processes) parts.push(`${name} ${(await rssMiB(p)).toFixed(1)}`);
+  return `memory at ${((Date.now() - startedAt) / 60_000).toFixed(0)} min (MiB RSS): ${parts.join(', ')}`;
+}
 
 let gatewayUrl = '';
 type Auth = { key: string; secret: string };
@@ -362,6 +371,12 @@ try {
     `traffic: ${clients} clients for ${minutes} min; outages of ${outageSeconds} s (+${recoverySeconds} s recovery): Redis at 20%, PostgreSQL at 45%, RabbitMQ at 70%`,
   );
   const progress = setInterval(() => console.log(`  ${journal.progressLine(startedAt)}`), 10_000);
+  const memorySamples = setInterval(() => {
+    memoryLine(processes, startedAt).then(
+      (line) => console.log(`  ${line}`),
+      () => {}, // a process that just exited is reported by the run itself
+    );
+  }, MEMORY_SAMPLE_MS);
   // The admin's token is refreshed each minute, before it could expire (JWT_TTL_SECONDS 3600).
   const refresh = setInterval(() => {
     void call(
@@ -384,6 +399,7 @@ try {
   stopping = true;
   await Promise.all([outages, ...workers]);
   clearInterval(progress);
+  clearInterval(memorySamples);
   clearInterval(refresh);
 
   // Subscriptions still waiting for their role get a last minute to show it.
