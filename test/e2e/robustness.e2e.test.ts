@@ -2,7 +2,7 @@ import { request } from 'node:http';
 import { randomBytes } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import { INT4_MAX } from '@acs/contracts';
-import { UNSTORABLE_TEXT_MESSAGE } from '@acs/http';
+import { NOT_UTF8_MESSAGE, UNSTORABLE_TEXT_MESSAGE } from '@acs/http';
 import { setUserRole } from '@acs/identity-service';
 import { startSystemUnderTest, type SystemUnderTest } from './system-harness.js';
 import { PASSWORD, appKey, bearer, json, newUser, type Auth, type User } from './actors.js';
@@ -163,6 +163,24 @@ describe('text PostgreSQL cannot store gives 400 naming the field (item 2)', () 
 
   it('a NUL in a query parameter: GET /api/Dac?brand=a%00b', async () => {
     expectField(await call('GET', '/api/Dac?brand=a%00b', app, {}), 'query.brand');
+  });
+
+  it('bytes that are not UTF-8, in a query escape or a body (Latin-1 "Röhre"), are 400 naming the field; nothing is written', async () => {
+    const query = await call('GET', '/api/Dac?q=R%F6hre', app, {});
+    expectErrorShape(query, 400);
+    expect(query.body.details).toEqual([{ path: 'query.q', message: NOT_UTF8_MESSAGE }]);
+    const b = brand();
+    const latin1 = Buffer.from(JSON.stringify([speaker(b, 'Röhre')]), 'latin1');
+    const body = await call(
+      'POST',
+      '/api/Dac/import',
+      app,
+      bearer(admin.token, { headers: { 'content-type': 'application/json' }, body: latin1 }),
+    );
+    expectErrorShape(body, 400);
+    expect(body.body.details).toEqual([{ path: 'body', message: NOT_UTF8_MESSAGE }]);
+    const page = (await (await sut.call('GET', `/api/Dac?brand=${b}`, app)).json()) as { total: number };
+    expect(page.total).toBe(0);
   });
 
   it('a NUL or a lone surrogate in an API key name, at creation and in PATCH', async () => {

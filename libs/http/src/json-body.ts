@@ -1,5 +1,7 @@
+import { isUtf8 } from 'node:buffer';
 import { badRequest, errorOf, payloadTooLarge } from '@acs/errors';
 import { assertStorableText } from './storable-text.js';
+import { NOT_UTF8_MESSAGE } from './utf8-input.js';
 import type { AppContext } from './types.js';
 
 const DEFAULT_BODY_LIMIT_BYTES = 64 * 1024;
@@ -34,8 +36,11 @@ export async function readJsonBody(ctx: AppContext, limitBytes = DEFAULT_BODY_LI
     throw payloadTooLarge(limitBytes);
   }
   if (size === 0) throw badRequest('A JSON request body is required');
-  const text = Buffer.concat(chunks, size).toString('utf8');
+  const bytes = Buffer.concat(chunks, size);
   chunks.length = 0;
+  // toString would turn each bad byte into U+FFFD and store that instead of what was meant.
+  if (!isUtf8(bytes)) throw badRequest('The request body is not valid UTF-8', [{ path: 'body', message: NOT_UTF8_MESSAGE }]);
+  const text = bytes.toString('utf8');
   let body: unknown;
   try {
     body = JSON.parse(text) as unknown;

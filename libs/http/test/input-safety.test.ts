@@ -4,13 +4,16 @@ import { signContext } from '@acs/auth';
 import { createLogger } from '@acs/logger';
 import { createMetricsRegistry } from '@acs/metrics';
 import {
+  NOT_UTF8_MESSAGE,
   Router,
   UNSTORABLE_TEXT_MESSAGE,
   createHttpApp,
   findUnstorableText,
   listen,
+  nonUtf8QueryParameters,
   parseInput,
   readJsonBody,
+  utf8Query,
   type AppState,
   type RunningServer,
 } from '@acs/http';
@@ -26,7 +29,7 @@ router.post('/echo', async (ctx) => {
   ctx.body = parseInput(z.object({ name: z.string() }).passthrough(), await readJsonBody(ctx), 'body');
 });
 router.get('/search', (ctx) => {
-  ctx.body = parseInput(z.object({ q: z.string().optional() }), ctx.query, 'query');
+  ctx.body = parseInput(z.object({ q: z.string().optional() }), utf8Query(ctx), 'query');
 });
 router.get('/db/:code', (ctx) => {
   throw new Error('the query failed', { cause: databaseError(ctx.params.code!) });
@@ -88,11 +91,18 @@ describe('the rule applied to every request', () => {
   });
 
   // The body is walked only when its text holds a \u escape: raw bytes can't smuggle either in.
-  it('raw bytes of a surrogate (CESU-8) or a raw NUL in a body never reach a route as such', async () => {
+  it('raw bytes of a surrogate (CESU-8), Latin-1 or a raw NUL in a body never reach a route as such', async () => {
     const cesu = Buffer.concat([Buffer.from('{"name": "a'), Buffer.from([0xed, 0xa0, 0x80]), Buffer.from('b"}')]);
-    const decoded = await signed('POST', '/echo', { body: cesu });
-    expect(decoded.status).toBe(200);
-    expect(((await decoded.json()) as { name: string }).name).toBe('a\ufffd\ufffd\ufffdb');
+    const refused = await signed('POST', '/echo', { body: cesu });
+    expect(refused.status).toBe(400);
+    expect(await refused.json()).toMatchObject({
+      message: 'The request body is not valid UTF-8',
+      details: [{ path: 'body', message: NOT_UTF8_MESSAGE }],
+    });
+    // "Röhre" from a client that sends Latin-1: refused, not stored as "R\ufffdhre".
+    const latin1 = await signed('POST', '/echo', { body: Buffer.from('{"name": "Röhre"}', 'latin1') });
+    expect(latin1.status).toBe(400);
+    expect((await signed('POST', '/echo', { body: Buffer.from('{"name": "Röhre"}', 'utf8') })).status).toBe(200);
     const rawNul = await signed('POST', '/echo', { body: Buffer.from('{"name": "a\u0000b"}') });
     expect(rawNul.status).toBe(400);
     expect(await rawNul.json()).toMatchObject({ message: 'The request body is not valid JSON' });
@@ -102,6 +112,24 @@ describe('the rule applied to every request', () => {
     const res = await signed('GET', '/search?q=a%00b');
     expect(res.status).toBe(400);
     expect(await res.json()).toMatchObject({ details: [{ path: 'query.q', message: UNSTORABLE_TEXT_MESSAGE }] });
+  });
+
+  it('query escapes that do not spell UTF-8 are 400 naming each parameter; UTF-8 escapes, a stray % and a literal U+FFFD pass', async () => {
+    const refused = await signed('GET', '/search?q=R%F6hre&ok=caf%C3%A9&cut=%E2%82&%FFname=x');
+    expect(refused.status).toBe(400);
+    expect(await refused.json()).toMatchObject({
+      message: 'The request query is not valid UTF-8',
+      details: [
+        { path: 'query.q', message: NOT_UTF8_MESSAGE },
+        { path: 'query.cut', message: NOT_UTF8_MESSAGE },
+        { path: 'query.\ufffdname', message: NOT_UTF8_MESSAGE },
+      ],
+    });
+    const passed = await signed('GET', '/search?q=caf%C3%A9+%F0%9F%8E%A7');
+    expect(passed.status).toBe(200);
+    expect(await passed.json()).toEqual({ q: 'café 🎧' });
+    expect(nonUtf8QueryParameters('q=100%&r=%zz&s=%EF%BF%BD&t=%ED%A0%80')).toEqual(['t']); // CESU-8 of a surrogate is not UTF-8
+    expect(nonUtf8QueryParameters('q=%c3%a9')).toEqual([]);
   });
 
   it('clean text passes untouched', async () => {
