@@ -16,4 +16,4 @@ export * from './client-address.js';
 export * from './require-caller.js';
 export * from './close-stack.js';
 export * from './run-standalone.js';
-export { NOT_UTF8_MESSAGE, nonUtf8QueryParameters, utf8Query } from './utf8-input.js';
+export { NOT_UTF8_MESSAGE, nonUtf8QueryParameters } from './utf8-input.js';

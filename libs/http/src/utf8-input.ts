@@ -5,8 +5,8 @@ import type { ParsedUrlQuery } from 'node:querystring';
 /**
  * Bytes that are not UTF-8 are refused with 400, never decoded to U+FFFD: a client that sends
  * "Röhre" in Latin-1 would otherwise store "R�hre" without a word. JSON must be UTF-8 (RFC 8259),
- * and a URL's percent-escapes spell UTF-8 (RFC 3986). readJsonBody checks bodies; utf8Query the
- * query of every operation that reads one.
+ * and a URL's percent-escapes spell UTF-8 (RFC 3986). readJsonBody checks bodies; parseQuery (via
+ * utf8Query) the query of every operation that reads one.
  */
 export const NOT_UTF8_MESSAGE = 'Text must be UTF-8';
 
@@ -29,12 +29,14 @@ export function nonUtf8QueryParameters(querystring: string): string[] {
     .map((pair) => new URLSearchParams(pair).keys().next().value ?? '');
 }
 
-/**
- * The request's query for parseInput, after checking that its escapes spell UTF-8 (400 in the error
- * shape otherwise, one detail per parameter). Only operations that read a query call it, so an
- * operation that ignores its query answers as before whatever the query holds.
- */
-export function utf8Query(ctx: { querystring: string; query: ParsedUrlQuery }): ParsedUrlQuery {
+/** What a query is read from: Koa's context (the raw query string and its parsed form). */
+export interface QuerySource {
+  querystring: string;
+  query: ParsedUrlQuery;
+}
+
+/** The request's parsed query, after checking that its escapes spell UTF-8 (400 in the error shape otherwise, one detail per parameter). */
+export function utf8Query(ctx: QuerySource): ParsedUrlQuery {
   const names = nonUtf8QueryParameters(ctx.querystring);
   if (names.length > 0) {
     throw badRequest(

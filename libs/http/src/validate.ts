@@ -1,6 +1,7 @@
 import type { z } from 'zod';
 import { badRequest, type ErrorDetail } from '@acs/errors';
 import { assertStorableText } from './storable-text.js';
+import { utf8Query, type QuerySource } from './utf8-input.js';
 
 /**
  * Parses input with a zod schema; failures become 400 with one `details` entry per problem. Text
@@ -15,4 +16,12 @@ export function parseInput<S extends z.ZodType>(schema: S, input: unknown, what:
     message: issue.message,
   }));
   throw badRequest(`The request ${what} is invalid`, details);
+}
+
+/**
+ * The one way an operation reads its query: the escapes must spell UTF-8 (utf8-input.ts), then
+ * parseInput as for any input. Operations that ignore their query never call it.
+ */
+export function parseQuery<S extends z.ZodType>(schema: S, ctx: QuerySource): z.infer<S> {
+  return parseInput(schema, utf8Query(ctx), 'query');
 }

@@ -12,8 +12,8 @@ import {
   listen,
   nonUtf8QueryParameters,
   parseInput,
+  parseQuery,
   readJsonBody,
-  utf8Query,
   type AppState,
   type RunningServer,
 } from '@acs/http';
@@ -29,7 +29,7 @@ router.post('/echo', async (ctx) => {
   ctx.body = parseInput(z.object({ name: z.string() }).passthrough(), await readJsonBody(ctx), 'body');
 });
 router.get('/search', (ctx) => {
-  ctx.body = parseInput(z.object({ q: z.string().optional() }), utf8Query(ctx), 'query');
+  ctx.body = parseQuery(z.object({ q: z.string().optional() }), ctx);
 });
 router.get('/db/:code', (ctx) => {
   throw new Error('the query failed', { cause: databaseError(ctx.params.code!) });

@@ -1,4 +1,4 @@
-import { Router, parseInput, utf8Query, type AppState } from '@acs/http';
+import { Router, parseQuery, type AppState } from '@acs/http';
 import { catalogQuerySchema } from '@acs/contracts';
 import type { CatalogReads } from '../data-access/catalog-reads.js';
 import { catalogEtag, matchesIfNoneMatch } from '../domain/catalog-etag.js';
@@ -13,7 +13,7 @@ export function catalogRoutes(reads: CatalogReads, options: CatalogRouteOptions)
   const router = new Router<AppState>();
   const cacheControl = `private, max-age=${options.maxAgeSeconds}`;
   router.get('/api/Dac', async (ctx) => {
-    const listing = planCatalogListing(parseInput(catalogQuerySchema, utf8Query(ctx), 'query'));
+    const listing = planCatalogListing(parseQuery(catalogQuerySchema, ctx));
     // The version is read before the rows: a write committing in between can only make the tag
     // older than the body (one extra 200 later), never tag an old body with the new version.
     const { db, version } = await reads.source();

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { Router, parseInput, readJsonBody, requireCaller, utf8Query, type AppContext, type AppState } from '@acs/http';
+import { Router, parseQuery, readJsonBody, requireCaller, type AppContext, type AppState } from '@acs/http';
 import { ROLE, type CatalogEntryInput } from '@acs/contracts';
 import { badRequest, errorOf } from '@acs/errors';
 import type { Db } from '@acs/db';
@@ -44,7 +44,7 @@ export function importRoutes(db: Db, reads: CatalogReads): Router<AppState> {
     // The gateway already required write:devices and an Admin JWT; the service checks the role it
     // was given too, so a mis-declared route can never open the import to other callers.
     requireCaller(ctx, { minRole: ROLE.admin });
-    const { dryRun } = parseInput(importQuerySchema, utf8Query(ctx), 'query');
+    const { dryRun } = parseQuery(importQuerySchema, ctx);
     const entries = await readImport(ctx);
     const counts = await importCatalog(db, entries, dryRun === 'true');
     // Read after the commit: at least this import's version, so this instance's next reads see it.

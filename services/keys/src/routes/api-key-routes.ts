@@ -1,4 +1,4 @@
-import { Router, parseInput, readJsonBody, requireCaller, utf8Query, type AppContext, type AppState } from '@acs/http';
+import { Router, parseInput, parseQuery, readJsonBody, requireCaller, type AppContext, type AppState } from '@acs/http';
 import {
   ROLE,
   apiKeyChangeRequestSchema,
@@ -73,7 +73,7 @@ export function apiKeyRoutes(deps: KeysDeps, rules: UserKeyRules): Router<AppSta
   });
   router.get('/api/ApiKeys/:id/usage', async (ctx) => {
     const { userId } = requireCaller(ctx);
-    const { days } = parseInput(apiKeyUsageQuerySchema, utf8Query(ctx), 'query');
+    const { days } = parseQuery(apiKeyUsageQuerySchema, ctx);
     ctx.body = await userKeyUsage(forRequest(deps, ctx), userId, ctx.params.id!, days);
   });
   router.delete('/api/ApiKeys/:id', async (ctx) => {
