@@ -14,7 +14,12 @@ function expectErrorShape(answer: RawAnswer, status: number, error: string): voi
   expect(answer.headers['content-type']).toMatch(/^application\/json/);
   expect(Number(answer.headers['content-length'])).toBe(Buffer.byteLength(answer.body));
   expect(answer.headers.connection).toBe('close');
-  expect(JSON.parse(answer.body)).toEqual({ error, message: expect.any(String), requestId: answer.headers['x-request-id'] });
+  expect(JSON.parse(answer.body)).toEqual({
+    error,
+    message: expect.any(String),
+    code: expect.any(String),
+    requestId: answer.headers['x-request-id'],
+  });
 }
 
 describe('gateway answers made before its handler runs', () => {

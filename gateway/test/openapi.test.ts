@@ -173,10 +173,12 @@ describe('OpenAPI document', () => {
     expect(responses['401']!.content['application/json']!.example).toEqual({
       error: 'Missing authentication headers',
       message: 'Both X-Api-Key and X-Api-Secret headers are required',
+      code: 'invalid_credentials',
     });
     expect(responses['403']!.content['application/json']!.example).toEqual({
       error: 'Insufficient permissions',
       message: 'Your API key does not have the required scope',
+      code: 'missing_scope',
     });
   });
 });

@@ -5,10 +5,16 @@ import type { OperationDoc } from './operations.js';
 /** The one error shape (ARCHITECTURE.md, decision 5). */
 export const ERROR_SCHEMA = {
   type: 'object',
-  required: ['error', 'message'],
+  required: ['error', 'message', 'code'],
   properties: {
-    error: { type: 'string', description: 'short title' },
-    message: { type: 'string', description: 'explanation' },
+    error: { type: 'string', description: "short title (the spec's exact words for its 401 and 403s)" },
+    message: { type: 'string', description: "explanation (the spec's exact words for its 401 and 403s)" },
+    code: {
+      type: 'string',
+      description:
+        'stable machine-readable reason to switch on, e.g. missing_credentials, invalid_credentials, missing_scope, token_required, role_too_low, subscription_required, rate_limited, validation_failed, not_found (docs/errors.md lists them)',
+    },
+    hint: { type: 'string', description: 'what a person can do about it, when there is something to say' },
     requestId: { type: 'string', description: 'the X-Request-Id of the request' },
     details: {
       type: 'array',
@@ -48,7 +54,9 @@ const RATE_LIMIT_HEADERS = { 'RateLimit-Policy': headerRef('RateLimit-Policy'), 
 /** Statuses whose answer may (503) or always does (429) carry Retry-After. */
 const RETRY_AFTER_STATUSES = new Set([429, 503]);
 
-function errorResponse(status: number, description: string, example?: { error: string; message: string }): Record<string, unknown> {
+type ErrorExample = { error: string; message: string; code: string };
+
+function errorResponse(status: number, description: string, example?: ErrorExample): Record<string, unknown> {
   return {
     description,
     headers: {
@@ -59,7 +67,7 @@ function errorResponse(status: number, description: string, example?: { error: s
     content: {
       'application/json': {
         schema: { $ref: '#/components/schemas/Error' },
-        ...(example ? { example: { error: example.error, message: example.message } } : {}),
+        ...(example ? { example: { error: example.error, message: example.message, code: example.code } } : {}),
       },
     },
   };
@@ -105,9 +113,9 @@ export function errorResponses(route: RouteSpec, doc: OperationDoc): Record<numb
   const own429 = doc.errors?.[429];
   Object.assign(descriptions, doc.errors ?? {});
   if (own429) descriptions[429] = `${own429}; or the API key's rate limit is reached`;
-  const examples: Record<number, { error: string; message: string }> = {
-    401: SPEC_ERRORS.missingApiKey,
-    403: SPEC_ERRORS.insufficientScope,
+  const examples: Record<number, ErrorExample> = {
+    401: { ...SPEC_ERRORS.missingApiKey, code: 'invalid_credentials' },
+    403: { ...SPEC_ERRORS.insufficientScope, code: 'missing_scope' },
   };
   const responses: Record<number, Record<string, unknown>> = {};
   for (const [status, description] of Object.entries(descriptions))

@@ -66,6 +66,39 @@ export const DEFAULT_TITLES: Readonly<Record<ErrorKind, string>> = {
   gateway_timeout: 'Gateway timeout',
 };
 
+/**
+ * The body's `code` for each kind unless a throw site names a more specific one (e.g. `invalid_credentials`,
+ * `missing_scope`): a stable, machine-readable word that clients may switch on; `error` and `message` stay
+ * the spec's words where the spec fixes them.
+ */
+export const DEFAULT_CODES: Readonly<Record<ErrorKind, string>> = {
+  bad_request: 'bad_request',
+  unauthorized: 'unauthorized',
+  forbidden: 'forbidden',
+  not_found: 'not_found',
+  method_not_allowed: 'method_not_allowed',
+  conflict: 'conflict',
+  payload_too_large: 'payload_too_large',
+  unsupported_media_type: 'unsupported_media_type',
+  unprocessable: 'unprocessable',
+  too_many_requests: 'rate_limited',
+  internal: 'internal_error',
+  bad_gateway: 'bad_gateway',
+  unavailable: 'unavailable',
+  gateway_timeout: 'gateway_timeout',
+};
+
+/** What a throw site may add to an AppError beyond kind, title and message. */
+export interface AppErrorOptions {
+  details?: ErrorDetail[];
+  headers?: Record<string, string>;
+  cause?: unknown;
+  /** Stable machine-readable code; defaults to DEFAULT_CODES[kind]. */
+  code?: string;
+  /** One sentence for a person: what to do next. Never which credential part was wrong, never internals. */
+  hint?: string;
+}
+
 /** One entry of a validation failure: where (`path`) and why. */
 export interface ErrorDetail {
   path: string;
@@ -81,19 +114,18 @@ export class AppError extends Error {
   readonly title: string;
   readonly details: ErrorDetail[] | undefined;
   readonly headers: Record<string, string> | undefined;
+  readonly code: string;
+  readonly hint: string | undefined;
 
-  constructor(
-    kind: ErrorKind,
-    title: string,
-    message: string,
-    options: { details?: ErrorDetail[]; headers?: Record<string, string>; cause?: unknown } = {},
-  ) {
+  constructor(kind: ErrorKind, title: string, message: string, options: AppErrorOptions = {}) {
     super(message, { cause: options.cause });
     this.name = 'AppError';
     this.kind = kind;
     this.title = title;
     this.details = options.details;
     this.headers = options.headers;
+    this.code = options.code ?? DEFAULT_CODES[kind];
+    this.hint = options.hint;
   }
 
   get status(): number {

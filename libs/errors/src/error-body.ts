@@ -6,12 +6,17 @@ import { isDependencyUnavailable } from './dependency-unavailable.js';
 export interface ErrorBody {
   error: string;
   message: string;
+  /** Stable machine-readable code (ours; the spec fixes only `error` and `message`). */
+  code: string;
+  /** What a person can do about it, when there is something to say. */
+  hint?: string;
   requestId?: string;
   details?: ErrorDetail[];
 }
 
 export function errorBody(err: AppError, requestId?: string): ErrorBody {
-  const body: ErrorBody = { error: err.title, message: err.message };
+  const body: ErrorBody = { error: err.title, message: err.message, code: err.code };
+  if (err.hint) body.hint = err.hint;
   if (requestId) body.requestId = requestId;
   if (err.details) body.details = err.details;
   return body;

@@ -1,6 +1,6 @@
-import { AppError, DEFAULT_TITLES, type ErrorDetail, type ErrorKind } from './app-error.js';
+import { AppError, DEFAULT_TITLES, type AppErrorOptions, type ErrorDetail, type ErrorKind } from './app-error.js';
 
-type ErrorOptions = { details?: ErrorDetail[]; headers?: Record<string, string>; cause?: unknown };
+type ErrorOptions = AppErrorOptions;
 
 /** An AppError with its kind's default title: call sites name the rule, not the wording of the title. */
 export const errorOf = (kind: ErrorKind, message: string, options: ErrorOptions = {}): AppError =>

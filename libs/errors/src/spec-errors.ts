@@ -1,8 +1,8 @@
 import { AppError } from './app-error.js';
 
 /**
- * The contract's exact 401/403 bodies (service-interface.md, "Errors"). Used verbatim:
- * client apps match on these strings.
+ * The contract's exact 401/403 bodies (service-interface.md, "Errors"). `error` and `message` are used
+ * verbatim: client apps match on these strings. `code` and `hint` are ours, beside them.
  */
 export const SPEC_ERRORS = {
   missingApiKey: {
@@ -22,9 +22,44 @@ export const SPEC_ERRORS = {
   },
 } as const;
 
+/** The 401 when a header is missing: the hint names what to send. */
 export const missingApiKeyError = (): AppError =>
-  new AppError('unauthorized', SPEC_ERRORS.missingApiKey.error, SPEC_ERRORS.missingApiKey.message);
-export const insufficientScopeError = (): AppError =>
-  new AppError('forbidden', SPEC_ERRORS.insufficientScope.error, SPEC_ERRORS.insufficientScope.message);
-export const insufficientUserError = (): AppError =>
-  new AppError('forbidden', SPEC_ERRORS.insufficientUser.error, SPEC_ERRORS.insufficientUser.message);
+  new AppError('unauthorized', SPEC_ERRORS.missingApiKey.error, SPEC_ERRORS.missingApiKey.message, {
+    code: 'missing_credentials',
+    hint: 'Send your API key in X-Api-Key and its secret in X-Api-Secret.',
+  });
+
+/**
+ * The 401 when both headers were sent but do not open anything. Deliberately neutral: it never says
+ * whether the key is unknown, revoked or expired, or the secret does not match.
+ */
+export const invalidCredentialsError = (): AppError =>
+  new AppError('unauthorized', SPEC_ERRORS.missingApiKey.error, SPEC_ERRORS.missingApiKey.message, {
+    code: 'invalid_credentials',
+    hint: 'The API key is unknown, revoked or expired, or the secret does not match it. Check both values, or create a new key.',
+  });
+
+/** The scope 403; `requiredScopes` are the scopes any one of which would open the endpoint. */
+export const insufficientScopeError = (requiredScopes: readonly string[] = []): AppError =>
+  new AppError('forbidden', SPEC_ERRORS.insufficientScope.error, SPEC_ERRORS.insufficientScope.message, {
+    code: 'missing_scope',
+    ...(requiredScopes.length > 0
+      ? { hint: `This endpoint needs a key with the scope ${requiredScopes.join(' or ')}.` }
+      : { hint: 'This endpoint needs a scope your key does not have.' }),
+  });
+
+/** Why the user requirement refused a request: no usable token, or a role below the endpoint's. */
+export type UserRefusal = 'token_required' | 'role_too_low' | 'subscription_required';
+
+const USER_HINTS: Record<UserRefusal, string> = {
+  token_required: 'Send a current user token as Authorization: Bearer <jwt> (from POST /api/Users/Login).',
+  role_too_low: 'Your account role is below what this endpoint needs.',
+  subscription_required: 'This endpoint needs an active subscription or trial: subscribe to a plan (POST /api/Subscriptions).',
+};
+
+/** The user 403 (missing or bad JWT, or a role too low), with a code that says which and a hint that says what raises it. */
+export const insufficientUserError = (reason: UserRefusal = 'token_required'): AppError =>
+  new AppError('forbidden', SPEC_ERRORS.insufficientUser.error, SPEC_ERRORS.insufficientUser.message, {
+    code: reason,
+    hint: USER_HINTS[reason],
+  });

@@ -23,7 +23,12 @@ describe('errors', () => {
   });
 
   it('renders the spec bodies verbatim', () => {
-    expect(errorBody(missingApiKeyError())).toEqual({ error: SPEC_ERRORS.missingApiKey.error, message: SPEC_ERRORS.missingApiKey.message });
+    expect(errorBody(missingApiKeyError())).toEqual({
+      error: SPEC_ERRORS.missingApiKey.error,
+      message: SPEC_ERRORS.missingApiKey.message,
+      code: 'missing_credentials',
+      hint: expect.any(String),
+    });
     expect(missingApiKeyError().status).toBe(401);
     expect(errorBody(insufficientScopeError()).message).toBe('Your API key does not have the required scope');
     expect(errorBody(insufficientUserError()).message).toBe('A valid user JWT with sufficient role is required');
@@ -34,6 +39,7 @@ describe('errors', () => {
     expect(errorBody(err, 'rid-1')).toEqual({
       error: 'Bad request',
       message: 'nope',
+      code: 'bad_request',
       requestId: 'rid-1',
       details: [{ path: 'a', message: 'b' }],
     });
@@ -66,6 +72,7 @@ describe('unreachable dependencies become 503, not 500', () => {
       expect(errorBody(appError)).toEqual({
         error: 'Service unavailable',
         message: expect.not.stringMatching(/ECONN|Connection terminated/),
+        code: 'unavailable',
       });
     }
   });
@@ -86,7 +93,11 @@ describe('unreachable dependencies become 503, not 500', () => {
 
 describe('default titles', () => {
   it('every kind has its title, used by errorOf and the shorthands', () => {
-    expect(errorBody(errorOf('unsupported_media_type', 'send JSON'))).toEqual({ error: 'Unsupported media type', message: 'send JSON' });
+    expect(errorBody(errorOf('unsupported_media_type', 'send JSON'))).toEqual({
+      error: 'Unsupported media type',
+      message: 'send JSON',
+      code: 'unsupported_media_type',
+    });
     expect(errorOf('gateway_timeout', 'late').status).toBe(504);
     expect(errorBody(notFound('gone')).error).toBe(DEFAULT_TITLES.not_found);
   });

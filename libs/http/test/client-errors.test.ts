@@ -24,7 +24,7 @@ function expectErrorShape(answer: RawAnswer, status: number, error: string): voi
   expect(Number(answer.headers['content-length'])).toBe(Buffer.byteLength(answer.body));
   expect(answer.headers.connection).toBe('close');
   const body = JSON.parse(answer.body) as Record<string, unknown>;
-  expect(body).toEqual({ error, message: expect.any(String), requestId: answer.headers['x-request-id'] });
+  expect(body).toEqual({ error, message: expect.any(String), code: expect.any(String), requestId: answer.headers['x-request-id'] });
 }
 
 describe('answers node:http makes before the handler', () => {

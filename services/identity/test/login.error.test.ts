@@ -40,7 +40,11 @@ describe('a failed login', () => {
     const [unknownText, wrongText] = [await unknown.text(), await wrong.text()];
     expect(unknownText).toBe(wrongText);
     expect(JSON.parse(unknownText)).toEqual({ ...INVALID_CREDENTIALS, requestId: 'req-same' });
-    expect(INVALID_CREDENTIALS).toEqual({ error: 'Invalid credentials', message: 'The e-mail or password is incorrect' });
+    expect(INVALID_CREDENTIALS).toMatchObject({
+      error: 'Invalid credentials',
+      message: 'The e-mail or password is incorrect',
+      code: 'invalid_login',
+    });
     expect([...unknown.headers.keys()].sort()).toEqual([...wrong.headers.keys()].sort());
   });
 

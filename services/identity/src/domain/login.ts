@@ -8,8 +8,17 @@ import { LoginThrottledError, beginLoginAttempt, type LoginAttempt } from './log
 import { issueToken } from './tokens.js';
 
 /** One answer for an unknown e-mail and a wrong password: the body tells an attacker nothing. */
-export const INVALID_CREDENTIALS = { error: 'Invalid credentials', message: 'The e-mail or password is incorrect' } as const;
-const invalidCredentials = (): AppError => new AppError('unauthorized', INVALID_CREDENTIALS.error, INVALID_CREDENTIALS.message);
+export const INVALID_CREDENTIALS = {
+  error: 'Invalid credentials',
+  message: 'The e-mail or password is incorrect',
+  code: 'invalid_login',
+  hint: 'Check the e-mail and password; repeated failures are slowed down (429 with Retry-After).',
+} as const;
+const invalidCredentials = (): AppError =>
+  new AppError('unauthorized', INVALID_CREDENTIALS.error, INVALID_CREDENTIALS.message, {
+    code: INVALID_CREDENTIALS.code,
+    hint: INVALID_CREDENTIALS.hint,
+  });
 
 export interface LoginInput {
   email: string;
