@@ -14,6 +14,7 @@ import { messagePage } from './pages/message-page.js';
 import { authRoutes } from './routes/auth-routes.js';
 import { deviceRoutes } from './routes/device-routes.js';
 import { createFixedRoutes } from './routes/fixed-routes.js';
+import { keyPageRoutes } from './routes/key-page-routes.js';
 import { keyRoutes } from './routes/key-routes.js';
 import { overviewRoutes } from './routes/overview-routes.js';
 import { subscriptionRoutes } from './routes/subscription-routes.js';
@@ -46,8 +47,9 @@ export function createDashboardHandler(deps: DashboardAppDeps): RequestListener 
   const { api, cookies } = deps;
   const router = createRouter<PageHandler>([
     ...authRoutes(api),
-    ...overviewRoutes(),
+    ...overviewRoutes(api),
     ...keyRoutes(api, deps.publicGatewayUrl),
+    ...keyPageRoutes(api, deps.publicGatewayUrl),
     ...subscriptionRoutes(api),
     ...deviceRoutes(api),
   ]);

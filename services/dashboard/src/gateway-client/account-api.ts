@@ -4,6 +4,7 @@ import {
   apiKeyRolledResponseSchema,
   apiKeyUsageResponseSchema,
   apiKeyViewSchema,
+  catalogPageSchema,
   deviceListResponseSchema,
   deviceSchema,
   loginResponseSchema,
@@ -63,11 +64,9 @@ export function createAccountApi(gateway: GatewayClient) {
       ctx: CallerContext,
       input: { name: string; scopes: string; environment: 'live' | 'test'; expiresAt?: string; rateLimits?: RateLimits },
     ) => (await gateway.send(apiKeyCreatedResponseSchema, { ...ctx, method: 'POST', path: '/api/ApiKeys', body: input })).data,
-    changeKeyScopes: async (ctx: CallerContext, id: string, scopes: string) =>
-      (await gateway.send(apiKeyViewSchema, { ...ctx, method: 'PATCH', path: `/api/ApiKeys/${segment(id)}`, body: { scopes } })).data,
-    /** null: back to the deployment's default. */
-    changeKeyLimits: async (ctx: CallerContext, id: string, rateLimits: RateLimits | null) =>
-      (await gateway.send(apiKeyViewSchema, { ...ctx, method: 'PATCH', path: `/api/ApiKeys/${segment(id)}`, body: { rateLimits } })).data,
+    /** Name, scopes and limits at once (rateLimits null: back to the deployment's default). */
+    changeKey: async (ctx: CallerContext, id: string, change: { name: string; scopes: string; rateLimits: RateLimits | null }) =>
+      (await gateway.send(apiKeyViewSchema, { ...ctx, method: 'PATCH', path: `/api/ApiKeys/${segment(id)}`, body: change })).data,
     revokeKey: async (ctx: CallerContext, id: string) =>
       (await gateway.send(apiKeyViewSchema, { ...ctx, method: 'DELETE', path: `/api/ApiKeys/${segment(id)}` })).data,
     rollKey: async (ctx: CallerContext, id: string, graceSeconds: number) =>
@@ -94,6 +93,17 @@ export function createAccountApi(gateway: GatewayClient) {
         .data,
     cancelSubscription: async (ctx: CallerContext, id: string) =>
       (await gateway.send(subscriptionViewSchema, { ...ctx, method: 'DELETE', path: `/api/Subscriptions/${segment(id)}` })).data,
+
+    /** The catalog's search (a substring of "<brand> <model>"), the dashboard's own key reading it. */
+    searchCatalog: async (ctx: CallerContext, q: string, pageSize = 8) =>
+      (
+        await gateway.send(catalogPageSchema, {
+          ...ctx,
+          token: null,
+          method: 'GET',
+          path: `/api/Dac?q=${encodeURIComponent(q)}&pageSize=${pageSize}`,
+        })
+      ).data,
 
     listDevices: async (ctx: CallerContext) =>
       (await gateway.send(deviceListResponseSchema, { ...ctx, method: 'GET', path: '/api/Devices' })).data,

@@ -30,7 +30,7 @@ const FIELD_LABELS: Record<string, string> = {
 };
 
 /** The form field a validation detail is about: `body.password` -> `password`. */
-const fieldNameOf = (path: string): string => path.replace(/^body\./, '');
+const fieldNameOf = (path: string): string => path.replace(/^body\./, '').split('.')[0]!;
 
 function fieldLabel(path: string): string {
   const field = fieldNameOf(path);

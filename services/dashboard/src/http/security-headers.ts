@@ -1,14 +1,15 @@
 import type { ServerResponse } from 'node:http';
 import { COPY_SCRIPT_CSP_SOURCE } from '../pages/copy-script.js';
+import { PICKER_SCRIPT_CSP_SOURCE } from '../pages/picker-script.js';
 
 /**
- * One script, allowed by its hash (the copy buttons), and styles from our own file only: an
+ * Two scripts, each allowed by its hash (the copy buttons; the catalog picker), and styles from our own file only: an
  * injected tag can neither run nor restyle the page. Forms may post only to us; no one may frame
  * us (clickjacking on the revoke buttons).
  */
 export const CONTENT_SECURITY_POLICY = [
   "default-src 'self'",
-  `script-src ${COPY_SCRIPT_CSP_SOURCE}`,
+  `script-src ${COPY_SCRIPT_CSP_SOURCE} ${PICKER_SCRIPT_CSP_SOURCE}`,
   "style-src 'self'",
   "img-src 'self'",
   "object-src 'none'",

@@ -3,6 +3,8 @@ import { firstInvalid, textField } from './form-fields.js';
 import { html, type SafeHtml } from './html.js';
 import { formatTime } from './labels.js';
 import { csrfField, layout, type Chrome } from './layout.js';
+import { catalogPicker, type CatalogResults } from './catalog-picker.js';
+import { pickerScriptElement } from './picker-script.js';
 
 export interface DeviceDraft {
   serialNumber: string;
@@ -15,6 +17,9 @@ export interface DevicesPageData {
   devices: DeviceView[];
   catalogUnavailable: boolean;
   draft?: DeviceDraft;
+  /** The picker's search text and what it found. */
+  q: string;
+  results: CatalogResults;
 }
 
 const NOTHING = html`<span class="hint" aria-label="none">—</span>`;
@@ -34,7 +39,7 @@ function deviceTable(devices: DeviceView[]): SafeHtml {
   )}</tbody></table>`;
 }
 
-const FIELDS = ['serialNumber', 'name', 'catalogEntryId', 'firmwareVersion'] as const;
+const FIELDS = ['serialNumber', 'name', 'firmwareVersion'] as const;
 
 export function devicesPage(chrome: Chrome, data: DevicesPageData): SafeHtml {
   const draft = data.draft;
@@ -51,9 +56,10 @@ ${deviceTable(data.devices)}</section>
   ${csrfField(chrome.csrfToken)}
   ${textField({ label: 'Serial number', name: 'serialNumber', value: draft?.serialNumber ?? '', attributes: html`required maxlength="64"`, hint: 'Letters, digits and . _ : - only. Registering a serial you already registered updates its name (and the entry and firmware, when given).' }, errors, focused)}
   ${textField({ label: 'Name', name: 'name', value: draft?.name ?? '', attributes: html`required maxlength="100"` }, errors, focused)}
-  ${textField({ label: 'Catalog entry id (optional)', name: 'catalogEntryId', value: draft?.catalogEntryId ?? '', attributes: html`inputmode="numeric" pattern="[0-9]*"` }, errors, focused)}
   ${textField({ label: 'Firmware version (optional)', name: 'firmwareVersion', value: draft?.firmwareVersion ?? '', attributes: html`maxlength="32"` }, errors, focused)}
-  <button type="submit">Register device</button>
+  ${catalogPicker({ q: data.q, chosen: draft?.catalogEntryId ?? '', results: data.results, ...(errors?.catalogEntryId ? { error: errors.catalogEntryId } : {}) })}
+  <button type="submit" name="action" value="register">Register device</button>
 </form></section>`,
+    pickerScriptElement(),
   );
 }

@@ -1,7 +1,6 @@
 import type { ApiKeyView } from '@acs/contracts';
 import { html, type SafeHtml } from './html.js';
 import { formatTime } from './labels.js';
-import { csrfField, layout, type Chrome } from './layout.js';
 
 const DAY_MS = 86_400_000;
 /** A key this close to its expiry gets a warning on its card. */
@@ -92,63 +91,19 @@ export function keyStatus(key: ApiKeyView, now = Date.now()): SafeHtml {
   return html`active`;
 }
 
-/** The card's expiry and grace facts; a warning when the key expires within EXPIRY_WARNING_DAYS. */
+/** When the key stops: a date, "never", or a highlighted warning when that is within EXPIRY_WARNING_DAYS. */
+export function expiryText(key: ApiKeyView, now = Date.now()): SafeHtml {
+  if (!key.expiresAt) return html`never`;
+  const left = Date.parse(key.expiresAt) - now;
+  const days = Math.ceil(left / DAY_MS);
+  if (left <= 0 || key.revokedAt || left > EXPIRY_WARNING_DAYS * DAY_MS) return html`${formatTime(key.expiresAt)}`;
+  return html`<span class="expiry-warning">${formatTime(key.expiresAt)}: expires ${days <= 1 ? 'within a day' : `in ${days} days`}</span>`;
+}
+
+/** The key page's expiry and grace facts. */
 export function lifecycleFacts(key: ApiKeyView, now = Date.now()): SafeHtml {
-  let expiry: SafeHtml = html`never`;
-  if (key.expiresAt) {
-    const left = Date.parse(key.expiresAt) - now;
-    const days = Math.ceil(left / DAY_MS);
-    expiry =
-      left <= 0 || key.revokedAt
-        ? html`${formatTime(key.expiresAt)}`
-        : left <= EXPIRY_WARNING_DAYS * DAY_MS
-          ? html`<span class="expiry-warning">${formatTime(key.expiresAt)}: expires ${days <= 1 ? 'within a day' : `in ${days} days`}</span>`
-          : html`${formatTime(key.expiresAt)}`;
-  }
   const grace = key.graceEndsAt && !key.revokedAt ? html`<dt>Old secret</dt><dd>works until ${formatTime(key.graceEndsAt)}</dd>` : '';
-  return html`<dt>Expires</dt><dd>${expiry}</dd>${grace}`;
+  return html`<dt>Expires</dt><dd>${expiryText(key, now)}</dd>${grace}`;
 }
 
 export const canRoll = (key: ApiKeyView, now = Date.now()): boolean => !key.revokedAt && !isExpired(key, now);
-
-/** Asked before a secret is rolled: what will happen, how long the old secret keeps working. */
-export function rollKeyPage(chrome: Chrome, key: ApiKeyView): SafeHtml {
-  const id = encodeURIComponent(key.id);
-  return layout(
-    'Roll the secret of this key?',
-    chrome,
-    html`<section class="confirm">
-  <p>Give key <strong>“${key.name}”</strong> (<code>${key.key}</code>) a new secret? The key itself stays the same. The new secret is shown once, on the next page. Until the grace period ends, apps may use either secret; then only the new one works.</p>
-  <form method="post" action="/keys/${id}/roll" class="stacked">${csrfField(chrome.csrfToken)}
-    <fieldset><legend>The old secret keeps working for</legend>
-      ${GRACE_CHOICES.map((choice, i) => html`<div class="check"><input type="radio" id="grace-${choice.value}" name="graceSeconds" value="${choice.value}"${i === 1 ? html` checked` : ''}><label for="grace-${choice.value}">${choice.label}</label></div>`)}
-    </fieldset>
-    <p class="confirm-actions">
-      <button type="submit">Roll the secret of “${key.name}”</button>
-      <a class="button secondary" href="/keys">Keep the current secret</a>
-    </p>
-  </form>
-</section>`,
-  );
-}
-
-export interface RolledKey {
-  name: string;
-  key: string;
-  secret: string;
-  /** ISO instant; null: the old secret stopped at once. */
-  graceEndsAt: string | null;
-}
-
-/** The one page view that shows a rolled key's new secret. */
-export function rolledPanel(rolled: RolledKey): SafeHtml {
-  return html`<section class="secret" aria-labelledby="rolled-title">
-  <h2 id="rolled-title">New secret for “${rolled.name}”</h2>
-  <p class="warning"><strong>Copy the new secret now: it is shown only this once.</strong></p>
-  <dl class="facts">
-    <dt>X-Api-Key</dt><dd><code id="rolled-key">${rolled.key}</code> (unchanged)</dd>
-    <dt>X-Api-Secret</dt><dd><code id="rolled-secret" class="secret-value">${rolled.secret}</code></dd>
-    <dt>Old secret</dt><dd id="rolled-old">${rolled.graceEndsAt ? `works until ${formatTime(rolled.graceEndsAt)}, then stops` : 'stopped working at once'}</dd>
-  </dl>
-</section>`;
-}

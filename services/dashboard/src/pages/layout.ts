@@ -9,7 +9,7 @@ export interface Chrome {
   path?: string;
   /** A success message (from the previous action). */
   notice?: string | null;
-  /** What went wrong with the form just sent (a summary; each field's own message is next to it). */
+  /** What went wrong, when it is not about one field (a field's message is beside that field only). */
   error?: string | null;
   /** Per form field (the form's `name`): what is wrong with it. */
   fieldErrors?: Record<string, string>;
@@ -44,7 +44,11 @@ function navigation(chrome: Chrome): SafeHtml {
     </nav>`;
 }
 
-export function layout(title: string, chrome: Chrome, content: SafeHtml): SafeHtml {
+/** One message per error: when fields carry their own, the summary would say it a second time. */
+const hasFieldErrors = (chrome: Chrome): boolean => Object.keys(chrome.fieldErrors ?? {}).length > 0;
+
+/** `script`: a page's own script besides the copy buttons' (the devices page's catalog picker). */
+export function layout(title: string, chrome: Chrome, content: SafeHtml, script?: SafeHtml): SafeHtml {
   return html`<!doctype html>
 <html lang="en">
 <head>
@@ -59,10 +63,10 @@ export function layout(title: string, chrome: Chrome, content: SafeHtml): SafeHt
 <main id="main" tabindex="-1">
 <h1>${title}</h1>
 ${chrome.notice ? html`<p class="notice" role="status">${chrome.notice}</p>` : ''}
-${chrome.error ? html`<p class="error" role="alert" id="form-error">${chrome.error}</p>` : ''}
+${chrome.error && !hasFieldErrors(chrome) ? html`<p class="error" role="alert" id="form-error">${chrome.error}</p>` : ''}
 ${content}
 </main>
-${copyScriptElement()}
+${copyScriptElement()}${script ?? ''}
 </body>
 </html>
 `;

@@ -41,7 +41,7 @@ export function rateLimitsFromForm(text: string): { ok: true; rateLimits: RateLi
 
 /** On each card, after the full explanation on the create form: the same rules, shorter. */
 export const CARD_HINT =
-  "As on the create form, e.g. 20/1s,50000/1d; empty: the deployment default. A limit above the deployment's ceiling is refused.";
+  "Up to 4 limits as <requests>/<window>, e.g. 20/1s,50000/1d (units s, m, h, d); empty: the deployment default. A limit above the deployment's ceiling is refused.";
 
 const HINT =
   'Optional. Up to 4 limits as <requests>/<window>, separated by commas, e.g. 20/1s,50000/1d for 20 per second and 50,000 per day (units s, m, h, d). Empty: the deployment default. This deployment may set a ceiling; a limit above it is refused and the message names the ceiling.';

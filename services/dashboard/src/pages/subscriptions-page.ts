@@ -24,19 +24,48 @@ function stateOf(subscription: SubscriptionView): string {
   return subscription.status;
 }
 
-function planRow(plan: SubscriptionPlanView, current: SubscriptionView | undefined): SafeHtml {
-  let action: SafeHtml;
-  if (plan.planType === 0) action = html`<span class="hint">no subscription needed</span>`;
-  else if (current && current.planId === plan.id) {
+function planAction(plan: SubscriptionPlanView, current: SubscriptionView | undefined): SafeHtml {
+  if (plan.planType === 0) return html`<span class="hint">no subscription needed</span>`;
+  if (current && current.planId === plan.id) {
     // Canceled but still running: taking the same plan again would start a second subscription.
-    action = current.cancelAtPeriodEnd
+    return current.cancelAtPeriodEnd
       ? html`<span>your plan until ${periodEnd(current)} (canceled)</span>`
       : html`<strong>your current plan</strong>`;
-  } else {
-    const verb = current ? 'Switch to' : 'Subscribe to';
-    action = html`<a class="button" href="/subscriptions/plans/${encodeURIComponent(plan.id)}" aria-label="${verb} ${plan.name}…">${verb} ${plan.name}…</a>`;
   }
-  return html`<tr><td data-label="Plan">${plan.name}</td><td data-label="Price">${formatPrice(plan.price, plan.currency, plan.billingInterval)}</td><td data-label="Action">${action}</td></tr>`;
+  const verb = current ? 'Switch to' : 'Subscribe to';
+  return html`<a class="button" href="/subscriptions/plans/${encodeURIComponent(plan.id)}">${verb} ${plan.name}…</a>`;
+}
+
+/** What a plan gives and how it runs, in words (the plan records carry only price and interval). */
+const COMPARISON: ReadonlyArray<{ feature: string; of: (plan: SubscriptionPlanView) => string }> = [
+  { feature: 'Price', of: (plan) => formatPrice(plan.price, plan.currency, plan.billingInterval) },
+  { feature: 'API keys', of: (plan) => (plan.planType === 0 ? 'only during the trial' : 'yes, as many as you need') },
+  {
+    feature: 'Renewal',
+    of: (plan) =>
+      ({ month: 'every month until canceled', year: 'every year until canceled', lifetime: 'none: paid once, never ends' })[
+        plan.billingInterval as 'month'
+      ] ?? 'nothing to renew',
+  },
+  {
+    feature: 'Canceling',
+    of: (plan) =>
+      plan.billingInterval === 'lifetime'
+        ? 'ends it at once'
+        : plan.planType === 0
+          ? 'nothing to cancel'
+          : 'keeps it to the end of the period',
+  },
+];
+
+/** Plans side by side: one column per plan, one row per feature; on a phone one block per feature. */
+function planComparison(plans: SubscriptionPlanView[], current: SubscriptionView | undefined): SafeHtml {
+  const cells = (of: (plan: SubscriptionPlanView) => SafeHtml | string) =>
+    plans.map((plan) => html`<td data-label="${plan.name}">${of(plan)}</td>`);
+  return html`<table class="responsive compare"><caption class="visually-hidden">The plans compared</caption>
+<thead><tr><td></td>${plans.map((plan) => html`<th scope="col">${plan.name}</th>`)}</tr></thead>
+<tbody>${COMPARISON.map((row) => html`<tr><th scope="row">${row.feature}</th>${cells(row.of)}</tr>`)}
+<tr><th scope="row">Choose</th>${cells((plan) => planAction(plan, current))}</tr></tbody></table>`;
 }
 
 function subscriptionRow(subscription: SubscriptionView, plans: SubscriptionPlanView[]): SafeHtml {
@@ -59,9 +88,8 @@ export function subscriptionsPage(chrome: Chrome, data: SubscriptionsPageData): 
   return layout(
     'Subscriptions',
     chrome,
-    html`<section><h2>Plans</h2>
-<table class="responsive"><thead><tr><th scope="col">Plan</th><th scope="col">Price</th><th scope="col">Action</th></tr></thead>
-<tbody>${data.plans.map((plan) => planRow(plan, current))}</tbody></table>
+    html`<section><h2>Compare the plans</h2>
+${planComparison(data.plans, current)}
 <p class="hint">There is no payment step in this system: a subscription is active at once. Switching plans ends the current one now, without proration.</p>
 </section>
 <section><h2>Your subscriptions</h2>${mine}</section>`,

@@ -1,22 +1,48 @@
+import type { ApiKeyView } from '@acs/contracts';
+import { accountStatus, daysSince, periodStartOf } from '../account/account-status.js';
 import { summarizeToken } from '../account/account-summary.js';
-import { showPage, type PageHandler } from '../http/page.js';
+import type { AccountApi } from '../gateway-client/account-api.js';
+import { isGatewayError } from '../gateway-client/gateway-error.js';
+import { isInsufficientRole } from '../gateway-client/user-messages.js';
+import { showPage, type PageHandler, type PageRequest, type PageResponse } from '../http/page.js';
 import type { RouteDefinition } from '../http/router.js';
 import { landingPage } from '../pages/landing-page.js';
 import { overviewPage } from '../pages/overview-page.js';
 import { isSignedIn } from '../session/session.js';
-import { chromeFor, sessionEnded } from './route-kit.js';
+import { callerOf, chromeFor, sessionEnded } from './route-kit.js';
 
-/** Who am I: from the token the login gave us, no extra call. Signed out: what this site is. */
-export function overviewRoutes(): RouteDefinition<PageHandler>[] {
+/**
+ * Signed in: what the user can do now and why, from the token and three questions to the gateway
+ * (subscriptions and keys at once, then each key's usage at once). Signed out: what this site is.
+ */
+export function overviewRoutes(api: AccountApi): RouteDefinition<PageHandler>[] {
+  async function overview(req: PageRequest, token: string): Promise<PageResponse> {
+    const account = summarizeToken(token);
+    if (!account) return sessionEnded();
+    const caller = callerOf(req);
+    const [subscriptions, keys] = await Promise.all([
+      api.listSubscriptions(caller).catch(() => null),
+      api
+        .listKeys(caller)
+        .catch((err: unknown): ApiKeyView[] | 'not-allowed' | null =>
+          isGatewayError(err) && isInsufficientRole(err) ? 'not-allowed' : null,
+        ),
+    ]);
+    let usages = null;
+    if (Array.isArray(keys)) {
+      const now = Date.now();
+      const days = daysSince(periodStartOf(subscriptions?.find((s) => s.status === 'active') ?? null, now), now);
+      usages = await Promise.all(keys.map((key) => api.keyUsage(caller, key.id, days))).catch(() => null);
+    }
+    const status = accountStatus({ account, subscriptions, keys, usages });
+    return showPage(overviewPage(chromeFor(req), account, status));
+  }
+
   return [
     {
       method: 'GET',
       pattern: '/',
-      handler: async (req) => {
-        if (!isSignedIn(req.session)) return showPage(landingPage(chromeFor(req)));
-        const account = summarizeToken(req.session.token);
-        return account ? showPage(overviewPage(chromeFor(req), account)) : sessionEnded();
-      },
+      handler: async (req) => (isSignedIn(req.session) ? overview(req, req.session.token) : showPage(landingPage(chromeFor(req)))),
     },
   ];
 }

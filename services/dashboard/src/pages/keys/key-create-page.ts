@@ -1,0 +1,51 @@
+import { firstInvalid, textField } from '../form-fields.js';
+import { html, type SafeHtml } from '../html.js';
+import { expiryField } from '../key-lifecycle.js';
+import { csrfField, layout, type Chrome } from '../layout.js';
+import { rateLimitsField } from '../rate-limits.js';
+import { scopeField } from './scope-field.js';
+
+export interface KeyDraft {
+  name: string;
+  scopes: string[];
+  environment: string;
+  /** Days until expiry as chosen in the form; '' never; 'date': expiresOn. */
+  expiresInDays?: string;
+  /** The date field as sent (YYYY-MM-DD, or ''). */
+  expiresOn?: string;
+  /** The limits as typed ("20/1s,50000/1d"; '' the deployment default). */
+  rateLimits?: string;
+}
+
+const FIELDS = ['name', 'scopes', 'environment', 'expiresAt', 'rateLimits'] as const;
+
+function environmentField(selected: string, error: string | undefined, focused: boolean): SafeHtml {
+  return html`<div class="field${error ? ' invalid' : ''}">
+      <label for="field-environment">Environment</label>
+      <p class="hint" id="field-environment-hint">The word in the key (<code>live</code> or <code>test</code>), for telling keys apart; both reach the same data.</p>
+      ${error ? html`<p class="field-error" id="field-environment-error">${error}</p>` : ''}
+      <select id="field-environment" name="environment" aria-describedby="field-environment-hint${error ? ' field-environment-error' : ''}"${error ? html` aria-invalid="true"` : ''}${focused ? html` autofocus` : ''}>
+        <option value="live"${selected === 'live' ? html` selected` : ''}>live</option>
+        <option value="test"${selected === 'test' ? html` selected` : ''}>test</option>
+      </select>
+    </div>`;
+}
+
+/** Creating a key, on a page of its own: the list stays a list. */
+export function createKeyPage(chrome: Chrome, draft: KeyDraft | undefined): SafeHtml {
+  const errors = chrome.fieldErrors;
+  const focused = firstInvalid(FIELDS, errors);
+  return layout(
+    'Create an API key',
+    chrome,
+    html`<form method="post" action="/keys" class="stacked">
+    ${csrfField(chrome.csrfToken)}
+    ${textField({ label: 'Name', name: 'name', value: draft?.name ?? '', attributes: html`required maxlength="100" autocomplete="off"`, hint: 'For you: which application uses it.' }, errors, focused)}
+    ${scopeField(draft?.scopes ?? [], errors?.scopes)}
+    ${environmentField(draft?.environment ?? 'live', errors?.environment, focused === 'environment')}
+    ${expiryField(draft?.expiresInDays ?? '', draft?.expiresOn ?? '', errors?.expiresAt)}
+    ${rateLimitsField('field-rateLimits', draft?.rateLimits ?? '', errors?.rateLimits, focused === 'rateLimits')}
+    <p class="confirm-actions"><button type="submit">Create key</button> <a class="button secondary" href="/keys">Back to the keys</a></p>
+  </form>`,
+  );
+}
