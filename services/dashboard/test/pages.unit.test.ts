@@ -7,8 +7,13 @@ import { parseConfig, ConfigError } from '@acs/config';
 import { SPEC_ERRORS } from '@acs/errors';
 import { GatewayError } from '../src/gateway-client/gateway-error.js';
 import { SUBSCRIPTION_NEEDED, describeGatewayError, pageStatusFor } from '../src/gateway-client/user-messages.js';
-import { keysPage } from '../src/pages/keys-page.js';
+import type { ApiKeyView } from '@acs/contracts';
+import { exampleCallFor } from '../src/account/example-call.js';
+import { keysPage } from '../src/pages/keys/key-list-page.js';
+import { createdPanel } from '../src/pages/keys/secret-panels.js';
 import { copyScriptElement } from '../src/pages/copy-script.js';
+import { devicesPage } from '../src/pages/devices-page.js';
+import { pickerScriptElement } from '../src/pages/picker-script.js';
 import { CONTENT_SECURITY_POLICY } from '../src/http/security-headers.js';
 import { safeNextPath } from '../src/routes/next-path.js';
 
@@ -133,6 +138,12 @@ describe('gateway refusals as sentences', () => {
   });
 });
 
+/** The curl block's text as the browser shows it (entities decoded); null when there is none. */
+function textOfCurl(page: string): string | null {
+  const block = /<code id="created-curl">([^<]*)<\/code>/.exec(page)?.[1];
+  return block === undefined ? null : block.replaceAll('&#39;', "'").replaceAll('&quot;', '"');
+}
+
 describe('the keys page', () => {
   const chrome = { csrfToken: 't', signedIn: true };
   const created = {
@@ -142,31 +153,53 @@ describe('the keys page', () => {
     scopes: 'read:devices',
     environment: 'live',
   };
+  const key = (overrides: Partial<ApiKeyView>): ApiKeyView => ({
+    id: 'k1',
+    name: 'old',
+    key: 'acs_live_x',
+    scopes: 'read:devices',
+    environment: 'live',
+    createdAt: '2025-01-01T00:00:00Z',
+    lastUsedAt: null,
+    revokedAt: null,
+    rateLimits: null,
+    expiresAt: null,
+    graceEndsAt: null,
+    ...overrides,
+  });
+  const listed = (keys: ApiKeyView[]) =>
+    keysPage(chrome, { listing: { kind: 'keys', keys }, created: null, publicGatewayUrl: 'http://gw' }).value;
 
   it('shows a just-created secret even when the listing cannot be had', () => {
-    const page = keysPage(chrome, { listing: { kind: 'unavailable', message: 'try later' }, created }).value;
+    const page = keysPage(chrome, { listing: { kind: 'unavailable', message: 'try later' }, created, publicGatewayUrl: 'http://gw' }).value;
     expect(page).toContain('the-secret-value');
     expect(page).toContain('try later');
-    expect(page).not.toContain('action="/keys"');
+    expect(page).not.toContain('href="/keys/new"');
   });
 
-  it('offers no forms for revoked keys', () => {
-    const key = {
-      id: 'k1',
-      name: 'old',
-      key: 'acs_live_x',
-      scopes: 'read:devices',
-      environment: 'live' as const,
-      createdAt: '2025-01-01T00:00:00Z',
-      lastUsedAt: null,
-      revokedAt: '2025-02-01T00:00:00Z',
-      rateLimits: null,
-      expiresAt: null,
-      graceEndsAt: null,
-    };
-    const page = keysPage(chrome, { listing: { kind: 'keys', keys: [key] }, created: null }).value;
-    expect(page).toContain('revoked 2025-02-01 00:00 UTC');
-    expect(page).not.toContain('/keys/k1/');
+  it('lists active keys first, each name linking to its page; revoked keys folded under their own heading', () => {
+    const page = listed([key({ id: 'k1', name: 'old', revokedAt: '2025-02-01T00:00:00Z' }), key({ id: 'k2', name: 'new' })]);
+    expect(page).toContain('Active keys (1)');
+    expect(page).toContain('<a href="/keys/k2">new</a>');
+    expect(page).toContain('href="/keys/new">Create key</a>');
+    const folded = page.slice(page.indexOf('<details class="revoked-keys">'));
+    expect(folded).toContain('<summary><h2>Revoked keys (1)</h2></summary>');
+    expect(folded).toContain('revoked 2025-02-01 00:00 UTC');
+    expect(page.indexOf('Active keys')).toBeLessThan(page.indexOf('Revoked keys'));
+    expect(page).not.toContain('<form method="post" action="/keys/'); // no form on the list
+  });
+
+  it('the curl line with a new key calls an endpoint its scopes open, or says there is none', () => {
+    const curl = (scopes: string) => textOfCurl(createdPanel({ ...created, scopes }, 'http://gw/').value);
+    expect(curl('read:devices')).toContain("'http://gw/api/Dac?pageSize=5'");
+    expect(curl('write:devices')).toContain('/api/Dac');
+    expect(curl('auth:login')).toContain("'http://gw/api/Users/Login'");
+    expect(curl('auth:login')).toContain('-d');
+    expect(curl('register:device')).toContain('Authorization: Bearer');
+    expect(curl('auth:register read:devices')).toContain('/api/Dac'); // a read comes before creating accounts
+    expect(curl('')).toBeNull();
+    expect(createdPanel({ ...created, scopes: '' }, 'http://gw').value).toContain('no scope yet');
+    expect(exampleCallFor('auth:register')?.path).toBe('/api/Users/Register');
   });
 });
 
@@ -194,6 +227,17 @@ describe('the copy script', () => {
     const element = copyScriptElement().value;
     const body = element.slice('<script>'.length, -'</script>'.length);
     expect(CONTENT_SECURITY_POLICY).toContain(`script-src 'sha256-${createHash('sha256').update(body).digest('base64')}'`);
-    expect(keysPage({ csrfToken: 't', signedIn: true }, { listing: { kind: 'keys', keys: [] }, created: null }).value).toContain(element);
+    expect(
+      keysPage({ csrfToken: 't', signedIn: true }, { listing: { kind: 'keys', keys: [] }, created: null, publicGatewayUrl: '' }).value,
+    ).toContain(element);
+  });
+
+  it("the catalog picker's script too, on the devices page only", () => {
+    const element = pickerScriptElement().value;
+    const body = element.slice('<script>'.length, -'</script>'.length);
+    expect(CONTENT_SECURITY_POLICY).toContain(`'sha256-${createHash('sha256').update(body).digest('base64')}'`);
+    const chrome = { csrfToken: 't', signedIn: true };
+    expect(devicesPage(chrome, { devices: [], catalogUnavailable: false, q: '', results: { kind: 'idle' } }).value).toContain(element);
+    expect(keysPage(chrome, { listing: { kind: 'keys', keys: [] }, created: null, publicGatewayUrl: '' }).value).not.toContain(element);
   });
 });

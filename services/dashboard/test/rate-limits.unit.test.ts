@@ -1,6 +1,8 @@
 import { describe, expect, it } from '@jest/globals';
 import type { ApiKeyView } from '@acs/contracts';
-import { keysPage } from '../src/pages/keys-page.js';
+import { createKeyPage } from '../src/pages/keys/key-create-page.js';
+import { editDraftOf, editKeyPage } from '../src/pages/keys/key-edit-page.js';
+import { keyPage } from '../src/pages/keys/key-page.js';
 import { describeRateLimits, rateLimitsField, rateLimitsFromForm } from '../src/pages/rate-limits.js';
 
 const key = (overrides: Partial<ApiKeyView> = {}): ApiKeyView => ({
@@ -75,49 +77,45 @@ describe('the limits field of a form', () => {
   });
 });
 
-describe('the keys page', () => {
+describe('the key pages', () => {
   const limited = key({ id: 'k2', name: 'limited', rateLimits: [{ limit: 20, windowSeconds: 1 }] });
-  const listing = { kind: 'keys' as const, keys: [key(), limited] };
+  const show = (k: ApiKeyView) =>
+    keyPage(chrome(), { key: k, usage: null, created: null, rolled: null, publicGatewayUrl: 'http://gw' }).value;
 
-  it("shows each key's limits on its card and prefills its form in the text form", () => {
-    const page = keysPage(chrome(), { listing, created: null }).value;
-    expect(page).toContain('<dd class="rate-limits">deployment default</dd>');
-    expect(page).toContain('<dd class="rate-limits">20 per second</dd>');
-    expect(page).toContain('<form method="post" action="/keys/k2/limits"');
-    expect(page).toMatch(/id="key-k2-limits" type="text" name="rateLimits" value="20\/1s"/);
-    expect(page).toMatch(/id="key-k1-limits" type="text" name="rateLimits" value=""/);
-    expect(page).toMatch(/id="field-rateLimits" type="text" name="rateLimits" value=""/);
+  it("shows a key's limits in words on its page and prefills the edit form in the text form", () => {
+    expect(show(key())).toContain('<dd class="rate-limits">deployment default</dd>');
+    expect(show(limited)).toContain('<dd class="rate-limits">20 per second</dd>');
+    const edit = editKeyPage(chrome(), limited, editDraftOf(limited)).value;
+    expect(edit).toContain('<form method="post" action="/keys/k2/edit"');
+    expect(edit).toMatch(/id="field-rateLimits" type="text" name="rateLimits" value="20\/1s"/);
+    expect(editKeyPage(chrome(), key(), editDraftOf(key())).value).toMatch(/id="field-rateLimits" type="text" name="rateLimits" value=""/);
   });
 
-  it("puts a card's refused limits next to that card's field only, with what was typed", () => {
-    const page = keysPage(chrome({ rateLimits: '500/1s is above the ceiling 100/1s' }), {
-      listing,
-      created: null,
-      limitsDraft: { keyId: 'k2', text: '500/1s' },
+  it('puts refused limits next to the field of the edit form only, once, with what was typed', () => {
+    const page = editKeyPage(chrome({ rateLimits: '500/1s is above the ceiling 100/1s' }), limited, {
+      ...editDraftOf(limited),
+      rateLimits: '500/1s',
     }).value;
-    expect(page).toContain('id="key-k2-limits-error"');
-    expect(page).toMatch(/id="key-k2-limits" type="text" name="rateLimits" value="500\/1s"[^>]*aria-invalid="true"/);
-    expect(page).not.toContain('id="key-k1-limits-error"');
-    expect(page).not.toContain('id="field-rateLimits-error"');
+    expect(page.split('500/1s is above the ceiling 100/1s').length).toBe(2); // said once: beside the field, no summary
+    expect(page).toContain('id="field-rateLimits-error"');
+    expect(page).toMatch(/id="field-rateLimits" type="text" name="rateLimits" value="500\/1s"[^>]*aria-invalid="true"/);
   });
 
   it("puts the create form's refused limits next to its own field, keeping the text", () => {
-    const page = keysPage(chrome({ rateLimits: 'a window of 86400 s is required (at most 100000/1d)' }), {
-      listing,
-      created: null,
-      draft: { name: 'n', scopes: [], environment: 'live', rateLimits: '5/1s' },
+    const page = createKeyPage(chrome({ rateLimits: 'a window of 86400 s is required (at most 100000/1d)' }), {
+      name: 'n',
+      scopes: [],
+      environment: 'live',
+      rateLimits: '5/1s',
     }).value;
     expect(page).toContain('<p class="field-error" id="field-rateLimits-error">a window of 86400 s is required (at most 100000/1d)</p>');
     expect(page).toMatch(/id="field-rateLimits" type="text" name="rateLimits" value="5\/1s"[^>]*aria-invalid="true"[^>]*autofocus/);
-    expect(page).not.toContain('id="key-k2-limits-error"');
   });
 
-  it("shows a revoked key's limits without a form to change them", () => {
-    const page = keysPage(chrome(), {
-      listing: { kind: 'keys', keys: [key({ revokedAt: '2026-05-02T00:00:00Z', rateLimits: [{ limit: 3, windowSeconds: 86_400 }] })] },
-      created: null,
-    }).value;
+  it("shows a revoked key's limits without a way to change them", () => {
+    const page = show(key({ revokedAt: '2026-05-02T00:00:00Z', rateLimits: [{ limit: 3, windowSeconds: 86_400 }] }));
     expect(page).toContain('<dd class="rate-limits">3 per day</dd>');
-    expect(page).not.toContain('/keys/k1/limits');
+    expect(page).not.toContain('/keys/k1/edit');
+    expect(page).not.toContain('/keys/k1/revoke');
   });
 });
