@@ -23,7 +23,9 @@ describe('register, sign in, overview, sign out', () => {
     expect(text).toContain(`Signed in as ${email}`);
     expect(text).toContain('Role Subscriber'); // effective role during the trial
     expect(text).toMatch(/Trial active until \d{4}-\d{2}-\d{2} \d{2}:\d{2} UTC/);
-    expect(text).toContain('Plan Free');
+    expect(text).toMatch(/You can create and use API keys Because your trial runs until \d{4}-\d{2}-\d{2}/);
+    expect(text).toContain('0 active keys');
+    expect(text).toContain('0 requests by your keys in the last 30 days');
   });
 
   it('signing out ends the session; signing in again shows the overview', async () => {
@@ -46,7 +48,7 @@ describe('register, sign in, overview, sign out', () => {
     await browser.post('/sign-out', {});
     const page = await signIn(browser, email, 'not-the-password-at-all');
     expect(page.status).toBe(401);
-    expect(textOf(page.html)).toContain('The e-mail or password is incorrect.');
+    expect(textOf(page.html).split('The e-mail or password is incorrect.').length - 1).toBe(1); // once, beside the field
     expect(page.html).toContain(`value="${email}"`);
     expect(page.html).not.toContain('not-the-password-at-all');
   });
@@ -68,7 +70,8 @@ describe('register, sign in, overview, sign out', () => {
     expect(textOf(duplicate.html)).not.toMatch(/already exists/i);
     const weak = await second.post('/register', { email: `x${email}`, firstName: 'A', lastName: 'B', password: 'short' });
     expect(weak.status).toBe(400);
-    expect(textOf(weak.html)).toMatch(/Please check: Password: /);
+    expect(weak.html).toMatch(/<p class="field-error" id="field-password-error">[^<]+<\/p>/);
+    expect(textOf(weak.html)).not.toContain('Please check'); // the field says it; no summary repeats it
     expect(weak.html).not.toMatch(/at \S+\.(ts|js):\d+/); // never a stack trace
   });
 });
@@ -79,7 +82,7 @@ describe('API keys', () => {
     await registerUser(browser);
     await browser.get('/keys');
     const created = await browser.post('/keys', { name: 'catalog reader', scopes: ['read:devices'], environment: 'test' });
-    expect(created.redirects).toEqual(['/keys']);
+    expect(created.redirects).toEqual([expect.stringMatching(/^\/keys\/[0-9a-f-]{36}$/)]);
     expect(created.headers.get('cache-control')).toBe('no-store');
     expect(textOf(created.html)).toContain('it is shown only this once');
     const credentials = createdCredentials(created);
@@ -107,9 +110,9 @@ describe('API keys', () => {
     const credentials = createdCredentials(await browser.post('/keys', { name: 'tool', scopes: ['read:devices'] }));
     const id = keyIdOf(browser.lastPage!, credentials.key);
 
-    const changed = await browser.post(`/keys/${id}/scopes`, { scopes: ['auth:login', 'register:device'] });
-    expect(changed.redirects).toEqual(['/keys']);
-    expect(textOf(changed.html)).toContain('The scopes of “tool” are now: auth:login register:device.');
+    const changed = await browser.post(`/keys/${id}/edit`, { name: 'tool', scopes: ['auth:login', 'register:device'], rateLimits: '' });
+    expect(changed.redirects).toEqual([`/keys/${id}`]);
+    expect(textOf(changed.html)).toContain('Saved. “tool” now has scopes auth:login register:device and rate limits deployment default');
     expect((await gatewayCall('/api/Dac?pageSize=1', credentials)).status).toBe(403);
 
     const revoked = await browser.post(`/keys/${id}/revoke`, {});
@@ -126,7 +129,7 @@ describe('API keys', () => {
     expect(refused.status).toBe(400);
     expect(textOf(refused.html)).toContain('system:full-access');
     expect(refused.html).toContain('value="greedy"'); // the form is shown again as it was sent
-    expect(textOf((await browser.get('/keys')).html)).toContain('You have no API keys yet.');
+    expect(textOf((await browser.get('/keys')).html)).toContain('You have no active API keys yet.');
   });
 });
 
@@ -137,12 +140,12 @@ describe('API keys: expiry on a chosen date', () => {
     await browser.get('/keys');
     const day = new Date(Date.now() + 60 * 86_400_000).toISOString().slice(0, 10);
     const created = await browser.post('/keys', { name: 'until a date', scopes: ['read:devices'], expiresInDays: 'date', expiresOn: day });
-    expect(created.redirects).toEqual(['/keys']);
+    expect(created.redirects).toEqual([expect.stringMatching(/^\/keys\/[0-9a-f-]{36}$/)]);
     const credentials = createdCredentials(created);
     const endOfDay = new Date(Date.parse(`${day}T00:00:00Z`) + 86_400_000);
     expect((await gatewayCall('/api/Dac?pageSize=1', credentials)).status).toBe(200);
-    // The card states the instant the gateway will refuse the key from, as the keys service stored it.
-    expect(textOf((await browser.get('/keys')).html)).toContain(`Expires ${endOfDay.toISOString().slice(0, 10)} 00:00 UTC`);
+    // The key's page states the instant the gateway will refuse the key from, as the keys service stored it.
+    expect(textOf((await browser.get(created.path)).html)).toContain(`Expires ${endOfDay.toISOString().slice(0, 10)} 00:00 UTC`);
 
     const past = await browser.post('/keys', {
       name: 'yesterday',
@@ -161,7 +164,7 @@ describe('API keys: expiry on a chosen date', () => {
 });
 
 describe('API keys: rate limits', () => {
-  it('sets limits on create and on the card; the gateway applies them; a malformed value is refused by the form, nothing sent', async () => {
+  it('sets limits on create and under Edit; the gateway applies them; a malformed value is refused by the form, nothing sent', async () => {
     const browser = system.browser();
     await registerUser(browser);
     await browser.get('/keys');
@@ -169,7 +172,7 @@ describe('API keys: rate limits', () => {
     expect(malformed.status).toBe(400);
     expect(malformed.html).toMatch(/id="field-rateLimits" type="text" name="rateLimits" value="20 per second"[^>]*aria-invalid="true"/);
     expect(textOf(malformed.html)).toContain('e.g. 20/1s,50000/1d');
-    expect(textOf((await browser.get('/keys')).html)).toContain('You have no API keys yet.');
+    expect(textOf((await browser.get('/keys')).html)).toContain('You have no active API keys yet.');
 
     const credentials = createdCredentials(
       await browser.post('/keys', { name: 'capped', scopes: ['read:devices'], rateLimits: '20/1s,50000/1d' }),
@@ -179,16 +182,16 @@ describe('API keys: rate limits', () => {
     const first = await gatewayCall('/api/SubscriptionPlans', credentials);
     expect(first.headers.get('ratelimit-policy')).toBe('"1s";q=20;w=1, "1d";q=50000;w=86400');
 
-    const changed = await browser.post(`/keys/${id}/limits`, { rateLimits: '5/1m' });
-    expect(changed.redirects).toEqual(['/keys']);
-    expect(textOf(changed.html)).toContain('The rate limits of “capped” are now: 5 per minute.');
+    const changed = await browser.post(`/keys/${id}/edit`, { name: 'capped', scopes: ['read:devices'], rateLimits: '5/1m' });
+    expect(changed.redirects).toEqual([`/keys/${id}`]);
+    expect(textOf(changed.html)).toContain('and rate limits 5 per minute, from its next request.');
     expect((await gatewayCall('/api/SubscriptionPlans', credentials)).headers.get('ratelimit-policy')).toBe('"1m";q=5;w=60');
 
-    const cleared = await browser.post(`/keys/${id}/limits`, { rateLimits: '' });
-    expect(textOf(cleared.html)).toContain('The rate limits of “capped” are now: deployment default.');
+    const cleared = await browser.post(`/keys/${id}/edit`, { name: 'capped', scopes: ['read:devices'], rateLimits: '' });
+    expect(textOf(cleared.html)).toContain('and rate limits deployment default, from its next request.');
     expect((await gatewayCall('/api/SubscriptionPlans', credentials)).headers.get('ratelimit-policy')).toBeNull(); // no default here
 
-    const foreign = await browser.post('/keys/not-a-key-of-mine/limits', { rateLimits: '1/1s' });
+    const foreign = await browser.post('/keys/not-a-key-of-mine/edit', { name: 'x', rateLimits: '1/1s' });
     expect(foreign.status).toBe(404);
   });
 });
@@ -231,11 +234,13 @@ describe('devices', () => {
       firmwareVersion: '',
     });
     expect(unknown.status).toBe(422);
-    expect(textOf(unknown.html)).toContain('Catalog entry id: No catalog entry has this id');
+    // Said once, in the catalog picker where the entry is chosen (no summary repeating it).
+    expect(textOf(unknown.html).split('No catalog entry has this id').length - 1).toBe(1);
+    expect(unknown.html).toContain('<p class="field-error" id="catalog-error">');
     expect(unknown.html).toContain('value="DASH-UNKNOWN-1"');
     const bad = await browser.post('/devices', { serialNumber: 'DASH-BAD-1', name: 'Bad', catalogEntryId: 'abc', firmwareVersion: '' });
     expect(bad.status).toBe(400);
-    expect(textOf(bad.html)).toContain('The catalog entry id must be a whole number');
+    expect(textOf(bad.html)).toContain('Choose a catalog entry from the search results, or none.');
     expect(textOf((await browser.get('/devices')).html)).toContain('No devices are registered');
   });
 });

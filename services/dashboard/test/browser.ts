@@ -1,4 +1,5 @@
 import { copyScriptElement } from '../src/pages/copy-script.js';
+import { pickerScriptElement } from '../src/pages/picker-script.js';
 
 // A browser as far as these tests need one: a cookie jar, forms sent the way an HTML form sends
 // them (urlencoded, with the page's CSRF token), and redirects followed by hand so each hop can be inspected.
@@ -35,9 +36,9 @@ export function textOf(html: string): string {
     .trim();
 }
 
-/** The page without the dashboard's own script element (the copy buttons'), to look for injected ones. */
+/** The page without the dashboard's own script elements (copy buttons, catalog picker), to look for injected ones. */
 export function withoutOwnScript(html: string): string {
-  return html.replace(copyScriptElement().value, '');
+  return html.replace(copyScriptElement().value, '').replace(pickerScriptElement().value, '');
 }
 
 export function csrfTokenOf(html: string): string | null {

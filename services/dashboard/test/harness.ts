@@ -50,10 +50,12 @@ export function createdCredentials(page: Page): { key: string; secret: string } 
   return { key, secret };
 }
 
-/** The id of the (not revoked) key card whose key is `key`. */
+/** The id of the key `key`: from its own page's path, or from its row on the keys list. */
 export function keyIdOf(page: Page, key: string): string {
-  const card = page.html.split('<li class="card').find((c) => c.includes(`<code>${key}</code>`) && c.includes('/revoke'));
-  const id = card && /href="\/keys\/([^/"]+)\/revoke"/.exec(card)?.[1];
-  if (!id) throw new Error(`no revocable row for ${key}`);
+  const own = /^\/keys\/([0-9a-f-]{36})$/.exec(page.path)?.[1];
+  if (own && page.html.includes(`<code>${key}</code>`)) return own;
+  const row = page.html.split('<tr data-key-id=').find((r) => r.includes(`<code>${key}</code>`));
+  const id = row && /^"([^"]+)"/.exec(row)?.[1];
+  if (!id) throw new Error(`no row for ${key}`);
   return id;
 }

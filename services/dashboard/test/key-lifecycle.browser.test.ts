@@ -16,7 +16,13 @@ beforeAll(() => {
 
 const heading = () => page.getByRole('heading', { level: 1 }).innerText();
 const path = () => new URL(page.url()).pathname;
-const keyCard = (name: string) => page.locator('li.card', { has: page.getByRole('heading', { name, level: 3 }) });
+/** The key's own page, reached from the list by its name. */
+async function openKey(name: string) {
+  await page.goto(`${session.system().url}/keys`);
+  await page.getByRole('link', { name, exact: true }).click();
+  return page.locator('main');
+}
+const keyPagePath = /^\/keys\/[0-9a-f-]{36}$/;
 const plans = (credentials: { key: string; secret: string }) => session.system().sut.call('GET', '/api/SubscriptionPlans', credentials);
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
@@ -24,10 +30,10 @@ let credentials: { key: string; secret: string };
 let rolledSecret: string;
 
 describe('key lifecycle in the dashboard (no script)', () => {
-  it('registers and creates a key that expires in 7 days: the card warns that it expires soon', async () => {
+  it('registers and creates a key that expires in 7 days: its page warns that it expires soon', async () => {
     await registerThroughForm(page, session.system().url, { first: 'Grace', last: 'Hopper' });
 
-    await page.goto(`${session.system().url}/keys`);
+    await page.goto(`${session.system().url}/keys/new`);
     const form = page.locator('form[action="/keys"]');
     await form.getByLabel('Name').fill('expiring app');
     await form.getByRole('checkbox', { name: /^read:devices\b/ }).check();
@@ -35,26 +41,27 @@ describe('key lifecycle in the dashboard (no script)', () => {
     await form.getByRole('button', { name: 'Create key' }).click();
     credentials = { key: await page.locator('#created-key').innerText(), secret: await page.locator('#created-secret').innerText() };
     expect((await plans(credentials)).status).toBe(200);
-    const card = keyCard('expiring app');
+    expect(path()).toMatch(keyPagePath);
+    const card = page.locator('main');
     expect(await card.locator('.expiry-warning').innerText()).toMatch(/expires in 7 days$/);
     // No traffic recorded yet: a chart of 30 empty days.
     expect(await card.locator('figure.usage figcaption').innerText()).toContain('last 30 days');
   });
 
   it('rolling asks first with the grace choices, shows the new secret once and when the old one stops; both work meanwhile', async () => {
-    await keyCard('expiring app').getByRole('link', { name: 'Roll the secret of key “expiring app”' }).click();
+    await page.getByRole('link', { name: 'Roll secret…' }).click();
     expect(await heading()).toBe('Roll the secret of this key?');
     expect(await page.getByRole('radio', { name: '1 day' }).isChecked()).toBe(true);
     expect((await plans(credentials)).status).toBe(200); // asking changed nothing
     await page.getByRole('radio', { name: '1 hour' }).check();
     await page.getByRole('button', { name: 'Roll the secret of “expiring app”' }).click();
-    expect(path()).toBe('/keys');
+    expect(path()).toMatch(keyPagePath);
     rolledSecret = await page.locator('#rolled-secret').innerText();
     expect(rolledSecret).not.toBe(credentials.secret);
     expect(await page.locator('#rolled-key').innerText()).toBe(credentials.key);
     const oldEnds = await page.locator('#rolled-old').innerText();
     expect(oldEnds).toMatch(/^works until \d{4}-\d{2}-\d{2} \d{2}:\d{2} UTC, then stops$/);
-    expect(await keyCard('expiring app').innerText()).toMatch(/Old secret\s+works until/);
+    expect(await page.locator('main').innerText()).toMatch(/Old secret\s+works until/);
     expect((await plans(credentials)).status).toBe(200);
     expect((await plans({ key: credentials.key, secret: rolledSecret })).status).toBe(200);
     await page.reload();
@@ -63,9 +70,7 @@ describe('key lifecycle in the dashboard (no script)', () => {
   });
 
   it('rolling again with no grace stops the old secret at once', async () => {
-    await keyCard('expiring app')
-      .getByRole('link', { name: /^Roll the secret/ })
-      .click();
+    await page.getByRole('link', { name: 'Roll secret…' }).click();
     await page.getByRole('radio', { name: /^none/ }).check();
     await page.getByRole('button', { name: /^Roll the secret of/ }).click();
     expect(await page.locator('#rolled-old').innerText()).toBe('stopped working at once');
@@ -82,7 +87,7 @@ describe('key lifecycle in the dashboard (no script)', () => {
     expect(refused.status).toBe(403);
     await sleep(FLUSH_MS * 4);
     await page.reload();
-    const figure = keyCard('expiring app').locator('figure.usage');
+    const figure = page.locator('main figure.usage');
     // 5 earlier successes (after creating; before, and with both secrets after, the first roll; the newest secret) + 4 now, and the 403.
     const caption = await figure.locator('figcaption').innerText();
     expect(caption).toMatch(/Requests, last 30 days \(UTC\): 10, peak 10 a day/);
@@ -105,8 +110,9 @@ describe('key lifecycle in the dashboard (no script)', () => {
     }
   });
 
-  it('creates a key that expires on a date typed into the date field: the card shows the end of that day (UTC)', async () => {
+  it('creates a key that expires on a date typed into the date field: its page shows the end of that day (UTC)', async () => {
     const day = new Date(Date.now() + 3 * 86_400_000).toISOString().slice(0, 10);
+    await page.goto(`${session.system().url}/keys/new`);
     const form = page.locator('form[action="/keys"]');
     await form.getByLabel('Name').fill('dated app');
     await form.getByRole('checkbox', { name: /^read:devices\b/ }).check();
@@ -114,15 +120,17 @@ describe('key lifecycle in the dashboard (no script)', () => {
     await form.getByLabel('Expiry date').fill(day);
     await form.getByRole('button', { name: 'Create key' }).click();
     const endOfDay = new Date(Date.parse(`${day}T00:00:00Z`) + 86_400_000).toISOString().slice(0, 10);
-    expect(await keyCard('dated app').locator('.expiry-warning').innerText()).toContain(`${endOfDay} 00:00 UTC`);
+    expect(await page.locator('main .expiry-warning').innerText()).toContain(`${endOfDay} 00:00 UTC`);
     expect(await page.locator('#created-key').count()).toBe(1);
   });
 
   it('revokes the key and signs out; no page broke the Content-Security-Policy', async () => {
-    await keyCard('expiring app').getByRole('link', { name: 'Revoke key “expiring app”' }).click();
+    await (await openKey('expiring app')).getByRole('link', { name: 'Revoke…' }).click();
     await page.getByRole('button', { name: 'Revoke key “expiring app”' }).click();
     expect((await plans(credentials)).status).toBe(401);
-    expect(await keyCard('expiring app').getByRole('link', { name: /Roll/ }).count()).toBe(0);
+    expect(await page.locator('details.revoked-keys').textContent()).toContain('expiring app');
+    await page.goto(`${session.system().url}${await page.locator('details.revoked-keys a').first().getAttribute('href')}`);
+    expect(await page.getByRole('link', { name: /Roll|Revoke|Edit/ }).count()).toBe(0);
     await page.getByRole('button', { name: 'Sign out' }).click();
     expect(path()).toBe('/sign-in');
     expect(cspViolations).toEqual([]);

@@ -92,12 +92,12 @@ describe('no session, or a session that is not ours', () => {
 describe('forms must come from our own pages', () => {
   it('POST without a CSRF token gives 403 and creates nothing', async () => {
     const { browser } = await userWithKey();
-    const before = (await browser.get('/keys')).html.split('/revoke"').length;
+    const before = (await browser.get('/keys')).html.split('<tr data-key-id=').length;
     const refused = await browser.post('/keys', { name: 'forged', scopes: ['read:devices'] }, { csrf: false });
     expect(refused.status).toBe(403);
     expect(textOf(refused.html)).toContain('This form has expired or did not come from this site. Nothing was changed');
     const after = await browser.get('/keys');
-    expect(after.html.split('/revoke"').length).toBe(before);
+    expect(after.html.split('<tr data-key-id=').length).toBe(before);
     expect(after.html).not.toContain('forged');
   });
 
@@ -158,7 +158,7 @@ describe('users act on their own things only (the gateway decides; the dashboard
     const revoke = await intruder.post(`/keys/${victim.id}/revoke`, {});
     expect(revoke.status).toBe(404);
     expect(textOf(revoke.html)).toContain('That API key was not found in your account.');
-    const change = await intruder.post(`/keys/${victim.id}/scopes`, { scopes: ['auth:login'] });
+    const change = await intruder.post(`/keys/${victim.id}/edit`, { name: 'mine now', scopes: ['auth:login'] });
     expect(change.status).toBe(404);
     expect(await keyWorks(victim.credentials)).toBe(true);
     expect((await intruder.get('/keys')).html).not.toContain(victim.credentials.key);

@@ -48,14 +48,14 @@ async function registerIn(context: BrowserContext): Promise<Page> {
 }
 
 async function createKey(page: Page, name: string): Promise<{ key: string; secret: string; id: string }> {
-  await page.goto(`${system.url}/keys`);
+  await page.goto(`${system.url}/keys/new`);
   const form = page.locator('form[action="/keys"]');
   await form.getByLabel('Name').fill(name);
   await form.getByRole('checkbox', { name: /^read:devices\b/ }).check();
   await form.getByRole('button', { name: 'Create key' }).click();
   const key = await page.locator('#created-key').innerText();
   const secret = await page.locator('#created-secret').innerText();
-  const id = await page.locator('li.card', { hasText: key }).getAttribute('data-key-id');
+  const id = /^\/keys\/([0-9a-f-]{36})$/.exec(new URL(page.url()).pathname)?.[1]; // the new key's own page
   return { key, secret, id: id! };
 }
 
@@ -74,7 +74,8 @@ describe('a form posted from another site', () => {
       try {
         const page = await registerIn(context);
         const victim = await createKey(page, 'victim key');
-        const keysBefore = await page.locator('li.card').count();
+        await page.goto(`${system.url}/keys`);
+        const keysBefore = await page.locator('table.keys tbody tr').count();
 
         for (const target of [`${system.url}/keys/${victim.id}/revoke`, `${system.url}/keys`]) {
           const lure = await context.newPage();
@@ -91,7 +92,7 @@ describe('a form posted from another site', () => {
 
         expect(await keyWorks(victim)).toBe(true);
         await page.goto(`${system.url}/keys`);
-        expect(await page.locator('li.card').count()).toBe(keysBefore);
+        expect(await page.locator('table.keys tbody tr').count()).toBe(keysBefore);
         expect(await page.locator('main').innerText()).not.toContain('planted by another site');
       } finally {
         await context.close();
@@ -146,7 +147,7 @@ describe('without script', () => {
       expect(await page.locator('button[data-copy]').first().isHidden()).toBe(true);
       expect(await keyWorks(created)).toBe(true);
 
-      await page.getByRole('link', { name: 'Revoke key “no-script key”' }).click();
+      await page.getByRole('link', { name: 'Revoke…' }).click();
       await page.getByRole('button', { name: 'Revoke key “no-script key”' }).click();
       expect(await page.getByRole('status').first().innerText()).toContain('is revoked');
       expect(await keyWorks(created)).toBe(false);

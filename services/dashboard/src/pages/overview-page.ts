@@ -46,7 +46,7 @@ function usageBox(status: AccountStatus): SafeHtml {
   const figure =
     status.periodRequests === null
       ? html`<p>The usage cannot be read right now.</p>`
-      : html`<p><strong>${status.periodRequests.toLocaleString('en-US')}</strong> requests by your keys ${since}.</p>`;
+      : html`<p><strong>${status.periodRequests.toLocaleString('en-US')}</strong> request${status.periodRequests === 1 ? '' : 's'} by your keys ${since}.</p>`;
   return html`<li><h2>Usage</h2>${figure}<p>Each key's page has its chart per day.</p></li>`;
 }
 

@@ -13,9 +13,10 @@ import { callerOf, chromeFor, chromeForFailure, failureOf, field, requireSignIn,
 
 /** The key list and key creation. Role >= 1 is the gateway's rule, not ours. */
 export function keyRoutes(api: AccountApi, publicGatewayUrl: string): RouteDefinition<PageHandler>[] {
-  async function list(req: PageRequest): Promise<PageResponse> {
+  /** `refused`: the status of a create the gateway refused for the role (the list then says why). */
+  async function list(req: PageRequest, refused = 200): Promise<PageResponse> {
     let listing: KeyListing;
-    let status = 200;
+    let status = refused;
     let headers: Record<string, string> | undefined;
     try {
       listing = { kind: 'keys', keys: await api.listKeys(callerOf(req)) };
@@ -62,13 +63,13 @@ export function keyRoutes(api: AccountApi, publicGatewayUrl: string): RouteDefin
         flash: { kind: 'created-key', name, key, secret, scopes, environment },
       });
     } catch (err) {
-      if (isGatewayError(err) && isInsufficientRole(err)) return list(req);
+      if (isGatewayError(err) && isInsufficientRole(err)) return list(req, 403);
       return form(req, failureOf(err, req, KEY_TOPIC), draft);
     }
   }
 
   return [
-    { method: 'GET', pattern: '/keys', handler: requireSignIn(list) },
+    { method: 'GET', pattern: '/keys', handler: requireSignIn((req) => list(req)) },
     { method: 'GET', pattern: '/keys/new', handler: requireSignIn(async (req) => form(req)) },
     { method: 'POST', pattern: '/keys', handler: requireSignIn(create) },
   ];
