@@ -30,6 +30,7 @@ export interface DashboardAppDeps {
   /** Cookies are Secure: the dashboard is served over HTTPS (also turns on HSTS). */
   cookieSecure: boolean;
   stylesheet: Buffer;
+  icon: Buffer;
   clientAddress: ClientAddressResolver;
   /** The gateway's address as the users' applications reach it (the snippet shown with a new key). */
   publicGatewayUrl: string;

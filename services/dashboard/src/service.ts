@@ -1,7 +1,7 @@
 import { createClientAddressResolver, listen, type RunningServer } from '@acs/http';
 import type { Logger } from '@acs/logger';
 import { createDashboardHandler } from './app.js';
-import { loadStylesheet } from './assets.js';
+import { loadIcon, loadStylesheet } from './assets.js';
 import type { DashboardConfig } from './config.js';
 import { createAccountApi } from './gateway-client/account-api.js';
 import { createGatewayClient } from './gateway-client/gateway-client.js';
@@ -27,6 +27,7 @@ export async function startDashboard(config: DashboardConfig, logger: Logger): P
       cookies: createSessionCookies(config.SESSION_SECRET, config.COOKIE_SECURE),
       cookieSecure: config.COOKIE_SECURE,
       stylesheet: await loadStylesheet(),
+      icon: await loadIcon(),
       clientAddress: createClientAddressResolver(config.TRUSTED_PROXIES),
       publicGatewayUrl: config.PUBLIC_GATEWAY_URL ?? new URL(config.GATEWAY_URL).origin,
     });

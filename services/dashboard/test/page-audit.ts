@@ -26,7 +26,7 @@ export const DESKTOP = { width: 1280, height: 900 };
 const BLOCKING = new Set(['serious', 'critical']);
 
 /** axe-core on the page as it is now, WCAG 2.x A and AA rules and axe's best practices. */
-export async function seriousViolations(page: Page): Promise<{ blocking: string[]; all: number }> {
+async function seriousViolations(page: Page): Promise<{ blocking: string[]; all: number }> {
   const results = await new AxeBuilder({ page }).analyze();
   const blocking = results.violations
     .filter((v) => BLOCKING.has(v.impact ?? ''))

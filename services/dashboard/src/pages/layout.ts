@@ -55,7 +55,9 @@ export function layout(title: string, chrome: Chrome, content: SafeHtml, script?
 <meta charset="utf-8">
 <meta name="viewport" content="width=device-width, initial-scale=1">
 <title>${title} · Audio platform account</title>
+<link rel="icon" href="/assets/icon.svg" type="image/svg+xml">
 <link rel="stylesheet" href="/assets/dashboard.css">
+<meta name="color-scheme" content="light dark">
 </head>
 <body>
 <a class="skip-link" href="#main">Skip to content</a>

@@ -6,13 +6,22 @@ import { sendJson } from '../http/send.js';
 export interface FixedRouteDeps {
   gateway: Pick<GatewayClient, 'gatewayReadiness'>;
   stylesheet: Buffer;
+  icon: Buffer;
+}
+
+function sendAsset(res: ServerResponse, type: string, body: Buffer): void {
+  res.statusCode = 200;
+  res.setHeader('Content-Type', type);
+  res.setHeader('Content-Length', body.length);
+  res.setHeader('Cache-Control', 'public, max-age=300');
+  res.end(body);
 }
 
 /**
- * Answers that need no session: the probes (as every service has them) and the stylesheet.
+ * Answers that need no session: the probes (as every service has them), the stylesheet and the icon.
  * Returns false when the path is not one of them.
  */
-export function createFixedRoutes({ gateway, stylesheet }: FixedRouteDeps) {
+export function createFixedRoutes({ gateway, stylesheet, icon }: FixedRouteDeps) {
   return async function serveFixed(req: IncomingMessage, res: ServerResponse, path: string): Promise<boolean> {
     if (req.method !== 'GET' && req.method !== 'HEAD') return false;
     switch (path) {
@@ -26,11 +35,11 @@ export function createFixedRoutes({ gateway, stylesheet }: FixedRouteDeps) {
         return true;
       }
       case '/assets/dashboard.css':
-        res.statusCode = 200;
-        res.setHeader('Content-Type', 'text/css; charset=utf-8');
-        res.setHeader('Content-Length', stylesheet.length);
-        res.setHeader('Cache-Control', 'public, max-age=300');
-        res.end(stylesheet);
+        sendAsset(res, 'text/css; charset=utf-8', stylesheet);
+        return true;
+      case '/assets/icon.svg':
+      case '/favicon.ico':
+        sendAsset(res, 'image/svg+xml', icon);
         return true;
       default:
         return false;
