@@ -3,7 +3,7 @@ import type { AccountSummary } from './account-summary.js';
 
 const DAY_MS = 86_400_000;
 /** The usage endpoint's longest look back (days). */
-export const USAGE_MAX_DAYS = 90;
+const USAGE_MAX_DAYS = 90;
 
 /** What the account can do now and why: the overview's facts, computed from the gateway's answers. */
 export interface AccountStatus {
@@ -35,7 +35,7 @@ export function daysSince(periodStart: string, now: number): number {
   return Math.min(USAGE_MAX_DAYS, Math.max(1, days));
 }
 
-export function requestsSince(periodStart: string, usages: readonly ApiKeyUsageResponseBody[]): number {
+function requestsSince(periodStart: string, usages: readonly ApiKeyUsageResponseBody[]): number {
   let total = 0;
   for (const usage of usages) for (const day of usage.days) if (day.date >= periodStart) total += day.requests;
   return total;

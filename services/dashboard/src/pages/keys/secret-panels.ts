@@ -54,7 +54,7 @@ export function createdPanel(created: CreatedKey, publicGatewayUrl: string): Saf
 }
 
 /** The one page view that shows a rolled key's new secret. */
-export function rolledPanel(rolled: RolledKey): SafeHtml {
+function rolledPanel(rolled: RolledKey): SafeHtml {
   return html`<section class="secret" aria-labelledby="rolled-title">
   <h2 id="rolled-title">New secret for “${rolled.name}”</h2>
   <p class="warning"><strong>Copy the new secret now: it is shown only this once.</strong></p>
