@@ -46,7 +46,7 @@ describe('key lifecycle in the dashboard (no script)', () => {
     expect(await card.locator('.expiry-warning').innerText()).toMatch(/expires in 7 days$/);
     // No traffic recorded yet: a chart of 30 empty days.
     expect(await card.locator('figure.usage figcaption').innerText()).toContain('last 30 days');
-  });
+  }, 90_000); // registering through the form and a first page render take long on a busy machine
 
   it('rolling asks first with the grace choices, shows the new secret once and when the old one stops; both work meanwhile', async () => {
     await page.getByRole('link', { name: 'Roll secret…' }).click();

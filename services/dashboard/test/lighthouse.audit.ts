@@ -15,7 +15,7 @@ import { PASSWORD, startDashboardSystem, uniqueEmail, type DashboardSystem } fro
 const LIGHTHOUSE = 'lighthouse@12.2.3';
 const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
 const OUT = fileURLToPath(new URL('../../../test-artifacts/lighthouse/', import.meta.url));
-const ROUNDS = 30;
+const ROUNDS = 10;
 const MIN_SCORE = 95;
 const run = promisify(execFile);
 
@@ -68,7 +68,8 @@ async function populate(): Promise<void> {
   const session = (await page.context().cookies()).map((c) => `${c.name}=${c.value}`).join('; ');
   cookie = session;
   const subscription = /href="(\/subscriptions\/[^"]+\/cancel)"/.exec(await (await fetchPage('/subscriptions')).text())?.[1] ?? '';
-  for (const path of ['/', '/sign-in', '/register', '/no-such-page'])
+  // Not the 404 page: Lighthouse refuses to score a page answered with 404 (axe in npm test covers it).
+  for (const path of ['/', '/sign-in', '/register'])
     pages.push({ name: `out ${path === '/' ? 'landing' : path.slice(1)}`, path, signedIn: false });
   for (const path of [
     '/',

@@ -205,7 +205,7 @@ describe('every response', () => {
     expect(csp).not.toContain('unsafe-inline');
     expect(res.headers.get('x-frame-options')).toBe('DENY');
     expect(res.headers.get('referrer-policy')).toBe('same-origin');
-    expect(csp).toMatch(/script-src 'sha256-[A-Za-z0-9+/]+=*'(;|$)/); // one script, by its hash
+    expect(csp).toMatch(/script-src 'sha256-[A-Za-z0-9+/]+=*' 'sha256-[A-Za-z0-9+/]+=*'(;|$)/); // two scripts, each by its hash
     expect(res.headers.get('x-content-type-options')).toBe('nosniff');
     await res.arrayBuffer();
   });
