@@ -25,7 +25,13 @@ function expectErrorShape(answer: RawAnswer, status: number, error: string): voi
   expect(answer.headers['content-type']).toMatch(/^application\/json/);
   expect(Number(answer.headers['content-length'])).toBe(Buffer.byteLength(answer.body));
   expect(answer.headers.connection).toBe('close');
-  expect(JSON.parse(answer.body)).toEqual({ error, message: expect.any(String), requestId: answer.headers['x-request-id'] });
+  // Every error body carries a machine-readable code beside the spec's error and message (libs/errors).
+  expect(JSON.parse(answer.body)).toEqual({
+    error,
+    message: expect.any(String),
+    code: expect.any(String),
+    requestId: answer.headers['x-request-id'],
+  });
 }
 
 describe('dashboard answers made before its handler runs', () => {
