@@ -24,12 +24,20 @@ function pipeTo(host, port) {
   };
 }
 
-for (const port of ports.map(Number)) {
-  createServer(pipeTo('127.0.0.1', port))
-    .on('error', (err) => {
-      console.error(`forward: ${address}:${port}: ${err.message}`);
-      process.exit(1);
-    })
-    .listen(port, address, () => console.log(`forward: ${address}:${port} -> 127.0.0.1:${port}`));
+// The network's bridge gets its address when the first container joins: until then listening
+// fails with EADDRNOTAVAIL, so that is retried (for two minutes).
+function listen(port, deadline) {
+  const server = createServer(pipeTo('127.0.0.1', port));
+  server.on('error', (err) => {
+    if (err.code === 'EADDRNOTAVAIL' && Date.now() < deadline) {
+      setTimeout(() => listen(port, deadline), 200);
+      return;
+    }
+    console.error(`forward: ${address}:${port}: ${err.message}`);
+    process.exit(1);
+  });
+  server.listen(port, address, () => console.log(`forward: ${address}:${port} -> 127.0.0.1:${port}`));
 }
+
+for (const port of ports.map(Number)) listen(port, Date.now() + 120_000);
 process.on('SIGTERM', () => process.exit(0));

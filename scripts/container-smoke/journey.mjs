@@ -74,20 +74,30 @@ step(`registered ${email} (user ${registered.id})`);
 
 const login = async () => expectStatus('log in', await call('POST', '/api/Users/Login', { body: { email, password } }), 200);
 const first = await login();
-const before = claimsOf(first.token);
-step(`logged in: role ${first.user.role}, trial ${first.user.isTrialSubscription}, plan_type ${before.plan_type}`);
-if (first.user.role < 1) fail('a new account is on its trial (effective role 1) and may create keys', first.user);
+const before = { role: first.user.role, trial: first.user.isTrialSubscription, planType: claimsOf(first.token).plan_type };
+step(`logged in: role ${before.role}, trial ${before.trial}, plan_type ${before.planType}`);
 
-const key = expectStatus(
-  'create a key',
-  await call('POST', '/api/ApiKeys', { token: first.token, body: { name: 'smoke', scopes: 'read:devices' } }),
-  201,
-);
-const own = { key: key.key, secret: key.secret };
-step(`created key ${key.key} (id ${key.id})`);
+const createKey = () => call('POST', '/api/ApiKeys', { token: first.token, body: { name: 'smoke', scopes: 'read:devices' } });
+async function createKeyAndReadCatalog() {
+  const key = expectStatus('create a key', await createKey(), 201);
+  step(`created key ${key.key} (id ${key.id})`);
+  const catalog = expectStatus(
+    'read the catalog with the new key',
+    await call('GET', '/api/Dac', { auth: { key: key.key, secret: key.secret } }),
+    200,
+  );
+  step(`read the catalog with it: ${Array.isArray(catalog.items) ? `${catalog.items.length} entries on the first page` : 'ok'}`);
+  return key;
+}
 
-const catalog = expectStatus('read the catalog with the new key', await call('GET', '/api/Dac', { auth: own }), 200);
-step(`read the catalog: ${Array.isArray(catalog.items) ? `${catalog.items.length} entries on the first page` : 'ok'}`);
+// On a trial (identity's TRIAL_DURATION_SECONDS) a new account already has role 1 and may create
+// keys; without one it has role 0 and is refused until it subscribes.
+let key;
+if (before.role >= 1) key = await createKeyAndReadCatalog();
+else {
+  expectStatus('a Free account creating a key', await createKey(), 403);
+  step('a Free account may not create a key yet: 403');
+}
 
 const plans = expectStatus('list the plans', await call('GET', '/api/SubscriptionPlans', { token: first.token }), 200);
 const monthly = plans.items.find((p) => p.planType === 1) ?? fail('a Monthly plan (planType 1)', plans);
@@ -99,19 +109,16 @@ const subscription = expectStatus(
 if (subscription.status !== 'active') fail('the new subscription is active', subscription);
 step(`subscribed to plan ${monthly.id} (Monthly): subscription ${subscription.id} ${subscription.status}`);
 
-// billing writes the event to its outbox, the relay publishes it, identity consumes it: the
-// account role becomes Subscriber, the trial ends and the token names the plan.
+// billing writes the event to its outbox, the relay publishes it on RabbitMQ, identity consumes it:
+// the account becomes a Subscriber (role 1, plan_type 1 in the token).
 const after = await eventually('the role change reaches identity', async () => {
   const seen = await login();
-  const claims = claimsOf(seen.token);
-  return {
-    ok: seen.user.role === 1 && seen.user.isTrialSubscription === false && claims.plan_type === 1,
-    detail: { user: seen.user, plan_type: claims.plan_type },
-  };
+  const planType = claimsOf(seen.token).plan_type;
+  return { ok: seen.user.role === 1 && planType === 1, detail: { role: seen.user.role, trial: seen.user.isTrialSubscription, planType } };
 });
-step(
-  `role changed: role ${after.detail.user.role}, trial ${after.detail.user.isTrialSubscription}, plan_type ${before.plan_type} -> ${after.detail.plan_type}`,
-);
+step(`role changed: role ${before.role} -> ${after.detail.role}, plan_type ${before.planType} -> ${after.detail.planType}`);
+key ??= await createKeyAndReadCatalog();
+const own = { key: key.key, secret: key.secret };
 
 expectStatus('revoke the key', await call('DELETE', `/api/ApiKeys/${key.id}`, { token: first.token }), 200, 204);
 await eventually('the revoked key is refused', async () => {

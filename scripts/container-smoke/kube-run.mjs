@@ -121,7 +121,7 @@ async function play(deployment, addresses) {
   return { pod, names, address };
 }
 
-async function configVariables(image, command) {
+async function configVariables(name, image, running, command) {
   const entry = command?.[1] ?? '';
   const match = /^(.+)\/dist\/main\.js$/.exec(entry);
   if (!match) return { error: `command ${JSON.stringify(command)} does not run <package>/dist/main.js` };
@@ -130,7 +130,9 @@ const schema = Object.entries(m).find(([k]) => k.endsWith('ConfigSchema'));
 if (!schema) throw new Error('no *ConfigSchema export');
 console.log(JSON.stringify(Object.keys(schema[1].shape)));`;
   try {
-    const out = await podman('run', '--rm', '--network', 'none', image, 'node', '--input-type=module', '-e', script);
+    // In the container itself; one that is not running is asked through a new one of its image.
+    const node = ['node', '--input-type=module', '-e', script];
+    const out = running ? await podman('exec', name, ...node) : await podman('run', '--rm', '--network', 'none', image, ...node);
     return { names: new Set(JSON.parse(out)) };
   } catch (err) {
     return {
@@ -174,13 +176,14 @@ async function checkContainer(deployment, container, name, address) {
     else if (value !== null && env.get(key) !== value)
       problem(`${key} is ${JSON.stringify(env.get(key))}, the manifests give ${JSON.stringify(value)}`);
   }
-  const known = await configVariables(inspect.Image, container.command);
+  const running = inspect.State.Status === 'running' && inspect.RestartCount === 0;
+  const known = await configVariables(name, inspect.Image, running, container.command);
   if (known.error) problem(known.error);
   else
     for (const key of given.keys())
       if (!known.names.has(key)) problem(`${key} is given, but the process reads no such variable (not in its config schema)`);
 
-  if (inspect.State.Status !== 'running' || inspect.RestartCount > 0) {
+  if (!running) {
     const log = await podman('logs', '--tail', '5', name).catch(() => '');
     problem(
       `is ${inspect.State.Status} after ${inspect.RestartCount} restarts (exit code ${inspect.State.ExitCode}); last log lines: ${log.replace(/\n/g, ' | ')}`,

@@ -48,6 +48,8 @@ function check(kind, probe) {
   socket.setTimeout(3000, () => fail('no answer in 3 s'));
   socket.on('error', (err) => fail(err.message));
   socket.on('connect', () => socket.write(probe.hello));
+  // The stand-in accepts first and then reaches for the server: a close without an answer is a failure.
+  socket.on('close', () => fail('closed without an answer'));
   socket.once('data', (data) => {
     socket.destroy();
     if (!probe.ok(data)) fail(`unexpected answer ${JSON.stringify(data.subarray(0, 16).toString('latin1'))}`);
