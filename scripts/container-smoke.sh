@@ -59,7 +59,7 @@ KUBE_STARTED=""
 cleanup() {
   local status=$?
   set +e
-  if [ -n "$COMPOSE_CREATED" ]; then "${COMPOSE[@]}" down -v -t 20 >"$WORK/compose-down.log" 2>&1; fi
+  if [ -n "$COMPOSE_CREATED" ]; then compose down -v -t 20 >"$WORK/compose-down.log" 2>&1; fi
   if [ -n "$KUBE_STARTED" ]; then
     for pod in $(sed -n 's/-pod-0-.*/-pod-0/p' "$WORK/kube/containers" 2>/dev/null | sort -u); do
       podman pod rm -f -t 20 "$pod" >/dev/null 2>&1
@@ -102,18 +102,24 @@ check_image() { # tag
   say "image runs as uid $uid (USER $user); application layers: $(((size - base_size) / 1000000)) MB above the base ($((size / 1000000)) MB in all; goal: at most 100 MB above)"
 }
 
-# SIGTERM, timed: each process must drain and exit 0 within 10 s.
+# SIGTERM, timed: each process must drain and exit 0 within 10 s. The figure is from the signal
+# to the process's exit (the container's FinishedAt); podman's own teardown comes on top.
 stop_timed() { # label container...
-  local label="$1" started seconds code slow=""
+  local label="$1" started finished seconds took code slow=""
   shift
   for container in "$@"; do
     started="$(now)"
     # (podman's complaint that no systemd timer runs its health check goes to the log, not here)
     podman stop -t 20 "$container" >/dev/null 2>>"$WORK/podman-stop.log"
-    seconds="$(since "$started")"
+    took="$(since "$started")"
+    finished="$(podman inspect --format '{{.State.FinishedAt.UnixNano}}' "$container")"
+    seconds="$(awk -v a="$started" -v f="$finished" 'BEGIN { printf "%.1f", f / 1e9 - a }')"
     code="$(podman inspect --format '{{.State.ExitCode}}' "$container")"
-    say "$label: $container stopped on SIGTERM in $seconds s, exit code $code"
-    if [ "$code" != 0 ] || awk -v s="$seconds" 'BEGIN { exit !(s >= 10) }'; then slow+=" $container"; fi
+    say "$label: $container exited $seconds s after SIGTERM, exit code $code (podman stop took $took s)"
+    if [ "$code" != 0 ] || awk -v s="$seconds" 'BEGIN { exit !(s >= 10) }'; then
+      slow+=" $container"
+      podman logs --tail 8 "$container" 2>&1 | cut -c1-400 | sed "s/^/smoke:   $container: /"
+    fi
   done
   [ -z "$slow" ] || fail "$label: did not exit 0 within 10 s of SIGTERM:$slow"
 }
@@ -130,19 +136,27 @@ make_network() {
   say "network $NETWORK; the host is $HOST_IP there, forwarding 5432, 6379, 5672 to 127.0.0.1"
 }
 
+# podman-compose with the variables docker-compose.yml and the override need (every command
+# reads the files, and a required variable missing fails it).
+compose() {
+  (
+    set -a
+    # shellcheck disable=SC1091
+    . "$WORK/compose.env"
+    "${COMPOSE[@]}" "$@"
+  )
+}
+
 run_compose() {
   local started gateway_port dashboard_port
   started="$(now)"
   gateway_port="$(free_port)"
   dashboard_port="$(free_port)"
-  (
-    set -a
-    # shellcheck disable=SC1091
-    . "$WORK/compose.env"
-    export ACS_IMAGE="$IMAGE" ACS_SMOKE_BASE_IMAGE="$BASE_IMAGE" ACS_SMOKE_ID="$RUN_ID" ACS_SMOKE_HOST_IP="$HOST_IP" \
-      GATEWAY_PORT="$gateway_port" DASHBOARD_PORT="$dashboard_port"
-    "${COMPOSE[@]}" up --no-build --no-start >"$WORK/compose-up.log" 2>&1
-  ) || {
+  cat >>"$WORK/compose.env" <<EOF
+export ACS_IMAGE='$IMAGE' ACS_SMOKE_BASE_IMAGE='$BASE_IMAGE' ACS_SMOKE_ID='$RUN_ID' ACS_SMOKE_HOST_IP='$HOST_IP'
+export GATEWAY_PORT='$gateway_port' DASHBOARD_PORT='$dashboard_port'
+EOF
+  compose up --no-build --no-start >"$WORK/compose-up.log" 2>&1 || {
     tail -20 "$WORK/compose-up.log" >&2
     fail "podman-compose up --no-start"
   }
@@ -172,7 +186,10 @@ run_compose() {
   # Dependants first, as `docker compose down` stops them.
   stop_timed compose "${PROJECT}_dashboard_1" "${PROJECT}_gateway_1" "${PROJECT}_device_1" "${PROJECT}_billing_1" \
     "${PROJECT}_identity_1" "${PROJECT}_catalog_1" "${PROJECT}_keys_1"
-  "${COMPOSE[@]}" down -v -t 20 >"$WORK/compose-down.log" 2>&1 || fail "podman-compose down"
+  compose down -v -t 20 >"$WORK/compose-down.log" 2>&1 || {
+    tail -5 "$WORK/compose-down.log" >&2
+    fail "podman-compose down"
+  }
   COMPOSE_CREATED=""
   say "compose: passed in $(since "$started") s"
 }
