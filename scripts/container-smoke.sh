@@ -1,0 +1,286 @@
+#!/usr/bin/env bash
+# The deployment files, built and run for real with podman (docs/deploy.md, "Running the
+# deployment files with podman"; CI runs this from .ci/run, as root):
+#   1. the engine: podman, runc, debootstrap, podman-compose and /etc/containers/containers.conf,
+#      where missing (scripts/container-smoke/setup-engine.sh);
+#   2. a local node:20-bookworm-slim (no public image registry is reachable here), rebuilt only
+#      when its inputs change (scripts/container-smoke/build-base-image.sh);
+#   3. our image from ./Dockerfile, from the tracked files as a clean clone has them; it must run
+#      as uid 1000; the application layers' size is printed;
+#   4. docker-compose.yml with Debian's podman-compose and deploy/podman/compose.override.yml
+#      (the shared PostgreSQL, Redis and RabbitMQ on this host): services started in depends_on
+#      order as their health checks pass, the user journey through the compose gateway, and each
+#      container stopped with SIGTERM, timed;
+#   5. the Deployments, ConfigMaps and a Secret of `kubectl kustomize k8s/` with `podman kube
+#      play`: commands, users, environment, ports and probes checked against the manifests, the
+#      same journey through the gateway pod, each container stopped with SIGTERM, timed.
+# Everything it starts is removed on exit (containers, pods, network, secret, and its databases,
+# Redis keys and RabbitMQ queues on the shared servers).
+#
+#   bash scripts/container-smoke.sh              the whole run
+#   bash scripts/container-smoke.sh --self-test   shows the run fails on a broken Dockerfile line,
+#                                                 a wrong env name and a wrong probe path (each
+#                                                 made in a copy; the tree is not touched)
+set -euo pipefail
+cd "$(dirname "$0")/.."
+ROOT="$PWD"
+
+usage() { sed -n '2,/^set -euo/p' "$0" | sed '$d; s/^# \{0,1\}//'; }
+case "${1:-}" in
+  --help | -h) usage; exit 0 ;;
+  --self-test) MODE=self-test ;;
+  "") MODE=run ;;
+  *) usage >&2; exit 2 ;;
+esac
+
+BASE_IMAGE="${ACS_SMOKE_BASE_IMAGE:-localhost/acs-node:20-bookworm-slim}"
+# The name k8s/kustomization.yaml gives the image (acs, tag latest); compose takes it from ACS_IMAGE.
+IMAGE=localhost/acs:latest
+RUN_ID="acs_smoke_$(date +%s)_$$"
+PROJECT="${RUN_ID//_/}"
+NETWORK="${PROJECT}_default"
+WORK="$(mktemp -d /tmp/acs-smoke.XXXXXX)"
+# The tracked files as this tree has them (a clean clone), where podman-compose finds no developer's .env.
+SRC="$WORK/context"
+COMPOSE=(podman-compose -p "$PROJECT" -f "$SRC/docker-compose.yml" -f "$SRC/deploy/podman/compose.override.yml")
+export DATABASE_URL="${DATABASE_URL:-postgres://postgres@127.0.0.1:5432/postgres}"
+export REDIS_URL="${REDIS_URL:-redis://127.0.0.1:6379}"
+export AMQP_URL="${AMQP_URL:-amqp://guest:guest@127.0.0.1:5672}"
+
+say() { echo "smoke: $*"; }
+fail() { echo "smoke: FAILED: $*" >&2; exit 1; }
+now() { date +%s.%N; }
+since() { awk -v a="$1" -v b="$(now)" 'BEGIN { printf "%.1f", b - a }'; }
+T0="$(now)"
+
+FORWARD_PID=""
+COMPOSE_CREATED=""
+KUBE_STARTED=""
+cleanup() {
+  local status=$?
+  set +e
+  if [ -n "$COMPOSE_CREATED" ]; then compose down -v -t 20 >"$WORK/compose-down.log" 2>&1; fi
+  if [ -n "$KUBE_STARTED" ]; then
+    for pod in $(sed -n 's/-pod-0-.*/-pod-0/p' "$WORK/kube/containers" 2>/dev/null | sort -u); do
+      podman pod rm -f -t 20 "$pod" >/dev/null 2>&1
+    done
+    podman secret rm acs-secrets >/dev/null 2>&1
+  fi
+  [ -n "$FORWARD_PID" ] && kill "$FORWARD_PID" 2>/dev/null
+  podman network rm -f "$NETWORK" >/dev/null 2>&1
+  node scripts/container-smoke/cleanup-servers.mjs "$RUN_ID" | sed -u 's/^/smoke: /'
+  rm -rf "$WORK"
+  if [ "$status" -eq 0 ]; then say "done in $(since "$T0") s"; else say "failed after $(since "$T0") s"; fi
+  exit "$status"
+}
+trap cleanup EXIT
+
+# The tracked files with their contents in this tree: what a clean clone builds.
+make_context() { # dir
+  mkdir -p "$1"
+  git ls-files -z | tar --null -T - -c | tar -x -C "$1"
+}
+
+build_image() { # context tag
+  local started
+  started="$(now)"
+  say "podman build $1 -> $2 (NODE_IMAGE=$BASE_IMAGE)"
+  podman build --network host --build-arg NODE_IMAGE="$BASE_IMAGE" -t "$2" "$1" >"$WORK/build.log" 2>&1 || {
+    tail -30 "$WORK/build.log" >&2
+    fail "podman build"
+  }
+  say "image built in $(since "$started") s"
+}
+
+check_image() { # tag
+  local user uid base_size size
+  user="$(podman image inspect --format '{{.Config.User}}' "$1")"
+  uid="$(podman run --rm --network none "$1" id -u)"
+  [ "$uid" = 1000 ] || fail "the image runs as uid $uid (USER '$user'), not 1000"
+  base_size="$(podman image inspect --format '{{.Size}}' "$BASE_IMAGE")"
+  size="$(podman image inspect --format '{{.Size}}' "$1")"
+  say "image runs as uid $uid (USER $user); application layers: $(((size - base_size) / 1000000)) MB above the base ($((size / 1000000)) MB in all; goal: at most 100 MB above)"
+}
+
+# SIGTERM, timed: each process must drain and exit 0 within 10 s. The figure is from the signal
+# to the process's exit (the container's FinishedAt); podman's own teardown comes on top.
+stop_timed() { # label container...
+  local label="$1" started finished seconds took code slow=""
+  shift
+  for container in "$@"; do
+    started="$(now)"
+    # (podman's complaint that no systemd timer runs its health check goes to the log, not here)
+    podman stop -t 20 "$container" >/dev/null 2>>"$WORK/podman-stop.log"
+    took="$(since "$started")"
+    finished="$(podman inspect --format '{{.State.FinishedAt.UnixNano}}' "$container")"
+    seconds="$(awk -v a="$started" -v f="$finished" 'BEGIN { printf "%.1f", f / 1e9 - a }')"
+    code="$(podman inspect --format '{{.State.ExitCode}}' "$container")"
+    say "$label: $container exited $seconds s after SIGTERM, exit code $code (podman stop took $took s)"
+    if [ "$code" != 0 ] || awk -v s="$seconds" 'BEGIN { exit !(s >= 10) }'; then
+      slow+=" $container"
+      podman logs --tail 8 "$container" 2>&1 | cut -c1-400 | sed "s/^/smoke:   $container: /"
+    fi
+  done
+  [ -z "$slow" ] || fail "$label: did not exit 0 within 10 s of SIGTERM:$slow"
+}
+
+free_port() { node -e 'const s=require("net").createServer().listen(0,"127.0.0.1",()=>{console.log(s.address().port);s.close()})'; }
+
+# The compose network, made before podman-compose (which then uses it), and the forwarder from
+# its gateway address to the shared servers on the host's loopback.
+make_network() {
+  podman network create --label "io.podman.compose.project=$PROJECT" "$NETWORK" >/dev/null
+  HOST_IP="$(podman network inspect "$NETWORK" --format '{{range .Subnets}}{{.Gateway}}{{end}}')"
+  node scripts/container-smoke/forward.mjs "$HOST_IP" 5432 6379 5672 >"$WORK/forward.log" 2>&1 &
+  FORWARD_PID=$!
+  say "network $NETWORK; the host is $HOST_IP there, forwarding 5432, 6379, 5672 to 127.0.0.1"
+}
+
+# podman-compose with the variables docker-compose.yml and the override need (every command
+# reads the files, and a required variable missing fails it).
+compose() {
+  (
+    set -a
+    # shellcheck disable=SC1091
+    . "$WORK/compose.env"
+    "${COMPOSE[@]}" "$@"
+  )
+}
+
+run_compose() {
+  local started gateway_port dashboard_port
+  started="$(now)"
+  gateway_port="$(free_port)"
+  dashboard_port="$(free_port)"
+  cat >>"$WORK/compose.env" <<EOF
+export ACS_IMAGE='$IMAGE' ACS_SMOKE_BASE_IMAGE='$BASE_IMAGE' ACS_SMOKE_ID='$RUN_ID' ACS_SMOKE_HOST_IP='$HOST_IP'
+export GATEWAY_PORT='$gateway_port' DASHBOARD_PORT='$dashboard_port'
+EOF
+  compose up --no-build --no-start >"$WORK/compose-up.log" 2>&1 || {
+    tail -20 "$WORK/compose-up.log" >&2
+    fail "podman-compose up --no-start"
+  }
+  COMPOSE_CREATED=1
+  local containers
+  mapfile -t containers < <(podman ps -a --filter "label=io.podman.compose.project=$PROJECT" --format '{{.Names}}')
+  say "compose: podman-compose created ${#containers[@]} containers"
+  if podman inspect --format '{{range .Config.Env}}{{println .}}{{end}}' "${containers[@]}" | grep -F '${'; then
+    fail "compose: a variable was passed on unsubstituted (above); give it a value in deploy/podman/compose.override.yml"
+  fi
+  node scripts/container-smoke/compose-start.mjs "$PROJECT" "$SRC/docker-compose.yml" "$SRC/deploy/podman/compose.override.yml" ||
+    fail "compose: the services did not come up (podman logs ${PROJECT}_<service>_1)"
+  local app=(keys identity catalog device billing gateway dashboard)
+  for service in "${app[@]}"; do
+    local c="${PROJECT}_${service}_1" uid ro
+    uid="$(podman exec "$c" id -u)"
+    ro="$(podman inspect --format '{{.HostConfig.ReadonlyRootfs}}' "$c")"
+    [ "$uid" = 1000 ] && [ "$ro" = true ] || fail "compose: $service runs as uid $uid, read-only root $ro"
+  done
+  say "compose: every application container runs as uid 1000 on a read-only root"
+  DASHBOARD_API_KEY="$(node -p 'require(process.argv[1]).DASHBOARD_API_KEY' "$WORK/secrets.json")" \
+    DASHBOARD_API_SECRET="$(node -p 'require(process.argv[1]).DASHBOARD_API_SECRET' "$WORK/secrets.json")" \
+    node scripts/container-smoke/journey.mjs "http://127.0.0.1:$gateway_port" | sed -u 's/^/smoke: compose: /'
+  [ "${PIPESTATUS[0]}" -eq 0 ] || fail "compose: the journey through the gateway"
+  curl -fsS "http://127.0.0.1:$dashboard_port/readyz" >/dev/null || fail "compose: the dashboard's /readyz on its published port"
+  say "compose: the dashboard answers /readyz on its published port"
+  # Dependants first, as `docker compose down` stops them.
+  stop_timed compose "${PROJECT}_dashboard_1" "${PROJECT}_gateway_1" "${PROJECT}_device_1" "${PROJECT}_billing_1" \
+    "${PROJECT}_identity_1" "${PROJECT}_catalog_1" "${PROJECT}_keys_1"
+  compose down -v -t 20 >"$WORK/compose-down.log" 2>&1 || {
+    tail -5 "$WORK/compose-down.log" >&2
+    fail "podman-compose down"
+  }
+  COMPOSE_CREATED=""
+  say "compose: passed in $(since "$started") s"
+}
+
+run_kube() { # k8s dir
+  local started
+  started="$(now)"
+  mkdir -p "$WORK/kube"
+  kubectl kustomize "$1" >"$WORK/kube/rendered.yaml" || fail "kubectl kustomize $1"
+  node scripts/container-smoke/kube-manifest.mjs "$RUN_ID" "$WORK/secrets.json" "$WORK/kube/plan.json" <"$WORK/kube/rendered.yaml" |
+    sed 's/^/smoke: /'
+  [ "${PIPESTATUS[0]}" -eq 0 ] || fail "kube: the manifests"
+  KUBE_STARTED=1
+  node scripts/container-smoke/kube-run.mjs "$WORK/kube/plan.json" "$NETWORK" "$HOST_IP" "$WORK/kube" | sed -u 's/^/smoke: /'
+  [ "${PIPESTATUS[0]}" -eq 0 ] || fail "kube: the pods do not match the manifests (above)"
+  DASHBOARD_API_KEY="$(node -p 'require(process.argv[1]).DASHBOARD_API_KEY' "$WORK/secrets.json")" \
+    DASHBOARD_API_SECRET="$(node -p 'require(process.argv[1]).DASHBOARD_API_SECRET' "$WORK/secrets.json")" \
+    node scripts/container-smoke/journey.mjs "$(cat "$WORK/kube/gateway-url")" | sed -u 's/^/smoke: kube: /'
+  [ "${PIPESTATUS[0]}" -eq 0 ] || fail "kube: the journey through the gateway pod"
+  local containers
+  mapfile -t containers < <(tac "$WORK/kube/containers")
+  stop_timed kube "${containers[@]}"
+  say "kube: passed in $(since "$started") s"
+}
+
+# A mutation of one file in a copy of the tree, which must change it (else the self-test proves nothing).
+mutate() { # file sed-expression
+  local before
+  before="$(sha256sum "$1")"
+  sed -i "$2" "$1"
+  [ "$before" != "$(sha256sum "$1")" ] || fail "self-test: '$2' changed nothing in $1"
+}
+
+# Runs a step in a subshell that must fail, with a message matching the pattern.
+expect_failure() { # name pattern command...
+  local name="$1" pattern="$2"
+  shift 2
+  say "self-test: $name"
+  if ("$@") >"$WORK/self-test.log" 2>&1; then
+    cat "$WORK/self-test.log" >&2
+    fail "self-test: $name: the run passed"
+  fi
+  grep -E "$pattern" "$WORK/self-test.log" | head -3 | sed -u 's/^/smoke:   caught: /'
+  grep -qE "$pattern" "$WORK/self-test.log" || {
+    tail -20 "$WORK/self-test.log" >&2
+    fail "self-test: $name: failed, but not with /$pattern/"
+  }
+}
+
+bash scripts/container-smoke/setup-engine.sh
+bash scripts/container-smoke/build-base-image.sh "$BASE_IMAGE"
+node scripts/container-smoke/secrets.mjs "$RUN_ID" "$WORK"
+say "run $RUN_ID"
+
+make_context "$SRC"
+if [ "$MODE" = run ]; then
+  build_image "$SRC" "$IMAGE"
+  check_image "$IMAGE"
+  make_network
+  # ACS_SMOKE_PHASES (default "compose kube"): one of them alone, while working on it.
+  for phase in ${ACS_SMOKE_PHASES:-compose kube}; do
+    case "$phase" in
+      compose) run_compose ;;
+      kube) run_kube "$SRC/k8s" ;;
+      *) fail "ACS_SMOKE_PHASES: unknown phase $phase" ;;
+    esac
+  done
+  exit 0
+fi
+
+# --self-test: each mutation in a copy must fail the step that checks it. The kube runs use the
+# image of the last full run (built when missing).
+podman image exists "$IMAGE" || build_image "$SRC" "$IMAGE"
+make_network
+KUBE_STARTED=1
+
+cp -r "$SRC" "$WORK/broken-dockerfile"
+mutate "$WORK/broken-dockerfile/Dockerfile" '/^USER 1000:1000$/d'
+expect_failure "Dockerfile without its USER line" 'runs as uid 0' \
+  eval 'build_image "$WORK/broken-dockerfile" localhost/acs:self-test && check_image localhost/acs:self-test'
+podman rmi -f localhost/acs:self-test >/dev/null 2>&1 || true
+
+cp -r "$SRC/k8s" "$WORK/k8s-env"
+mutate "$WORK/k8s-env/keys.yaml" 's/- name: DATABASE_URL$/- name: DATABASE_URI/'
+expect_failure "k8s/keys.yaml with DATABASE_URI for DATABASE_URL" 'DATABASE_URI is given, but the process reads no such variable' \
+  run_kube "$WORK/k8s-env"
+for pod in $(sed -n 's/-pod-0-.*/-pod-0/p' "$WORK/kube/containers" | sort -u); do podman pod rm -f -t 0 "$pod" >/dev/null; done
+rm -rf "$WORK/kube"
+
+cp -r "$SRC/k8s" "$WORK/k8s-probe"
+mutate "$WORK/k8s-probe/gateway.yaml" '/readinessProbe:/{n;s|path: /healthz|path: /health|}'
+expect_failure "k8s/gateway.yaml with readinessProbe path /health" 'readinessProbe GET http://[0-9.]+:8080/health answered 404' \
+  run_kube "$WORK/k8s-probe"
+say "self-test: passed (each mutation failed the run)"

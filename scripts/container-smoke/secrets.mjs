@@ -1,0 +1,68 @@
+// The secrets of one smoke run (scripts/container-smoke.sh), made fresh each run: what an operator
+// puts in .env (docker-compose.yml) or in the Secret acs-secrets (k8s/secret.example.yaml).
+//   node scripts/container-smoke/secrets.mjs <run id> <dir>
+// writes <dir>/secrets.json and <dir>/compose.env (shell `export` lines for podman-compose).
+// Every variable .env.example names gets a value: a generated secret in the format its process
+// checks, the example's own value where it has one, else nothing (docker-compose.yml's default).
+import { generateKeyPairSync, randomBytes, randomInt } from 'node:crypto';
+import { readFileSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+
+if (process.argv.includes('--help') || process.argv.length < 4) {
+  console.log('usage: node scripts/container-smoke/secrets.mjs <run id> <dir>');
+  process.exit(process.argv.includes('--help') ? 0 : 2);
+}
+const [, , runId, dir] = process.argv;
+
+const token = (bytes = 32) => randomBytes(bytes).toString('base64url');
+const alnum = (n) =>
+  Array.from({ length: n }, () => 'ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789'[randomInt(62)]).join('');
+const jwk = { ...generateKeyPairSync('ed25519').privateKey.export({ format: 'jwk' }), kid: `smoke.${token(6)}` };
+
+/** The host's servers (docs/deploy.md): PostgreSQL as its trusted superuser, Redis without a password, RabbitMQ's guest. */
+const database = (service) => `postgres://postgres@postgres:5432/${runId}_${service}`;
+
+const secrets = {
+  INTERNAL_SECRET: token(48),
+  JWT_SIGNING_KEY: JSON.stringify(jwk),
+  JWT_VERIFICATION_KEYS: '[]',
+  DASHBOARD_API_KEY: `acs_live_${alnum(24)}`,
+  DASHBOARD_API_SECRET: token(32),
+  SESSION_SECRET: token(48),
+  SEED_ADMIN_EMAIL: `admin-${runId.replaceAll('_', '-')}@example.com`,
+  SEED_ADMIN_PASSWORD: `smoke-${token(12)}`,
+  // docker-compose.yml's own passwords: required there, unused with the override (host servers).
+  POSTGRES_PASSWORD: token(16),
+  KEYS_DB_PASSWORD: token(16),
+  IDENTITY_DB_PASSWORD: token(16),
+  CATALOG_DB_PASSWORD: token(16),
+  DEVICE_DB_PASSWORD: token(16),
+  BILLING_DB_PASSWORD: token(16),
+  REDIS_PASSWORD: token(16),
+  RABBITMQ_PASSWORD: token(16),
+  // The Secret's URLs (k8s/secret.example.yaml).
+  KEYS_DATABASE_URL: database('keys'),
+  IDENTITY_DATABASE_URL: database('identity'),
+  CATALOG_DATABASE_URL: database('catalog'),
+  CATALOG_READ_DATABASE_URL: database('catalog'),
+  DEVICE_DATABASE_URL: database('device'),
+  BILLING_DATABASE_URL: database('billing'),
+  REDIS_URL: 'redis://redis:6379',
+  AMQP_URL: 'amqp://guest:guest@rabbitmq:5672',
+};
+
+const shellQuote = (value) => `'${value.replaceAll("'", "'\\''")}'`;
+const exampleLines = readFileSync(new URL('../../.env.example', import.meta.url), 'utf8').split('\n');
+const composeEnv = [];
+for (const line of exampleLines) {
+  const match = /^([A-Z][A-Z0-9_]*)=(.*)$/.exec(line);
+  if (!match) continue;
+  const [, name, example] = match;
+  // compose's own URL variable names the replica: keep the read path on the primary here.
+  if (name === 'CATALOG_READ_DATABASE_URL') continue;
+  const value = secrets[name] ?? (example || undefined);
+  if (value !== undefined) composeEnv.push(`export ${name}=${shellQuote(value)}`);
+}
+
+writeFileSync(join(dir, 'secrets.json'), `${JSON.stringify(secrets, null, 2)}\n`, { mode: 0o600 });
+writeFileSync(join(dir, 'compose.env'), `${composeEnv.join('\n')}\n`, { mode: 0o600 });

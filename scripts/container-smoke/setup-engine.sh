@@ -1,0 +1,45 @@
+#!/usr/bin/env bash
+# Makes podman usable on a machine like CI's (Debian bookworm, root, no systemd, hybrid cgroup
+# mounts; docs/deploy.md, "Running the deployment files with podman"). Idempotent: each step says
+# what it does or that it was already done.
+#   - podman, runc, debootstrap and podman-compose from Debian, when missing;
+#   - /etc/containers/containers.conf: `default_ulimits = []` under [containers] (podman's default
+#     ulimits cannot be set here) and `runtime = "runc"` under [engine] (crun refuses these cgroup
+#     mounts; podman-compose runs plain `podman`, so the runtime must be the configured one).
+set -euo pipefail
+
+say() { echo "engine: $*"; }
+
+missing=()
+for tool in podman:podman runc:runc debootstrap:debootstrap podman-compose:podman-compose; do
+  command -v "${tool%%:*}" >/dev/null || missing+=("${tool#*:}")
+done
+if [ "${#missing[@]}" -gt 0 ]; then
+  say "apt-get install ${missing[*]}"
+  export DEBIAN_FRONTEND=noninteractive
+  apt-get update -qq
+  apt-get install -y -qq --no-install-recommends "${missing[@]}" slirp4netns uidmap >/dev/null
+else
+  say "podman, runc, debootstrap and podman-compose already installed"
+fi
+
+conf=/etc/containers/containers.conf
+mkdir -p /etc/containers
+touch "$conf"
+# Adds `key = value` under [section] unless the key is already set there.
+ensure_setting() { # section key value
+  if awk -v s="[$1]" -v k="$2" '$0 == s {in_s = 1; next} /^\[/ {in_s = 0} in_s && $1 == k {found = 1} END {exit !found}' "$conf"; then
+    say "$conf: $2 already set under [$1]"
+    return
+  fi
+  say "$conf: setting $2 = $3 under [$1]"
+  if grep -qx "\[$1\]" "$conf"; then
+    sed -i "/^\[$1\]\$/a $2 = $3" "$conf"
+  else
+    printf '\n[%s]\n%s = %s\n' "$1" "$2" "$3" >>"$conf"
+  fi
+}
+ensure_setting containers default_ulimits '[]'
+ensure_setting engine runtime '"runc"'
+
+podman --version | sed 's/^/engine: /'
