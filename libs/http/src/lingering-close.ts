@@ -7,7 +7,7 @@ import type { Socket } from 'node:net';
  * bound as well). Enough for a client on a slow line to read a 401 or 413 it was sent mid-upload;
  * a client that keeps sending past it is cut off as before.
  */
-export const LINGER_LIMITS = { maxMs: 10_000, idleMs: 2_000, maxBytes: 64 * 1024 * 1024 } as const;
+const LINGER_LIMITS = { maxMs: 10_000, idleMs: 2_000, maxBytes: 64 * 1024 * 1024 } as const;
 
 type Limits = { maxMs: number; idleMs: number; maxBytes: number };
 
