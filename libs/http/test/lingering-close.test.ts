@@ -9,13 +9,13 @@ import { lingerAfterAnswer } from '@acs/http';
 const LIMITS = { maxMs: 1_500, idleMs: 1_000, maxBytes: 256 * 1024 };
 let server: Server;
 let port: number;
-/** Resolves with how long the server kept the connection open after answering. */
-let serverClosed: Promise<number>;
+/** Set by each sendForever before it connects: the handler hands over how long it kept that connection open. */
+let onHandled: (closed: Promise<number>) => void = () => {};
 
 beforeAll(async () => {
   server = createServer((_req, res) => {
     const answeredAt = Date.now();
-    serverClosed = new Promise((resolve) => res.socket!.once('close', () => resolve(Date.now() - answeredAt)));
+    onHandled(new Promise((resolve) => res.socket!.once('close', () => resolve(Date.now() - answeredAt))));
     res.writeHead(401, { 'content-type': 'application/json', connection: 'close' });
     lingerAfterAnswer(res, LIMITS);
     res.end('{"error":"refused"}');
@@ -31,6 +31,9 @@ afterAll(() => new Promise<void>((resolve) => server.close(() => resolve())));
  */
 async function sendForever(chunk: Buffer | null, everyMs: number): Promise<{ answer: string; openMs: number }> {
   let answer = '';
+  const handled = new Promise<Promise<number>>((resolve) => {
+    onHandled = resolve;
+  });
   const socket = connect({ port, host: '127.0.0.1', allowHalfOpen: true });
   socket.setEncoding('utf8');
   socket.on('data', (text: string) => (answer += text));
@@ -39,8 +42,7 @@ async function sendForever(chunk: Buffer | null, everyMs: number): Promise<{ ans
   const timer = setInterval(() => {
     if (chunk && socket.writable) socket.write(chunk);
   }, everyMs);
-  await new Promise((resolve) => setTimeout(resolve, 50)); // the handler has run
-  const openMs = await serverClosed;
+  const openMs = await await handled;
   clearInterval(timer);
   socket.destroy();
   return { answer, openMs };
