@@ -25,6 +25,7 @@ afterAll(async () => {
 interface ErrorBody {
   error: string;
   message: string;
+  code: string;
   requestId?: string;
   details?: { path: string; message: string }[];
 }
