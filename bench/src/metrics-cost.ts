@@ -2,6 +2,14 @@ import { performance } from 'node:perf_hooks';
 import { GatewayMetrics, ROUTES } from '@acs/gateway';
 import { createMetricsRegistry } from '@acs/metrics';
 
+if (process.argv.includes('--help') || process.argv.includes('-h')) {
+  console.log(`Usage: node bench/dist/metrics-cost.js
+
+The CPU the gateway's metrics add to one request: the per-request metrics work in a loop.
+Prints microseconds per request; run after npm run build.`);
+  process.exit(0);
+}
+
 // The CPU the gateway's metrics add to one request (docs/performance.md): exactly the per-request
 // work handler.ts and forward.ts do, run in a loop. Usage: npm run build && node bench/dist/metrics-cost.js
 

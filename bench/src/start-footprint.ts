@@ -1,17 +1,25 @@
-import { spawn, type ChildProcess } from 'node:child_process';
+import { execFileSync, spawn, type ChildProcess } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
-// `npm run bench:start`: what a newcomer's `npm start` costs on a built tree. Time to the banner
-// and resident memory once ready, for a first start (empty DATA_DIR) and a second one (data kept),
-// then RSS under steady light traffic. Figures, not assertions: see docs/performance.md.
-// Usage: npm run bench:start -- [soak minutes, default 10] [requests per second, default 5]
+// `npm run bench:start`: what a newcomer's `npm start` costs. First, a fresh clone: `git clone` of
+// this repository's HEAD into a temporary folder, its node_modules copied from here (what `npm ci`
+// installs, without the network) and `npm ci`'s prepare step run, then `npm start` timed to the
+// banner. Then, on this tree: time to the banner and resident memory for a first start (empty
+// DATA_DIR) and a second one (data kept), and RSS under steady light traffic. Figures, not
+// assertions: see docs/performance.md.
+// Usage: npm run bench:start -- [soak minutes, default 10] [requests per second, default 5] [--no-clone]
 
-const ENTRY = fileURLToPath(new URL('../../launcher/dist/main.js', import.meta.url));
-const soakMinutes = Number(process.argv[2] ?? 10);
-const requestsPerSecond = Number(process.argv[3] ?? 5);
+const REPO = fileURLToPath(new URL('../../', import.meta.url));
+const positional = process.argv.slice(2).filter((arg) => !arg.startsWith('--'));
+if (process.argv.includes('--help')) {
+  console.log('Usage: npm run bench:start -- [soak minutes, default 10] [requests per second, default 5] [--no-clone]');
+  process.exit(0);
+}
+const soakMinutes = Number(positional[0] ?? 10);
+const requestsPerSecond = Number(positional[1] ?? 5);
 
 interface Started {
   child: ChildProcess;
@@ -20,10 +28,11 @@ interface Started {
   ms: number;
 }
 
-function start(dataDir: string): Promise<Started> {
+/** `npm start` (scripts/start.mjs: build what is stale, then the launcher) in `repo`, until the banner. */
+function start(dataDir: string, repo = REPO): Promise<Started> {
   const began = performance.now();
   const env = { PATH: process.env.PATH ?? '', DATA_DIR: dataDir, PORT: '0', DASHBOARD_PORT: '0', LOG_LEVEL: 'warn', LOG_FORMAT: 'json' };
-  const child = spawn(process.execPath, [ENTRY], { env, stdio: ['ignore', 'pipe', 'pipe'] });
+  const child = spawn(process.execPath, [join(repo, 'scripts/start.mjs')], { env, cwd: repo, stdio: ['ignore', 'pipe', 'pipe'] });
   let output = '';
   child.stdout!.on('data', (c: Buffer) => (output += c.toString()));
   child.stderr!.on('data', (c: Buffer) => (output += c.toString()));
@@ -59,6 +68,28 @@ function rssMb(pid: number): number {
 
 const settle = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
+/** A fresh clone as a newcomer has it after `npm ci`: no dist, no DATA_DIR; prepare's time and npm start's. */
+async function freshClone(): Promise<void> {
+  const clone = mkdtempSync(join(tmpdir(), 'acs-fresh-clone-'));
+  try {
+    execFileSync('git', ['clone', '--quiet', '--no-hardlinks', REPO, clone]);
+    execFileSync('cp', ['-a', join(REPO, 'node_modules'), join(clone, 'node_modules')]);
+    rmSync(join(clone, 'node_modules/.cache'), { recursive: true, force: true }); // made by prepare, as after npm ci
+    const prepareBegan = performance.now();
+    execFileSync(process.execPath, [join(clone, 'scripts/prepare.mjs')], { cwd: clone, stdio: 'ignore' });
+    const prepareSeconds = (performance.now() - prepareBegan) / 1000;
+    const started = await start(join(clone, '.data'), clone);
+    console.log(
+      `fresh clone: npm ci's prepare step ${prepareSeconds.toFixed(2)} s; npm start to the banner ${(started.ms / 1000).toFixed(2)} s`,
+    );
+    for (const line of started.output().split('\n')) if (/^(building|database): /.test(line)) console.log(`  ${line}`);
+    await stop(started.child);
+  } finally {
+    rmSync(clone, { recursive: true, force: true });
+  }
+}
+
+if (!process.argv.includes('--no-clone')) await freshClone();
 const dataDir = mkdtempSync(join(tmpdir(), 'acs-footprint-'));
 try {
   const first = await start(dataDir);

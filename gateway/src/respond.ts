@@ -1,5 +1,6 @@
 import type { ServerResponse } from 'node:http';
 import { errorBody, type AppError } from '@acs/errors';
+import { lingerAfterAnswer } from '@acs/http';
 
 export function sendJson(
   res: ServerResponse,
@@ -22,6 +23,8 @@ export function sendJson(
     ...(res.req.complete ? {} : { connection: 'close' }),
     ...extraHeaders,
   });
+  // ...but not under a client still sending: it reads the answer first (lingering-close.ts).
+  if (!res.req.complete) lingerAfterAnswer(res);
   res.end(payload);
 }
 

@@ -1,34 +1,15 @@
-import { loadConfigOrExit } from '@acs/config';
-import { createLogger } from '@acs/logger';
-import { stopOnSignals } from '@acs/http';
-import { startTracing } from '@acs/tracing';
-import { launcherConfigSchema } from './config.js';
-import { startSystem } from './system.js';
-import { printBanner } from './banner.js';
-import { collectGarbageOnce } from './collect-garbage.js';
+import { StartInterrupted, guardStart } from './start-interrupt.js';
+import type { run as runSystem } from './run.js';
 
-// `npm start`: the whole platform on one machine with nothing installed but Node.
-const config = loadConfigOrExit('npm start', launcherConfigSchema);
-const logger = createLogger({
-  name: 'platform',
-  level: config.LOG_LEVEL,
-  format: config.LOG_FORMAT ?? (process.stdout.isTTY ? 'pretty' : 'json'),
-});
-/** Every service of the system runs here, each reporting its own service.name (README, "Tracing"). */
-const TRACED_SERVICES = ['gateway', 'keys', 'identity', 'catalog', 'device', 'billing', 'dashboard'];
+// `npm start`'s entry. Signals are taken before anything else loads: loading the services' code
+// takes seconds on a busy machine, and a Ctrl-C then must stop the start cleanly, not kill it.
+const guard = guardStart();
 try {
-  // Before the services start: their apps add the span middleware only when tracing is on.
-  const tracing = await startTracing({ services: TRACED_SERVICES, defaultService: 'platform', logger });
-  const system = await startSystem(config, logger);
-  // From the process's start (node's own clock), the time a newcomer waits after `npm start`'s build check.
-  printBanner(config, system, process.uptime());
-  if (!config.DATABASE_URL) collectGarbageOnce();
-  stopOnSignals(logger, async () => {
-    await system.stop();
-    await tracing.shutdown();
-  });
+  const { run }: { run: typeof runSystem } = await import('./run.js');
+  guard.check();
+  await run(guard);
 } catch (err) {
-  logger.fatal({ err }, 'the system failed to start');
-  process.stderr.write(`\nThe system failed to start: ${err instanceof Error ? err.message : String(err)}\n`);
-  process.exit(1);
+  if (!(err instanceof StartInterrupted)) throw err;
+  process.stderr.write(`Start-up interrupted (${err.signal}) before anything had started.\n`);
+  process.exit(130);
 }

@@ -1,6 +1,6 @@
 import { createMemoryCache, createRedisCache, type Cache } from '@acs/cache';
 import { serviceDatabaseUrl } from '@acs/config';
-import { acquireDataDirLock } from '@acs/db';
+import { acquireDataDirLock, openEmbeddedDatabase } from '@acs/db';
 import { createAmqpBus, createMemoryBus, type Bus } from '@acs/bus';
 import { startWithCloseStack } from '@acs/http';
 import { runAsService } from '@acs/tracing';
@@ -40,14 +40,45 @@ export interface RunningSystem {
 
 type ServiceName = 'keys' | 'identity' | 'catalog' | 'device' | 'billing';
 
+/** Where `npm start` says what it is doing, one line per phase, so nobody stares at silence. */
+export type StartProgress = (line: string) => void;
+
+const seconds = (since: number): string => `${((performance.now() - since) / 1000).toFixed(1)} s`;
+
+/** Runs one phase of the start as `service` (tracing's name) and reports it done, with its time. */
+async function phase<T extends { server: { url: string }; close(): Promise<void> }>(
+  progress: StartProgress,
+  service: string,
+  start: () => Promise<T>,
+): Promise<T> {
+  const began = performance.now();
+  const started = await runAsService(service, start);
+  try {
+    progress(`${service}: listening on ${started.server.url} (${seconds(began)})`);
+  } catch (err) {
+    await started.close(); // not on the close stack yet
+    throw err;
+  }
+  return started;
+}
+
 /**
  * Starts every service, each its own HTTP server on loopback, and the gateway in front, sharing
  * one cache (in-process unless REDIS_URL is set). Used by `npm start` and the end-to-end tests.
  * A failed start stops what had started, newest first.
  */
-export function startSystem(config: LauncherConfig, logger: Logger): Promise<RunningSystem> {
+export function startSystem(config: LauncherConfig, logger: Logger, progress: StartProgress = () => {}): Promise<RunningSystem> {
   return startWithCloseStack(logger, async (stack) => {
-    if (!config.DATABASE_URL) stack.defer('the data folder lock', await acquireDataDirLock(config.DATA_DIR));
+    if (!config.DATABASE_URL) {
+      stack.defer('the data folder lock', await acquireDataDirLock(config.DATA_DIR));
+      const began = performance.now();
+      progress(`database: opening the embedded PostgreSQL in ${config.DATA_DIR} (the first start creates it)`);
+      const database = await openEmbeddedDatabase(config.DATA_DIR, serviceLogger(logger, 'database'));
+      stack.defer('the embedded database', () => database.close());
+      progress(`database: ready (${seconds(began)})`);
+    } else {
+      progress('database: PostgreSQL at DATABASE_URL (each service connects to its own database)');
+    }
     const internalSecret = config.INTERNAL_SECRET ?? (await loadOrCreateInternalSecret(config.DATA_DIR));
     const cache = config.REDIS_URL
       ? createRedisCache({ url: config.REDIS_URL, keyPrefix: config.REDIS_PREFIX, logger: serviceLogger(logger, 'cache') })
@@ -69,9 +100,9 @@ export function startSystem(config: LauncherConfig, logger: Logger): Promise<Run
       INTERNAL_SECRET: internalSecret,
     });
     const keysConfig = embeddedConfig('keys', config.env, behindGateway('keys'));
-    const keys = await runAsService('keys', () => startKeysService(keysConfig, serviceLogger(logger, 'keys'), cache));
+    const keys = await phase(progress, 'keys', () => startKeysService(keysConfig, serviceLogger(logger, 'keys'), cache));
     stack.defer('the keys service', () => keys.close());
-    const identity = await runAsService('identity', () =>
+    const identity = await phase(progress, 'identity', () =>
       startIdentityService(
         embeddedConfig('identity', config.env, behindGateway('identity')),
         serviceLogger(logger, 'identity'),
@@ -80,22 +111,22 @@ export function startSystem(config: LauncherConfig, logger: Logger): Promise<Run
       ),
     );
     stack.defer('the identity service', () => identity.close());
-    const catalog = await runAsService('catalog', () =>
+    const catalog = await phase(progress, 'catalog', () =>
       startCatalogService(embeddedConfig('catalog', config.env, behindGateway('catalog')), serviceLogger(logger, 'catalog')),
     );
     stack.defer('the catalog service', () => catalog.close());
-    const device = await runAsService('device', () =>
+    const device = await phase(progress, 'device', () =>
       startDeviceService(
         embeddedConfig('device', config.env, { ...behindGateway('device'), CATALOG_URL: catalog.server.url }),
         serviceLogger(logger, 'device'),
       ),
     );
     stack.defer('the device service', () => device.close());
-    const billing = await runAsService('billing', () =>
+    const billing = await phase(progress, 'billing', () =>
       startBillingService(embeddedConfig('billing', config.env, behindGateway('billing')), serviceLogger(logger, 'billing'), bus),
     );
     stack.defer('the billing service', () => billing.close());
-    const gateway = await runAsService('gateway', () =>
+    const gateway = await phase(progress, 'gateway', () =>
       startGateway(
         embeddedConfig('gateway', config.env, {
           HOST: config.HOST,
@@ -116,7 +147,7 @@ export function startSystem(config: LauncherConfig, logger: Logger): Promise<Run
     stack.defer('the gateway', () => gateway.close());
     const generatedSystemKey = keysConfig.SEED_API_KEY ? null : await ensureSystemKey(keys.deps);
     // After the operator's key: the first start still prints one, whatever the dashboard holds.
-    const dashboard = await runAsService('dashboard', () =>
+    const dashboard = await phase(progress, 'dashboard', () =>
       startEmbeddedDashboard(config, keys.deps, gateway.server.url, serviceLogger(logger, 'dashboard')),
     );
     stack.defer('the dashboard', () => dashboard.close());

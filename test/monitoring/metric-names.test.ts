@@ -39,7 +39,7 @@ describe('unknownLabels', () => {
 });
 
 describe('the metric names found in the code', () => {
-  it('hold every metric of the README table, with its type', () => {
+  it('hold every metric of the docs/observability.md table, with its type', () => {
     const metrics = registeredMetrics();
     expect(Object.fromEntries([...metrics].sort())).toEqual({
       billing_outbox_oldest_pending_age_seconds: 'gauge',
@@ -59,7 +59,7 @@ describe('the metric names found in the code', () => {
     });
   });
 
-  it('carry the labels of the README table', () => {
+  it('carry the labels of the docs/observability.md table', () => {
     const labels = registeredLabels();
     expect(labels.get('http_server_requests_total')).toEqual(['method', 'route', 'status']);
     expect(labels.get('http_server_request_duration_seconds')).toEqual(['method', 'route', 'status']);

@@ -61,7 +61,7 @@ describe('the plain rules file', () => {
     expect(unknown).toEqual([]);
   });
 
-  it('uses only labels those metrics carry (README, Metrics)', async () => {
+  it('uses only labels those metrics carry (docs/observability.md, Metrics)', async () => {
     const known = await knownSeriesLabels();
     expect(rules().flatMap((rule) => unknownLabels(rule.expr, known).map((label) => `${rule.alert}: ${label}`))).toEqual([]);
   });

@@ -22,6 +22,15 @@ export interface ServiceDatabaseOptions {
 const embeddedDatabaseFolder = (dataDir: string): string => join(dataDir, 'pglite');
 
 /**
+ * Opens (the first time: creates) the embedded database of a data folder ahead of the services, so
+ * `npm start` can say that this, not a service, is what the first start waits for. Services then
+ * share the instance; close the handle once they hold their own.
+ */
+export function openEmbeddedDatabase(dataDir: string, logger: Logger): Promise<Db> {
+  return openSharedPglite(embeddedDatabaseFolder(dataDir), 'keys', logger);
+}
+
+/**
  * A service's database as its start-up and its CLI open it: PostgreSQL when a URL is given, else
  * the service's own schema (and role) in the one embedded PGlite under DATA_DIR/pglite, shared by
  * every service of the process; migrated. Data an older version kept in DATA_DIR/<service> is

@@ -20,7 +20,7 @@ export function requireGatewaySignature(internalSecret: string, service: string)
       ctx.get(SIGNATURE_HEADER) || undefined,
     );
     if (!caller) {
-      throw errorOf('unauthorized', 'This service only accepts requests signed by the gateway');
+      throw errorOf('unauthorized', 'This service only accepts requests signed by the gateway', { code: 'gateway_signature_required' });
     }
     ctx.state.caller = caller;
     return next();

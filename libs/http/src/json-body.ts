@@ -1,10 +1,29 @@
 import { isUtf8 } from 'node:buffer';
-import { badRequest, errorOf, payloadTooLarge } from '@acs/errors';
+import { errorOf, payloadTooLarge, validationFailed } from '@acs/errors';
+import { locateJsonSyntaxError } from './json-syntax.js';
 import { assertStorableText } from './storable-text.js';
 import { NOT_UTF8_MESSAGE } from './utf8-input.js';
 import type { AppContext } from './types.js';
 
 const DEFAULT_BODY_LIMIT_BYTES = 64 * 1024;
+
+const bodyRequired = () =>
+  errorOf('bad_request', 'A JSON request body is required', {
+    code: 'body_required',
+    hint: 'Send a JSON body with Content-Type: application/json.',
+  });
+
+/** 400 `invalid_json` saying where the text stops being JSON (line, column, position) and what was expected there. */
+function invalidJson(text: string) {
+  const problem = locateJsonSyntaxError(text);
+  if (!problem) return errorOf('bad_request', 'The request body is not valid JSON', { code: 'invalid_json' });
+  const where = `line ${problem.line}, column ${problem.column} (position ${problem.position})`;
+  return errorOf('bad_request', 'The request body is not valid JSON', {
+    code: 'invalid_json',
+    hint: `Expected ${problem.expected} at ${where}.`,
+    details: [{ path: 'body', message: `expected ${problem.expected} at ${where}, found ${problem.found}` }],
+  });
+}
 
 /**
  * Reads and parses a JSON request body, refusing early (413) when Content-Length already says it
@@ -18,8 +37,10 @@ export async function readJsonBody(ctx: AppContext, limitBytes = DEFAULT_BODY_LI
   const declared = Number(ctx.get('content-length') || 0);
   if (declared > limitBytes) throw payloadTooLarge(limitBytes);
   if (!ctx.is('application/json') && !ctx.is('+json')) {
-    if (declared === 0 && !ctx.get('transfer-encoding')) throw badRequest('A JSON request body is required');
-    throw errorOf('unsupported_media_type', 'Send the body as application/json');
+    if (declared === 0 && !ctx.get('transfer-encoding')) throw bodyRequired();
+    throw errorOf('unsupported_media_type', 'Send the body as application/json', {
+      hint: 'Send the header Content-Type: application/json with a JSON body.',
+    });
   }
   const chunks: Buffer[] = [];
   let size = 0;
@@ -35,17 +56,17 @@ export async function readJsonBody(ctx: AppContext, limitBytes = DEFAULT_BODY_LI
     ctx.req.resume(); // drop the rest as it arrives
     throw payloadTooLarge(limitBytes);
   }
-  if (size === 0) throw badRequest('A JSON request body is required');
+  if (size === 0) throw bodyRequired();
   const bytes = Buffer.concat(chunks, size);
   chunks.length = 0;
   // toString would turn each bad byte into U+FFFD and store that instead of what was meant.
-  if (!isUtf8(bytes)) throw badRequest('The request body is not valid UTF-8', [{ path: 'body', message: NOT_UTF8_MESSAGE }]);
+  if (!isUtf8(bytes)) throw validationFailed('The request body is not valid UTF-8', [{ path: 'body', message: NOT_UTF8_MESSAGE }]);
   const text = bytes.toString('utf8');
   let body: unknown;
   try {
     body = JSON.parse(text) as unknown;
   } catch {
-    throw badRequest('The request body is not valid JSON');
+    throw invalidJson(text);
   }
   // Every JSON body, also those validated without parseInput (the catalog import's rows). Only a
   // \u escape can put NUL or a lone surrogate into a parsed string (JSON forbids a raw NUL, and

@@ -17,7 +17,8 @@ export interface UserCaller {
 export function requireCaller(ctx: AppContext, { minRole = ROLE.free }: { minRole?: number } = {}): UserCaller {
   const userId = ctx.state.caller?.userId;
   const role = ctx.state.caller?.role;
-  if (userId === undefined || !Number.isSafeInteger(userId) || userId <= 0) throw insufficientUserError();
-  if (role === undefined || role < minRole) throw insufficientUserError();
+  if (userId === undefined || !Number.isSafeInteger(userId) || userId <= 0) throw insufficientUserError('token_required');
+  if (role === undefined || role < minRole)
+    throw insufficientUserError(minRole === ROLE.subscriber ? 'subscription_required' : 'role_too_low');
   return { userId, role };
 }

@@ -1,4 +1,4 @@
-import { badRequest, type ErrorDetail } from '@acs/errors';
+import { validationFailed, type ErrorDetail } from '@acs/errors';
 
 /**
  * The one rule for text a client sends (bodies, queries, path parameters): PostgreSQL refuses NUL
@@ -49,5 +49,5 @@ export function findUnstorableText(value: unknown, root: string, limit = 100): E
 /** Throws 400 in the error shape, with one detail per offending field, if any text in `value` cannot be stored. */
 export function assertStorableText(value: unknown, root: string): void {
   const details = findUnstorableText(value, root);
-  if (details.length > 0) throw badRequest(`The request ${root} contains text that cannot be stored`, details);
+  if (details.length > 0) throw validationFailed(`The request ${root} contains text that cannot be stored`, details);
 }

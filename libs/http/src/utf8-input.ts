@@ -1,5 +1,5 @@
 import { isUtf8 } from 'node:buffer';
-import { badRequest } from '@acs/errors';
+import { validationFailed } from '@acs/errors';
 import type { ParsedUrlQuery } from 'node:querystring';
 
 /**
@@ -39,7 +39,7 @@ export interface QuerySource {
 export function utf8Query(ctx: QuerySource): ParsedUrlQuery {
   const names = nonUtf8QueryParameters(ctx.querystring);
   if (names.length > 0) {
-    throw badRequest(
+    throw validationFailed(
       'The request query is not valid UTF-8',
       names.map((name) => ({ path: `query.${name}`, message: NOT_UTF8_MESSAGE })),
     );

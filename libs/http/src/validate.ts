@@ -1,5 +1,5 @@
 import type { z } from 'zod';
-import { badRequest, type ErrorDetail } from '@acs/errors';
+import { validationFailed, type ErrorDetail } from '@acs/errors';
 import { assertStorableText } from './storable-text.js';
 import { utf8Query, type QuerySource } from './utf8-input.js';
 
@@ -15,7 +15,7 @@ export function parseInput<S extends z.ZodType>(schema: S, input: unknown, what:
     path: [what, ...issue.path.map(String)].join('.'),
     message: issue.message,
   }));
-  throw badRequest(`The request ${what} is invalid`, details);
+  throw validationFailed(`The request ${what} is invalid`, details);
 }
 
 /**

@@ -103,13 +103,26 @@ describe('http app', () => {
   it('validates bodies: malformed JSON, wrong types, missing body, wrong media type', async () => {
     const malformed = await signed('POST', '/things', { headers: json, body: '{"name":' });
     expect(malformed.status).toBe(400);
-    expect(await malformed.json()).toMatchObject({ message: 'The request body is not valid JSON' });
+    expect(await malformed.json()).toMatchObject({
+      message: 'The request body is not valid JSON',
+      code: 'invalid_json',
+      hint: expect.stringContaining('line 1, column 9 (position 8)'),
+      details: [{ path: 'body', message: expect.stringContaining('found the end of the body') }],
+    });
     const wrong = await signed('POST', '/things', { headers: json, body: JSON.stringify({ name: '', count: 'x' }) });
     expect(wrong.status).toBe(400);
-    const body = (await wrong.json()) as { details: { path: string }[] };
+    const body = (await wrong.json()) as { code: string; hint: string; details: { path: string; message: string }[] };
+    expect(body.code).toBe('validation_failed');
+    expect(body.hint).toContain('details');
     expect(body.details.map((d) => d.path).sort()).toEqual(['body.count', 'body.name']);
-    expect((await signed('POST', '/things', { headers: json })).status).toBe(400);
-    expect((await signed('POST', '/things', { headers: { 'content-type': 'text/plain' }, body: 'hi' })).status).toBe(415);
+    // Each detail says what was expected there, in zod's words.
+    expect(body.details.find((d) => d.path === 'body.count')?.message).toMatch(/expected number/);
+    const missing = await signed('POST', '/things', { headers: json });
+    expect(missing.status).toBe(400);
+    expect(await missing.json()).toMatchObject({ code: 'body_required' });
+    const plain = await signed('POST', '/things', { headers: { 'content-type': 'text/plain' }, body: 'hi' });
+    expect(plain.status).toBe(415);
+    expect(await plain.json()).toMatchObject({ code: 'unsupported_media_type', hint: expect.stringContaining('application/json') });
   });
 
   it('refuses oversized bodies with 413, declared or streamed', async () => {

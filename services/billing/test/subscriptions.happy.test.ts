@@ -93,6 +93,7 @@ describe('POST /api/Subscriptions', () => {
     expect(await free.json()).toEqual({
       error: 'Bad request',
       message: 'The Free plan needs no subscription',
+      code: 'free_plan',
       requestId: expect.any(String),
     });
     const unknown = await billing.subscribe(userId, { planId: 'platinum' });
@@ -160,7 +161,9 @@ describe('POST /api/Subscriptions', () => {
     expect(changed).toMatchObject({ planType: 2, subscriptionId: yearly.id, currentPeriodEnd: yearly.currentPeriodEnd });
     expect(changed.sequence as number).toBeGreaterThan((eventsOf(userId)[0]!.payload as { sequence: number }).sequence);
     // The same plan again while active is a conflict, not a second subscription.
-    expect((await billing.subscribe(userId, { planId: 'yearly' })).status).toBe(409);
+    const again = await billing.subscribe(userId, { planId: 'yearly' });
+    expect(again.status).toBe(409);
+    expect(await again.json()).toMatchObject({ code: 'already_subscribed' });
   });
 
   it('answers 403 with the spec body without a user, and 401 to an unsigned request', async () => {

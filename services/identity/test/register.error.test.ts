@@ -25,6 +25,7 @@ afterAll(async () => {
 interface ErrorBody {
   error: string;
   message: string;
+  code: string;
   requestId?: string;
   details?: { path: string; message: string }[];
 }
@@ -44,6 +45,7 @@ describe('an e-mail that is already registered', () => {
     for (const variant of [email, email.toUpperCase(), email.toLowerCase()]) {
       const body = await expectError(await identity.register(buildRegisterBody({ email: variant })), 409, 'Conflict');
       expect(body.message).toBe('An account with this e-mail address already exists. Sign in with it, or register with another address.');
+      expect(body.code).toBe('email_taken');
     }
     expect(await countUsers(identity.db)).toBe(before);
     expect((await findRow(identity.db, email))!.email).toBe(email);

@@ -40,16 +40,18 @@ describe("users' API keys at the keys service", () => {
   });
 
   it('refuses a context without a user, or with too low a role, with the spec body', async () => {
-    for (const [who, method, path] of [
-      [as(undefined, 0), 'GET', '/api/ApiKeys'],
-      [as(8, 0), 'GET', '/api/ApiKeys'],
-      [as(8, 0), 'POST', '/api/ApiKeys'],
+    for (const [who, method, path, code] of [
+      [as(undefined, 0), 'GET', '/api/ApiKeys', 'token_required'],
+      [as(8, 0), 'GET', '/api/ApiKeys', 'subscription_required'],
+      [as(8, 0), 'POST', '/api/ApiKeys', 'subscription_required'],
     ] as const) {
       const res = await call(method, path, who, method === 'POST' ? { name: 'x', scopes: 'read:devices' } : undefined);
       expect(res.status).toBe(403);
       expect(await res.json()).toMatchObject({
         error: 'Insufficient permissions',
         message: 'A valid user JWT with sufficient role is required',
+        code,
+        hint: expect.any(String),
       });
     }
   });
@@ -62,9 +64,13 @@ describe("users' API keys at the keys service", () => {
     expect((await call('DELETE', `/api/ApiKeys/${mine.id}`, as(10, 1))).status).toBe(404);
     expect((await call('DELETE', '/api/ApiKeys/not-a-uuid', as(9, 1))).status).toBe(404);
     expect((await call('POST', '/api/ApiKeys', as(9, 1), { name: 'b', scopes: 'read:devices' })).status).toBe(201);
-    expect((await call('POST', '/api/ApiKeys', as(9, 1), { name: 'c', scopes: 'read:devices' })).status).toBe(409);
+    const pastLimit = await call('POST', '/api/ApiKeys', as(9, 1), { name: 'c', scopes: 'read:devices' });
+    expect(pastLimit.status).toBe(409);
+    expect(await pastLimit.json()).toMatchObject({ code: 'key_limit_reached', hint: expect.stringContaining('Revoke') });
     expect((await call('DELETE', `/api/ApiKeys/${mine.id}`, as(9, 1))).status).toBe(200);
-    expect((await call('PATCH', `/api/ApiKeys/${mine.id}`, as(9, 1), { name: 'renamed' })).status).toBe(409);
+    const revoked = await call('PATCH', `/api/ApiKeys/${mine.id}`, as(9, 1), { name: 'renamed' });
+    expect(revoked.status).toBe(409);
+    expect(await revoked.json()).toMatchObject({ code: 'key_revoked' });
     expect((await call('POST', '/api/ApiKeys', as(9, 1), { name: 'c', scopes: 'read:devices' })).status).toBe(201); // a revoked key frees a slot
   });
 

@@ -7,6 +7,7 @@ import type { QueryResult, Queryable } from '../db.js';
 import { runTransaction, scopedQueryable } from '../transaction.js';
 import { PGLITE_PARSERS } from '../values/type-parsers.js';
 import { SerialQueue } from './serial-queue.js';
+import { pgliteTemplateFor } from './pglite-template.js';
 import { tracedStatement, type DbTarget } from '../traced-statement.js';
 
 /**
@@ -18,7 +19,13 @@ const EMBEDDED_SETTINGS = ['shared_buffers=16MB'];
 export async function createPglite(dataDir: string | undefined): Promise<PGlite> {
   const dir = dataDir === undefined ? undefined : resolve(dataDir);
   if (dir) await mkdir(dir, { recursive: true });
-  return PGlite.create({ dataDir: dir, parsers: PGLITE_PARSERS, postgresqlconf: EMBEDDED_SETTINGS });
+  const template = await pgliteTemplateFor(dir);
+  return PGlite.create({
+    dataDir: dir,
+    parsers: PGLITE_PARSERS,
+    postgresqlconf: EMBEDDED_SETTINGS,
+    ...(template ? { loadDataDir: template } : {}),
+  });
 }
 
 export async function openPglite(dataDir: string | undefined, logger: Logger): Promise<SessionDb> {

@@ -14,7 +14,7 @@ const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
  * without a second event; someone else's or an unknown id is 404; an ended one is 409.
  */
 export async function cancelSubscription(deps: BillingDeps, userId: number, id: string): Promise<SubscriptionView> {
-  const noSuch = (): AppError => notFound('No such subscription');
+  const noSuch = (): AppError => notFound('No such subscription', 'subscription_not_found');
   if (!UUID.test(id)) throw noSuch();
   let emitted = false;
   const view = await deps.db.transaction(async (tx) => {
@@ -22,7 +22,7 @@ export async function cancelSubscription(deps: BillingDeps, userId: number, id: 
     const existing = await findSubscription(tx, id);
     if (!existing || existing.userId !== userId) throw noSuch();
     const now = new Date();
-    if (!isLive(existing, now)) throw conflict('The subscription has already ended');
+    if (!isLive(existing, now)) throw conflict('The subscription has already ended', { code: 'subscription_ended' });
     if (existing.cancelAtPeriodEnd) return toView(existing, now);
     const changed =
       existing.currentPeriodEnd === null ? await endSubscription(tx, id, 'canceled', now) : await markCancelAtPeriodEnd(tx, id, now);

@@ -26,7 +26,7 @@ function periodEnd(deps: BillingDeps, plan: Plan, start: Date): Date | null {
     case 'lifetime':
       return null;
     case 'none':
-      throw badRequest('The Free plan needs no subscription');
+      throw badRequest('The Free plan needs no subscription', undefined, 'free_plan');
   }
 }
 
@@ -37,7 +37,8 @@ const requestHash = (body: { planId: string }): string =>
     .digest('base64url');
 
 function replayOrRefuse(stored: { requestHash: string; status: number; body: unknown }, hash: string): Answer {
-  if (stored.requestHash !== hash) throw unprocessable('This Idempotency-Key was already used with a different request body');
+  if (stored.requestHash !== hash)
+    throw unprocessable('This Idempotency-Key was already used with a different request body', undefined, 'idempotency_key_reused');
   return { status: stored.status, body: stored.body as SubscriptionView, replayed: true };
 }
 
@@ -61,11 +62,11 @@ export async function subscribe(
     if (stored) return replayOrRefuse(stored, hash);
   }
   const plan = await findPlan(deps.db, body.planId);
-  if (!plan) throw notFound(`No subscription plan ${body.planId}`);
-  if (plan.planType === PLAN_TYPE_FREE) throw badRequest('The Free plan needs no subscription');
+  if (!plan) throw notFound(`No subscription plan ${body.planId}`, 'plan_not_found');
+  if (plan.planType === PLAN_TYPE_FREE) throw badRequest('The Free plan needs no subscription', undefined, 'free_plan');
 
   const decision = await deps.payments.approve({ userId, plan, idempotencyKey });
-  if (!decision.approved) throw new AppError('bad_request', 'Payment declined', decision.reason);
+  if (!decision.approved) throw new AppError('bad_request', 'Payment declined', decision.reason, { code: 'payment_declined' });
 
   const answer = await deps.db.transaction(async (tx): Promise<Answer> => {
     await lockUser(tx, userId);
@@ -78,7 +79,7 @@ export async function subscribe(
     let current = await findActiveSubscription(tx, userId);
     if (current && !isLive(current, now)) current = null; // its period is over: nothing to replace
     if (current && current.planId === plan.id && !current.cancelAtPeriodEnd) {
-      throw conflict(`You already have an active ${plan.name} subscription`);
+      throw conflict(`You already have an active ${plan.name} subscription`, { code: 'already_subscribed' });
     }
     if (current) await endSubscription(tx, current.id, 'replaced', now);
     // An expired row still stored as active must leave the one-active-per-user index.

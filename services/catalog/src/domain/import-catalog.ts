@@ -65,5 +65,9 @@ export async function importInBatches(
  */
 function asClientError(err: unknown): AppError | null {
   if (sqlStateOf(err) !== '21000') return null;
-  return badRequest('Two entries of the import are the same product (type, brand and model, ignoring case); nothing was written');
+  return badRequest(
+    'Two entries of the import are the same product (type, brand and model, ignoring case); nothing was written',
+    undefined,
+    'duplicate_entry',
+  );
 }

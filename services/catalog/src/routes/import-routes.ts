@@ -31,6 +31,7 @@ async function readImport(ctx: AppContext): Promise<CatalogEntryInput[]> {
     throw errorOf(
       'payload_too_large',
       `The import holds ${rows.length} entries; at most ${IMPORT_MAX_ROWS} are accepted per request: split it into batches (the catalog CLI does)`,
+      { code: 'too_many_entries' },
     );
   }
   const validated = validateImport(rows, IMPORT_MAX_DETAILS);

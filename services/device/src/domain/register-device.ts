@@ -32,9 +32,11 @@ async function assertCatalogEntryExists(deps: DeviceDeps, id: number, requestId:
   }
   const entry = found.get(id);
   if (!entry)
-    throw unprocessable(`There is no catalog entry with id ${id}`, [
-      { path: 'body.catalogEntryId', message: 'No catalog entry has this id' },
-    ]);
+    throw unprocessable(
+      `There is no catalog entry with id ${id}`,
+      [{ path: 'body.catalogEntryId', message: 'No catalog entry has this id' }],
+      'unknown_catalog_entry',
+    );
   return entry;
 }
 
@@ -73,7 +75,7 @@ export async function registerDevice(
       { audit: 'device.register_refused', userId, serialNumber: input.serialNumber, requestId },
       'serial registered to another user',
     );
-    throw conflict('This serial number is registered to another account');
+    throw conflict('This serial number is registered to another account', { code: 'serial_taken' });
   }
   const { device, created } = result;
   deps.logger.info(

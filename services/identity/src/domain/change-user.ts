@@ -8,14 +8,14 @@ import { changeWithWriteThrough } from './write-through.js';
 /** Operators (CLI) change the account role; the gateway applies it on the user's next request. */
 export async function setUserRole(deps: UserStore, email: string, role: number): Promise<User> {
   if (!Number.isInteger(role) || role < 0 || role > 3)
-    throw badRequest('The role must be 0 (Free), 1 (Subscriber), 2 (Admin) or 3 (SuperAdmin)');
+    throw badRequest('The role must be 0 (Free), 1 (Subscriber), 2 (Admin) or 3 (SuperAdmin)', undefined, 'invalid_role');
   let previousRole = role;
   const user = await changeWithWriteThrough(deps, async (tx) => {
     const changed = await updateAccountRole(tx, email, role);
     if (changed) previousRole = changed.previousRole;
     return changed?.user ?? null;
   });
-  if (!user) throw notFound(`No user with the e-mail address ${email}`);
+  if (!user) throw notFound(`No user with the e-mail address ${email}`, 'user_not_found');
   deps.logger.info(
     { audit: 'user.role_changed', userId: user.id, previousRole, role },
     `account role changed from ${roleName(previousRole)} to ${roleName(role)}`,
@@ -25,9 +25,9 @@ export async function setUserRole(deps: UserStore, email: string, role: number):
 
 /** Starts, moves or ends (null) a user's trial; a past date ends it at once (tests use this rather than waiting). */
 export async function setTrialEnd(deps: UserStore, userId: number, endsAt: Date | null): Promise<User> {
-  if (endsAt !== null && Number.isNaN(endsAt.getTime())) throw badRequest('The trial end must be a valid date');
+  if (endsAt !== null && Number.isNaN(endsAt.getTime())) throw badRequest('The trial end must be a valid date', undefined, 'invalid_date');
   const user = await changeWithWriteThrough(deps, (tx) => updateTrialEnd(tx, userId, endsAt));
-  if (!user) throw notFound(`No user ${userId}`);
+  if (!user) throw notFound(`No user ${userId}`, 'user_not_found');
   deps.logger.info({ audit: 'user.trial_changed', userId, trialEndsAt: endsAt?.toISOString() ?? null }, 'trial end changed');
   return user;
 }

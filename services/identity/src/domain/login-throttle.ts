@@ -23,6 +23,8 @@ export class LoginThrottledError extends AppError {
     // One answer for every limit and for real and unknown accounts alike: it tells a guesser nothing.
     super('too_many_requests', 'Too many requests', `Too many failed sign-in attempts. Try again in ${retryAfterSeconds} seconds.`, {
       headers: { 'Retry-After': String(retryAfterSeconds) },
+      code: 'login_throttled',
+      hint: `Wait ${retryAfterSeconds} seconds before signing in again.`,
     });
   }
 }

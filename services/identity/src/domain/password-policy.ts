@@ -1,4 +1,4 @@
-import { badRequest, type ErrorDetail } from '@acs/errors';
+import { errorOf, type ErrorDetail } from '@acs/errors';
 import { BCRYPT_MAX_BYTES, normalizePassword } from './passwords.js';
 import { COMMON_PASSWORDS } from './common-passwords.js';
 
@@ -61,5 +61,9 @@ export function assertPasswordPolicy(password: string, email: string, path = 'bo
   const problems = passwordProblems(password, email);
   if (problems.length === 0) return;
   const details: ErrorDetail[] = problems.map((message) => ({ path, message: `The password ${message}` }));
-  throw badRequest(`The password does not meet the policy: ${PASSWORD_POLICY}`, details);
+  throw errorOf('bad_request', `The password does not meet the policy: ${PASSWORD_POLICY}`, {
+    details,
+    code: 'weak_password',
+    hint: `Choose a password that meets the policy: ${PASSWORD_POLICY}`,
+  });
 }

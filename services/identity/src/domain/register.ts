@@ -12,6 +12,7 @@ import { countOnLimiterStore } from './limiter-store.js';
 
 /** Says what to do next; the dashboard shows its own words for it. */
 const EMAIL_TAKEN_MESSAGE = 'An account with this e-mail address already exists. Sign in with it, or register with another address.';
+const emailTaken = (): AppError => conflict(EMAIL_TAKEN_MESSAGE, { code: 'email_taken' });
 
 const registrationsKey = (clientIp: string | undefined): string => `register:addr:${addressBucket(clientIp)}`;
 
@@ -23,6 +24,8 @@ class RegistrationThrottledError extends AppError {
       `Too many registrations from this network. Try again in ${retryAfterSeconds} seconds.`,
       {
         headers: { 'Retry-After': String(retryAfterSeconds) },
+        code: 'registration_throttled',
+        hint: `Wait ${retryAfterSeconds} seconds, then register again.`,
       },
     );
   }
@@ -56,7 +59,7 @@ async function assertEmailFree(deps: IdentityDeps, email: string): Promise<void>
   if (!(await findUserByEmail(deps.db, email))) return;
   await sleep(deps.passwords.hashMillis);
   deps.logger.info({ audit: 'user.register_refused', reason: 'email_taken' }, 'registration refused: e-mail taken');
-  throw conflict(EMAIL_TAKEN_MESSAGE);
+  throw emailTaken();
 }
 
 /**
@@ -79,7 +82,7 @@ export async function registerUser(deps: IdentityDeps, input: RegisterInput, cli
       insertUser(tx, { email: input.email, passwordHash, firstName: input.firstName, lastName: input.lastName, trialEndsAt }),
     ))!;
   } catch (err) {
-    if (isUniqueViolation(err)) throw conflict(EMAIL_TAKEN_MESSAGE);
+    if (isUniqueViolation(err)) throw emailTaken();
     throw err;
   }
   deps.logger.info({ audit: 'user.registered', userId: user.id, trialEndsAt: trialEndsAt?.toISOString() ?? null }, 'user registered');

@@ -28,7 +28,10 @@ export async function createApiKey(deps: KeysDeps, input: CreateKeyInput): Promi
     if (max !== undefined && ownerUserId !== null) {
       await lockOwnerKeys(tx, ownerUserId);
       if ((await countActiveKeysOfOwner(tx, ownerUserId)) >= max)
-        throw conflict(`A user can have at most ${max} active API keys; revoke one first`);
+        throw conflict(`A user can have at most ${max} active API keys; revoke one first`, {
+          code: 'key_limit_reached',
+          hint: 'Revoke a key you no longer use (DELETE /api/ApiKeys/{id}), then create the new one.',
+        });
     }
     return insertApiKey(tx, {
       key: generateApiKey(deps.keyPrefix, input.environment),

@@ -83,7 +83,7 @@ export async function changeApiKey(
   changes: { scopes?: string[]; name?: string; rateLimits?: RateLimits | null },
 ): Promise<ApiKey> {
   const changed = await changeWithWriteThrough(deps, (tx) => updateApiKey(tx, id, changes));
-  if (!changed) throw notFound('No such API key');
+  if (!changed) throw notFound('No such API key', 'key_not_found');
   deps.logger.info(
     { audit: 'api_key.changed', keyId: id, userId: changed.ownerUserId, scopes: changed.scopes, rateLimits: changed.rateLimits },
     'API key changed',
@@ -94,7 +94,7 @@ export async function changeApiKey(
 /** Revocation keeps the record (for the owner's history) and stops the key on the next request. */
 export async function revokeApiKey(deps: KeysDeps, id: string): Promise<ApiKey> {
   const revoked = await changeWithWriteThrough(deps, (tx) => updateApiKey(tx, id, { revoke: true }));
-  if (!revoked) throw notFound('No such API key');
+  if (!revoked) throw notFound('No such API key', 'key_not_found');
   deps.logger.info({ audit: 'api_key.revoked', keyId: id, userId: revoked.ownerUserId }, 'API key revoked');
   return revoked;
 }
@@ -111,7 +111,7 @@ export async function findKey(deps: KeysDeps, idOrKey: string): Promise<ApiKey> 
     : z.uuid().safeParse(idOrKey).success
       ? await findApiKeyById(deps.db, idOrKey)
       : null;
-  if (!found) throw notFound(`No API key ${idOrKey}`);
+  if (!found) throw notFound(`No API key ${idOrKey}`, 'key_not_found');
   return found;
 }
 
@@ -122,6 +122,6 @@ export function rollKey(deps: KeysDeps, id: string, graceSeconds: number): Promi
     id,
     graceSeconds,
     () => true,
-    () => notFound('No such API key'),
+    () => notFound('No such API key', 'key_not_found'),
   );
 }

@@ -22,8 +22,9 @@ export async function rollApiKey(
   const rolled = await changeWithWriteThrough(deps, async (tx) => {
     const current = await lockApiKey(tx, keyId);
     if (!current || !owns(current)) throw notMine();
-    if (current.revokedAt) throw conflict('The key is revoked; create a new one');
-    if (current.expiresAt && current.expiresAt.getTime() <= Date.now()) throw conflict('The key has expired; create a new one');
+    if (current.revokedAt) throw conflict('The key is revoked; create a new one', { code: 'key_revoked' });
+    if (current.expiresAt && current.expiresAt.getTime() <= Date.now())
+      throw conflict('The key has expired; create a new one', { code: 'key_expired' });
     return replaceSecretHash(tx, keyId, hashSecret(secret), graceSeconds > 0 ? new Date(Date.now() + graceSeconds * 1000) : null);
   });
   deps.logger.info(

@@ -4,8 +4,9 @@ import { badRequest } from '@acs/errors';
 function parseKnownScopes(text: string, grantable: readonly string[]): string[] {
   const scopes = splitScopeString(text);
   const unknown = scopes.filter((scope) => !isScope(scope));
-  if (unknown.length > 0) throw badRequest(`Unknown scope(s): ${unknown.join(', ')}. Known scopes: ${grantable.join(', ')}`);
-  if (scopes.length === 0) throw badRequest('At least one scope is required');
+  if (unknown.length > 0)
+    throw badRequest(`Unknown scope(s): ${unknown.join(', ')}. Known scopes: ${grantable.join(', ')}`, undefined, 'unknown_scope');
+  if (scopes.length === 0) throw badRequest('At least one scope is required', undefined, 'scope_required');
   return scopes;
 }
 
@@ -17,6 +18,7 @@ export function parseOperatorScopes(text: string): string[] {
 /** Users (through the dashboard) may grant only the assignable scopes: system:full-access exists only in the data store. */
 export function parseUserScopes(text: string): string[] {
   const scopes = parseKnownScopes(text, ASSIGNABLE_SCOPES);
-  if (scopes.includes(SYSTEM_SCOPE)) throw badRequest(`${SYSTEM_SCOPE} cannot be assigned through the API`);
+  if (scopes.includes(SYSTEM_SCOPE))
+    throw badRequest(`${SYSTEM_SCOPE} cannot be assigned through the API`, undefined, 'scope_not_grantable');
   return scopes;
 }

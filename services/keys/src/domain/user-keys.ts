@@ -15,7 +15,7 @@ import { parseUserScopes } from './scope-rules.js';
 import { changeWithWriteThrough } from './write-through.js';
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
-const noSuchKey = (): AppError => notFound('No such API key');
+const noSuchKey = (): AppError => notFound('No such API key', 'key_not_found');
 
 export function listUserKeys(deps: KeysDeps, userId: number): Promise<ApiKey[]> {
   return listApiKeys(deps.db, { ownerUserId: userId });
@@ -89,7 +89,7 @@ export async function changeUserKey(
   const changed = await changeWithWriteThrough(deps, async (tx) => {
     const current = await lockApiKey(tx, keyId);
     if (!current || current.ownerUserId !== userId) throw noSuchKey();
-    if (current.revokedAt) throw conflict('The key is revoked; create a new one');
+    if (current.revokedAt) throw conflict('The key is revoked; create a new one', { code: 'key_revoked' });
     return updateApiKey(tx, keyId, {
       ...(scopes ? { scopes } : {}),
       ...(changes.name ? { name: changes.name } : {}),
