@@ -6,8 +6,11 @@ import { launcherConfigSchema } from './config.js';
 import { startSystem } from './system.js';
 import { printBanner } from './banner.js';
 import { collectGarbageOnce } from './collect-garbage.js';
+import { privateFileModes } from '@acs/db';
 
 // `npm start`: the whole platform on one machine with nothing installed but Node.
+// First: every file it writes under DATA_DIR (database, secrets, socket) is its user's alone.
+privateFileModes();
 const config = loadConfigOrExit('npm start', launcherConfigSchema);
 const logger = createLogger({
   name: 'platform',

@@ -1,6 +1,6 @@
 import { createMemoryCache, createRedisCache, type Cache } from '@acs/cache';
 import { serviceDatabaseUrl } from '@acs/config';
-import { acquireDataDirLock } from '@acs/db';
+import { acquireDataDirLock, makeDataDirPrivate } from '@acs/db';
 import { createAmqpBus, createMemoryBus, type Bus } from '@acs/bus';
 import { startWithCloseStack } from '@acs/http';
 import { runAsService } from '@acs/tracing';
@@ -47,6 +47,7 @@ type ServiceName = 'keys' | 'identity' | 'catalog' | 'device' | 'billing';
  */
 export function startSystem(config: LauncherConfig, logger: Logger): Promise<RunningSystem> {
   return startWithCloseStack(logger, async (stack) => {
+    await makeDataDirPrivate(config.DATA_DIR, logger);
     if (!config.DATABASE_URL) stack.defer('the data folder lock', await acquireDataDirLock(config.DATA_DIR));
     const internalSecret = config.INTERNAL_SECRET ?? (await loadOrCreateInternalSecret(config.DATA_DIR));
     const cache = config.REDIS_URL
