@@ -14,7 +14,7 @@ import { startBillingService, type BillingService } from '@acs/billing-service';
 import type { DashboardService } from '@acs/dashboard-service';
 import type { LauncherConfig } from './config.js';
 import { embeddedConfig } from './embedded-configs.js';
-import { loadOrCreateInternalSecret } from './internal-secret.js';
+import { deriveInternalKeys, loadOrCreateInternalKeys, type InternalKeys } from './internal-secret.js';
 import { startEmbeddedDashboard } from './dashboard.js';
 import { serveCliSocket } from './cli-socket.js';
 
@@ -32,6 +32,8 @@ export interface RunningSystem {
   generatedSystemKey: { key: string; secret: string } | null;
   /** SEED_API_KEY and its scopes, as the keys service applied them; null without a seed. */
   seedKey: { key: string; scopes: string } | null;
+  /** The internal keys the gateway signs with, one per service (a second gateway of the same system needs them). */
+  internalKeys: InternalKeys;
   /** The account dashboard (a client of the gateway, with its own key). */
   dashboard: DashboardService;
   dashboardUrl: string;
@@ -49,7 +51,10 @@ export function startSystem(config: LauncherConfig, logger: Logger): Promise<Run
   return startWithCloseStack(logger, async (stack) => {
     await makeDataDirPrivate(config.DATA_DIR, logger);
     if (!config.DATABASE_URL) stack.defer('the data folder lock', await acquireDataDirLock(config.DATA_DIR));
-    const internalSecret = config.INTERNAL_SECRET ?? (await loadOrCreateInternalSecret(config.DATA_DIR));
+    // One key per service, which only the gateway also holds (docs/security.md).
+    const internalKeys = config.INTERNAL_SECRET
+      ? deriveInternalKeys(config.INTERNAL_SECRET)
+      : await loadOrCreateInternalKeys(config.DATA_DIR);
     const cache = config.REDIS_URL
       ? createRedisCache({ url: config.REDIS_URL, keyPrefix: config.REDIS_PREFIX, logger: serviceLogger(logger, 'cache') })
       : createMemoryCache();
@@ -67,7 +72,7 @@ export function startSystem(config: LauncherConfig, logger: Logger): Promise<Run
       LOG_LEVEL: config.LOG_LEVEL,
       DATA_DIR: config.DATA_DIR,
       DATABASE_URL: config.DATABASE_URL ? serviceDatabaseUrl(config.DATABASE_URL, service) : undefined,
-      INTERNAL_SECRET: internalSecret,
+      INTERNAL_SECRET: internalKeys[service],
     });
     const keysConfig = embeddedConfig('keys', config.env, behindGateway('keys'));
     const keys = await runAsService('keys', () => startKeysService(keysConfig, serviceLogger(logger, 'keys'), cache));
@@ -82,12 +87,19 @@ export function startSystem(config: LauncherConfig, logger: Logger): Promise<Run
     );
     stack.defer('the identity service', () => identity.close());
     const catalog = await runAsService('catalog', () =>
-      startCatalogService(embeddedConfig('catalog', config.env, behindGateway('catalog')), serviceLogger(logger, 'catalog')),
+      startCatalogService(
+        embeddedConfig('catalog', config.env, { ...behindGateway('catalog'), PEER_INTERNAL_SECRET: internalKeys.deviceToCatalog }),
+        serviceLogger(logger, 'catalog'),
+      ),
     );
     stack.defer('the catalog service', () => catalog.close());
     const device = await runAsService('device', () =>
       startDeviceService(
-        embeddedConfig('device', config.env, { ...behindGateway('device'), CATALOG_URL: catalog.server.url }),
+        embeddedConfig('device', config.env, {
+          ...behindGateway('device'),
+          CATALOG_URL: catalog.server.url,
+          CATALOG_PEER_SECRET: internalKeys.deviceToCatalog,
+        }),
         serviceLogger(logger, 'device'),
       ),
     );
@@ -103,7 +115,12 @@ export function startSystem(config: LauncherConfig, logger: Logger): Promise<Run
           PORT: String(config.PORT),
           METRICS_PORT: config.METRICS_PORT === null ? 'off' : String(config.METRICS_PORT),
           LOG_LEVEL: config.LOG_LEVEL,
-          INTERNAL_SECRET: internalSecret,
+          INTERNAL_SECRET: undefined,
+          INTERNAL_SECRET_KEYS: internalKeys.keys,
+          INTERNAL_SECRET_IDENTITY: internalKeys.identity,
+          INTERNAL_SECRET_CATALOG: internalKeys.catalog,
+          INTERNAL_SECRET_DEVICE: internalKeys.device,
+          INTERNAL_SECRET_BILLING: internalKeys.billing,
           KEYS_URL: keys.server.url,
           IDENTITY_URL: identity.server.url,
           CATALOG_URL: catalog.server.url,
@@ -134,6 +151,7 @@ export function startSystem(config: LauncherConfig, logger: Logger): Promise<Run
       bus,
       generatedSystemKey,
       seedKey: keysConfig.SEED_API_KEY ? { key: keysConfig.SEED_API_KEY, scopes: keysConfig.SEED_API_SCOPES } : null,
+      internalKeys,
       dashboard,
       dashboardUrl: dashboard.server.url,
       stop: stack.close,

@@ -51,7 +51,8 @@ function start(extraEnv: Record<string, string> = {}, dir = dataDir): Promise<St
   child.stdout!.on('data', (c: Buffer) => (output += c.toString()));
   child.stderr!.on('data', (c: Buffer) => (output += c.toString()));
   return new Promise((resolve, reject) => {
-    const timer = setTimeout(() => reject(new Error(`no banner within 90 s:\n${output}`)), 90_000);
+    // Generous: a first start on a machine shared with other jobs has taken over 100 s.
+    const timer = setTimeout(() => reject(new Error(`no banner within 240 s:\n${output}`)), 240_000);
     const poll = setInterval(() => {
       const match = /is running at (http:\/\/[\d.:]+)/.exec(output);
       if (match && output.includes('Press Ctrl-C')) {
@@ -116,7 +117,7 @@ async function registerThroughDashboard(url: string): Promise<string | null> {
 
 beforeAll(async () => {
   first = await start();
-}, 120_000);
+}, 300_000);
 afterAll(() => {
   if (first && first.child.exitCode === null) first.child.kill('SIGKILL');
   rmSync(dataDir, { recursive: true, force: true });

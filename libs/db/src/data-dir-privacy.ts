@@ -16,7 +16,7 @@ export function privateFileModes(): void {
 }
 
 /** Removes the group and other bits from `path` and everything below it (symbolic links are left alone); returns how many it changed. */
-async function tighten(path: string): Promise<number> {
+export async function tighten(path: string): Promise<number> {
   const info = await lstat(path).catch(() => null);
   if (!info || info.isSymbolicLink()) return 0;
   let changed = 0;
