@@ -42,7 +42,6 @@ export interface GatewayHandlerDeps {
   usage: KeyUsageRecorder;
   limiter: RateLimiter;
   upstreams: Upstreams;
-  internalSecret: string;
   /** The client's address for the signed context (X-Forwarded-For from trusted proxies only). */
   clientAddress: ClientAddressResolver;
   maxBodyBytes: number;
@@ -112,21 +111,8 @@ interface ApiExchange {
  * token. Written without a framework because it runs on every request (ARCHITECTURE.md, decision 1).
  */
 export function createGatewayHandler(deps: GatewayHandlerDeps) {
-  const {
-    match,
-    authenticate,
-    tokens,
-    usage,
-    limiter,
-    upstreams,
-    internalSecret,
-    clientAddress,
-    maxBodyBytes,
-    publicEndpoints,
-    logger,
-    metrics,
-    tracing,
-  } = deps;
+  const { match, authenticate, tokens, usage, limiter, upstreams, clientAddress, maxBodyBytes, publicEndpoints, logger, metrics, tracing } =
+    deps;
 
   function answer(res: ServerResponse, error: AppError, requestId: string): Outcome {
     sendError(res, error, requestId);
@@ -278,7 +264,7 @@ export function createGatewayHandler(deps: GatewayHandlerDeps) {
       );
     }
     if (ex.trace) Object.assign(context, ex.trace.forwarding(upstream.name, upstream.origin, method, route.path));
-    const signed = signContext(internalSecret, route.upstream, method, url, context);
+    const signed = signContext(upstream.internalSecret, route.upstream, method, url, context);
     forward(
       req,
       res,

@@ -34,11 +34,11 @@ export async function startGateway(config: GatewayConfig, logger: Logger, cache:
   const upstreams = createUpstreams(config);
   const keys = upstreams.get('keys')!;
   const identity = upstreams.get('identity');
-  const jwks = identity ? new JwksStore(identity, config.INTERNAL_SECRET, logger) : null;
+  const jwks = identity ? new JwksStore(identity, identity.internalSecret, logger) : null;
   const tokens = jwks
     ? new TokenVerifier(jwks, { issuer: config.JWT_ISSUER, audience: config.JWT_AUDIENCE, maxEntries: config.VERIFIED_TOKEN_CACHE_SIZE })
     : null;
-  const usage = new KeyUsageRecorder(keys, config.INTERNAL_SECRET, logger, config.KEY_USAGE_FLUSH_MS);
+  const usage = new KeyUsageRecorder(keys, keys.internalSecret, logger, config.KEY_USAGE_FLUSH_MS);
   usage.start();
   const registry = createMetricsRegistry('gateway');
   const metrics = new GatewayMetrics(registry, ROUTES);
@@ -47,8 +47,8 @@ export async function startGateway(config: GatewayConfig, logger: Logger, cache:
     match: createRouteMatcher(ROUTES),
     authenticate: createCallerAuthenticator(
       cache,
-      createKeysClient(keys, config.INTERNAL_SECRET),
-      identity ? createAuthzClient(identity, config.INTERNAL_SECRET) : null,
+      createKeysClient(keys, keys.internalSecret),
+      identity ? createAuthzClient(identity, identity.internalSecret) : null,
       logger,
       metrics,
     ),
@@ -60,7 +60,6 @@ export async function startGateway(config: GatewayConfig, logger: Logger, cache:
       logger,
     ),
     upstreams,
-    internalSecret: config.INTERNAL_SECRET,
     clientAddress: createClientAddressResolver(config.TRUSTED_PROXIES),
     maxBodyBytes: config.MAX_BODY_BYTES,
     publicEndpoints: createPublicEndpoints({ readiness, jwks, openApiDocument: buildOpenApiDocument(ROUTES) }),

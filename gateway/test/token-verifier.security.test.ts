@@ -39,7 +39,7 @@ function token(
 
 function verifier(maxEntries = 100): { verifier: TokenVerifier; store: JwksStore } {
   const store = new JwksStore(
-    { name: 'identity', origin: '', pool },
+    { name: 'identity', origin: '', pool, internalSecret: 'x'.repeat(40) },
     'x'.repeat(40),
     createLogger({ name: 't', level: 'silent' }),
     () => now * 1000,
@@ -148,7 +148,11 @@ describe('token verifier', () => {
 
   it('throws (503 upstream) when no keys can be fetched at all', async () => {
     const dead = new Pool('http://127.0.0.1:1');
-    const store = new JwksStore({ name: 'identity', origin: '', pool: dead }, 'x'.repeat(40), createLogger({ name: 't', level: 'silent' }));
+    const store = new JwksStore(
+      { name: 'identity', origin: '', pool: dead, internalSecret: 'x'.repeat(40) },
+      'x'.repeat(40),
+      createLogger({ name: 't', level: 'silent' }),
+    );
     const v = new TokenVerifier(store, { issuer: ISSUER, audience: AUDIENCE, maxEntries: 10, nowSeconds: () => now });
     await expect(v.verify(await token())).rejects.toMatchObject({ status: 503 });
     await dead.close();

@@ -35,7 +35,7 @@ const launcherFieldsSchema = z.object({
   /** RabbitMQ for subscription events (billing publishes, identity consumes); unset: an in-process bus. */
   AMQP_URL: amqpUrl().optional(),
   BUS_EXCHANGE: z.string().default('acs.events'),
-  /** Generated once and kept under DATA_DIR when unset. */
+  /** Each service's internal key is derived from it; unset: random keys, made once and kept under DATA_DIR (internal-keys.json). */
   INTERNAL_SECRET: secret().optional(),
   /** Encrypts the dashboard's session cookies; generated once and kept under DATA_DIR when unset. */
   SESSION_SECRET: secret().optional(),

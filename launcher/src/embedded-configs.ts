@@ -24,19 +24,28 @@ const SCHEMAS = {
 
 /** A service behind the gateway: loopback, a free port, its own database, the shared secret and data folder. */
 const BEHIND_GATEWAY = ['HOST', 'PORT', 'LOG_LEVEL', 'DATA_DIR', 'DATABASE_URL', 'INTERNAL_SECRET'] as const;
+/** Each process's own key (the one it verifies with, or the gateway's per upstream), set by the launcher. */
+const GATEWAY_KEYS = [
+  'INTERNAL_SECRET',
+  'INTERNAL_SECRET_KEYS',
+  'INTERNAL_SECRET_IDENTITY',
+  'INTERNAL_SECRET_CATALOG',
+  'INTERNAL_SECRET_DEVICE',
+  'INTERNAL_SECRET_BILLING',
+] as const;
 
 const SET_BY_LAUNCHER = {
   keys: BEHIND_GATEWAY,
   identity: BEHIND_GATEWAY,
-  catalog: BEHIND_GATEWAY,
+  catalog: [...BEHIND_GATEWAY, 'PEER_INTERNAL_SECRET'],
   billing: BEHIND_GATEWAY,
-  device: [...BEHIND_GATEWAY, 'CATALOG_URL'],
+  device: [...BEHIND_GATEWAY, 'CATALOG_URL', 'CATALOG_PEER_SECRET'],
   gateway: [
     'HOST',
     'PORT',
     'METRICS_PORT',
     'LOG_LEVEL',
-    'INTERNAL_SECRET',
+    ...GATEWAY_KEYS,
     'KEYS_URL',
     'IDENTITY_URL',
     'CATALOG_URL',

@@ -1,14 +1,49 @@
-import { randomBytes } from 'node:crypto';
-import { mkdir, readFile, writeFile } from 'node:fs/promises';
+import { createHmac, randomBytes } from 'node:crypto';
+import { mkdir, readFile, rename, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
+import { z } from 'zod';
 
-/** The embedded system's gateway-to-service signing secret: made once, kept (0600) under DATA_DIR. */
-export async function loadOrCreateInternalSecret(dataDir: string): Promise<string> {
-  const file = join(dataDir, 'internal-secret');
-  const existing = await readFile(file, 'utf8').catch(() => null);
-  if (existing && existing.trim().length >= 32) return existing.trim();
-  await mkdir(dataDir, { recursive: true });
-  const secret = randomBytes(32).toString('base64url');
-  await writeFile(file, secret, { mode: 0o600 });
-  return secret;
+/** The services the gateway signs contexts for, each verifying with a key of its own. */
+const SIGNED_SERVICES = ['keys', 'identity', 'catalog', 'device', 'billing'] as const;
+export type SignedService = (typeof SIGNED_SERVICES)[number];
+
+/** Every internal key of the embedded system: one per service, and device's key for the catalog's /internal/ routes. */
+export type InternalKeys = Record<SignedService | 'deviceToCatalog', string>;
+
+const KEYS_FILE = 'internal-keys.json';
+const NAMES = [...SIGNED_SERVICES, 'deviceToCatalog'] as const;
+const storedSchema = z.object(
+  Object.fromEntries(NAMES.map((name) => [name, z.string().min(32)])) as Record<(typeof NAMES)[number], z.ZodString>,
+);
+
+const randomKey = (): string => randomBytes(32).toString('base64url');
+
+/**
+ * INTERNAL_SECRET given to `npm start`: each key derived from it (HMAC-SHA-256 of the key's name), so
+ * the same value gives the same keys on every start and to every launcher of one deployment.
+ */
+export function deriveInternalKeys(master: string): InternalKeys {
+  return Object.fromEntries(
+    NAMES.map((name) => [name, createHmac('sha256', master).update(`acs internal key: ${name}`).digest('base64url')]),
+  ) as InternalKeys;
+}
+
+/** Without INTERNAL_SECRET: random keys, made once and kept (0600) under DATA_DIR. */
+export async function loadOrCreateInternalKeys(dataDir: string): Promise<InternalKeys> {
+  const file = join(dataDir, KEYS_FILE);
+  const text = await readFile(file, 'utf8').catch(() => null);
+  if (text !== null) {
+    try {
+      const parsed = storedSchema.safeParse(JSON.parse(text));
+      if (parsed.success) return parsed.data;
+    } catch {
+      // Not JSON (a write cut short): made again below, as on a first start.
+    }
+  }
+  await mkdir(dataDir, { recursive: true, mode: 0o700 });
+  const keys = Object.fromEntries(NAMES.map((name) => [name, randomKey()])) as InternalKeys;
+  const temporary = `${file}.${process.pid}.tmp`;
+  await writeFile(temporary, JSON.stringify(keys), { mode: 0o600 });
+  await rename(temporary, file);
+  return keys;
 }

@@ -1,6 +1,6 @@
 import { createMemoryCache, createRedisCache, type Cache } from '@acs/cache';
 import { serviceDatabaseUrl } from '@acs/config';
-import { acquireDataDirLock, openEmbeddedDatabase } from '@acs/db';
+import { acquireDataDirLock, makeDataDirPrivate, openEmbeddedDatabase } from '@acs/db';
 import { createAmqpBus, createMemoryBus, type Bus } from '@acs/bus';
 import { startWithCloseStack } from '@acs/http';
 import { runAsService } from '@acs/tracing';
@@ -14,7 +14,7 @@ import { startBillingService, type BillingService } from '@acs/billing-service';
 import type { DashboardService } from '@acs/dashboard-service';
 import type { LauncherConfig } from './config.js';
 import { embeddedConfig } from './embedded-configs.js';
-import { loadOrCreateInternalSecret } from './internal-secret.js';
+import { deriveInternalKeys, loadOrCreateInternalKeys, type InternalKeys } from './internal-secret.js';
 import { startEmbeddedDashboard } from './dashboard.js';
 import { serveCliSocket } from './cli-socket.js';
 
@@ -32,6 +32,8 @@ export interface RunningSystem {
   generatedSystemKey: { key: string; secret: string } | null;
   /** SEED_API_KEY and its scopes, as the keys service applied them; null without a seed. */
   seedKey: { key: string; scopes: string } | null;
+  /** The internal keys the gateway signs with, one per service (a second gateway of the same system needs them). */
+  internalKeys: InternalKeys;
   /** The account dashboard (a client of the gateway, with its own key). */
   dashboard: DashboardService;
   dashboardUrl: string;
@@ -69,6 +71,7 @@ async function phase<T extends { server: { url: string }; close(): Promise<void>
  */
 export function startSystem(config: LauncherConfig, logger: Logger, progress: StartProgress = () => {}): Promise<RunningSystem> {
   return startWithCloseStack(logger, async (stack) => {
+    await makeDataDirPrivate(config.DATA_DIR, logger);
     if (!config.DATABASE_URL) {
       stack.defer('the data folder lock', await acquireDataDirLock(config.DATA_DIR));
       const began = performance.now();
@@ -79,7 +82,10 @@ export function startSystem(config: LauncherConfig, logger: Logger, progress: St
     } else {
       progress('database: PostgreSQL at DATABASE_URL (each service connects to its own database)');
     }
-    const internalSecret = config.INTERNAL_SECRET ?? (await loadOrCreateInternalSecret(config.DATA_DIR));
+    // One key per service, which only the gateway also holds (docs/security.md).
+    const internalKeys = config.INTERNAL_SECRET
+      ? deriveInternalKeys(config.INTERNAL_SECRET)
+      : await loadOrCreateInternalKeys(config.DATA_DIR);
     const cache = config.REDIS_URL
       ? createRedisCache({ url: config.REDIS_URL, keyPrefix: config.REDIS_PREFIX, logger: serviceLogger(logger, 'cache') })
       : createMemoryCache();
@@ -97,7 +103,7 @@ export function startSystem(config: LauncherConfig, logger: Logger, progress: St
       LOG_LEVEL: config.LOG_LEVEL,
       DATA_DIR: config.DATA_DIR,
       DATABASE_URL: config.DATABASE_URL ? serviceDatabaseUrl(config.DATABASE_URL, service) : undefined,
-      INTERNAL_SECRET: internalSecret,
+      INTERNAL_SECRET: internalKeys[service],
     });
     const keysConfig = embeddedConfig('keys', config.env, behindGateway('keys'));
     const keys = await phase(progress, 'keys', () => startKeysService(keysConfig, serviceLogger(logger, 'keys'), cache));
@@ -112,12 +118,19 @@ export function startSystem(config: LauncherConfig, logger: Logger, progress: St
     );
     stack.defer('the identity service', () => identity.close());
     const catalog = await phase(progress, 'catalog', () =>
-      startCatalogService(embeddedConfig('catalog', config.env, behindGateway('catalog')), serviceLogger(logger, 'catalog')),
+      startCatalogService(
+        embeddedConfig('catalog', config.env, { ...behindGateway('catalog'), PEER_INTERNAL_SECRET: internalKeys.deviceToCatalog }),
+        serviceLogger(logger, 'catalog'),
+      ),
     );
     stack.defer('the catalog service', () => catalog.close());
     const device = await phase(progress, 'device', () =>
       startDeviceService(
-        embeddedConfig('device', config.env, { ...behindGateway('device'), CATALOG_URL: catalog.server.url }),
+        embeddedConfig('device', config.env, {
+          ...behindGateway('device'),
+          CATALOG_URL: catalog.server.url,
+          CATALOG_PEER_SECRET: internalKeys.deviceToCatalog,
+        }),
         serviceLogger(logger, 'device'),
       ),
     );
@@ -133,7 +146,12 @@ export function startSystem(config: LauncherConfig, logger: Logger, progress: St
           PORT: String(config.PORT),
           METRICS_PORT: config.METRICS_PORT === null ? 'off' : String(config.METRICS_PORT),
           LOG_LEVEL: config.LOG_LEVEL,
-          INTERNAL_SECRET: internalSecret,
+          INTERNAL_SECRET: undefined,
+          INTERNAL_SECRET_KEYS: internalKeys.keys,
+          INTERNAL_SECRET_IDENTITY: internalKeys.identity,
+          INTERNAL_SECRET_CATALOG: internalKeys.catalog,
+          INTERNAL_SECRET_DEVICE: internalKeys.device,
+          INTERNAL_SECRET_BILLING: internalKeys.billing,
           KEYS_URL: keys.server.url,
           IDENTITY_URL: identity.server.url,
           CATALOG_URL: catalog.server.url,
@@ -164,6 +182,7 @@ export function startSystem(config: LauncherConfig, logger: Logger, progress: St
       bus,
       generatedSystemKey,
       seedKey: keysConfig.SEED_API_KEY ? { key: keysConfig.SEED_API_KEY, scopes: keysConfig.SEED_API_SCOPES } : null,
+      internalKeys,
       dashboard,
       dashboardUrl: dashboard.server.url,
       stop: stack.close,

@@ -4,6 +4,7 @@ import { launcherConfigSchema } from '@acs/launcher';
 import { embeddedConfig } from '../src/embedded-configs.js';
 
 const SECRET = 'launcher-test-internal-secret-0123456789';
+const PEER = 'launcher-test-device-to-catalog-key-0123456789';
 const behindGateway = {
   HOST: '127.0.0.1',
   PORT: '0',
@@ -31,15 +32,23 @@ describe("npm start reads each service variable through that service's own schem
       PROCESSED_EVENTS_RETENTION_DAYS: '7',
       UPSTREAM_CONNECTIONS: '5',
     });
-    expect(embeddedConfig('device', config.env, { ...behindGateway, CATALOG_URL: 'http://127.0.0.1:1' }).CATALOG_TIMEOUT_MS).toBe(750);
-    expect(embeddedConfig('catalog', config.env, behindGateway).DB_POOL_SIZE).toBe(3);
+    expect(
+      embeddedConfig('device', config.env, { ...behindGateway, CATALOG_URL: 'http://127.0.0.1:1', CATALOG_PEER_SECRET: PEER })
+        .CATALOG_TIMEOUT_MS,
+    ).toBe(750);
+    expect(embeddedConfig('catalog', config.env, { ...behindGateway, PEER_INTERNAL_SECRET: PEER }).DB_POOL_SIZE).toBe(3);
     expect(embeddedConfig('identity', config.env, behindGateway).PROCESSED_EVENTS_RETENTION_DAYS).toBe(7);
     const gateway = embeddedConfig('gateway', config.env, {
       HOST: '127.0.0.1',
       PORT: '0',
       METRICS_PORT: 'off',
       LOG_LEVEL: 'silent',
-      INTERNAL_SECRET: SECRET,
+      INTERNAL_SECRET: undefined,
+      INTERNAL_SECRET_KEYS: SECRET,
+      INTERNAL_SECRET_IDENTITY: undefined,
+      INTERNAL_SECRET_CATALOG: undefined,
+      INTERNAL_SECRET_DEVICE: undefined,
+      INTERNAL_SECRET_BILLING: undefined,
       KEYS_URL: 'http://127.0.0.1:1',
       IDENTITY_URL: undefined,
       CATALOG_URL: undefined,
@@ -62,6 +71,7 @@ describe("npm start reads each service variable through that service's own schem
       ...behindGateway,
       DATABASE_URL: 'postgres://db/acs_device',
       CATALOG_URL: 'http://127.0.0.1:4000',
+      CATALOG_PEER_SECRET: PEER,
     });
     expect(device).toMatchObject({
       HOST: '127.0.0.1',
@@ -71,7 +81,7 @@ describe("npm start reads each service variable through that service's own schem
       INTERNAL_SECRET: SECRET,
     });
     // An undefined setting removes the variable: the embedded mode's services use PGlite whatever DATABASE_URL says.
-    expect(embeddedConfig('catalog', config.env, behindGateway).DATABASE_URL).toBeUndefined();
+    expect(embeddedConfig('catalog', config.env, { ...behindGateway, PEER_INTERNAL_SECRET: PEER }).DATABASE_URL).toBeUndefined();
   });
 
   it('refuses a bad service variable before anything starts, naming it once even where two processes read it', () => {

@@ -16,7 +16,12 @@ export const SECRET_FIXTURES: Readonly<Record<string, string>> = {
   BILLING_DB_PASSWORD: 'billing0123456789abcdef',
   REDIS_PASSWORD: 'redis0123456789abcdef',
   RABBITMQ_PASSWORD: 'mq0123456789abcdef',
-  INTERNAL_SECRET: 'internal-secret-for-the-deploy-tests-0123456789',
+  KEYS_INTERNAL_SECRET: 'keys-internal-key-for-the-deploy-tests-0123456789',
+  IDENTITY_INTERNAL_SECRET: 'identity-internal-key-for-the-deploy-tests-0123456789',
+  CATALOG_INTERNAL_SECRET: 'catalog-internal-key-for-the-deploy-tests-0123456789',
+  DEVICE_INTERNAL_SECRET: 'device-internal-key-for-the-deploy-tests-0123456789',
+  BILLING_INTERNAL_SECRET: 'billing-internal-key-for-the-deploy-tests-0123456789',
+  DEVICE_CATALOG_INTERNAL_SECRET: 'device-to-catalog-key-for-the-deploy-tests-0123456789',
   JWT_SIGNING_KEY: JSON.stringify(signingKey),
   JWT_VERIFICATION_KEYS: '[]',
   // The dashboard's key, which keys seeds (its SEED_API_KEY / SEED_API_SECRET come from these).
@@ -72,7 +77,8 @@ export const parsedConfig = (component: Component, env: ContainerEnv): Record<st
  * the gateway verifies what identity signs and reads what keys and identity write.
  */
 const SHARED_SETTINGS: readonly [string, readonly string[]][] = [
-  ['INTERNAL_SECRET', ['gateway', 'keys', 'identity', 'catalog', 'device', 'billing']],
+  ['RATE_LIMITS_LIVE', ['gateway', 'keys']],
+  ['RATE_LIMITS_TEST', ['gateway', 'keys']],
   ['REDIS_URL', ['gateway', 'keys', 'identity']],
   ['REDIS_PREFIX', ['gateway', 'keys', 'identity']],
   ['AMQP_URL', ['identity', 'billing']],
@@ -81,8 +87,40 @@ const SHARED_SETTINGS: readonly [string, readonly string[]][] = [
   ['JWT_AUDIENCE', ['gateway', 'identity']],
 ];
 
-export function sharedSettingProblems(configs: ReadonlyMap<string, Record<string, unknown>>): string[] {
+/**
+ * Internal keys (docs/security.md): the gateway's key for each upstream is that service's own, device's key for
+ * the catalog is the catalog's peer key, and no two services hold the same one.
+ */
+const KEY_PAIRS: readonly [string, string, string, string][] = [
+  ['gateway', 'INTERNAL_SECRET_KEYS', 'keys', 'INTERNAL_SECRET'],
+  ['gateway', 'INTERNAL_SECRET_IDENTITY', 'identity', 'INTERNAL_SECRET'],
+  ['gateway', 'INTERNAL_SECRET_CATALOG', 'catalog', 'INTERNAL_SECRET'],
+  ['gateway', 'INTERNAL_SECRET_DEVICE', 'device', 'INTERNAL_SECRET'],
+  ['gateway', 'INTERNAL_SECRET_BILLING', 'billing', 'INTERNAL_SECRET'],
+  ['device', 'CATALOG_PEER_SECRET', 'catalog', 'PEER_INTERNAL_SECRET'],
+];
+
+function internalKeyProblems(configs: ReadonlyMap<string, Record<string, unknown>>): string[] {
   const problems: string[] = [];
+  for (const [signer, signerVariable, verifier, verifierVariable] of KEY_PAIRS) {
+    const signs = configs.get(signer)?.[signerVariable];
+    const verifies = configs.get(verifier)?.[verifierVariable];
+    if (signs === undefined || signs !== verifies) problems.push(`${signer} ${signerVariable} is not ${verifier}'s ${verifierVariable}`);
+  }
+  const owners = new Map<unknown, string[]>();
+  for (const name of ['keys', 'identity', 'catalog', 'device', 'billing']) {
+    for (const variable of ['INTERNAL_SECRET', 'PEER_INTERNAL_SECRET']) {
+      const value = configs.get(name)?.[variable];
+      if (value !== undefined) owners.set(value, [...(owners.get(value) ?? []), `${name} ${variable}`]);
+    }
+  }
+  for (const holders of owners.values()) if (holders.length > 1) problems.push(`one internal key is held by ${holders.join(' and ')}`);
+  if (configs.get('gateway')?.INTERNAL_SECRET !== undefined) problems.push('the gateway holds one INTERNAL_SECRET for every upstream');
+  return problems;
+}
+
+export function sharedSettingProblems(configs: ReadonlyMap<string, Record<string, unknown>>): string[] {
+  const problems: string[] = [...internalKeyProblems(configs)];
   for (const [variable, users] of SHARED_SETTINGS) {
     const values = new Map(users.map((name) => [name, JSON.stringify(configs.get(name)?.[variable])]));
     if (new Set(values.values()).size > 1) problems.push(`${variable} differs: ${[...values].map(([n, v]) => `${n}=${v}`).join(', ')}`);

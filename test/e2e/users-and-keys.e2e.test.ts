@@ -204,7 +204,10 @@ function startSecondGateway(): Promise<ServiceProcess> {
     METRICS_PORT: 'off',
     REDIS_URL: sut.env.REDIS_URL!,
     REDIS_PREFIX: sut.env.REDIS_PREFIX!,
-    INTERNAL_SECRET: sut.env.INTERNAL_SECRET!,
+    // The same per-service keys as the system's own gateway: each service verifies with its own.
+    INTERNAL_SECRET_KEYS: sut.system.internalKeys.keys,
+    INTERNAL_SECRET_IDENTITY: sut.system.internalKeys.identity,
+    INTERNAL_SECRET_CATALOG: sut.system.internalKeys.catalog,
     KEYS_URL: sut.system.keys.server.url,
     IDENTITY_URL: sut.system.identity.server.url,
     CATALOG_URL: sut.system.catalog.server.url,

@@ -6,9 +6,24 @@ export interface Upstream {
   name: ServiceName;
   origin: string;
   pool: Pool;
+  /** Signs the contexts sent to this service: its own key (INTERNAL_SECRET_<NAME>), which no other service holds. */
+  internalSecret: string;
 }
 
 export type Upstreams = Map<ServiceName, Upstream>;
+
+/** The key for upstream `name`: its own variable, else INTERNAL_SECRET (one key for all: development and tests). */
+function internalSecretFor(config: GatewayConfig, name: ServiceName): string | undefined {
+  return config[KEY_VARIABLE[name]] ?? config.INTERNAL_SECRET;
+}
+
+const KEY_VARIABLE = {
+  identity: 'INTERNAL_SECRET_IDENTITY',
+  keys: 'INTERNAL_SECRET_KEYS',
+  catalog: 'INTERNAL_SECRET_CATALOG',
+  device: 'INTERNAL_SECRET_DEVICE',
+  billing: 'INTERNAL_SECRET_BILLING',
+} as const satisfies Record<ServiceName, keyof GatewayConfig>;
 
 const URL_VARIABLE: Record<ServiceName, keyof GatewayConfig> = {
   identity: 'IDENTITY_URL',
@@ -32,7 +47,10 @@ export function createUpstreams(config: GatewayConfig): Upstreams {
       connectTimeout: config.UPSTREAM_CONNECT_TIMEOUT_MS,
       keepAliveTimeout: 4_000,
     });
-    upstreams.set(name, { name, origin, pool });
+    const internalSecret = internalSecretFor(config, name);
+    // The configuration refuses an upstream without a key (config.ts): this is only for the type.
+    if (internalSecret === undefined) throw new Error(`${KEY_VARIABLE[name]} is not set`);
+    upstreams.set(name, { name, origin, pool, internalSecret });
   }
   return upstreams;
 }

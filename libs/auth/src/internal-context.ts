@@ -1,8 +1,8 @@
 import { HmacSha256 } from './hmac-sha256.js';
 
 /**
- * What the gateway tells a service about the caller. Services trust it only when the signature,
- * made with the internal secret shared by the gateway and the services, matches.
+ * What the gateway tells a service about the caller. A service trusts it only when the signature,
+ * made with that service's own internal key (which the gateway holds for it), matches.
  */
 export interface InternalContext {
   requestId: string;
@@ -39,14 +39,26 @@ export const SIGNATURE_HEADER = 'x-acs-signature';
 export const CONTEXT_LIFETIME_SECONDS = 15;
 
 /*
- * Every proxied request is signed by the gateway and verified by a service, so the key's padded blocks are made
- * once per secret, not on each call (a process holds one internal secret; a different one replaces it).
+ * Every proxied request is signed by the gateway and verified by a service, so a key's padded blocks are made
+ * once per key, not on each call. A process holds a few keys (the gateway one per upstream, a service its own
+ * and, during a rotation, the one it replaces), each kept for the process's life: the map never grows past them.
  */
-let cachedMac: { secret: string; mac: HmacSha256 } | null = null;
+const macs = new Map<string, HmacSha256>();
 function macFor(secret: string): HmacSha256 {
-  if (cachedMac?.secret !== secret) cachedMac = { secret, mac: new HmacSha256(secret) };
-  return cachedMac.mac;
+  let mac = macs.get(secret);
+  if (mac === undefined) {
+    mac = new HmacSha256(secret);
+    macs.set(secret, mac);
+  }
+  return mac;
 }
+
+/**
+ * The keys a service accepts a context under: its own, or during a rotation the new one and the one it
+ * replaces (tried in that order, so the usual request costs one HMAC). Each service has keys of its own,
+ * which only the gateway also holds: a service that is broken into cannot sign for another.
+ */
+export type VerificationKeys = string | readonly string[];
 
 /*
  * The target service, method and URL are signed too, so a captured context cannot be replayed
@@ -90,7 +102,7 @@ export function signContext(
 
 /** `audience`: this service's own name; a context signed for another service does not verify. */
 export function verifyContext(
-  secret: string,
+  keys: VerificationKeys,
   audience: string,
   method: string,
   url: string,
@@ -99,7 +111,9 @@ export function verifyContext(
   nowSeconds = Math.floor(Date.now() / 1000),
 ): InternalContext | null {
   if (!encoded || !signature) return null;
-  if (!macFor(secret).verify(signedMessage(audience, method, url, encoded), signature)) return null;
+  const message = signedMessage(audience, method, url, encoded);
+  if (typeof keys === 'string' ? !macFor(keys).verify(message, signature) : !keys.some((key) => macFor(key).verify(message, signature)))
+    return null;
   let context: InternalContext;
   try {
     context = JSON.parse(Buffer.from(encoded, 'base64url').toString('utf8')) as InternalContext;

@@ -97,6 +97,29 @@ describe('internal context', () => {
     expect(verifyContext(secret, 'catalog', 'GET', '/api/Dac', signed.context, signed.signature, 1001)).toMatchObject(ctx);
   });
 
+  it("verifies under a service's own key only: another service's key, held by that service, cannot sign for it", () => {
+    const catalogKey = 'c'.repeat(43);
+    const deviceKey = 'd'.repeat(43);
+    // A broken-into device service signs a system context for the catalog with the one key it holds.
+    const forged = signContext(deviceKey, 'catalog', 'POST', '/api/Dac/import', { ...ctx, scopes: ['system:full-access'] }, 1000);
+    expect(verifyContext(catalogKey, 'catalog', 'POST', '/api/Dac/import', forged.context, forged.signature, 1001)).toBeNull();
+    const real = signContext(catalogKey, 'catalog', 'POST', '/api/Dac/import', ctx, 1000);
+    expect(verifyContext(catalogKey, 'catalog', 'POST', '/api/Dac/import', real.context, real.signature, 1001)).toMatchObject(ctx);
+  });
+
+  it('accepts the new and the replaced key during a rotation, and neither once it is over', () => {
+    const [replaced, current, stranger] = ['r'.repeat(43), 'n'.repeat(43), 'x'.repeat(43)];
+    const byOld = signContext(replaced, 'keys', 'GET', '/x', ctx, 1000);
+    const byNew = signContext(current, 'keys', 'GET', '/x', ctx, 1000);
+    const byStranger = signContext(stranger, 'keys', 'GET', '/x', ctx, 1000);
+    const during = [current, replaced] as const;
+    expect(verifyContext(during, 'keys', 'GET', '/x', byOld.context, byOld.signature, 1001)).toMatchObject(ctx);
+    expect(verifyContext(during, 'keys', 'GET', '/x', byNew.context, byNew.signature, 1001)).toMatchObject(ctx);
+    expect(verifyContext(during, 'keys', 'GET', '/x', byStranger.context, byStranger.signature, 1001)).toBeNull();
+    expect(verifyContext([current], 'keys', 'GET', '/x', byOld.context, byOld.signature, 1001)).toBeNull();
+    expect(verifyContext([], 'keys', 'GET', '/x', byNew.context, byNew.signature, 1001)).toBeNull();
+  });
+
   it(`is usable for ${CONTEXT_LIFETIME_SECONDS} s (a short replay window), not a second longer`, () => {
     expect(CONTEXT_LIFETIME_SECONDS).toBeLessThanOrEqual(15);
     const signed = signContext(secret, 'catalog', 'GET', '/api/Dac', ctx, 1000);

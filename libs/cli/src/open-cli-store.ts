@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { createMemoryCache, createRedisCache, type Cache } from '@acs/cache';
 import { parseConfig, postgresUrl, redisFields, serviceDatabaseUrl, type Env } from '@acs/config';
-import { openServiceDatabase, runningPid, type Db } from '@acs/db';
+import { makeDataDirPrivate, openServiceDatabase, runningPid, type Db } from '@acs/db';
 import { createLogger, type Logger } from '@acs/logger';
 import { connectSystemSocket } from './system-socket/client.js';
 
@@ -69,6 +69,7 @@ export async function openCliStore<E extends z.ZodRawShape = Record<never, never
   const cache = redisUrl ? createRedisCache({ url: redisUrl, keyPrefix: env.REDIS_PREFIX as string, logger }) : createMemoryCache();
   let db: Db;
   try {
+    if (!url) await makeDataDirPrivate(dataDir, logger);
     db = await openServiceDatabase({
       service: options.service,
       url,

@@ -1,4 +1,5 @@
 import { parseArgs } from 'node:util';
+import { privateFileModes } from '@acs/db';
 import { UsageError } from './usage-error.js';
 
 /** The options a command takes, as node:util's parseArgs reads them (`--name value`, `--flag`). */
@@ -52,6 +53,8 @@ export async function executeCli<O extends CliOptions>(definition: CliDefinition
 
 /** The entry of a CLI file: runs `process.argv` and exits with 0 (done) or 1 (usage error, failure). */
 export function runCli<O extends CliOptions>(definition: CliDefinition<O>): void {
+  // Before any command opens DATA_DIR: what a CLI creates there (the embedded database when no system runs) is its user's alone.
+  privateFileModes();
   void executeCli(definition, process.argv.slice(2)).then((code) => process.exit(code));
 }
 

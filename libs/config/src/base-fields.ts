@@ -17,9 +17,18 @@ export const serviceFields = (defaultPort: number) => ({
   /** This service's own database; created when missing. Unset: embedded PGlite under DATA_DIR. */
   DATABASE_URL: postgresUrl().optional(),
   DATA_DIR: z.string().default('./.data'),
-  /** Verifies the gateway's signature on the caller context; the same value on every process. */
+  /**
+   * This service's own internal key: it verifies the caller context the gateway signs for this service.
+   * Only the gateway holds it too (as INTERNAL_SECRET_<SERVICE>); every service has a different one.
+   */
   INTERNAL_SECRET: secret(),
+  /** During a rotation only: the key INTERNAL_SECRET replaces, still accepted until the gateway signs with the new one. */
+  INTERNAL_SECRET_PREVIOUS: secret().optional(),
 });
+
+/** The keys a service accepts contexts under: its own, then (during a rotation) the one it replaces. */
+export const internalKeys = (config: { INTERNAL_SECRET: string; INTERNAL_SECRET_PREVIOUS?: string | undefined }): string[] =>
+  config.INTERNAL_SECRET_PREVIOUS ? [config.INTERNAL_SECRET, config.INTERNAL_SECRET_PREVIOUS] : [config.INTERNAL_SECRET];
 
 /** The shared Redis (key records, authorization records); unset where the caller passes a cache in. */
 export const redisFields = () => ({

@@ -22,7 +22,7 @@ export const apiKeyCreateRequestSchema = z.object({
     .nullable()
     .optional()
     .describe(
-      'ISO 8601 instant from which the key answers 401; in the future, at most KEY_MAX_LIFETIME_DAYS ahead when the deployment sets it; omitted or null: no expiry',
+      'ISO 8601 instant from which the key answers 401; in the future, at most KEY_MAX_LIFETIME_DAYS ahead when the deployment sets it. Omitted: no expiry, or that maximum where it is set; null: no expiry, refused with 400 where a maximum is set',
     ),
 });
 

@@ -8,3 +8,4 @@ export { MigrationError } from './migrations/migration-error.js';
 export { isUniqueViolation, sqlStateOf } from './sql-errors.js';
 export { acquireDataDirLock, assertDataDirFree, runningPid } from './data-dir-lock.js';
 export { databaseReadinessChecks } from './readiness.js';
+export { makeDataDirPrivate, privateFileModes } from './data-dir-privacy.js';

@@ -11,13 +11,16 @@ import { metricsRoutes } from './metrics-route.js';
 import { endRequestSpans, startRequestSpans } from './trace-requests.js';
 import type { AppState } from './types.js';
 import { tracingIsOn } from '@acs/tracing';
+import type { VerificationKeys } from '@acs/auth';
 
 export interface HttpAppOptions {
   /** The service's name as the gateway names its upstream (keys, identity, ...): signed contexts are bound to it. */
   service: string;
   logger: Logger;
-  /** Shared with the gateway; requests without a valid signed context are refused. */
-  internalSecret: string;
+  /** This service's own internal keys (libs/config internalKeys), held by the gateway too; requests without a valid signed context are refused. */
+  internalSecret: VerificationKeys;
+  /** Keys another service signs its calls to this one's /internal/ routes with (device → catalog); nothing else. */
+  peerSecrets?: VerificationKeys;
   routers: Router<AppState>[];
   /** The service's registry (createMetricsRegistry): served at /metrics, with every request counted by route pattern. */
   metrics: Registry;
@@ -28,7 +31,7 @@ export interface HttpAppOptions {
  * middleware, gateway signature check, the request's trace span (when tracing is on), the routers (after `/metrics`), then 404/405 in the
  * platform's error shape. Never listens: tests drive `app.callback()` and main.ts hands it to `listen()`.
  */
-export function createHttpApp({ service, logger, internalSecret, routers, metrics }: HttpAppOptions): Koa<AppState> {
+export function createHttpApp({ service, logger, internalSecret, peerSecrets, routers, metrics }: HttpAppOptions): Koa<AppState> {
   const app = new Koa<AppState>();
   app.silent = true; // errors are logged by errorMiddleware, with the request id
   app.on('error', (err: unknown) => logger.error({ err }, 'unhandled application error'));
@@ -40,7 +43,7 @@ export function createHttpApp({ service, logger, internalSecret, routers, metric
   const traced = tracingIsOn();
   if (traced) app.use(endRequestSpans());
   app.use(errorMiddleware());
-  app.use(requireGatewaySignature(internalSecret, service));
+  app.use(requireGatewaySignature(internalSecret, service, peerSecrets));
   if (traced) app.use(startRequestSpans(service));
   app.use(async (ctx, next) => {
     await next();

@@ -1,5 +1,5 @@
 import type Koa from 'koa';
-import { Router, addProbeRoutes, createHttpApp, type AppState } from '@acs/http';
+import { Router, addProbeRoutes, createHttpApp, type AppState, type HttpAppOptions } from '@acs/http';
 import { databaseReadinessChecks } from '@acs/db';
 import type { Registry } from '@acs/metrics';
 import type { BillingDeps } from './domain/deps.js';
@@ -8,7 +8,8 @@ import { subscriptionRoutes } from './routes/subscription-routes.js';
 
 export interface BillingAppOptions {
   deps: BillingDeps;
-  internalSecret: string;
+  /** This service's own internal keys (libs/config internalKeys). */
+  internalSecret: HttpAppOptions['internalSecret'];
   migrationsDir: string;
   metrics: Registry;
 }

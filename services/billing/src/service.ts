@@ -1,3 +1,4 @@
+import { internalKeys } from '@acs/config';
 import { fileURLToPath } from 'node:url';
 import { createBusMetrics, instrumentBus, type Bus } from '@acs/bus';
 import { openServiceDatabase, type Db } from '@acs/db';
@@ -79,7 +80,7 @@ export function startBillingService(
     }, PURGE_INTERVAL_MS);
     purge.unref();
     stack.defer('the idempotency-key purge', () => clearInterval(purge));
-    const app = buildBillingApp({ deps, internalSecret: config.INTERNAL_SECRET, migrationsDir: BILLING_MIGRATIONS_DIR, metrics });
+    const app = buildBillingApp({ deps, internalSecret: internalKeys(config), migrationsDir: BILLING_MIGRATIONS_DIR, metrics });
     const server = await listen(app.callback(), config.PORT, config.HOST);
     stack.defer('the HTTP server', () => server.close());
     logger.info({ url: server.url, exchange: config.BUS_EXCHANGE }, 'billing service listening');

@@ -1,5 +1,5 @@
 import type Koa from 'koa';
-import { Router, addProbeRoutes, createHttpApp, type AppState } from '@acs/http';
+import { Router, addProbeRoutes, createHttpApp, type AppState, type HttpAppOptions } from '@acs/http';
 import { databaseReadinessChecks, type Db } from '@acs/db';
 import type { Logger } from '@acs/logger';
 import type { Registry } from '@acs/metrics';
@@ -14,19 +14,32 @@ export interface CatalogAppOptions {
   /** Where reads go: the primary alone, or a streaming replica (CATALOG_READ_DATABASE_URL) and the primary. */
   reads: CatalogReads;
   logger: Logger;
-  internalSecret: string;
+  /** This service's own internal keys (libs/config internalKeys). */
+  internalSecret: HttpAppOptions['internalSecret'];
+  /** PEER_INTERNAL_SECRET: device's key for the /internal/ routes only. */
+  peerSecrets?: HttpAppOptions['peerSecrets'];
   migrationsDir: string;
   metrics: Registry;
   listing: { maxAgeSeconds: number; deepOffset: number; deepPageConcurrency: number };
 }
 
-export function buildCatalogApp({ db, reads, logger, internalSecret, migrationsDir, metrics, listing }: CatalogAppOptions): Koa<AppState> {
+export function buildCatalogApp({
+  db,
+  reads,
+  logger,
+  internalSecret,
+  peerSecrets = [],
+  migrationsDir,
+  metrics,
+  listing,
+}: CatalogAppOptions): Koa<AppState> {
   const probes = new Router<AppState>();
   addProbeRoutes(probes, databaseReadinessChecks(db, migrationsDir));
   return createHttpApp({
     service: 'catalog',
     logger,
     internalSecret,
+    peerSecrets,
     routers: [
       probes,
       catalogRoutes(reads, {

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { booleanFlag, postgresUrl, serviceFields } from '@acs/config';
+import { booleanFlag, postgresUrl, secret, serviceFields } from '@acs/config';
 
 export const catalogConfigSchema = z.object({
   ...serviceFields(8082),
@@ -17,6 +17,12 @@ export const catalogConfigSchema = z.object({
   CATALOG_DEEP_OFFSET: z.coerce.number().int().positive().default(10_000),
   /** Deep `page` requests running at once (each holds one connection); keep it below DB_POOL_SIZE. */
   CATALOG_DEEP_PAGE_CONCURRENCY: z.coerce.number().int().positive().default(2),
+  /**
+   * The key the device service signs its calls to /internal/catalog/* with (device's CATALOG_PEER_SECRET).
+   * It opens those routes only: device cannot sign a context for the catalog's API. Unset: device calls are
+   * refused, unless device signs with this service's own INTERNAL_SECRET (a deployment with one key for all).
+   */
+  PEER_INTERNAL_SECRET: secret().optional(),
 });
 
 export type CatalogConfig = z.infer<typeof catalogConfigSchema>;

@@ -1,3 +1,4 @@
+import { internalKeys } from '@acs/config';
 import { fileURLToPath } from 'node:url';
 import { openDatabase, openServiceDatabase, type Db } from '@acs/db';
 import { listen, startWithCloseStack, type RunningServer } from '@acs/http';
@@ -67,7 +68,8 @@ export function startCatalogService(config: CatalogConfig, logger: Logger): Prom
       db,
       reads,
       logger,
-      internalSecret: config.INTERNAL_SECRET,
+      internalSecret: internalKeys(config),
+      peerSecrets: config.PEER_INTERNAL_SECRET ? [config.PEER_INTERNAL_SECRET] : [],
       migrationsDir: CATALOG_MIGRATIONS_DIR,
       metrics,
       listing: {

@@ -1,10 +1,16 @@
 import { z } from 'zod';
-import { httpUrl, serviceFields } from '@acs/config';
+import { httpUrl, secret, serviceFields } from '@acs/config';
 
 export const deviceConfigSchema = z.object({
   ...serviceFields(8084),
   /** The catalog service's origin (any path is ignored): asked which catalog entries exist. */
   CATALOG_URL: httpUrl(),
+  /**
+   * Signs this service's calls to the catalog's /internal/ routes: the catalog's PEER_INTERNAL_SECRET, a key of
+   * their own (never the catalog's INTERNAL_SECRET, which would let this service sign for the catalog's whole API).
+   * Unset: INTERNAL_SECRET (a deployment with one key for all).
+   */
+  CATALOG_PEER_SECRET: secret().optional(),
   /** Whole deadline of one call to the catalog (connect, headers and body); beyond it the call fails. */
   CATALOG_TIMEOUT_MS: z.coerce
     .number({ error: 'expected a whole number of milliseconds' })

@@ -1,3 +1,4 @@
+import { internalKeys } from '@acs/config';
 import { fileURLToPath } from 'node:url';
 import { openServiceDatabase, type Db } from '@acs/db';
 import { listen, startWithCloseStack, type RunningServer } from '@acs/http';
@@ -27,11 +28,15 @@ export function startDeviceService(config: DeviceConfig, logger: Logger): Promis
       logger,
     });
     stack.defer('the database', () => db.close());
-    const catalog = createCatalogClient(config.CATALOG_URL, config.INTERNAL_SECRET, config.CATALOG_TIMEOUT_MS);
+    const catalog = createCatalogClient(
+      config.CATALOG_URL,
+      config.CATALOG_PEER_SECRET ?? config.INTERNAL_SECRET,
+      config.CATALOG_TIMEOUT_MS,
+    );
     stack.defer('the catalog client', () => catalog.close());
     const app = buildDeviceApp({
       deps: { db, logger, catalog },
-      internalSecret: config.INTERNAL_SECRET,
+      internalSecret: internalKeys(config),
       migrationsDir: DEVICE_MIGRATIONS_DIR,
       metrics: createMetricsRegistry('device'),
     });

@@ -1,3 +1,4 @@
+import { internalKeys } from '@acs/config';
 import { fileURLToPath } from 'node:url';
 import { openServiceDatabase } from '@acs/db';
 import { createMemoryCache, type Cache } from '@acs/cache';
@@ -139,7 +140,7 @@ export async function startIdentityService(config: IdentityConfig, logger: Logge
           },
         )
       : Promise.resolve();
-    const app = buildIdentityApp({ deps, internalSecret: config.INTERNAL_SECRET, migrationsDir: IDENTITY_MIGRATIONS_DIR, metrics });
+    const app = buildIdentityApp({ deps, internalSecret: internalKeys(config), migrationsDir: IDENTITY_MIGRATIONS_DIR, metrics });
     const server = await listen(app.callback(), config.PORT, config.HOST);
     stack.defer('the HTTP server', () => server.close());
     logger.info({ url: server.url, kid: signer.kid }, 'identity service listening');

@@ -1,5 +1,5 @@
 import type Koa from 'koa';
-import { Router, addProbeRoutes, createHttpApp, type AppState } from '@acs/http';
+import { Router, addProbeRoutes, createHttpApp, type AppState, type HttpAppOptions } from '@acs/http';
 import { databaseReadinessChecks } from '@acs/db';
 import type { RateLimits } from '@acs/contracts';
 import type { Registry } from '@acs/metrics';
@@ -9,7 +9,8 @@ import { apiKeyRoutes } from './routes/api-key-routes.js';
 
 export interface KeysAppOptions {
   deps: KeysDeps;
-  internalSecret: string;
+  /** This service's own internal keys (libs/config internalKeys). */
+  internalSecret: HttpAppOptions['internalSecret'];
   migrationsDir: string;
   keysPerUser: number;
   /** RATE_LIMIT_CEILING: the most generous limits a user may give a key; null: no ceiling. */

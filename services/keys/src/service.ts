@@ -1,3 +1,4 @@
+import { internalKeys } from '@acs/config';
 import { fileURLToPath } from 'node:url';
 import { openServiceDatabase } from '@acs/db';
 import type { Cache } from '@acs/cache';
@@ -51,7 +52,7 @@ export async function startKeysService(config: KeysConfig, logger: Logger, cache
     }
     const app = buildKeysApp({
       deps,
-      internalSecret: config.INTERNAL_SECRET,
+      internalSecret: internalKeys(config),
       migrationsDir: KEYS_MIGRATIONS_DIR,
       keysPerUser: config.KEYS_PER_USER,
       rateLimitCeiling: config.RATE_LIMIT_CEILING,

@@ -45,12 +45,29 @@ describe('expiry', () => {
     expect(capture.lines.find((l) => l.audit === 'api_key.created' && l.keyId === created.id)).toMatchObject({ expiresAt });
   });
 
-  it('leaves expiresAt out of the record of a key that does not expire', async () => {
+  it('gives a key created without expiresAt the longest lifetime KEY_MAX_LIFETIME_DAYS allows, in the response and the cache record', async () => {
+    const before = Date.now();
     const created = await create(32);
-    expect(created.expiresAt).toBeNull();
+    expect(created.expiresAt).not.toBeNull();
+    const expiresAtMs = Date.parse(created.expiresAt!);
+    expect(expiresAtMs).toBeGreaterThanOrEqual(before + 90 * DAY_MS);
+    expect(expiresAtMs).toBeLessThanOrEqual(Date.now() + 90 * DAY_MS);
     const cached = await h.cached(created.key);
-    expect(cached?.record).not.toHaveProperty('expiresAtMs');
+    expect(cached?.record).toMatchObject({ expiresAtMs });
     expect(cached?.record).not.toHaveProperty('previousSecretHash');
+  });
+
+  it('refuses expiresAt: null (a key that never expires) with 400 naming the maximum', async () => {
+    const res = await call('POST', '/api/ApiKeys', as(34), { name: 'k', scopes: 'read:devices', expiresAt: null });
+    expect(res.status).toBe(400);
+    const body = (await res.json()) as { message: string; details: { path: string; message: string }[] };
+    expect(body.message).toMatch(/at most 90 days/);
+    expect(body.details).toContainEqual({
+      path: 'body.expiresAt',
+      message: expect.stringMatching(/KEY_MAX_LIFETIME_DAYS.*90|90.*KEY_MAX_LIFETIME_DAYS/),
+    });
+    const list = apiKeyListResponseSchema.parse(await (await call('GET', '/api/ApiKeys', as(34))).json());
+    expect(list.items).toHaveLength(0);
   });
 
   it('refuses an expiry in the past, beyond KEY_MAX_LIFETIME_DAYS or not an ISO instant with 400 and details', async () => {

@@ -1,7 +1,7 @@
 import { describe, it, expect, afterEach } from '@jest/globals';
 import { SYSTEM_SCOPE } from '@acs/auth';
 import { revokeApiKey } from '../src/index.js';
-import { REVOKED_SEED_MESSAGE } from '../src/domain/operator-keys.js';
+import { REVOKED_SEED_MESSAGE, ROLLED_SEED_MESSAGE, rollKey } from '../src/domain/operator-keys.js';
 import { captureLogger, findRow, newSecret, sha256, startKeys, tableText, unknownKey, type KeysHarness } from './harness.js';
 
 let keys: KeysHarness | undefined;
@@ -95,6 +95,33 @@ describe('SEED_API_KEY at start', () => {
     await keys.restart({ SEED_API_KEY: replacement, SEED_API_SECRET: newSecret() });
     expect(await findRow(keys.db, replacement)).toMatchObject({ revoked_at: null, scopes: [SYSTEM_SCOPE] });
     expect(await findRow(keys.db, key)).toEqual(revoked);
+  });
+
+  it.each([
+    ['with a grace period', 3600],
+    ['with no grace (the old secret dropped at once)', 0],
+  ])('a rolled seed key is not overwritten (%s): the next start refuses, naming the variables to rotate it with', async (_how, grace) => {
+    const key = unknownKey();
+    const secret = newSecret();
+    keys = await startKeys({ env: { SEED_API_KEY: key, SEED_API_SECRET: secret } });
+    const original = (await findRow(keys.db, key))!;
+    const { secret: rolledSecret } = await rollKey(keys.deps, original.id, grace);
+    const rolled = (await findRow(keys.db, key))!;
+
+    // The seed's secret is the one the roll replaced: putting it back would undo the roll.
+    const refused = await keys.restart({ SEED_API_KEY: key, SEED_API_SECRET: secret }).then(
+      () => null,
+      (err: unknown) => err,
+    );
+    expect((refused as Error).message).toBe(ROLLED_SEED_MESSAGE);
+    expect((refused as Error).message).toContain('SEED_API_SECRET');
+    expect(rolled.secret_hash).toBe(sha256(rolledSecret));
+
+    // Rotating through the variables (a new key and secret) starts; the rolled key kept its new secret.
+    const replacement = unknownKey();
+    await keys.restart({ SEED_API_KEY: replacement, SEED_API_SECRET: newSecret() });
+    expect(await findRow(keys.db, replacement)).toMatchObject({ revoked_at: null });
+    expect(await findRow(keys.db, key)).toEqual(rolled);
   });
 
   it('a restart with the same seed keeps one row and serves the same record', async () => {

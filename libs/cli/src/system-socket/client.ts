@@ -1,7 +1,7 @@
 import { connect, type Socket } from 'node:net';
 import type { Cache } from '@acs/cache';
 import type { Db, Queryable, QueryResult } from '@acs/db';
-import { readFrames, systemSocketPath, writeFrame, type Reply, type Request, type WireError } from './frames.js';
+import { readFrames, systemSocketPath, writeFrame, type CacheMethod, type Reply, type Request, type WireError } from './frames.js';
 
 type Pending = { resolve(value: unknown): void; reject(err: unknown): void };
 type Call = Request extends infer R ? (R extends { id: number } ? Omit<R, 'id'> : never) : never;
@@ -34,14 +34,19 @@ export async function connectSystemSocket(dataDir: string, pid: number): Promise
   const pending = new Map<number, Pending>();
   let nextId = 1;
   let closed = false;
-  readFrames(socket, (message) => {
-    const reply = message as Reply;
-    const waiting = pending.get(reply.id);
-    if (!waiting) return;
-    pending.delete(reply.id);
-    if (reply.ok) waiting.resolve(reply.value);
-    else waiting.reject(fromWire(reply.error));
-  });
+  readFrames(
+    socket,
+    (message) => {
+      const reply = message as Reply;
+      const waiting = pending.get(reply.id);
+      if (!waiting) return;
+      pending.delete(reply.id);
+      if (reply.ok) waiting.resolve(reply.value);
+      else waiting.reject(fromWire(reply.error));
+    },
+    // The system sent what no system of ours sends: closing rejects every call still waiting.
+    () => socket.destroy(),
+  );
   socket.on('close', () => {
     closed = true;
     for (const waiting of pending.values()) waiting.reject(new Error('The embedded system closed the connection (was it stopped?)'));
@@ -90,7 +95,7 @@ export async function connectSystemSocket(dataDir: string, pid: number): Promise
   });
 
   const cacheCall =
-    <T>(method: keyof Cache) =>
+    <T>(method: CacheMethod) =>
     (...args: unknown[]): Promise<T> =>
       call<T>({ op: 'cache', method, args });
   const cache: Cache = {

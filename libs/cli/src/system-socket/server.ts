@@ -4,7 +4,7 @@ import { createServer, type Socket } from 'node:net';
 import type { Cache } from '@acs/cache';
 import type { Db, Queryable } from '@acs/db';
 import type { Logger } from '@acs/logger';
-import { readFrames, systemSocketPath, toWireError, writeFrame, type Reply, type Request } from './frames.js';
+import { readFrames, requestSchema, systemSocketPath, toWireError, writeFrame, type Reply, type Request } from './frames.js';
 
 // While `npm start` runs, it alone may open the embedded database (PGlite has one owner), so the
 // CLIs reach it here: their queries and cache writes go through this socket to the system's own
@@ -12,7 +12,6 @@ import { readFrames, systemSocketPath, toWireError, writeFrame, type Reply, type
 
 /** A CLI's transaction holds the one embedded connection: one idle this long is rolled back. */
 const TRANSACTION_IDLE_MS = 15_000;
-const CACHE_METHODS = new Set(['get', 'mget', 'set', 'del', 'setIfNewer', 'getVersioned', 'mgetVersioned', 'incrWithTtl', 'ping']);
 
 export interface SystemSocketOptions {
   dataDir: string;
@@ -107,7 +106,6 @@ function serveConnection(socket: Socket, options: SystemSocketOptions): void {
         return open.end(request.op === 'commit', request.id);
       }
       case 'cache': {
-        if (!CACHE_METHODS.has(request.method)) throw new Error(`Unknown cache call "${request.method}"`);
         const method = (options.cache as unknown as Record<string, (...args: unknown[]) => Promise<unknown>>)[request.method]!;
         return reply({ id: request.id, ok: true, value: await method.apply(options.cache, request.args) });
       }
@@ -116,10 +114,21 @@ function serveConnection(socket: Socket, options: SystemSocketOptions): void {
     }
   };
 
-  readFrames(socket, (message) => {
-    const request = message as Request;
-    handle(request).catch((err: unknown) => fail(request.id, err));
-  });
+  // A bad frame or a value that is no request: this connection is closed, the system runs on.
+  const refuse = (reason: string): void => {
+    options.logger.warn({ reason }, 'closed a CLI connection that sent something other than a request');
+    socket.destroy();
+  };
+  readFrames(
+    socket,
+    (message) => {
+      const parsed = requestSchema.safeParse(message);
+      if (!parsed.success) return refuse(`a value that is not a request (${parsed.error.issues[0]?.message ?? 'wrong shape'})`);
+      const request = parsed.data;
+      handle(request).catch((err: unknown) => fail(request.id, err));
+    },
+    refuse,
+  );
   // A CLI that goes away mid-transaction must not hold the database: roll its transactions back.
   socket.on('close', () => {
     for (const open of transactions.values()) open.end(false, -1);

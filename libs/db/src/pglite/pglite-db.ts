@@ -8,6 +8,7 @@ import { runTransaction, scopedQueryable } from '../transaction.js';
 import { PGLITE_PARSERS } from '../values/type-parsers.js';
 import { SerialQueue } from './serial-queue.js';
 import { pgliteTemplateFor } from './pglite-template.js';
+import { tighten } from '../data-dir-privacy.js';
 import { tracedStatement, type DbTarget } from '../traced-statement.js';
 
 /**
@@ -18,14 +19,18 @@ const EMBEDDED_SETTINGS = ['shared_buffers=16MB'];
 
 export async function createPglite(dataDir: string | undefined): Promise<PGlite> {
   const dir = dataDir === undefined ? undefined : resolve(dataDir);
-  if (dir) await mkdir(dir, { recursive: true });
+  if (dir) await mkdir(dir, { recursive: true, mode: 0o700 });
   const template = await pgliteTemplateFor(dir);
-  return PGlite.create({
+  const pglite = await PGlite.create({
     dataDir: dir,
     parsers: PGLITE_PARSERS,
     postgresqlconf: EMBEDDED_SETTINGS,
     ...(template ? { loadDataDir: template } : {}),
   });
+  // PGlite writes the files of a new database with mode 0666 whatever the umask (files it makes later
+  // follow the umask): they hold API keys and password hashes, so they become the owner's alone.
+  if (dir) await tighten(dir);
+  return pglite;
 }
 
 export async function openPglite(dataDir: string | undefined, logger: Logger): Promise<SessionDb> {

@@ -67,6 +67,12 @@ export class CatalogReads {
       }
     }
     this.fromPrimary?.inc();
-    return { db: this.primary, version: await readCatalogVersion(this.primary) };
+    const claimed = this.newestCommitted;
+    const version = await readCatalogVersion(this.primary);
+    // A NOTIFY is a hint anyone connected to the primary can send: what was known before this read began was
+    // committed before it, so a claim above the primary's own version is false and is dropped (else one forged
+    // notification would pin every read to the primary). A claim that arrived during the read is kept for the next.
+    if (claimed > version && this.newestCommitted === claimed) this.newestCommitted = version;
+    return { db: this.primary, version };
   }
 }

@@ -81,15 +81,30 @@ export async function insertApiKey(db: Queryable, input: NewApiKey): Promise<Api
  */
 export async function upsertUnrevokedApiKey(db: Queryable, input: NewApiKey): Promise<ApiKey | null> {
   const { rows } = await db.query<ApiKeyRow>(
-    `INSERT INTO api_keys (key, secret_hash, name, scopes, owner_user_id, environment)
-     VALUES ($1, $2, $3, $4, $5, $6)
+    `INSERT INTO api_keys (key, secret_hash, name, scopes, owner_user_id, environment, seeded_secret_hash)
+     VALUES ($1, $2, $3, $4, $5, $6, $2)
      ON CONFLICT (key) DO UPDATE SET secret_hash = EXCLUDED.secret_hash, name = EXCLUDED.name, scopes = EXCLUDED.scopes,
+       seeded_secret_hash = EXCLUDED.secret_hash,
        owner_user_id = EXCLUDED.owner_user_id, updated_at = now(), version = api_keys.version + 1
      WHERE api_keys.revoked_at IS NULL
      RETURNING ${COLUMNS}`,
     [input.key, input.secretHash, input.name, input.scopes, input.ownerUserId, input.environment],
   );
   return rows[0] ? fromRow(rows[0]) : null;
+}
+
+/**
+ * Was this key's secret changed since a seed last set it (a roll, by the CLI or the API)? A key seeded before
+ * seeded_secret_hash existed counts as rolled while it still has a replaced secret in grace.
+ */
+export async function seedKeyWasRolled(db: Queryable, key: string): Promise<boolean> {
+  const { rows } = await db.query<{ rolled: boolean }>(
+    `SELECT CASE WHEN seeded_secret_hash IS NULL THEN previous_secret_hash IS NOT NULL
+                 ELSE secret_hash IS DISTINCT FROM seeded_secret_hash END AS rolled
+       FROM api_keys WHERE key = $1 AND revoked_at IS NULL`,
+    [key],
+  );
+  return rows[0]?.rolled === true;
 }
 
 export async function findApiKeyByKey(db: Queryable, key: string): Promise<ApiKey | null> {

@@ -7,6 +7,7 @@ import {
   findApiKeyByKey,
   hasActiveSystemKey,
   listApiKeys,
+  seedKeyWasRolled,
   updateApiKey,
   upsertUnrevokedApiKey,
 } from '../data-access/api-keys-repository.js';
@@ -42,6 +43,7 @@ export async function applySeedKey(deps: KeysDeps, seed: SeedKeyInput): Promise<
     );
   }
   const scopes = parseOperatorScopes(seed.scopes);
+  if (await seedKeyWasRolled(deps.db, seed.key)) throw new Error(ROLLED_SEED_MESSAGE);
   const apiKey = await changeWithWriteThrough(deps, (tx) =>
     upsertUnrevokedApiKey(tx, {
       key: seed.key,
@@ -56,6 +58,14 @@ export async function applySeedKey(deps: KeysDeps, seed: SeedKeyInput): Promise<
   deps.logger.info({ audit: 'api_key.seeded', keyId: apiKey.id, scopes }, 'seed API key applied');
   return apiKey;
 }
+
+const ROTATE_THROUGH_VARIABLES =
+  'set SEED_API_KEY and SEED_API_SECRET to a new key and secret ' +
+  '(with docker-compose: DASHBOARD_API_KEY and DASHBOARD_API_SECRET in .env; in Kubernetes: DASHBOARD_API_KEY and DASHBOARD_API_SECRET in the acs-secrets Secret)';
+
+export const ROLLED_SEED_MESSAGE =
+  'SEED_API_KEY names a key whose secret was rolled since it was seeded, and seeding it again would bring the replaced secret back: ' +
+  `to rotate the seed key, ${ROTATE_THROUGH_VARIABLES}`;
 
 export const REVOKED_SEED_MESSAGE =
   'SEED_API_KEY names a key that was revoked, and a revoked key stays revoked: set SEED_API_KEY and SEED_API_SECRET to a new key and secret ' +

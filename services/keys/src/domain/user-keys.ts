@@ -7,7 +7,7 @@ import { findApiKeyById, listApiKeys, lockApiKey, updateApiKey } from '../data-a
 import type { ApiKey } from './api-key.js';
 import { createApiKey } from './create-key.js';
 import type { KeysDeps } from './deps.js';
-import { checkExpiresAt } from './expiry-rules.js';
+import { userKeyExpiry } from './expiry-rules.js';
 import { rollApiKey } from './roll-key.js';
 import { dailyUsage } from './usage.js';
 import { assertWithinCeiling } from './rate-limit-rules.js';
@@ -44,7 +44,7 @@ export function createUserKey(
 ): Promise<{ apiKey: ApiKey; secret: string }> {
   const scopes = parseUserScopes(input.scopes);
   assertWithinCeiling(input.rateLimits, rules.rateLimitCeiling);
-  const expiresAt = checkExpiresAt(input.expiresAt ? new Date(input.expiresAt) : null, rules.maxLifetimeDays);
+  const expiresAt = userKeyExpiry(input.expiresAt, rules.maxLifetimeDays);
   return createApiKey(deps, {
     name: input.name,
     scopes,
