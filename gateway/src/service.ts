@@ -1,4 +1,4 @@
-import { redisAttributes, type Cache } from '@acs/cache';
+import { redisServerAttributes, type Cache } from '@acs/cache';
 import { createClientAddressResolver, listen, type RunningServer } from '@acs/http';
 import type { Logger } from '@acs/logger';
 import { createMetricsRegistry } from '@acs/metrics';
@@ -66,9 +66,7 @@ export async function startGateway(config: GatewayConfig, logger: Logger, cache:
     publicEndpoints: createPublicEndpoints({ readiness, jwks, openApiDocument: buildOpenApiDocument(ROUTES) }),
     logger,
     metrics,
-    tracing: tracingIsOn()
-      ? new GatewayTracer(config.TRACE_TRUST_INCOMING, config.REDIS_URL ? redisAttributes(config.REDIS_URL) : null)
-      : null,
+    tracing: tracingIsOn() ? new GatewayTracer(config.TRACE_TRUST_INCOMING, redisServerAttributes(config)) : null,
   });
   const server = await listen(handler, config.PORT, config.HOST);
   const stop = async (): Promise<void> => {

@@ -1,5 +1,5 @@
-import { createMemoryCache, createRedisCache, type Cache } from '@acs/cache';
-import { serviceDatabaseUrl } from '@acs/config';
+import { createMemoryCache, createSharedCache, type Cache } from '@acs/cache';
+import { redisTarget, serviceDatabaseUrl } from '@acs/config';
 import { acquireDataDirLock } from '@acs/db';
 import { createAmqpBus, createMemoryBus, type Bus } from '@acs/bus';
 import { startWithCloseStack } from '@acs/http';
@@ -42,15 +42,16 @@ type ServiceName = 'keys' | 'identity' | 'catalog' | 'device' | 'billing';
 
 /**
  * Starts every service, each its own HTTP server on loopback, and the gateway in front, sharing
- * one cache (in-process unless REDIS_URL is set). Used by `npm start` and the end-to-end tests.
+ * one cache (in-process unless REDIS_URL or REDIS_CLUSTER_NODES is set). Used by `npm start` and the end-to-end tests.
  * A failed start stops what had started, newest first.
  */
 export function startSystem(config: LauncherConfig, logger: Logger): Promise<RunningSystem> {
   return startWithCloseStack(logger, async (stack) => {
     if (!config.DATABASE_URL) stack.defer('the data folder lock', await acquireDataDirLock(config.DATA_DIR));
     const internalSecret = config.INTERNAL_SECRET ?? (await loadOrCreateInternalSecret(config.DATA_DIR));
-    const cache = config.REDIS_URL
-      ? createRedisCache({ url: config.REDIS_URL, keyPrefix: config.REDIS_PREFIX, logger: serviceLogger(logger, 'cache') })
+    const redis = redisTarget('npm start', config);
+    const cache = redis
+      ? createSharedCache(redis, { keyPrefix: config.REDIS_PREFIX, logger: serviceLogger(logger, 'cache') })
       : createMemoryCache();
     stack.defer('the cache', () => cache.close());
     // One bus for billing (publisher) and identity (consumer): RabbitMQ, or in-process in the embedded mode.
