@@ -36,7 +36,7 @@ export function clusterView(): ClusterView {
     raw,
     async primaryOf(key) {
       const slot = (await raw.cluster('KEYSLOT', key)) as number;
-      const ranges = (await raw.cluster('SLOTS')) as [number, number, [string, number]][];
+      const ranges = (await raw.cluster('SLOTS')) as unknown as [number, number, [string, number]][];
       const range = ranges.find(([first, last]) => slot >= first && slot <= last);
       if (!range) throw new Error(`no primary serves slot ${slot}`);
       return { host: range[2][0], port: range[2][1] };

@@ -34,8 +34,9 @@ export interface RedisClusterCacheOptions {
 /*
  * Fail closed, fast, as the single-node client (redis-cache.ts), within what a cluster needs:
  * - a command whose node is gone ("Connection is closed", a primary that died) is retried every
- *   RETRY_DELAY_MS while the client reloads the slot map, at most MAX_REDIRECTIONS times: a
- *   failover that completes within about a second is ridden out, a longer one rejects (503);
+ *   RETRY_DELAY_MS while the client reloads the slot map, at most MAX_REDIRECTIONS times: a blip
+ *   is ridden out, a failover (seconds) rejects within about a second (503, or the gateway asks
+ *   the owning services);
  * - CLUSTERDOWN (the slot has no primary yet) and TRYAGAIN are retried the same way;
  * - while the client connects, commands wait for it; when no node it was given answers, they are
  *   rejected after that attempt (connectTimeout) rather than waiting for a cluster that may not come back.
@@ -45,16 +46,17 @@ export interface RedisClusterCacheOptions {
 const CONNECT_TIMEOUT_MS = 1_000;
 const COMMAND_TIMEOUT_MS = 1_000;
 const RETRY_DELAY_MS = 100;
-const MAX_REDIRECTIONS = 10;
+const MAX_REDIRECTIONS = 6;
 const MAX_RECONNECT_DELAY_MS = 1_000;
 /**
  * How long a write-through waits for the primary's replica to confirm it (WAIT). Replication is
  * asynchronous: a primary that dies right after acknowledging a write may take it along, and the
  * replica that takes over would then serve the old record (a revoked key working again). Waiting
- * for one replica closes that window; a primary without a connected replica (its replica is the
- * one that failed) has nothing to lose a write to, so its writes pass after this wait.
+ * for one replica closes that window (on loopback or in one zone a replica answers in well under
+ * a millisecond); a primary without a connected replica (its replica is the one that failed) has
+ * nothing to lose a write to, so its writes pass after this wait.
  */
-const REPLICA_WAIT_MS = 200;
+const REPLICA_WAIT_MS = 50;
 
 function reconnectDelay(attempt: number): number {
   return Math.min(50 * 2 ** (attempt - 1), MAX_RECONNECT_DELAY_MS) + Math.floor(Math.random() * 100);
@@ -116,19 +118,34 @@ function confirmedWrite(replies: PipelineReply): unknown {
   throw err;
 }
 
+type ClusterPipeline = ReturnType<Cluster['pipeline']>;
+type ScriptedPipeline = ClusterPipeline & {
+  cacheSetIfNewer(key: string, version: number, value: string, ttlSeconds: number): ClusterPipeline;
+};
+
+/** A write's reply that means "not here, not now": the slot moved, or it has no primary yet. */
+const REDIRECTED = /^(MOVED|ASK|TRYAGAIN|CLUSTERDOWN)\b/;
+
 /**
- * The Cache on a Redis Cluster (REDIS_CLUSTER_NODES). Every operation is on one key, or on keys the
- * caller put in one slot with a hash tag (evalScript); `mget` of keys in different slots is sent as
- * one GET per key, auto-pipelined, so it costs one round trip per primary it touches. Writes that
- * change a record (setIfNewer, del) wait for the replica (REPLICA_WAIT_MS) so a failover cannot
- * lose them. See docs/redis-cluster.md.
+ * A one-key write, then WAIT and ROLE in the same pipeline (so on the same connection to the same
+ * primary). ioredis does not follow a redirection inside a pipeline whose other commands
+ * succeeded (WAIT and ROLE always do), so a MOVED or a failover's CLUSTERDOWN is followed here:
+ * the slot map is reloaded and the write sent again, at most MAX_REDIRECTIONS times. A refused
+ * write changed nothing, so sending it again is safe.
  */
-export function createRedisClusterCache(options: RedisClusterCacheOptions): Cache {
-  const { nodes, keyPrefix, logger } = options;
-  if (nodes.length === 0) throw new Error('a Redis Cluster needs at least one node address');
-  if (keyPrefix?.includes('{')) throw new Error('the Redis key prefix must not contain "{": it would become every key\'s hash tag');
-  const cluster = new Cluster(
-    nodes.map((node) => ({ host: node.host, port: node.port })),
+async function durably(cluster: Cluster, write: () => ClusterPipeline): Promise<unknown> {
+  for (let attempt = 1; ; attempt++) {
+    const replies = (await write().wait(1, REPLICA_WAIT_MS).role().exec()) as PipelineReply;
+    const writeError = replies?.[0]?.[0];
+    if (!writeError || !REDIRECTED.test(writeError.message) || attempt >= MAX_REDIRECTIONS) return confirmedWrite(replies);
+    await new Promise<void>((resolve) => cluster.refreshSlotsCache(() => resolve()));
+    if (!writeError.message.startsWith('MOVED')) await new Promise((resolve) => setTimeout(resolve, RETRY_DELAY_MS));
+  }
+}
+
+function connectCluster(options: RedisClusterCacheOptions): ScriptedCluster {
+  return new Cluster(
+    options.nodes.map((node) => ({ host: node.host, port: node.port })),
     {
       enableAutoPipelining: true,
       scaleReads: 'master',
@@ -138,7 +155,7 @@ export function createRedisClusterCache(options: RedisClusterCacheOptions): Cach
       retryDelayOnTryAgain: RETRY_DELAY_MS,
       maxRedirections: MAX_REDIRECTIONS,
       clusterRetryStrategy: reconnectDelay,
-      ...(keyPrefix ? { keyPrefix } : {}),
+      ...(options.keyPrefix ? { keyPrefix: options.keyPrefix } : {}),
       redisOptions: {
         connectTimeout: CONNECT_TIMEOUT_MS,
         commandTimeout: COMMAND_TIMEOUT_MS,
@@ -153,7 +170,28 @@ export function createRedisClusterCache(options: RedisClusterCacheOptions): Cach
       },
     },
   ) as ScriptedCluster;
+}
+
+/** The confirmed-writes client's connection trouble is the main client's too, which logs it once. */
+function ignoreError(): void {}
+
+/**
+ * The Cache on a Redis Cluster (REDIS_CLUSTER_NODES). Every operation is on one key, or on keys the
+ * caller put in one slot with a hash tag (evalScript); `mget` of keys in different slots is sent as
+ * one GET per key, auto-pipelined, so it costs one round trip per primary it touches. Writes that
+ * change a record (setIfNewer, del) wait for the replica (REPLICA_WAIT_MS) so a failover cannot
+ * lose them. See docs/redis-cluster.md.
+ */
+export function createRedisClusterCache(options: RedisClusterCacheOptions): Cache {
+  const { nodes, keyPrefix, logger } = options;
+  if (nodes.length === 0) throw new Error('a Redis Cluster needs at least one node address');
+  if (keyPrefix?.includes('{')) throw new Error('the Redis key prefix must not contain "{": it would become every key\'s hash tag');
+  const cluster = connectCluster(options);
+  // WAIT holds its connection until the replica answers (or REPLICA_WAIT_MS): the confirmed writes get
+  // a connection of their own, so the gateway's reads never queue behind one.
+  const confirmedWrites = connectCluster(options);
   logConnectionEvents(cluster, logger);
+  confirmedWrites.on('error', ignoreError);
 
   function getOne(key: string): Promise<string | null> {
     return cluster.get(key);
@@ -180,16 +218,15 @@ export function createRedisClusterCache(options: RedisClusterCacheOptions): Cach
       await cluster.set(key, value, 'EX', ttlSeconds);
     },
     async del(key) {
-      confirmedWrite(await cluster.pipeline().del(key).wait(1, REPLICA_WAIT_MS).role().exec());
+      await durably(confirmedWrites, () => confirmedWrites.pipeline().del(key));
     },
     async setIfNewer(key, version, value, ttlSeconds) {
       assertVersion(version);
       assertTtlSeconds(ttlSeconds);
-      const pipeline = cluster.pipeline() as unknown as ReturnType<Cluster['pipeline']> & {
-        cacheSetIfNewer(key: string, version: number, value: string, ttlSeconds: number): ReturnType<Cluster['pipeline']>;
-      };
-      const replies = await pipeline.cacheSetIfNewer(key, version, value, ttlSeconds).wait(1, REPLICA_WAIT_MS).role().exec();
-      return confirmedWrite(replies) === 1;
+      const written = await durably(confirmedWrites, () =>
+        (confirmedWrites.pipeline() as ScriptedPipeline).cacheSetIfNewer(key, version, value, ttlSeconds),
+      );
+      return written === 1;
     },
     getVersioned(key) {
       return cluster.get(key).then(parseVersioned);
@@ -214,7 +251,7 @@ export function createRedisClusterCache(options: RedisClusterCacheOptions): Cach
       return cluster.ping().then(isPong, toFalse);
     },
     close() {
-      closing ??= closeCluster(cluster);
+      closing ??= Promise.all([closeCluster(cluster), closeCluster(confirmedWrites)]).then(ignoreError);
       return closing;
     },
   };

@@ -52,7 +52,7 @@ describe('redis cluster cache', () => {
   /** Which primary holds a key (its address), as the cluster itself says. */
   async function primaryOf(key: string): Promise<string> {
     const slot = (await raw.cluster('KEYSLOT', key)) as number;
-    const ranges = (await raw.cluster('SLOTS')) as [number, number, [string, number]][];
+    const ranges = (await raw.cluster('SLOTS')) as unknown as [number, number, [string, number]][];
     const range = ranges.find(([first, last]) => slot >= first && slot <= last);
     return `${range?.[2][0]}:${range?.[2][1]}`;
   }
