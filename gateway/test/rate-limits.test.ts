@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from '@jest/globals';
 import { SignJWT, exportJWK, generateKeyPair, type CryptoKey, type JWK } from 'jose';
-import { JWKS_PATH, authzCacheKey } from '@acs/contracts';
+import { JWKS_PATH, apiKeyCacheKey, authzCacheKey } from '@acs/contracts';
 import { changeApiKey, createApiKey } from '@acs/keys-service';
 import { metricValue } from '@acs/testing';
 import { createMemoryCache } from '@acs/cache';
@@ -224,10 +224,10 @@ describe('where the read did not count the request', () => {
   it('a key record missing from Redis is refilled and the request counted all the same', async () => {
     const caller = await limitedKey([{ limit: 2, windowSeconds: 3600 }]);
     for (let i = 0; i < 2; i++) {
-      await h.cache.del(`apikey:${caller.key}`);
+      await h.cache.del(apiKeyCacheKey(caller.key));
       expect(await statuses([callAt(i % 2 ? h.url : other.server.url, caller)])).toEqual([200]);
     }
-    await h.cache.del(`apikey:${caller.key}`);
+    await h.cache.del(apiKeyCacheKey(caller.key));
     expect(await statuses([callAt(h.url, caller)])).toEqual([429]);
   });
 

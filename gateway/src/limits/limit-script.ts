@@ -127,4 +127,4 @@ return {}
 export const READ_AND_LIMIT = scriptOf(READ_AND_LIMIT_LUA);
 export const REFUND = scriptOf(REFUND_LUA);
 
-export const rateLimitCacheKey = (apiKey: string): string => `ratelimit:${apiKey}`;
+export { rateLimitCacheKey } from '@acs/contracts';

@@ -1,6 +1,6 @@
 import { ALL_SCOPES, SYSTEM_SCOPE, grantsScope, hashSecret, type KeyEnvironment } from '@acs/auth';
 import type { Cache } from '@acs/cache';
-import type { ApiKeyCacheRecord, RateLimitWindow, RateLimits } from '@acs/contracts';
+import { apiKeyCacheKey, authzCacheKey, type ApiKeyCacheRecord, type RateLimitWindow, type RateLimits } from '@acs/contracts';
 import type { Logger } from '@acs/logger';
 import type { LimitRequest } from '../auth/api-key-auth.js';
 import type { RouteSpec } from '../routing/route-table.js';
@@ -81,8 +81,8 @@ export class RateLimiter {
       try {
         const keys =
           retry.userId === undefined
-            ? [`apikey:${apiKey}`, rateLimitCacheKey(apiKey)]
-            : [`apikey:${apiKey}`, rateLimitCacheKey(apiKey), `authz:${retry.userId}`];
+            ? [apiKeyCacheKey(apiKey), rateLimitCacheKey(apiKey)]
+            : [apiKeyCacheKey(apiKey), rateLimitCacheKey(apiKey), authzCacheKey(retry.userId)];
         const reply = await this.cache.evalScript(READ_AND_LIMIT, keys, [
           hashSecret(retry.secret),
           retry.request.grantingScopes,
