@@ -2,12 +2,12 @@ import { redisServerAttributes, type Cache } from '@acs/cache';
 import { createClientAddressResolver, listen, type RunningServer } from '@acs/http';
 import type { Logger } from '@acs/logger';
 import { createMetricsRegistry } from '@acs/metrics';
-import { createCallerAuthenticator } from './auth/api-key-auth.js';
 import { createAuthzClient } from './auth/authz-client.js';
 import { JwksStore } from './auth/jwks-store.js';
 import { createKeysClient } from './auth/keys-client.js';
 import { TokenVerifier } from './auth/token-verifier.js';
 import { KeyUsageRecorder } from './auth/key-usage-recorder.js';
+import { RecordReader } from './auth/record-reader.js';
 import type { GatewayConfig } from './config.js';
 import { createGatewayHandler } from './handler.js';
 import { RateLimiter } from './limits/rate-limiter.js';
@@ -45,7 +45,7 @@ export async function startGateway(config: GatewayConfig, logger: Logger, cache:
   const readiness = createCachedReadiness(readinessChecks(upstreams, cache));
   const handler = createGatewayHandler({
     match: createRouteMatcher(ROUTES),
-    authenticate: createCallerAuthenticator(
+    records: new RecordReader(
       cache,
       createKeysClient(keys, config.INTERNAL_SECRET),
       identity ? createAuthzClient(identity, config.INTERNAL_SECRET) : null,

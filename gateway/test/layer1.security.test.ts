@@ -1,5 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import { verifyContext } from '@acs/auth';
+import { apiKeyCacheKey } from '@acs/contracts';
 import { SPEC_ERRORS } from '@acs/errors';
 import { changeApiKey, revokeApiKey } from '@acs/keys-service';
 import { INTERNAL_SECRET, startFakeUpstream, startGatewayHarness, type FakeUpstream, type GatewayHarness } from './harness.js';
@@ -93,9 +94,9 @@ describe('freshness: every change applies on the very next request', () => {
 
   it('a key whose cache entry was evicted still works (refilled from the keys service)', async () => {
     const key = await h.createKey(['read:devices']);
-    await h.cache.del(`apikey:${key.key}`);
+    await h.cache.del(apiKeyCacheKey(key.key));
     expect((await h.call('GET', '/api/Dac', key)).status).toBe(200);
-    expect(await h.cache.getVersioned(`apikey:${key.key}`)).not.toBeNull();
+    expect(await h.cache.getVersioned(apiKeyCacheKey(key.key))).not.toBeNull();
   });
 });
 

@@ -4,7 +4,7 @@ export const ASSIGNABLE_SCOPES = ['auth:login', 'auth:register', 'register:devic
 /** Held only by the service's own web application; exists only in the data store, never assignable through the API. */
 export const SYSTEM_SCOPE = 'system:full-access';
 
-export const ALL_SCOPES = [...ASSIGNABLE_SCOPES, SYSTEM_SCOPE] as const;
+const ALL_SCOPES = [...ASSIGNABLE_SCOPES, SYSTEM_SCOPE] as const;
 
 export type AssignableScope = (typeof ASSIGNABLE_SCOPES)[number];
 export type Scope = (typeof ALL_SCOPES)[number];
