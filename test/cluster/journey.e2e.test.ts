@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
-import { apiKeyCacheKey, apiKeyCreatedResponseSchema } from '@acs/contracts';
+import { apiKeyCacheKey, apiKeyCreatedResponseSchema, rateLimitCacheKey } from '@acs/contracts';
 import { setTrialEnd } from '@acs/identity-service';
 import { createApiKey } from '@acs/keys-service';
 import { ensureTestCluster } from '@acs/testing';
@@ -11,7 +11,8 @@ import { clusterView, startSecondGateway, type ClusterView } from './cluster-sys
 // Issue 25 item 3: the whole system on a real Redis Cluster (3 primaries, 3 replicas; scripts/
 // start-redis-cluster.sh), REDIS_CLUSTER_NODES in place of REDIS_URL, two gateway processes.
 // The same promises as on one Redis: a change is seen on the next request by every gateway,
-// limits are exact across gateways, sign-in limits count.
+// limits are exact across gateways, sign-in limits count. The gateway's per-request exchange
+// runs on the cluster's RequestReads (libs/cache/src/cluster-request-reads.ts).
 
 let sut: SystemUnderTest;
 let second: ServiceProcess;
@@ -85,6 +86,12 @@ describe('the system on a Redis Cluster', () => {
     const count = (status: number) => answers.filter((a) => a.status === status).length;
     expect({ admitted: count(200), refused: count(429) }).toEqual({ admitted: 50, refused: 150 });
     expect(answers.filter((a) => a.status === 429).every((a) => Number(a.retryAfter) > 0)).toBe(true);
+    // The limiter's state sits in the cluster, in the key record's slot (one script, one slot, one primary).
+    const [recordSlot, stateSlot] = await Promise.all(
+      [apiKeyCacheKey(apiKey.key), rateLimitCacheKey(apiKey.key)].map((key) => view.raw.cluster('KEYSLOT', `${sut.redisPrefix}${key}`)),
+    );
+    expect(stateSlot).toBe(recordSlot);
+    expect(await view.raw.exists(`${sut.redisPrefix}${rateLimitCacheKey(apiKey.key)}`)).toBe(1);
   }, 60_000);
 
   it('a user route (layer 1 + 2) on both gateways; the end of a trial is seen on the next request', async () => {

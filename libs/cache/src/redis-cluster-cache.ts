@@ -4,6 +4,7 @@ import { markDependencyUnavailable } from '@acs/errors';
 import type { Logger } from '@acs/logger';
 import { ATTR } from '@acs/tracing';
 import type { Cache, CacheScript } from './cache.js';
+import { clusterRequestReads } from './cluster-request-reads.js';
 import { logConnectionEvents } from './connection-log.js';
 import { INCR_WITH_TTL_LUA, SET_IF_NEWER_LUA } from './redis-scripts.js';
 import type { RespReply } from './resp-reader.js';
@@ -209,6 +210,7 @@ export function createRedisClusterCache(options: RedisClusterCacheOptions): Cach
   const cache: Cache = {
     get: getOne,
     mget: mgetRaw,
+    requestReads: clusterRequestReads(cluster),
     async set(key, value, ttlSeconds) {
       if (ttlSeconds === undefined) {
         await cluster.set(key, value);

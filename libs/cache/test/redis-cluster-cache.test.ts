@@ -102,6 +102,26 @@ describe('redis cluster cache', () => {
     }
   });
 
+  it("serves the gateway's per-request reads: key and user entries from two primaries, a script on the key's slot", async () => {
+    // A user entry on another primary than the key's, so the read needs two (in one turn, one write each).
+    let user = 0;
+    while ((await primaryOf(`${prefix}user:{${user}}`)) === (await primaryOf(`${prefix}key:{k1}`))) user++;
+    await cache.set('key:{k1}', '3|key-record');
+    await cache.set(`user:{${user}}`, '5|user-record');
+    const reads = cache.requestReads!;
+    expect(await reads.read('key:{k1}', null)).toEqual({ key: '3|key-record', user: null, script: null });
+    expect(await reads.read('key:{k1}', `user:{${user}}`)).toEqual({ key: '3|key-record', user: '5|user-record', script: null });
+    expect(await reads.read('key:{missing}', `user:{${user}}x`)).toEqual({ key: null, user: null, script: null });
+
+    const count = scriptOf("return { redis.call('GET', KEYS[1]), redis.call('INCR', KEYS[2]) }");
+    expect(await reads.readWithScript(count, ['key:{k1}', 'state:{k1}'], [], `user:{${user}}`)).toEqual({
+      key: '3|key-record',
+      user: '5|user-record',
+      script: ['3|key-record', 1],
+    });
+    expect((await reads.readWithScript(count, ['key:{k1}', 'state:{k1}'], [], null)).script).toEqual(['3|key-record', 2]);
+  });
+
   it('spreads concurrent reads over the primaries and answers them all', async () => {
     await Promise.all(Array.from({ length: 30 }, (_, i) => cache.set(`many:${i}`, String(i))));
     const reads = await Promise.all(Array.from({ length: 600 }, (_, i) => cache.get(`many:${i % 30}`)));
