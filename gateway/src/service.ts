@@ -1,15 +1,15 @@
-import { redisAttributes, type Cache } from '@acs/cache';
+import { redisServerAttributes, type Cache } from '@acs/cache';
 import { createClientAddressResolver, listen, type RunningServer } from '@acs/http';
 import type { Logger } from '@acs/logger';
 import { createMetricsRegistry } from '@acs/metrics';
-import { createCallerAuthenticator } from './auth/api-key-auth.js';
 import { createAuthzClient } from './auth/authz-client.js';
 import { JwksStore } from './auth/jwks-store.js';
 import { createKeysClient } from './auth/keys-client.js';
 import { TokenVerifier } from './auth/token-verifier.js';
 import { KeyUsageRecorder } from './auth/key-usage-recorder.js';
+import { RecordReader } from './auth/record-reader.js';
 import type { GatewayConfig } from './config.js';
-import { createGatewayHandler } from './handler.js';
+import { createGatewayHandler, type GatewayHandlerDeps } from './handler.js';
 import { RateLimiter } from './limits/rate-limiter.js';
 import { GatewayMetrics } from './metrics/gateway-metrics.js';
 import { createMetricsListener } from './metrics/metrics-listener.js';
@@ -43,32 +43,7 @@ export async function startGateway(config: GatewayConfig, logger: Logger, cache:
   const registry = createMetricsRegistry('gateway');
   const metrics = new GatewayMetrics(registry, ROUTES);
   const readiness = createCachedReadiness(readinessChecks(upstreams, cache));
-  const handler = createGatewayHandler({
-    match: createRouteMatcher(ROUTES),
-    authenticate: createCallerAuthenticator(
-      cache,
-      createKeysClient(keys, keys.internalSecret),
-      identity ? createAuthzClient(identity, identity.internalSecret) : null,
-      logger,
-      metrics,
-    ),
-    tokens,
-    usage,
-    limiter: new RateLimiter(
-      cache,
-      { defaults: { live: config.RATE_LIMITS_LIVE, test: config.RATE_LIMITS_TEST }, replicas: config.GATEWAY_REPLICAS },
-      logger,
-    ),
-    upstreams,
-    clientAddress: createClientAddressResolver(config.TRUSTED_PROXIES),
-    maxBodyBytes: config.MAX_BODY_BYTES,
-    publicEndpoints: createPublicEndpoints({ readiness, jwks, openApiDocument: buildOpenApiDocument(ROUTES) }),
-    logger,
-    metrics,
-    tracing: tracingIsOn()
-      ? new GatewayTracer(config.TRACE_TRUST_INCOMING, config.REDIS_URL ? redisAttributes(config.REDIS_URL) : null)
-      : null,
-  });
+  const handler = createGatewayHandler(pipelineDeps(config, logger, cache, { upstreams, tokens, usage, metrics, jwks, readiness }));
   const server = await listen(handler, config.PORT, config.HOST);
   const stop = async (): Promise<void> => {
     await server.close();
@@ -96,5 +71,44 @@ export async function startGateway(config: GatewayConfig, logger: Logger, cache:
       await running?.close();
       await stop();
     },
+  };
+}
+
+/** The pipeline's parts that only the request path uses (records, limiter, public endpoints, tracing). */
+function pipelineDeps(
+  config: GatewayConfig,
+  logger: Logger,
+  cache: Cache,
+  parts: Pick<GatewayHandlerDeps, 'upstreams' | 'tokens' | 'usage' | 'metrics'> & {
+    jwks: JwksStore | null;
+    readiness: Parameters<typeof createPublicEndpoints>[0]['readiness'];
+  },
+): GatewayHandlerDeps {
+  const { upstreams, tokens, usage, metrics, jwks, readiness } = parts;
+  const identity = upstreams.get('identity');
+  const keys = upstreams.get('keys')!;
+  return {
+    match: createRouteMatcher(ROUTES),
+    records: new RecordReader(
+      cache,
+      createKeysClient(keys, keys.internalSecret),
+      identity ? createAuthzClient(identity, identity.internalSecret) : null,
+      logger,
+      metrics,
+    ),
+    tokens,
+    usage,
+    limiter: new RateLimiter(
+      cache,
+      { defaults: { live: config.RATE_LIMITS_LIVE, test: config.RATE_LIMITS_TEST }, replicas: config.GATEWAY_REPLICAS },
+      logger,
+    ),
+    upstreams,
+    clientAddress: createClientAddressResolver(config.TRUSTED_PROXIES),
+    maxBodyBytes: config.MAX_BODY_BYTES,
+    publicEndpoints: createPublicEndpoints({ readiness, jwks, openApiDocument: buildOpenApiDocument(ROUTES) }),
+    logger,
+    metrics,
+    tracing: tracingIsOn() ? new GatewayTracer(config.TRACE_TRUST_INCOMING, redisServerAttributes(config)) : null,
   };
 }

@@ -1,10 +1,14 @@
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import { verifyContext } from '@acs/auth';
+import { apiKeyCacheKey } from '@acs/contracts';
 import { SPEC_ERRORS } from '@acs/errors';
-import { changeApiKey, revokeApiKey } from '@acs/keys-service';
+import { changeApiKey, createApiKey, revokeApiKey } from '@acs/keys-service';
 import { INTERNAL_SECRET, startFakeUpstream, startGatewayHarness, type FakeUpstream, type GatewayHarness } from './harness.js';
 
-const MISSING = { error: SPEC_ERRORS.missingApiKey.error, message: SPEC_ERRORS.missingApiKey.message };
+// The spec's error and message word for word for every 401; the code says whether a header was missing or
+// the credentials do not open anything, and never which part of them was wrong.
+const MISSING = { error: SPEC_ERRORS.missingApiKey.error, message: SPEC_ERRORS.missingApiKey.message, code: 'missing_credentials' };
+const INVALID = { ...MISSING, code: 'invalid_credentials' };
 
 let h: GatewayHarness;
 let catalog: FakeUpstream;
@@ -20,10 +24,16 @@ afterAll(async () => {
   await catalog.close();
 });
 
-async function expectBody(res: Response, status: number, body: { error: string; message: string }): Promise<void> {
+async function expectBody(res: Response, status: number, body: { error: string; message: string; code: string }): Promise<void> {
   expect(res.status).toBe(status);
   const json = (await res.json()) as Record<string, unknown>;
-  expect({ error: json.error, message: json.message }).toEqual(body);
+  expect({ error: json.error, message: json.message, code: json.code }).toEqual(body);
+}
+
+/** The body without its requestId: what a caller could compare between two refusals. */
+async function bodyOf(res: Response): Promise<Record<string, unknown>> {
+  const { requestId: _requestId, ...rest } = (await res.json()) as Record<string, unknown>;
+  return rest;
 }
 
 describe('layer 1: 401 with the spec body', () => {
@@ -35,9 +45,31 @@ describe('layer 1: 401 with the spec body', () => {
     await expectBody(await h.call('GET', '/api/Dac', null, { headers: { 'x-api-secret': reader.secret } }), 401, MISSING);
   });
   it('when the secret is wrong, the key unknown or malformed', async () => {
-    await expectBody(await h.call('GET', '/api/Dac', { key: reader.key, secret: `${reader.secret}x` }), 401, MISSING);
-    await expectBody(await h.call('GET', '/api/Dac', { key: 'acs_test_AAAAAAAAAAAAAAAAAAAAAAAA', secret: reader.secret }), 401, MISSING);
-    await expectBody(await h.call('GET', '/api/Dac', { key: 'not-a-key', secret: reader.secret }), 401, MISSING);
+    await expectBody(await h.call('GET', '/api/Dac', { key: reader.key, secret: `${reader.secret}x` }), 401, INVALID);
+    await expectBody(await h.call('GET', '/api/Dac', { key: 'acs_test_AAAAAAAAAAAAAAAAAAAAAAAA', secret: reader.secret }), 401, INVALID);
+    await expectBody(await h.call('GET', '/api/Dac', { key: 'not-a-key', secret: reader.secret }), 401, INVALID);
+  });
+  it('never reveals which part was wrong: a wrong secret, an unknown, malformed, revoked or expired key answer the same body', async () => {
+    const revoked = await h.createKey(['read:devices']);
+    await revokeApiKey(h.keys.deps, revoked.id);
+    const created = await createApiKey(h.keys.deps, {
+      name: 'expiring',
+      scopes: ['read:devices'],
+      ownerUserId: null,
+      environment: 'test',
+      expiresAt: new Date(Date.now() + 1000),
+    });
+    const expired = { key: created.apiKey.key, secret: created.secret };
+    await new Promise((resolve) => setTimeout(resolve, 1100));
+    const bodies = [
+      await bodyOf(await h.call('GET', '/api/Dac', { key: reader.key, secret: `${reader.secret}x` })),
+      await bodyOf(await h.call('GET', '/api/Dac', { key: 'acs_test_AAAAAAAAAAAAAAAAAAAAAAAA', secret: reader.secret })),
+      await bodyOf(await h.call('GET', '/api/Dac', { key: 'not-a-key', secret: reader.secret })),
+      await bodyOf(await h.call('GET', '/api/Dac', revoked)),
+      await bodyOf(await h.call('GET', '/api/Dac', expired)),
+    ];
+    expect(bodies[0]).toMatchObject({ ...INVALID, hint: expect.stringMatching(/unknown, revoked or expired/) });
+    for (const body of bodies) expect(body).toEqual(bodies[0]);
   });
   it('before revealing whether an /api route exists', async () => {
     await expectBody(await h.call('GET', '/api/Nothing', null), 401, MISSING);
@@ -73,7 +105,7 @@ describe('freshness: every change applies on the very next request', () => {
     const key = await h.createKey(['read:devices']);
     expect((await h.call('GET', '/api/Dac', key)).status).toBe(200);
     await revokeApiKey(h.keys.deps, key.id);
-    await expectBody(await h.call('GET', '/api/Dac', key), 401, MISSING);
+    await expectBody(await h.call('GET', '/api/Dac', key), 401, INVALID);
   });
 
   it('holds for every gateway replica', async () => {
@@ -93,9 +125,9 @@ describe('freshness: every change applies on the very next request', () => {
 
   it('a key whose cache entry was evicted still works (refilled from the keys service)', async () => {
     const key = await h.createKey(['read:devices']);
-    await h.cache.del(`apikey:${key.key}`);
+    await h.cache.del(apiKeyCacheKey(key.key));
     expect((await h.call('GET', '/api/Dac', key)).status).toBe(200);
-    expect(await h.cache.getVersioned(`apikey:${key.key}`)).not.toBeNull();
+    expect(await h.cache.getVersioned(apiKeyCacheKey(key.key))).not.toBeNull();
   });
 });
 

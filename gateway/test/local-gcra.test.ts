@@ -44,10 +44,26 @@ describe('LocalGcra', () => {
     const { gcra } = limiter();
     const windows = [{ limit: 10, windowSeconds: 3600 }];
     expect(Array.from({ length: 6 }, () => gcra.take('k', windows, 1 / 2).admitted).filter(Boolean)).toHaveLength(5);
-    gcra.refund('k', windows, 1 / 2);
+    gcra.refund('k');
     expect(gcra.take('k', windows, 1 / 2).admitted).toBe(true);
     expect(gcra.take('small', [{ limit: 1, windowSeconds: 60 }], 1 / 3).admitted).toBe(true);
     expect(gcra.take('other', windows).admitted).toBe(true);
+  });
+});
+
+describe('LocalGcra across an edit of a limit', () => {
+  it('keys state by the window, so 3/3600s used up then 4/3600s admits exactly one more, and 2/3600s none', () => {
+    const { gcra } = limiter();
+    expect(Array.from({ length: 4 }, () => gcra.take('k', [{ limit: 3, windowSeconds: 3600 }]).admitted)).toEqual([
+      true,
+      true,
+      true,
+      false,
+    ]);
+    expect(Array.from({ length: 3 }, () => gcra.take('k', [{ limit: 4, windowSeconds: 3600 }]).admitted)).toEqual([true, false, false]);
+    expect(gcra.take('k', [{ limit: 2, windowSeconds: 3600 }]).admitted).toBe(false);
+    // Another window length is another budget.
+    expect(gcra.take('k', [{ limit: 1, windowSeconds: 60 }]).admitted).toBe(true);
   });
 });
 

@@ -122,7 +122,13 @@ describe('gateway metrics', () => {
 
   it('count requests answered by asking the keys service because Redis was unavailable', async () => {
     const refused = () => Promise.reject(new Error('connection refused'));
-    const redisDown: Cache = { ...h.cache, mgetVersioned: refused, evalScript: refused };
+    const redisDown: Cache = {
+      ...h.cache,
+      mget: refused,
+      mgetVersioned: refused,
+      evalScript: refused,
+      requestReads: { read: refused, readWithScript: refused },
+    };
     const other = await h.startAnotherGateway({ cache: redisDown });
     const before = await scrape(other.metricsServer!.url);
     expect(metricValue(before, 'gateway_cache_fallbacks_total', { service: 'gateway' })).toBe(0);

@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from '@jest/globals';
 import { SignJWT, exportJWK, generateKeyPair, type CryptoKey, type JWK } from 'jose';
-import { JWKS_PATH, authzCacheKey } from '@acs/contracts';
+import { JWKS_PATH, apiKeyCacheKey, authzCacheKey } from '@acs/contracts';
 import { changeApiKey, createApiKey } from '@acs/keys-service';
 import { metricValue } from '@acs/testing';
 import { createMemoryCache } from '@acs/cache';
@@ -118,9 +118,11 @@ describe('rate limits per API key', () => {
     expect(body).toMatchObject({
       error: 'Too many requests',
       message: expect.stringContaining('rate limit'),
+      code: 'rate_limited',
       requestId: expect.any(String),
     });
     const retryAfter = Number(refused.headers.get('retry-after'));
+    expect(body.hint).toContain(`Retry after ${retryAfter} s`);
     expect(Number.isInteger(retryAfter)).toBe(true);
     expect(retryAfter).toBeGreaterThanOrEqual(20);
     expect(retryAfter).toBeLessThanOrEqual(30);
@@ -201,7 +203,8 @@ describe('rate limits per API key', () => {
     expect([a.status, b.status]).toEqual([200, 200]);
     expect(b.headers.get('ratelimit-policy')).toBe('"1h";q=3;w=3600');
     await changeApiKey(h.keys.deps, caller.id, { rateLimits: [{ limit: 1, windowSeconds: 60 }] });
-    expect(await statuses([callAt(other.server.url, caller), callAt(h.url, caller)])).toEqual([200, 429]);
+    // Concurrent: either replica may be the one admitted.
+    expect((await statuses([callAt(other.server.url, caller), callAt(h.url, caller)])).sort()).toEqual([200, 429]);
     await changeApiKey(h.keys.deps, caller.id, { rateLimits: null });
     const free = await Promise.all([callAt(h.url, caller), callAt(other.server.url, caller)]);
     expect(free.map((res) => res.status)).toEqual([200, 200]);
@@ -209,6 +212,19 @@ describe('rate limits per API key', () => {
       expect(res.headers.get('ratelimit')).toBeNull();
       expect(res.headers.get('ratelimit-policy')).toBeNull();
     }
+  });
+
+  it('editing a limit keeps what its window used: 3/3600s used up, then 4/3600s admits exactly one more (issue 24)', async () => {
+    const caller = await limitedKey([{ limit: 3, windowSeconds: 3600 }]);
+    const bases = [h.url, other.server.url];
+    expect(count(await statuses(Array.from({ length: 5 }, (_, i) => callAt(bases[i % 2]!, caller))), 200)).toBe(3);
+    await changeApiKey(h.keys.deps, caller.id, { rateLimits: [{ limit: 4, windowSeconds: 3600 }] });
+    expect(count(await statuses(Array.from({ length: 4 }, (_, i) => callAt(bases[i % 2]!, caller))), 200)).toBe(1);
+    // Lowering it grants nothing; raising it again grants exactly the difference.
+    await changeApiKey(h.keys.deps, caller.id, { rateLimits: [{ limit: 2, windowSeconds: 3600 }] });
+    expect(await statuses([callAt(h.url, caller), callAt(other.server.url, caller)])).toEqual([429, 429]);
+    await changeApiKey(h.keys.deps, caller.id, { rateLimits: [{ limit: 6, windowSeconds: 3600 }] });
+    expect(count(await statuses(Array.from({ length: 4 }, (_, i) => callAt(bases[i % 2]!, caller))), 200)).toBe(2);
   });
 
   it('counts refusals in gateway_rate_limited_total by route', async () => {
@@ -224,10 +240,10 @@ describe('where the read did not count the request', () => {
   it('a key record missing from Redis is refilled and the request counted all the same', async () => {
     const caller = await limitedKey([{ limit: 2, windowSeconds: 3600 }]);
     for (let i = 0; i < 2; i++) {
-      await h.cache.del(`apikey:${caller.key}`);
+      await h.cache.del(apiKeyCacheKey(caller.key));
       expect(await statuses([callAt(i % 2 ? h.url : other.server.url, caller)])).toEqual([200]);
     }
-    await h.cache.del(`apikey:${caller.key}`);
+    await h.cache.del(apiKeyCacheKey(caller.key));
     expect(await statuses([callAt(h.url, caller)])).toEqual([429]);
   });
 
@@ -239,6 +255,21 @@ describe('where the read did not count the request', () => {
       const results = await Promise.all(Array.from({ length: 5 }, () => callAt(embedded.server.url, caller)));
       expect(results.map((res) => res.status).sort()).toEqual([200, 200, 200, 429, 429]);
       expect(results.find((res) => res.status === 429)!.headers.get('retry-after')).toMatch(/^\d+$/);
+    } finally {
+      await memory.close();
+    }
+  });
+});
+
+describe('the in-process limiter', () => {
+  it('keeps what a window used across an edit of its count, as Redis does (issue 24)', async () => {
+    const memory = createMemoryCache();
+    const embedded = await h.startAnotherGateway({ cache: memory });
+    try {
+      const caller = await limitedKey([{ limit: 3, windowSeconds: 3600 }]);
+      expect(count(await statuses(Array.from({ length: 4 }, () => callAt(embedded.server.url, caller))), 200)).toBe(3);
+      await changeApiKey(h.keys.deps, caller.id, { rateLimits: [{ limit: 4, windowSeconds: 3600 }] });
+      expect(count(await statuses(Array.from({ length: 3 }, () => callAt(embedded.server.url, caller))), 200)).toBe(1);
     } finally {
       await memory.close();
     }

@@ -8,7 +8,7 @@ import type { RunningSystem } from './system.js';
 export function printBanner(config: LauncherConfig, system: RunningSystem, readySeconds: number): void {
   const mode = [
     config.DATABASE_URL ? 'PostgreSQL' : `embedded PostgreSQL (PGlite) in ${config.DATA_DIR}`,
-    config.REDIS_URL ? 'Redis' : 'in-process cache',
+    config.REDIS_URL ? 'Redis' : config.REDIS_CLUSTER_NODES ? 'Redis Cluster' : 'in-process cache',
   ].join(', ');
   const lines = [
     '',

@@ -6,6 +6,7 @@ import {
   port,
   portOrOff,
   postgresUrl,
+  redisChoiceProblems,
   redisFields,
   secret,
   type ConfigProblem,
@@ -46,6 +47,7 @@ function pairProblems(env: Env): ConfigProblem[] {
   const problems: ConfigProblem[] = [];
   if (env.SEED_API_KEY && !env.SEED_API_SECRET)
     problems.push({ variable: 'SEED_API_SECRET', expected: 'SEED_API_SECRET is required when SEED_API_KEY is set' });
+  problems.push(...redisChoiceProblems(env));
   if (!env.SEED_ADMIN_EMAIL !== !env.SEED_ADMIN_PASSWORD)
     problems.push({ variable: 'SEED_ADMIN_PASSWORD', expected: 'SEED_ADMIN_EMAIL and SEED_ADMIN_PASSWORD go together' });
   return problems;

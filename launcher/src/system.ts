@@ -1,5 +1,5 @@
-import { createMemoryCache, createRedisCache, type Cache } from '@acs/cache';
-import { serviceDatabaseUrl } from '@acs/config';
+import { createMemoryCache, createSharedCache, type Cache } from '@acs/cache';
+import { redisTarget, serviceDatabaseUrl } from '@acs/config';
 import { acquireDataDirLock, makeDataDirPrivate, openEmbeddedDatabase } from '@acs/db';
 import { createAmqpBus, createMemoryBus, type Bus } from '@acs/bus';
 import { startWithCloseStack } from '@acs/http';
@@ -66,7 +66,7 @@ async function phase<T extends { server: { url: string }; close(): Promise<void>
 
 /**
  * Starts every service, each its own HTTP server on loopback, and the gateway in front, sharing
- * one cache (in-process unless REDIS_URL is set). Used by `npm start` and the end-to-end tests.
+ * one cache (in-process unless REDIS_URL or REDIS_CLUSTER_NODES is set). Used by `npm start` and the end-to-end tests.
  * A failed start stops what had started, newest first.
  */
 export function startSystem(config: LauncherConfig, logger: Logger, progress: StartProgress = () => {}): Promise<RunningSystem> {
@@ -86,8 +86,9 @@ export function startSystem(config: LauncherConfig, logger: Logger, progress: St
     const internalKeys = config.INTERNAL_SECRET
       ? deriveInternalKeys(config.INTERNAL_SECRET)
       : await loadOrCreateInternalKeys(config.DATA_DIR);
-    const cache = config.REDIS_URL
-      ? createRedisCache({ url: config.REDIS_URL, keyPrefix: config.REDIS_PREFIX, logger: serviceLogger(logger, 'cache') })
+    const redis = redisTarget('npm start', config);
+    const cache = redis
+      ? createSharedCache(redis, { keyPrefix: config.REDIS_PREFIX, logger: serviceLogger(logger, 'cache') })
       : createMemoryCache();
     stack.defer('the cache', () => cache.close());
     // One bus for billing (publisher) and identity (consumer): RabbitMQ, or in-process in the embedded mode.

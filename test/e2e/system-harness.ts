@@ -1,6 +1,6 @@
 import { Client } from 'pg';
 import { createLogger } from '@acs/logger';
-import { deleteRedisKeys, testServerUrl, uniqueName } from '@acs/testing';
+import { deleteClusterKeys, deleteRedisKeys, testClusterNodesText, testServerUrl, uniqueName } from '@acs/testing';
 import { launcherConfigSchema, startSystem, type RunningSystem } from '@acs/launcher';
 
 const SEED_KEY = 'acs_test_E2eSeedKey0000000000000001';
@@ -19,9 +19,11 @@ export interface SystemUnderTest {
 export interface HarnessOptions {
   /** Reach PostgreSQL through this address (a fault proxy's URL) instead; database names stay the harness's own. */
   databaseVia?: string;
+  /** On the test Redis Cluster (REDIS_CLUSTER_NODES, scripts/start-redis-cluster.sh) instead of the single Redis. */
+  redisCluster?: boolean;
 }
 
-/** The whole platform as `npm start` runs it with DATABASE_URL and REDIS_URL set, on fresh names. */
+/** The whole platform as `npm start` runs it with DATABASE_URL and REDIS_URL (or REDIS_CLUSTER_NODES) set, on fresh names. */
 export async function startSystemUnderTest(overrides: Record<string, string> = {}, options: HarnessOptions = {}): Promise<SystemUnderTest> {
   const base = uniqueName('acs_e2e');
   const serverUrl = new URL(testServerUrl('DATABASE_URL'));
@@ -32,11 +34,14 @@ export async function startSystemUnderTest(overrides: Record<string, string> = {
     serverUrl.port = via.port;
   }
   const redisPrefix = `${base}:`;
+  const redis: Record<string, string> = options.redisCluster
+    ? { REDIS_CLUSTER_NODES: testClusterNodesText() }
+    : { REDIS_URL: testServerUrl('REDIS_URL') };
   const config = launcherConfigSchema.parse({
     PORT: '0',
     DASHBOARD_PORT: '0',
     DATABASE_URL: serverUrl.toString(),
-    REDIS_URL: testServerUrl('REDIS_URL'),
+    ...redis,
     REDIS_PREFIX: redisPrefix,
     INTERNAL_SECRET: 'e2e-internal-secret-0123456789abcdef',
     SEED_API_KEY: SEED_KEY,
@@ -54,7 +59,7 @@ export async function startSystemUnderTest(overrides: Record<string, string> = {
     redisPrefix,
     env: {
       DATABASE_URL: serverUrl.toString(),
-      REDIS_URL: testServerUrl('REDIS_URL'),
+      ...redis,
       REDIS_PREFIX: redisPrefix,
       INTERNAL_SECRET: 'e2e-internal-secret-0123456789abcdef',
     },
@@ -66,7 +71,7 @@ export async function startSystemUnderTest(overrides: Record<string, string> = {
     },
     async stop() {
       await system.stop();
-      await deleteRedisKeys(redisPrefix);
+      await (options.redisCluster ? deleteClusterKeys(redisPrefix) : deleteRedisKeys(redisPrefix));
       const admin = new Client({ connectionString: testServerUrl('DATABASE_URL') });
       await admin.connect();
       for (const service of ['keys', 'identity', 'catalog', 'device', 'billing'])

@@ -12,13 +12,19 @@ export interface LimitVerdict {
   retryAfterSeconds: number;
 }
 
+/** One window's state: its theoretical arrival time (ms) and the limit it was counted under. */
+interface WindowState {
+  tat: number;
+  allowed: number;
+}
+
 /**
  * The same GCRA as the Redis script (limit-script.ts), in process: used when the cache has no scripts (the
- * embedded default, one process) and, at each replica's share, while Redis is unreachable. State per key:
- * one theoretical arrival time per window, in milliseconds.
+ * embedded default, one process) and, at each replica's share, while Redis is unreachable. State per key
+ * (its id), per window length: a changed count keeps what the window used, as in Redis.
  */
 export class LocalGcra {
-  private readonly tats = new Map<string, number[]>();
+  private readonly state = new Map<string, Map<number, WindowState>>();
   private lastSweep = 0;
 
   constructor(private readonly now: () => number = Date.now) {}
@@ -27,7 +33,7 @@ export class LocalGcra {
   take(id: string, windows: readonly RateLimitWindow[], share = 1): LimitVerdict {
     const now = this.now();
     this.sweep(now);
-    const state = this.tats.get(id);
+    const stored = this.state.get(id);
     const next = new Array<number>(windows.length);
     let refused = -1;
     let retry = 0;
@@ -36,10 +42,12 @@ export class LocalGcra {
     let tightReset = 0;
     for (let i = 0; i < windows.length; i++) {
       const { limit, windowSeconds } = windows[i]!;
-      const allowed = Math.max(1, Math.floor(limit * share));
+      const allowed = allowedIn(limit, share);
       const period = windowSeconds * 1000;
       const interval = period / allowed;
-      const tat = Math.max(state?.[i] ?? now, now);
+      const previous = stored?.get(windowSeconds);
+      // The backlog counted under another limit is rescaled: what the window used stays used.
+      const tat = previous !== undefined && previous.tat > now ? now + ((previous.tat - now) * previous.allowed) / allowed : now;
       const newTat = tat + interval;
       const wait = newTat - period - now;
       if (wait > 0.001) {
@@ -62,24 +70,32 @@ export class LocalGcra {
       const seconds = Math.ceil(retry / 1000);
       return { admitted: false, window: refused, remaining: 0, resetSeconds: seconds, retryAfterSeconds: seconds };
     }
-    this.tats.set(id, next);
+    const updated = new Map<number, WindowState>();
+    for (let i = 0; i < windows.length; i++) {
+      const { limit, windowSeconds } = windows[i]!;
+      updated.set(windowSeconds, { tat: next[i]!, allowed: allowedIn(limit, share) });
+    }
+    this.state.set(id, updated);
     return { admitted: true, window: tight, remaining: tightRemaining, resetSeconds: tightReset, retryAfterSeconds: 0 };
   }
 
   /** Gives back one admitted request (a later check refused it). */
-  refund(id: string, windows: readonly RateLimitWindow[], share = 1): void {
-    const state = this.tats.get(id);
-    if (!state) return;
-    for (let i = 0; i < windows.length && i < state.length; i++) {
-      const { limit, windowSeconds } = windows[i]!;
-      state[i]! -= (windowSeconds * 1000) / Math.max(1, Math.floor(limit * share));
-    }
+  refund(id: string): void {
+    const stored = this.state.get(id);
+    if (!stored) return;
+    for (const [windowSeconds, window] of stored) window.tat -= (windowSeconds * 1000) / window.allowed;
   }
 
   /** Forgets keys whose every window is full again, at most once a minute, so memory stays bounded. */
   private sweep(now: number): void {
     if (now - this.lastSweep < 60_000) return;
     this.lastSweep = now;
-    for (const [id, state] of this.tats) if (state.every((tat) => tat <= now)) this.tats.delete(id);
+    for (const [id, stored] of this.state) {
+      let idle = true;
+      for (const window of stored.values()) if (window.tat > now) idle = false;
+      if (idle) this.state.delete(id);
+    }
   }
 }
+
+const allowedIn = (limit: number, share: number): number => Math.max(1, Math.floor(limit * share));

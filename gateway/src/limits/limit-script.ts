@@ -1,89 +1,57 @@
 import { scriptOf } from '@acs/cache';
 
 /*
- * The gateway's per-request Redis exchange when a request may be rate limited (ARCHITECTURE.md, decision 9):
- * one EVALSHA, in the same write as the other requests' reads, that returns the key record and the user's
- * authorization record exactly as MGET did AND applies the key's limits atomically. Redis runs one script
- * at a time, so every gateway replica sees and updates the same counters: exact across replicas, no extra
- * round trip.
+ * The per-request Redis work of a rate-limited key (docs/performance.md, "The hot path"): the gateway has
+ * already decided, from the key record it parsed last time (and memoized), that the request passes every
+ * check; this script only confirms that the record is still that one (its version and length) and moves the
+ * limiter's counters, atomically, in the same round trip that reads the record. No JSON is decoded in Redis.
+ * Redis runs one script at a time, so every gateway replica sees and updates the same counters: exact
+ * across replicas. If the record changed, nothing is counted and the current record comes back; the gateway
+ * decides on it and counts in a second round trip (once per change and replica).
  *
- * A request counts only if the gateway will let it through its own checks, so an invalid caller never
- * consumes anyone's budget: the script repeats them on the data it reads (secret hash, or a replaced one in
- * its grace period; not revoked, not expired; a scope that grants the route, for user routes an enabled user
- * of the route's effective role). The only check it
- * cannot repeat is the JWT signature of a token the replica has not verified before; the gateway gives such a
- * request back (REFUND_LUA) when the token turns out bad. system:full-access keys are never limited.
+ * Algorithm: GCRA (generic cell rate algorithm), one theoretical arrival time (TAT) per window. Each request
+ * moves the TAT by seconds/limit; a request is admitted when the new TAT is at most one window ahead of now.
+ * Equivalent to a sliding window with no burst at window edges: never more than `limit` requests in any
+ * `seconds`-long interval. Times are microseconds since 2025-01-01 (a double is exact to ~0.004 µs there).
+ * A refused request changes nothing; an admitted one moves every window.
  *
- * Algorithm: GCRA (generic cell rate algorithm), one theoretical arrival time (TAT) per window in a hash
- * ratelimit:<key>, field "<limit>:<seconds>". Each request moves the TAT by seconds/limit; a request is
- * admitted when the new TAT is at most one window ahead of now. Equivalent to a sliding window with no burst
- * at window edges: never more than `limit` requests in any `seconds`-long interval. Times are microseconds
- * since 2025-01-01 (a double is exact to ~0.004 µs there). A refused request changes nothing; an admitted one
- * moves every window.
+ * State: one string per key, `ratelimit:{<key>}` (same hash slot as `apikey:{<key>}`), holding for each
+ * window "<seconds>=<TAT>:<limit>", comma-separated. It is keyed by the window's length, not by the limit's
+ * text, so editing a limit keeps what the window already used: the backlog (TAT - now) is rescaled from the
+ * stored limit to the new one, which leaves exactly (new limit - used) requests (3/3600s used up, then
+ * 4/3600s: one more).
  *
- * The script's secret comparison only decides whether to count; the gateway's own constant-time check still
- * decides the answer (and a Lua string comparison is a pointer comparison of interned strings).
- *
- * KEYS[1] apikey:<key>, KEYS[2] ratelimit:<key>, KEYS[3] authz:<user id> (user routes only).
- * ARGV[1] SHA-256 of the presented secret (base64url), ARGV[2] the scopes that grant the route, each between
- * spaces, ARGV[3] the route's minimum effective role ('' when no user is needed), ARGV[4] the default windows
- * for the key's environment, "<limit>:<seconds>,..." ('' for none).
- * Returns { key entry, authz entry } when the request was not counted (not valid, not limited), or
- * { key entry, authz entry, 1 admitted | 2 refused, tightest window (1-based), remaining, reset s, retry-after s }.
+ * KEYS[1] apikey:{<key>}, KEYS[2] ratelimit:{<key>}.
+ * ARGV[1] "<version>|" of the record the gateway decided on, ARGV[2] its entry's length (0: a record the owning
+ * service answered on a cache miss, decided on without an entry to compare), then for each window its limit and
+ * its seconds.
+ * Returns { entry } when the record changed (nothing counted), else
+ * { entry, 1 admitted | 2 refused, window (1-based) the headers report, remaining, reset s, retry-after s }.
  */
-const READ_AND_LIMIT_LUA = `
-local keyRaw = redis.call('GET', KEYS[1])
-local authzRaw = false
-if KEYS[3] then authzRaw = redis.call('GET', KEYS[3]) end
-local function decode(raw)
-  if not raw then return nil end
-  local json = string.match(raw, '^%d+|(.*)$')
-  if not json then return nil end
-  local ok, value = pcall(cjson.decode, json)
-  if ok and type(value) == 'table' then return value end
-  return nil
-end
-local rec = decode(keyRaw)
-if not rec or rec.revoked ~= false or type(rec.scopes) ~= 'table' then return { keyRaw, authzRaw } end
+const LIMIT_LUA = `
+local raw = redis.call('GET', KEYS[1])
+if ARGV[2] ~= '0' and (not raw or string.len(raw) ~= tonumber(ARGV[2]) or string.sub(raw, 1, string.len(ARGV[1])) ~= ARGV[1]) then return { raw } end
 local clock = redis.call('TIME')
-local nowSeconds = tonumber(clock[1])
-local nowMs = nowSeconds * 1000 + math.floor(tonumber(clock[2]) / 1000)
--- An expired key, or a replaced secret past its grace period, is refused by the gateway: never counted.
-if type(rec.expiresAtMs) == 'number' and nowMs >= rec.expiresAtMs then return { keyRaw, authzRaw } end
-if rec.secretHash ~= ARGV[1] and not (rec.previousSecretHash == ARGV[1] and type(rec.previousSecretEndsAtMs) == 'number' and nowMs < rec.previousSecretEndsAtMs) then
-  return { keyRaw, authzRaw }
+local now = (tonumber(clock[1]) - 1735689600) * 1000000 + tonumber(clock[2])
+local stored = {}
+local state = redis.call('GET', KEYS[2])
+if state then
+  for s, t, l in string.gmatch(state, '(%d+)=([^:,]+):(%d+)') do stored[s] = { tonumber(t), tonumber(l) } end
 end
-local granted = false
-for _, scope in ipairs(rec.scopes) do
-  if scope == 'system:full-access' then return { keyRaw, authzRaw } end
-  if type(scope) == 'string' and string.find(ARGV[2], ' ' .. scope .. ' ', 1, true) then granted = true end
-end
-if not granted then return { keyRaw, authzRaw } end
-if ARGV[3] ~= '' then
-  local authz = decode(authzRaw)
-  if not authz or authz.disabled ~= false or type(authz.accountRole) ~= 'number' then return { keyRaw, authzRaw } end
-  local role = authz.accountRole
-  if role < 1 and type(authz.trialEndsAt) == 'number' and authz.trialEndsAt > nowSeconds then role = 1 end
-  if role < 1 and type(authz.subscriptionEndsAt) == 'number' and authz.subscriptionEndsAt > nowSeconds then role = 1 end
-  if role < tonumber(ARGV[3]) then return { keyRaw, authzRaw } end
-end
-local limits, periods = {}, {}
-if type(rec.rateLimits) == 'table' then
-  for i, w in ipairs(rec.rateLimits) do limits[i] = tonumber(w.limit); periods[i] = tonumber(w.windowSeconds) end
-else
-  for l, p in string.gmatch(ARGV[4], '(%d+):(%d+)') do limits[#limits + 1] = tonumber(l); periods[#periods + 1] = tonumber(p) end
-end
-if #limits == 0 then return { keyRaw, authzRaw } end
-local now = (nowSeconds - 1735689600) * 1000000 + tonumber(clock[2])
-local fields, tats = {}, {}
 local refused, retry = 0, 0
 local tight, tightRemaining, tightReset = 1, -1, 0
-for i = 1, #limits do
-  local period = periods[i] * 1000000
-  local interval = period / limits[i]
-  fields[i] = limits[i] .. ':' .. periods[i]
-  local tat = tonumber(redis.call('HGET', KEYS[2], fields[i])) or now
-  if tat < now then tat = now end
+local longest = 0
+local out = {}
+for i = 1, (#ARGV - 2) / 2 do
+  local limit = tonumber(ARGV[2 * i + 1])
+  local seconds = ARGV[2 * i + 2]
+  local period = tonumber(seconds) * 1000000
+  local interval = period / limit
+  local tat = now
+  local previous = stored[seconds]
+  if previous and previous[1] > now then
+    tat = now + (previous[1] - now) * previous[2] / limit
+  end
   local newTat = tat + interval
   local wait = newTat - period - now
   -- 1 µs of slack for floating-point error, so exactly 'limit' requests fit in a window
@@ -96,35 +64,32 @@ for i = 1, #limits do
       tight, tightRemaining, tightReset = i, remaining, reset
     end
   end
-  tats[i] = newTat
+  if newTat - now > longest then longest = newTat - now end
+  out[i] = seconds .. '=' .. string.format('%.17g', newTat) .. ':' .. limit
 end
 if refused > 0 then
-  local seconds = math.ceil(retry / 1000000)
-  return { keyRaw, authzRaw, 2, refused, 0, seconds, seconds }
+  local wait = math.ceil(retry / 1000000)
+  return { raw, 2, refused, 0, wait, wait }
 end
-local longest = 0
-for i = 1, #limits do
-  redis.call('HSET', KEYS[2], fields[i], string.format('%.17g', tats[i]))
-  if tats[i] - now > longest then longest = tats[i] - now end
-end
-redis.call('PEXPIRE', KEYS[2], math.ceil(longest / 1000) + 1000)
-return { keyRaw, authzRaw, 1, tight, tightRemaining, tightReset, 0 }
+redis.call('SET', KEYS[2], table.concat(out, ','), 'PX', math.ceil(longest / 1000) + 1000)
+return { raw, 1, tight, tightRemaining, tightReset, 0 }
 `;
 
 /**
- * Gives back one request in every window (KEYS[1] ratelimit:<key>, ARGV "<limit>:<seconds>,..."): for a request
- * the script counted that the gateway then refused for its token. Returns an empty array.
+ * Gives back one request in every window of `ratelimit:{<key>}` (KEYS[1]): for a request the script counted
+ * that the gateway then refused (a token that failed verification, a record that changed under it).
+ * Returns an empty array.
  */
 const REFUND_LUA = `
-for l, p in string.gmatch(ARGV[1], '(%d+):(%d+)') do
-  local field = l .. ':' .. p
-  local tat = tonumber(redis.call('HGET', KEYS[1], field))
-  if tat then redis.call('HSET', KEYS[1], field, string.format('%.17g', tat - tonumber(p) * 1000000 / tonumber(l))) end
+local state = redis.call('GET', KEYS[1])
+if not state then return {} end
+local out = {}
+for s, t, l in string.gmatch(state, '(%d+)=([^:,]+):(%d+)') do
+  out[#out + 1] = s .. '=' .. string.format('%.17g', tonumber(t) - tonumber(s) * 1000000 / tonumber(l)) .. ':' .. l
 end
+redis.call('SET', KEYS[1], table.concat(out, ','), 'KEEPTTL')
 return {}
 `;
 
-export const READ_AND_LIMIT = scriptOf(READ_AND_LIMIT_LUA);
+export const LIMIT = scriptOf(LIMIT_LUA);
 export const REFUND = scriptOf(REFUND_LUA);
-
-export const rateLimitCacheKey = (apiKey: string): string => `ratelimit:${apiKey}`;

@@ -1,11 +1,9 @@
-import { ALL_SCOPES, SYSTEM_SCOPE, grantsScope, hashSecret, type KeyEnvironment } from '@acs/auth';
-import type { Cache } from '@acs/cache';
-import type { ApiKeyCacheRecord, RateLimitWindow, RateLimits } from '@acs/contracts';
+import { SYSTEM_SCOPE, type KeyEnvironment } from '@acs/auth';
+import type { Cache, RespReply } from '@acs/cache';
+import { apiKeyCacheKey, rateLimitCacheKey, type RateLimitWindow, type RateLimits } from '@acs/contracts';
 import type { Logger } from '@acs/logger';
-import type { LimitRequest } from '../auth/api-key-auth.js';
-import type { RouteSpec } from '../routing/route-table.js';
 import { LocalGcra, type LimitVerdict } from './gcra.js';
-import { READ_AND_LIMIT, REFUND, rateLimitCacheKey } from './limit-script.js';
+import { LIMIT, REFUND } from './limit-script.js';
 
 export interface RateLimitSettings {
   /** RATE_LIMITS_LIVE / RATE_LIMITS_TEST: for keys without their own list; null: none. */
@@ -17,21 +15,47 @@ export interface RateLimitSettings {
 /** How a verdict was reached, so a request refused later by another check can be given back where it was counted. */
 export type CountedIn = 'redis' | 'local' | 'local-share';
 
-const windowsArg = (windows: RateLimits | null): string => (windows ?? []).map((w) => `${w.limit}:${w.windowSeconds}`).join(',');
+/** What the limiter needs to know of a key record: its id, scopes, own windows and cache entry (version and length). */
+export interface LimitedRecord {
+  id: string;
+  scopes: readonly string[];
+  rateLimits?: RateLimits | null | undefined;
+  /** "<version>|" of the cache entry the record was parsed from, and the entry's length ('' and 0: not from the cache). */
+  entryPrefix: string;
+  entryLength: number;
+}
+
+/** A limited key's windows and the LIMIT script's arguments for the record they came from. */
+export interface LimitPlan {
+  windows: readonly RateLimitWindow[];
+  args: readonly string[];
+  /** The script's KEYS: the key's record and its limiter state (one hash slot). */
+  keys: readonly string[];
+}
+
+/** The script's reply when it counted: entry, status, window, remaining, reset, retry-after. */
+export function verdictOf(reply: RespReply[]): LimitVerdict | null {
+  if (reply.length < 6) return null;
+  return {
+    admitted: reply[1] === 1,
+    window: (reply[2] as number) - 1,
+    remaining: reply[3] as number,
+    resetSeconds: reply[4] as number,
+    retryAfterSeconds: reply[5] as number,
+  };
+}
 
 /**
- * Per-key rate limits (issue 16). Normally the decision is already made by the time the gateway's own
- * checks pass: the READ_AND_LIMIT script counted the request in the same Redis round trip that read the
- * key (limit-script.ts). This class holds what the script needs per route, picks a key's windows, and
- * covers the cases the script could not decide:
- * - the key record was not in Redis (the keys service refilled it): the script is run once more;
+ * Per-key rate limits (issue 16), and the owner of their state: in Redis (limit-script.ts) or in process.
+ * Normally the decision is made in the round trip that reads the key record (the pipeline asks planFor with
+ * the record it parsed last time); this class covers what that could not decide:
+ * - the record was new to this replica or had changed: count(), one more round trip;
  * - Redis is unreachable: an in-process GCRA at this replica's share (1/GATEWAY_REPLICAS of each limit),
  *   so a client never runs unlimited and is never refused by everyone;
  * - an in-process cache (the embedded default, one process): the in-process GCRA at full share.
  */
 export class RateLimiter {
-  private readonly requests = new Map<RouteSpec, LimitRequest>();
-  private readonly defaultArgs: Record<KeyEnvironment, string>;
+  private readonly plans = new WeakMap<LimitedRecord, LimitPlan | null>();
   private readonly local = new LocalGcra();
   private readonly share: number;
 
@@ -40,86 +64,56 @@ export class RateLimiter {
     private readonly settings: RateLimitSettings,
     private readonly logger: Logger,
   ) {
-    this.defaultArgs = { live: windowsArg(settings.defaults.live), test: windowsArg(settings.defaults.test) };
     this.share = 1 / settings.replicas;
   }
 
-  /** The script's arguments for a route (made once per route). */
-  requestFor(route: RouteSpec): LimitRequest {
-    let request = this.requests.get(route);
-    if (!request) {
-      const granting = ALL_SCOPES.filter((scope) => grantsScope([scope], route.scope));
-      request = {
-        grantingScopes: ` ${granting.join(' ')} `,
-        minRole: route.user.kind === 'user' ? String(route.user.minRole) : '',
-        defaults: this.defaultArgs,
-      };
-      this.requests.set(route, request);
-    }
-    return request;
-  }
-
-  /** The windows that apply to a key; null when it is not limited (system:full-access, or no list and no default). */
-  windowsFor(record: ApiKeyCacheRecord, environment: KeyEnvironment): readonly RateLimitWindow[] | null {
-    if (record.scopes.includes(SYSTEM_SCOPE)) return null;
-    const windows = record.rateLimits ?? this.settings.defaults[environment];
-    return windows && windows.length > 0 ? windows : null;
-  }
-
   /**
-   * A decision for a request the script did not count. `cacheDown`: Redis failed on this request's read.
-   * `retry`: the script's arguments, to run it once more when the key record was missing from Redis.
+   * The key's windows and the script's arguments; null when it is not limited (system:full-access, or no list
+   * and no default). Made once per record (a record is read for one key only).
    */
-  async decide(
-    apiKey: string,
-    record: ApiKeyCacheRecord,
-    windows: readonly RateLimitWindow[],
-    cacheDown: boolean,
-    retry: { request: LimitRequest; secret: string; environment: KeyEnvironment; userId: number | undefined },
-  ): Promise<{ verdict: LimitVerdict; counted: CountedIn }> {
-    if (this.cache.evalScript && !cacheDown) {
+  planFor(apiKey: string, record: LimitedRecord, environment: KeyEnvironment): LimitPlan | null {
+    let plan = this.plans.get(record);
+    if (plan === undefined) {
+      const windows = record.scopes.includes(SYSTEM_SCOPE) ? null : (record.rateLimits ?? this.settings.defaults[environment]);
+      plan =
+        windows && windows.length > 0
+          ? { windows, args: scriptArgs(record, windows), keys: [apiKeyCacheKey(apiKey), rateLimitCacheKey(apiKey)] }
+          : null;
+      this.plans.set(record, plan);
+    }
+    return plan;
+  }
+
+  /** A decision for a request that was not counted with its read. `cacheDown`: Redis failed on this request's read. */
+  async count(record: LimitedRecord, plan: LimitPlan, cacheDown: boolean): Promise<{ verdict: LimitVerdict; counted: CountedIn }> {
+    if (!this.cache.evalScript) return { verdict: this.local.take(record.id, plan.windows), counted: 'local' };
+    if (!cacheDown) {
       try {
-        const keys =
-          retry.userId === undefined
-            ? [`apikey:${apiKey}`, rateLimitCacheKey(apiKey)]
-            : [`apikey:${apiKey}`, rateLimitCacheKey(apiKey), `authz:${retry.userId}`];
-        const reply = await this.cache.evalScript(READ_AND_LIMIT, keys, [
-          hashSecret(retry.secret),
-          retry.request.grantingScopes,
-          retry.request.minRole,
-          retry.request.defaults[retry.environment],
-        ]);
-        if (reply.length >= 7) {
-          const verdict: LimitVerdict = {
-            admitted: reply[2] === 1,
-            window: (reply[3] as number) - 1,
-            remaining: reply[4] as number,
-            resetSeconds: reply[5] as number,
-            retryAfterSeconds: reply[6] as number,
-          };
-          return { verdict, counted: 'redis' };
-        }
+        const reply = await this.cache.evalScript(LIMIT, plan.keys, plan.args);
+        const verdict = verdictOf(reply);
+        // null: the record changed again since this request read it; the request is judged on what it read.
+        if (verdict) return { verdict, counted: 'redis' };
       } catch (err) {
         this.logger.warn({ err }, "rate limit: Redis unavailable; counting at this replica's share");
       }
-      return { verdict: this.local.take(localId(record, windows), windows, this.share), counted: 'local-share' };
     }
-    if (!this.cache.evalScript) return { verdict: this.local.take(localId(record, windows), windows), counted: 'local' };
-    return { verdict: this.local.take(localId(record, windows), windows, this.share), counted: 'local-share' };
+    return { verdict: this.local.take(record.id, plan.windows, this.share), counted: 'local-share' };
   }
 
   /** Gives back a request that was counted and then refused by a later check (a token that failed verification). */
-  refund(apiKey: string, record: ApiKeyCacheRecord, windows: readonly RateLimitWindow[], counted: CountedIn): void {
-    if (counted === 'redis') {
-      this.cache
-        .evalScript?.(REFUND, [rateLimitCacheKey(apiKey)], [windowsArg(windows as RateLimits)])
-        .catch((err: unknown) => this.logger.warn({ err }, 'rate limit refund failed'));
-    } else {
-      this.local.refund(localId(record, windows), windows, counted === 'local' ? 1 : this.share);
+  refund(apiKey: string, record: LimitedRecord, counted: CountedIn): void {
+    if (counted !== 'redis') {
+      this.local.refund(record.id);
+      return;
     }
+    this.cache
+      .evalScript?.(REFUND, [rateLimitCacheKey(apiKey)], [])
+      .catch((err: unknown) => this.logger.warn({ err }, 'rate limit refund failed'));
   }
 }
 
-/** In-process state is per key and list, so a changed list starts afresh (as its new fields do in Redis). */
-const localId = (record: ApiKeyCacheRecord, windows: readonly RateLimitWindow[]): string =>
-  `${record.id}|${windowsArg(windows as RateLimits)}`;
+function scriptArgs(record: LimitedRecord, windows: readonly RateLimitWindow[]): string[] {
+  const args = [record.entryPrefix, String(record.entryLength)];
+  for (const window of windows) args.push(String(window.limit), String(window.windowSeconds));
+  return args;
+}

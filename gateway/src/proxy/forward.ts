@@ -1,10 +1,8 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { Dispatcher } from 'undici';
 import type { Logger } from '@acs/logger';
-import type { RouteRecorder } from '@acs/metrics';
 import { errorOf, payloadTooLarge } from '@acs/errors';
 import type { GatewayMetrics } from '../metrics/gateway-metrics.js';
-import type { RequestTrace } from '../tracing/request-trace.js';
 import { sendError } from '../respond.js';
 import { isBodyTooLarge, limitStreamedBody } from './body-limit.js';
 import { upstreamError } from './upstream-errors.js';
@@ -29,22 +27,20 @@ const CLIENT_GONE = new Error('client closed the connection');
 /** nginx's code for "the client closed the request": counted, so abandoned requests show up, though nobody receives it. */
 const CLIENT_CLOSED_REQUEST = 499;
 
-/** What the exchange needs besides the request: who to log as, and where its answer is counted when it ends. */
-export interface ForwardContext {
+/**
+ * What the exchange needs besides the request: who to log as, and the request's end-of-request accounting,
+ * called once with the status it ended with (`finish(exchange, deps, status)`, a module-level function, so
+ * forwarding costs no closure).
+ */
+export interface ForwardContext<E = unknown, D = unknown> {
   requestId: string;
   logger: Logger;
   metrics: GatewayMetrics;
-  /** The route's recorder, picked by the handler before forwarding. */
-  recorder: RouteRecorder;
-  /** performance.now() when the request arrived. */
-  startedMs: number;
   /** MAX_BODY_BYTES: a body streamed without Content-Length is cut off (413) past it. */
   maxBodyBytes: number;
-  /** Counts the answer's status for the key's usage (in memory, sent in batches). */
-  usage: { count(keyId: string, status: number): void };
-  keyId: string;
-  /** The request's spans, ended with the answer; null while tracing is off. */
-  trace: RequestTrace | null;
+  exchange: E;
+  deps: D;
+  finish(exchange: E, deps: D, status: number): void;
 }
 
 /**
@@ -66,10 +62,8 @@ class ProxyExchange implements Dispatcher.DispatchHandler {
   }
 
   private record(status: number): void {
-    const { recorder, startedMs, usage, keyId, trace } = this.context;
-    recorder.observe(status, (performance.now() - startedMs) / 1000);
-    usage.count(keyId, status);
-    trace?.end(status);
+    const { finish, exchange, deps } = this.context;
+    finish(exchange, deps, status);
   }
 
   private readonly onClientClose = (): void => {
@@ -146,21 +140,19 @@ function requestBody(req: IncomingMessage, declaredLength: string | undefined, m
 }
 
 /** Streams the request to the service and its answer back; failures become 502/503/504 in the error shape. */
-export function forward(
+export function forward<E, D>(
   req: IncomingMessage,
   res: ServerResponse,
   upstream: Upstream,
   url: string,
   contextHeaders: Record<string, string>,
-  context: ForwardContext,
+  context: ForwardContext<E, D>,
 ): void {
   // A client that left while the gateway was authenticating (its 'close' has already fired) is not
   // forwarded: the service would do work nobody receives, and the answer, never drained, would hold
   // the pooled connection until the service closed it.
   if (res.destroyed) {
-    context.recorder.observe(CLIENT_CLOSED_REQUEST, (performance.now() - context.startedMs) / 1000);
-    context.usage.count(context.keyId, CLIENT_CLOSED_REQUEST);
-    context.trace?.end(CLIENT_CLOSED_REQUEST);
+    context.finish(context.exchange, context.deps, CLIENT_CLOSED_REQUEST);
     return;
   }
   const headers: Record<string, string> = contextHeaders;
@@ -176,6 +168,6 @@ export function forward(
       headers,
       body: requestBody(req, headers['content-length'], context.maxBodyBytes),
     },
-    new ProxyExchange(res, upstream, context),
+    new ProxyExchange(res, upstream, context as ForwardContext),
   );
 }

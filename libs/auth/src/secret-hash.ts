@@ -22,13 +22,3 @@ export function secretMatchesHash(secret: string, storedHash: string | Buffer): 
   presentedHash.write(hash('sha256', secret, 'binary'), 0, 'latin1');
   return timingSafeEqual(presentedHash, stored);
 }
-
-/**
- * The same check when the presented secret's hash was already made (the gateway sends it to Redis, whose
- * script compares it too): decoded into the reused buffer, compared in constant time, no allocation.
- */
-export function secretHashMatches(presentedHashBase64url: string, storedHash: Buffer): boolean {
-  if (storedHash.length !== presentedHash.length) return false;
-  if (presentedHash.write(presentedHashBase64url, 0, 'base64url') !== presentedHash.length) return false;
-  return timingSafeEqual(presentedHash, storedHash);
-}

@@ -1,4 +1,4 @@
-import type { Redis } from 'ioredis';
+import type { Cluster, Redis } from 'ioredis';
 import type { Logger } from '@acs/logger';
 
 /**
@@ -6,7 +6,7 @@ import type { Logger } from '@acs/logger';
  * while Redis is down); one line when the outage starts and one when it ends is what an operator needs, the
  * rest goes to debug. Having a listener at all is also what keeps an `error` event from crashing the process.
  */
-export function logConnectionEvents(redis: Redis, logger: Logger | undefined): void {
+export function logConnectionEvents(redis: Redis | Cluster, logger: Logger | undefined): void {
   let failing = false;
   redis.on('error', (err: Error) => {
     if (!failing) {

@@ -1,5 +1,7 @@
 export * from './cache.js';
 export * from './redis-cache.js';
+export * from './redis-cluster-cache.js';
+export * from './shared-cache.js';
 export * from './memory-cache.js';
 export * from './write-through.js';
 export { scriptOf } from './redis-scripts.js';

@@ -4,7 +4,7 @@ import { markDependencyUnavailable } from '@acs/errors';
 import { RespError, RespReader, type RespReply } from './resp-reader.js';
 
 /*
- * A dedicated Redis connection that only runs MGET: the gateway's per-request read of the key record and the
+ * A dedicated Redis connection that only runs MGET and scripts returning arrays: the gateway's per-request read of the key record and the
  * user's authorization record (ARCHITECTURE.md, decision 3). ioredis's general command machinery (a Command
  * object, its promise plumbing, argument flattening and a reply parser for every type) cost about half of what
  * the gateway added to a plain proxy (docs/performance.md); this path keeps only what one command needs:
@@ -83,12 +83,17 @@ export class MgetConnection {
   }
 
   mget(keys: readonly string[]): Promise<MgetReply> {
+    return this.enqueue(this.mgetCommand(keys)) as Promise<MgetReply>;
+  }
+
+  /** MGET encoded (keys prefixed), for pair(). */
+  mgetCommand(keys: readonly string[]): string {
     let command = `*${keys.length + 1}\r\n$4\r\nMGET\r\n`;
     for (const key of keys) {
       const name = this.keyPrefix + key;
       command += `$${Buffer.byteLength(name)}\r\n${name}\r\n`;
     }
-    return this.enqueue(command) as Promise<MgetReply>;
+    return command;
   }
 
   /**
@@ -97,6 +102,11 @@ export class MgetConnection {
    * key's rate limits (ARCHITECTURE.md, decision 9). KEYS get the prefix; a NOSCRIPT error rejects (RespError).
    */
   evalArray(verb: 'EVALSHA' | 'EVAL', scriptOrSha: string, keys: readonly string[], args: readonly string[]): Promise<RespReply[]> {
+    return this.enqueue(this.evalCommand(verb, scriptOrSha, keys, args));
+  }
+
+  /** EVALSHA/EVAL encoded (KEYS prefixed), for pair(). */
+  evalCommand(verb: 'EVALSHA' | 'EVAL', scriptOrSha: string, keys: readonly string[], args: readonly string[]): string {
     let command = `*${3 + keys.length + args.length}\r\n$${verb.length}\r\n${verb}\r\n$${Buffer.byteLength(scriptOrSha)}\r\n${scriptOrSha}\r\n`;
     const count = String(keys.length);
     command += `$${count.length}\r\n${count}\r\n`;
@@ -105,13 +115,53 @@ export class MgetConnection {
       command += `$${Buffer.byteLength(name)}\r\n${name}\r\n`;
     }
     for (const arg of args) command += `$${Buffer.byteLength(arg)}\r\n${arg}\r\n`;
-    return this.enqueue(command);
+    return command;
   }
 
-  private enqueue(command: string): Promise<RespReply[]> {
+  /**
+   * Two commands in the same write, answered together (replies come in order, so the second's arrival means
+   * both are in): the gateway's script on the key's entries and the MGET of the user's entry, one round trip
+   * and one promise. Rejects with the first command's error if it failed, else the second's.
+   */
+  pair(first: string, second: string): Promise<[RespReply[], RespReply[]]> {
+    const refused = this.refusal();
+    if (refused !== null) return refused;
+    this.outgoing += first + second;
+    this.queued += 2;
+    if (this.inFlight === 0) this.scheduleFlush();
+    return new Promise<[RespReply[], RespReply[]]>((resolve, reject) => {
+      const queuedAt = Date.now();
+      let firstReply: RespReply[] | null = null;
+      let firstError: Error | null = null;
+      this.waiters.push(
+        {
+          resolve: (reply) => {
+            firstReply = reply;
+          },
+          reject: (error) => {
+            firstError = error;
+          },
+          queuedAt,
+        },
+        {
+          resolve: (reply) => (firstError ? reject(firstError) : resolve([firstReply!, reply])),
+          reject: (error) => reject(firstError ?? error),
+          queuedAt,
+        },
+      );
+    });
+  }
+
+  private refusal(): Promise<never> | null {
     if (this.closed) return Promise.reject(new Error('cache is closed'));
     if (this.state === 'down') return Promise.reject(this.lastError);
     if (this.state === 'idle') this.connect();
+    return null;
+  }
+
+  private enqueue(command: string): Promise<RespReply[]> {
+    const refused = this.refusal();
+    if (refused !== null) return refused;
     this.outgoing += command;
     this.queued++;
     // With a write in flight, its replies schedule the next one (see settle()).

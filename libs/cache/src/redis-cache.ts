@@ -4,6 +4,7 @@ import type { Cache, CacheScript } from './cache.js';
 import { RespError, type RespReply } from './resp-reader.js';
 import { logConnectionEvents } from './connection-log.js';
 import { MgetConnection } from './mget-connection.js';
+import { singleNodeRequestReads } from './request-reads.js';
 import { rethrowUnavailable } from './unavailable.js';
 import { INCR_WITH_TTL_LUA, SET_IF_NEWER_LUA } from './redis-scripts.js';
 import { assertTtlSeconds, assertVersion } from './validation.js';
@@ -108,6 +109,7 @@ export function createRedisCache({ url, keyPrefix, logger }: RedisCacheOptions):
     },
     mget: mgetRaw,
     evalScript,
+    requestReads: singleNodeRequestReads(reads),
     async set(key, value, ttlSeconds) {
       if (ttlSeconds === undefined) {
         await redis.set(key, value);

@@ -1,6 +1,6 @@
 import { z } from 'zod';
-import { createMemoryCache, createRedisCache, type Cache } from '@acs/cache';
-import { parseConfig, postgresUrl, redisFields, serviceDatabaseUrl, type Env } from '@acs/config';
+import { createMemoryCache, createSharedCache, type Cache } from '@acs/cache';
+import { parseConfig, postgresUrl, redisFields, redisTarget, serviceDatabaseUrl, type Env, type RedisSettings } from '@acs/config';
 import { makeDataDirPrivate, openServiceDatabase, runningPid, type Db } from '@acs/db';
 import { createLogger, type Logger } from '@acs/logger';
 import { connectSystemSocket } from './system-socket/client.js';
@@ -11,7 +11,7 @@ export interface CliStoreOptions<E extends z.ZodRawShape> {
   /** How the CLI is called in messages, e.g. `keys cli`. */
   cli: string;
   migrationsDir: string;
-  /** Writes through to the gateway's Redis (REDIS_URL, REDIS_PREFIX); without it the cache is this process's own. */
+  /** Writes through to the gateway's Redis (REDIS_URL or REDIS_CLUSTER_NODES, REDIS_PREFIX); without it the cache is this process's own. */
   sharedCache: boolean;
   /** Further variables of the service the CLI needs (e.g. KEY_PREFIX), parsed with the rest. */
   env?: E;
@@ -65,8 +65,8 @@ export async function openCliStore<E extends z.ZodRawShape = Record<never, never
       close: system.close,
     };
   }
-  const redisUrl = env.REDIS_URL as string | undefined;
-  const cache = redisUrl ? createRedisCache({ url: redisUrl, keyPrefix: env.REDIS_PREFIX as string, logger }) : createMemoryCache();
+  const redis = options.sharedCache ? redisTarget(options.cli, env as RedisSettings) : undefined;
+  const cache = redis ? createSharedCache(redis, { keyPrefix: env.REDIS_PREFIX as string, logger }) : createMemoryCache();
   let db: Db;
   try {
     if (!url) await makeDataDirPrivate(dataDir, logger);
@@ -87,7 +87,7 @@ export async function openCliStore<E extends z.ZodRawShape = Record<never, never
     cache,
     logger,
     env: env as z.infer<z.ZodObject<E>>,
-    cacheNotShared: url !== undefined && !redisUrl,
+    cacheNotShared: url !== undefined && !redis,
     close: async () => {
       await db.close();
       await cache.close();

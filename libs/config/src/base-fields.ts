@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { logLevel, port, postgresUrl, redisUrl, secret } from './fields.js';
+import { booleanFlag, logLevel, port, postgresUrl, redisClusterNodes, redisUrl, secret } from './fields.js';
 
 // The variables every process shares, spelled once; a service's schema spreads these and adds its own:
 // `z.object({ ...serviceFields(8082), CATALOG_SEED: booleanFlag(true) })`.
@@ -30,8 +30,16 @@ export const serviceFields = (defaultPort: number) => ({
 export const internalKeys = (config: { INTERNAL_SECRET: string; INTERNAL_SECRET_PREVIOUS?: string | undefined }): string[] =>
   config.INTERNAL_SECRET_PREVIOUS ? [config.INTERNAL_SECRET, config.INTERNAL_SECRET_PREVIOUS] : [config.INTERNAL_SECRET];
 
-/** The shared Redis (key records, authorization records); unset where the caller passes a cache in. */
+/**
+ * The shared Redis (key records, authorization records); unset where the caller passes a cache in.
+ * One Redis (REDIS_URL) or a Redis Cluster (REDIS_CLUSTER_NODES and its credentials), never both:
+ * redisTarget() reads them.
+ */
 export const redisFields = () => ({
   REDIS_URL: redisUrl().optional(),
+  REDIS_CLUSTER_NODES: redisClusterNodes().optional(),
+  REDIS_CLUSTER_USERNAME: z.string().optional(),
+  REDIS_CLUSTER_PASSWORD: z.string().optional(),
+  REDIS_CLUSTER_TLS: booleanFlag(false),
   REDIS_PREFIX: z.string().default('acs:'),
 });

@@ -34,6 +34,30 @@ export const postgresUrl = () => url(['postgres', 'postgresql']);
 export const redisUrl = () => url(['redis', 'rediss']);
 export const amqpUrl = () => url(['amqp', 'amqps']);
 
+/** `host:port,host:port,...` (IPv6 in brackets: `[::1]:7001`): nodes of a Redis Cluster to start from. */
+export const redisClusterNodes = () =>
+  z
+    .string()
+    .transform((text) =>
+      text
+        .split(',')
+        .map((entry) => entry.trim())
+        .filter((entry) => entry.length > 0),
+    )
+    .refine(
+      (entries) => entries.length > 0 && entries.every((entry) => clusterNode(entry) !== null),
+      'expected comma-separated host:port pairs, e.g. redis-0:6379,redis-1:6379',
+    )
+    .transform((entries) => entries.map((entry) => clusterNode(entry)!));
+
+function clusterNode(entry: string): { host: string; port: number } | null {
+  const match = /^(\[[0-9a-fA-F:.]+\]|[^\s:/@[\]]+):(\d{1,5})$/.exec(entry);
+  if (!match) return null;
+  const port = Number(match[2]);
+  if (port < 1 || port > 65535) return null;
+  return { host: match[1]!.replace(/^\[|\]$/g, ''), port };
+}
+
 export const booleanFlag = (fallback: boolean) =>
   z
     .enum(['true', 'false', '1', '0', 'yes', 'no'], { error: 'expected true or false' })

@@ -27,7 +27,13 @@ export const MISSING_KEY_TTL_SECONDS = 60;
 /** Entries expire so the cache stays bounded; a miss is refilled from the keys service. */
 export const API_KEY_CACHE_TTL_SECONDS = 24 * 3600;
 
-export const apiKeyCacheKey = (apiKey: string): string => `apikey:${apiKey}`;
+/**
+ * `apikey:{<key>}`: the braces are a Redis Cluster hash tag, so the key record and its limiter state
+ * (`ratelimit:{<key>}`) live in one slot and the gateway's per-request script may touch both.
+ */
+export const apiKeyCacheKey = (apiKey: string): string => `apikey:{${apiKey}}`;
+/** The key's limiter state (one hash per key): same hash tag as its record. */
+export const rateLimitCacheKey = (apiKey: string): string => `ratelimit:{${apiKey}}`;
 
 /** Gateway-to-keys lookup on a cache miss: POST /internal/keys/lookup. */
 export const KEY_LOOKUP_PATH = '/internal/keys/lookup';

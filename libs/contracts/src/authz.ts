@@ -21,7 +21,8 @@ export const authzRecordSchema = z.object({
 });
 export type AuthzRecord = z.infer<typeof authzRecordSchema>;
 
-export const authzCacheKey = (userId: number): string => `authz:${userId}`;
+/** `authz:{<userId>}`: a hash tag of its own (Redis Cluster), read beside the key's slot in the same write. */
+export const authzCacheKey = (userId: number): string => `authz:{${userId}}`;
 export const AUTHZ_CACHE_TTL_SECONDS = 24 * 3600;
 
 /** Gateway-to-identity on a cache miss: POST with {userId}; identity refills the cache. */

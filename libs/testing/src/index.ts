@@ -9,3 +9,4 @@ export * from './fault-proxy.js';
 export * from './metric-samples.js';
 export * from './raw-http.js';
 export * from './amqp-names.js';
+export * from './redis-cluster.js';

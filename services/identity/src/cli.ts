@@ -21,6 +21,7 @@ Environment:
   IDENTITY_DATABASE_URL  the identity database, used as is
   DATABASE_URL           the system's PostgreSQL server; the identity database is <name>_identity (as npm start does)
   REDIS_URL              the gateway's Redis, written through so changes apply at once
+  REDIS_CLUSTER_NODES    or a Redis Cluster's host:port,... (docs/redis-cluster.md)
   REDIS_PREFIX           Redis key prefix (default acs:)
   DATA_DIR               embedded mode data (default ./.data); works while npm start runs there
 `;

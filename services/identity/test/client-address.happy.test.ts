@@ -23,8 +23,8 @@ describe('addressBucket (the per-address throttle key)', () => {
 
   it('builds the Redis keys the brief names, with no raw e-mail', () => {
     expect(accountFailuresKey('Ada@Example.test')).toBe(accountFailuresKey('ada@example.TEST'));
-    expect(accountFailuresKey('ada@example.test')).toMatch(/^login-fail:acct:[0-9a-f]{64}$/);
-    expect(addressFailuresKey('203.0.113.9')).toBe('login-fail:addr:203.0.113.9');
-    expect(addressFailuresKey(undefined)).toBe('login-fail:addr:unknown');
+    expect(accountFailuresKey('ada@example.test')).toMatch(/^login-fail:acct:\{[0-9a-f]{64}\}$/);
+    expect(addressFailuresKey('203.0.113.9')).toBe('login-fail:addr:{203.0.113.9}');
+    expect(addressFailuresKey(undefined)).toBe('login-fail:addr:{unknown}');
   });
 });

@@ -86,7 +86,7 @@ export interface IdentityHarness {
   /** POST the authz lookup as the gateway calls it on a miss. */
   lookup(body: unknown): Promise<Response>;
   jwks(): Promise<Response>;
-  /** The raw entry at `<prefix>authz:<userId>`, parsed; null when there is none. */
+  /** The raw entry at `<prefix>authz:{<userId>}`, parsed; null when there is none. */
   cachedAuthz(userId: number): Promise<CachedAuthz | null>;
   restart(env?: Record<string, string>): Promise<void>;
   stopService(): Promise<void>;

@@ -108,7 +108,7 @@ describe('throttling per (account, address)', () => {
     const keys = await identity.redis.keys(`${identity.prefix}login-*`);
     expect(keys.join('\n')).not.toMatch(/@/);
     const { createHash } = await import('node:crypto');
-    expect(keys).toContain(`${identity.prefix}login-fail:acct:${createHash('sha256').update(email.toLowerCase()).digest('hex')}`);
+    expect(keys).toContain(`${identity.prefix}login-fail:acct:{${createHash('sha256').update(email.toLowerCase()).digest('hex')}}`);
   });
 });
 
@@ -140,7 +140,7 @@ describe('throttling per account across addresses (a distributed guess)', () => 
     for (let i = 0; i < 12; i++)
       expect((await identity.login({ email: account.email, password: account.password }, { clientIp: nextIp() })).status).toBe(200);
     const { createHash } = await import('node:crypto');
-    const key = `${identity.prefix}login-known:${createHash('sha256').update(account.email.toLowerCase()).digest('hex')}`;
+    const key = `${identity.prefix}login-known:{${createHash('sha256').update(account.email.toLowerCase()).digest('hex')}}`;
     const known = JSON.parse((await identity.redis.get(key))!) as [string, number][];
     expect(known).toHaveLength(10);
     expect(known.join()).not.toContain('203.0.113'); // hashed, not the address itself
@@ -221,7 +221,7 @@ describe('throttling per client address', () => {
     for (let i = 1; i <= 8; i++) expect((await fail(uniqueEmail('v6'), `2001:db8:abcd:12::${i.toString(16)}`)).status).toBe(401);
     await expectThrottled(await fail(uniqueEmail('v6'), '2001:db8:abcd:12:ffff:1:2:3'));
     expect((await fail(uniqueEmail('v6'), '2001:db8:abcd:13::1')).status).toBe(401);
-    expect(await identity.redis.exists(`${identity.prefix}login-fail:addr:2001:db8:abcd:12::/64`)).toBe(1);
+    expect(await identity.redis.exists(`${identity.prefix}login-fail:addr:{2001:db8:abcd:12::/64}`)).toBe(1);
   });
 });
 

@@ -44,6 +44,7 @@ Environment:
   KEYS_DATABASE_URL  the keys database, used as is
   DATABASE_URL       the system's PostgreSQL server; the keys database is <name>_keys (as npm start does)
   REDIS_URL          the gateway's Redis, written through so changes apply at once
+  REDIS_CLUSTER_NODES  or a Redis Cluster's host:port,... (docs/redis-cluster.md)
   REDIS_PREFIX       Redis key prefix (default acs:)
   DATA_DIR           embedded mode data (default ./.data); works while npm start runs there
   KEY_PREFIX         key prefix of this deployment (default acs)

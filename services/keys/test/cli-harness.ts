@@ -42,7 +42,7 @@ export function useCliServers(name: string): CliServers {
   return {
     env: () => env,
     async cachedRecord(key) {
-      const raw = (await redis.get(`${prefix}apikey:${key}`))!;
+      const raw = (await redis.get(`${prefix}apikey:{${key}}`))!;
       return JSON.parse(raw.slice(raw.indexOf('|') + 1)) as Record<string, unknown>;
     },
   };

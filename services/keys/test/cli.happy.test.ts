@@ -37,7 +37,7 @@ async function row(key: string): Promise<ApiKeyRow | undefined> {
 }
 
 async function cached(key: string): Promise<{ version: number; record: Record<string, unknown> } | null> {
-  const raw = await redis.get(`${prefix}apikey:${key}`);
+  const raw = await redis.get(`${prefix}apikey:{${key}}`);
   if (raw === null) return null;
   const bar = raw.indexOf('|');
   return { version: Number(raw.slice(0, bar)), record: JSON.parse(raw.slice(bar + 1)) as Record<string, unknown> };

@@ -54,7 +54,7 @@ export interface KeysHarness {
   db: Db;
   /** POST /internal/keys/lookup as the gateway calls it. */
   lookup(body: unknown): Promise<Response>;
-  /** The raw entry at `<prefix>apikey:<key>`, parsed; null when there is none. */
+  /** The raw entry at `<prefix>apikey:{<key>}`, parsed; null when there is none. */
   cached(key: string): Promise<CachedKey | null>;
   /** Starts the service again on the same database and cache, with other variables if given. */
   restart(env?: Record<string, string>): Promise<void>;

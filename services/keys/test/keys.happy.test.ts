@@ -40,10 +40,10 @@ describe('createApiKey', () => {
     expect(secret.length).toBeGreaterThanOrEqual(43);
   });
 
-  it('writes the versioned projection to <prefix>apikey:<key> before it returns', async () => {
+  it('writes the versioned projection to <prefix>apikey:{<key>} before it returns', async () => {
     const input = buildKeyInput({ scopes: ['register:device', 'auth:login'] });
     const { apiKey, secret } = await createApiKey(keys.deps, input);
-    const raw = await keys.redis.get(`${keys.prefix}apikey:${apiKey.key}`);
+    const raw = await keys.redis.get(`${keys.prefix}apikey:{${apiKey.key}}`);
     expect(raw).toMatch(/^1\|\{/);
     const cached = await keys.cached(apiKey.key);
     expect(cached).toEqual({

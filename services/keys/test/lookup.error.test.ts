@@ -1,5 +1,6 @@
 import { describe, it, expect, beforeAll, afterAll } from '@jest/globals';
 import { createRedisCache, type Cache } from '@acs/cache';
+import { apiKeyCacheKey } from '@acs/contracts';
 import type { Db } from '@acs/db';
 import { signedFetch } from '@acs/testing';
 import { createApiKey } from '../src/index.js';
@@ -70,7 +71,7 @@ describe('POST /internal/keys/lookup with a malformed key', () => {
     });
     expect(body).toEqual({ record: null });
     expect(queries).toBe(0);
-    expect(await keys.redis.keys(`${keys.prefix}*`)).not.toContain(`${keys.prefix}apikey:${key}`);
+    expect(await keys.redis.keys(`${keys.prefix}*`)).not.toContain(`${keys.prefix}apikey:{${key}}`);
   });
 
   it('the counter does see the query a well-formed key costs (the check above can fail)', async () => {
@@ -151,7 +152,7 @@ describe('POST /internal/keys/lookup while Redis is unreachable', () => {
     expect(response.status).toBe(200);
     expect(await response.json()).toMatchObject({ record: { id: apiKey.id, scopes: ['read:devices'], revoked: false } });
     expect(logs.lines).toContainEqual(expect.objectContaining({ level: 'warn', msg: 'could not refill the key cache', keyId: apiKey.id }));
-    await keys.cache.del(`apikey:${apiKey.key}`);
+    await keys.cache.del(apiKeyCacheKey(apiKey.key));
   });
 
   it('still answers an unknown key with null', async () => {

@@ -33,7 +33,7 @@ describe('POST /internal/keys/lookup', () => {
   it('refills a cache entry that was deleted (expired or evicted), at the database version', async () => {
     const { apiKey } = await createApiKey(keys.deps, buildKeyInput());
     await revokeApiKey(keys.deps, apiKey.id);
-    await keys.redis.del(`${keys.prefix}apikey:${apiKey.key}`);
+    await keys.redis.del(`${keys.prefix}apikey:{${apiKey.key}}`);
     expect(await keys.cached(apiKey.key)).toBeNull();
     expect(await lookup(apiKey.key)).toMatchObject({ record: { id: apiKey.id, revoked: true } });
     expect(await keys.cached(apiKey.key)).toMatchObject({ version: 2, record: { id: apiKey.id, revoked: true } });
@@ -48,7 +48,7 @@ describe('POST /internal/keys/lookup', () => {
   it('answers an unknown well-formed key with null and caches the missing marker briefly', async () => {
     const key = unknownKey();
     expect(await lookup(key)).toEqual({ record: null });
-    const raw = await keys.redis.get(`${keys.prefix}apikey:${key}`);
+    const raw = await keys.redis.get(`${keys.prefix}apikey:{${key}}`);
     expect(raw).toBe('0|"missing"');
     const cached = await keys.cached(key);
     expect(cached).toMatchObject({ version: 0, record: 'missing' });

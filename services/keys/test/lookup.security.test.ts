@@ -36,7 +36,7 @@ async function expectUnauthorized(response: Response): Promise<void> {
 describe('POST /internal/keys/lookup without a valid gateway signature', () => {
   it('answers 401 without headers and gives nothing away, not even for a real key', async () => {
     const { apiKey } = await createApiKey(keys.deps, buildKeyInput());
-    await keys.redis.del(`${keys.prefix}apikey:${apiKey.key}`);
+    await keys.redis.del(`${keys.prefix}apikey:{${apiKey.key}}`);
     await expectUnauthorized(await post({}, { key: apiKey.key }));
     // Refused before the lookup ran: the deleted entry was not refilled.
     expect(await keys.cached(apiKey.key)).toBeNull();

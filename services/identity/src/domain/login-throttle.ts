@@ -5,13 +5,18 @@ import { addressBucket } from './client-address.js';
 import { countOnLimiterStore } from './limiter-store.js';
 import { isKnownAddress, knownAddressId, parseKnownAddresses, withKnownAddress } from './known-addresses.js';
 
-/** Keys hold a hash of the e-mail, never the address itself (Redis is not a place for personal data). */
+/*
+ * Keys hold a hash of the e-mail, never the address itself (Redis is not a place for personal data).
+ * The `{...}` is the key's hash tag: on a Redis Cluster the account's counters, credits, pair and
+ * known addresses share a slot, and the address's counter and credits another, so an attempt's
+ * one pipelined round trip touches at most two primaries (docs/redis-cluster.md).
+ */
 const accountId = (email: string): string => createHash('sha256').update(email.toLowerCase()).digest('hex');
-export const accountFailuresKey = (email: string): string => `login-fail:acct:${accountId(email)}`;
-export const addressFailuresKey = (clientIp: string | undefined): string => `login-fail:addr:${addressBucket(clientIp)}`;
+export const accountFailuresKey = (email: string): string => `login-fail:acct:{${accountId(email)}}`;
+export const addressFailuresKey = (clientIp: string | undefined): string => `login-fail:addr:{${addressBucket(clientIp)}}`;
 export const pairFailuresKey = (email: string, clientIp: string | undefined): string =>
-  `login-fail:pair:${accountId(email)}:${addressBucket(clientIp)}`;
-const knownAddressesKey = (email: string): string => `login-known:${accountId(email)}`;
+  `login-fail:pair:{${accountId(email)}}:${addressBucket(clientIp)}`;
+const knownAddressesKey = (email: string): string => `login-known:{${accountId(email)}}`;
 /** Attempts counted first that turned out not to be failures (a success, or refused before any password check). */
 const creditsKey = (failuresKey: string): string => failuresKey.replace(/^login-fail:/, 'login-ok:');
 

@@ -1,0 +1,105 @@
+import { execFileSync } from 'node:child_process';
+import { resolve } from 'node:path';
+import type { ServiceProcess } from './processes.js';
+
+/*
+ * One gateway under test with the keys and identity services of the same checkout (a baseline's Redis key
+ * names or records may differ from this one's), its own databases and Redis prefix, and the credentials the
+ * isolated scenarios use: an application key without limits, the same with limits, and a user token.
+ */
+
+export interface Credentials {
+  key: string;
+  secret: string;
+}
+
+export interface GatewaySetup {
+  label: string;
+  gateway: ServiceProcess;
+  app: Credentials;
+  /** null when the checkout has no per-key limits (before issue 16). */
+  limited: Credentials | null;
+  token: string;
+}
+
+export interface SetupOptions {
+  label: string;
+  /** The checkout's root (this one, or a --baseline DIR), built. */
+  root: string;
+  /** Names its databases and Redis prefix. */
+  tag: string;
+  dbUrl: (name: string) => string;
+  redisUrl: string;
+  stubUrl: string;
+  internalSecret: string;
+  bcryptCost: number;
+  start: (name: string, entry: string, env: Record<string, string>, nodeArgs?: string[]) => Promise<ServiceProcess>;
+  nodeArgs: string[];
+  /** Extra gateway environment (tracing). */
+  gatewayEnv?: Record<string, string>;
+}
+
+const SCOPES = 'read:devices auth:register auth:login';
+/** Generous enough that the bench never meets them: the scenarios measure the counting, not refusals. */
+const LIMITS = '1000000/1s,1000000000/1d';
+
+export async function startGatewaySetup(o: SetupOptions): Promise<GatewaySetup> {
+  const prefix = `${o.tag}:`;
+  const common = { INTERNAL_SECRET: o.internalSecret, LOG_LEVEL: 'warn', HOST: '127.0.0.1', REDIS_URL: o.redisUrl, REDIS_PREFIX: prefix };
+  const keysDb = o.dbUrl(`${o.tag}_keys`);
+  const keys = await o.start(`keys (${o.label})`, resolve(o.root, 'services/keys/dist/main.js'), { ...common, DATABASE_URL: keysDb });
+  const identity = await o.start(`identity (${o.label})`, resolve(o.root, 'services/identity/dist/main.js'), {
+    ...common,
+    DATABASE_URL: o.dbUrl(`${o.tag}_identity`),
+    BCRYPT_COST: String(o.bcryptCost),
+    LOGIN_MAX_FAILURES_PER_ADDRESS: '100000',
+    LOGIN_MAX_FAILURES_PER_ACCOUNT_ADDRESS: '1000',
+  });
+  const gateway = await o.start(
+    `gateway (${o.label})`,
+    resolve(o.root, 'gateway/dist/main.js'),
+    {
+      ...common,
+      METRICS_PORT: '0',
+      KEYS_URL: keys.url,
+      IDENTITY_URL: identity.url,
+      CATALOG_URL: o.stubUrl,
+      DEVICE_URL: o.stubUrl,
+      ...o.gatewayEnv,
+    },
+    o.nodeArgs,
+  );
+  const cli = (args: string[]): string =>
+    execFileSync(process.execPath, [resolve(o.root, 'services/keys/dist/cli.js'), ...args], {
+      env: { PATH: process.env.PATH ?? '', KEYS_DATABASE_URL: keysDb, REDIS_URL: o.redisUrl, REDIS_PREFIX: prefix },
+      encoding: 'utf8',
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
+  const createKey = (): Credentials => {
+    const out = cli(['create', '--scopes', SCOPES, '--name', 'bench app']);
+    return { key: /X-Api-Key: +(\S+)/.exec(out)![1]!, secret: /X-Api-Secret: +(\S+)/.exec(out)![1]! };
+  };
+  const app = createKey();
+  let limited: Credentials | null = createKey();
+  try {
+    cli(['set-limits', limited.key, '--limits', LIMITS]);
+  } catch {
+    limited = null;
+  }
+  return { label: o.label, gateway, app, limited, token: await userToken(gateway.url, app) };
+}
+
+async function userToken(gatewayUrl: string, app: Credentials): Promise<string> {
+  const email = `bench-${Math.random().toString(36).slice(2)}@example.com`;
+  const password = `bench-${Math.random().toString(36).slice(2)}-password`;
+  const post = (path: string, body: unknown) =>
+    fetch(gatewayUrl + path, {
+      method: 'POST',
+      headers: { 'x-api-key': app.key, 'x-api-secret': app.secret, 'content-type': 'application/json' },
+      body: JSON.stringify(body),
+    });
+  await post('/api/Users/Register', { email, password, firstName: 'Bench', lastName: 'User' });
+  const login = await post('/api/Users/Login', { email, password });
+  if (!login.ok) throw new Error(`bench user login failed: ${login.status} ${await login.text()}`);
+  return ((await login.json()) as { token: string }).token;
+}

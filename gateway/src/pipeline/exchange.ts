@@ -1,0 +1,123 @@
+import type { IncomingMessage, ServerResponse } from 'node:http';
+import type { InternalContext, KeyEnvironment } from '@acs/auth';
+import type { AuthzRecord } from '@acs/contracts';
+import type { ClientAddressResolver } from '@acs/http';
+import type { Logger } from '@acs/logger';
+import type { RouteRecorder } from '@acs/metrics';
+import type { KeyRecord } from '../auth/key-record.js';
+import type { KeyUsageRecorder } from '../auth/key-usage-recorder.js';
+import type { RecordReader } from '../auth/record-reader.js';
+import type { TokenVerifier, VerifiedToken } from '../auth/token-verifier.js';
+import type { LimitVerdict } from '../limits/gcra.js';
+import type { CountedIn, RateLimiter } from '../limits/rate-limiter.js';
+import type { GatewayMetrics } from '../metrics/gateway-metrics.js';
+import type { Upstreams } from '../proxy/upstreams.js';
+import type { RouteMatch } from '../routing/route-matcher.js';
+import type { RouteSpec } from '../routing/route-table.js';
+import type { RequestTrace } from '../tracing/request-trace.js';
+
+/** What the steps share for the gateway's lifetime. */
+export interface PipelineDeps {
+  records: RecordReader;
+  /** Null while the identity service is not deployed: user routes then answer 503 to a presented token. */
+  tokens: TokenVerifier | null;
+  usage: KeyUsageRecorder;
+  limiter: RateLimiter;
+  /** Each with the key that signs the contexts sent to it (docs/security.md). */
+  upstreams: Upstreams;
+  /** The client's address for the signed context (X-Forwarded-For from trusted proxies only). */
+  clientAddress: ClientAddressResolver;
+  maxBodyBytes: number;
+  logger: Logger;
+  metrics: GatewayMetrics;
+}
+
+/**
+ * One /api request as it moves through the steps (pipeline.ts); each step reads what the earlier ones
+ * filled in. Made by newExchange with every field present, so every exchange has one shape.
+ */
+export interface ApiExchange {
+  readonly req: IncomingMessage;
+  readonly res: ServerResponse;
+  readonly requestId: string;
+  readonly url: string;
+  readonly path: string;
+  readonly method: string;
+  readonly found: RouteMatch;
+  readonly recorder: RouteRecorder;
+  readonly startedMs: number;
+  /** The request's spans; null while tracing is off. */
+  readonly trace: RequestTrace | null;
+  /** The X-Api-Key and X-Api-Secret headers once readRecords found both well-formed. */
+  apiKey: string;
+  secret: string;
+  environment: KeyEnvironment;
+  /** The Bearer token of a user route, unverified until authorizeUser. */
+  token: string | null;
+  /** The user the token claims (unverified): names the authorization record read with the key. */
+  claimedUserId: number | undefined;
+  /** The token's earlier verification, if any: the user, null once expired, undefined when never verified. */
+  remembered: VerifiedToken | null | undefined;
+  /** The key record this request read (null: no such key), and the user's authorization record (undefined: not in the cache). */
+  record: KeyRecord | null;
+  authz: AuthzRecord | null | undefined;
+  /** A record whose secret check already ran for this request, and its result (the guess and the answer often share one). */
+  secretCheckedOn: KeyRecord | null;
+  secretAccepted: boolean;
+  /** The key's usage counts this request's answer (its key and secret passed). */
+  keyPassed: boolean;
+  /** The limit decision, once made (with the read, or by applyLimits). */
+  limit: LimitVerdict | null;
+  /** Where an admitted request was counted, so a later refusal gives it back; null when it was not. */
+  counted: CountedIn | null;
+  cacheDown: boolean;
+  /** Set by authorizeRoute. */
+  route: RouteSpec | null;
+  context: Omit<InternalContext, 'expiresAt'> | null;
+}
+
+export function newExchange(
+  req: IncomingMessage,
+  res: ServerResponse,
+  requestId: string,
+  url: string,
+  path: string,
+  method: string,
+  found: RouteMatch,
+  recorder: RouteRecorder,
+  startedMs: number,
+  trace: RequestTrace | null,
+): ApiExchange {
+  return {
+    req,
+    res,
+    requestId,
+    url,
+    path,
+    method,
+    found,
+    recorder,
+    startedMs,
+    trace,
+    apiKey: '',
+    secret: '',
+    environment: 'live',
+    token: null,
+    claimedUserId: undefined,
+    remembered: undefined,
+    record: null,
+    authz: null,
+    secretCheckedOn: null,
+    secretAccepted: false,
+    keyPassed: false,
+    limit: null,
+    counted: null,
+    cacheDown: false,
+    route: null,
+    context: null,
+  };
+}
+
+/** A step either refuses (the answer is written: 'answered') or forwards ('forwarded'), or lets the request go on (undefined). */
+export type Outcome = 'answered' | 'forwarded';
+export type Step = Outcome | undefined;
