@@ -32,7 +32,8 @@ export function parseKeyEntry(raw: string): KeyRecord | typeof NO_SUCH_KEY | nul
   const entry = parseVersioned(raw);
   if (entry === null) return null;
   if (entry.value === MISSING_KEY_MARKER) return NO_SUCH_KEY;
-  return keyRecordOf(JSON.parse(entry.value) as ApiKeyCacheRecord, raw.slice(0, raw.length - entry.value.length), raw.length);
+  // Bytes, as Redis' string.len counts them (parsed once per entry, so the count costs nothing per request).
+  return keyRecordOf(JSON.parse(entry.value) as ApiKeyCacheRecord, raw.slice(0, raw.length - entry.value.length), Buffer.byteLength(raw));
 }
 
 /**
