@@ -2,7 +2,7 @@ import { SPEC_ERRORS } from '@acs/errors';
 import type { RouteSpec } from '../routing/route-table.js';
 import type { OperationDoc } from './operations.js';
 
-/** The one error shape (ARCHITECTURE.md, decision 5). */
+/** The one error shape (docs/architecture.md, decision 5). */
 export const ERROR_SCHEMA = {
   type: 'object',
   required: ['error', 'message', 'code'],
