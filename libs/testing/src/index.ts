@@ -9,3 +9,6 @@ export * from './fault-proxy.js';
 export * from './metric-samples.js';
 export * from './raw-http.js';
 export * from './amqp-names.js';
+export * from './wait.js';
+export * from './raw-broker.js';
+export * from './test-tracing.js';

@@ -7,7 +7,8 @@ import {
   subscriptionPlanListResponseSchema,
   subscriptionViewSchema,
 } from '../src/contracts.js';
-import { AmqpWorld, PLANS_PATH, SUBSCRIPTIONS_PATH, newUserId, outboxRows, startBilling, waitFor, type BillingHarness } from './harness.js';
+import { waitFor } from '@acs/testing';
+import { AmqpWorld, PLANS_PATH, SUBSCRIPTIONS_PATH, newUserId, outboxRows, startBilling, type BillingHarness } from './harness.js';
 
 let world: AmqpWorld;
 let bus: AmqpBus;
@@ -93,6 +94,7 @@ describe('POST /api/Subscriptions', () => {
     expect(await free.json()).toEqual({
       error: 'Bad request',
       message: 'The Free plan needs no subscription',
+      code: 'bad_request',
       requestId: expect.any(String),
     });
     const unknown = await billing.subscribe(userId, { planId: 'platinum' });
