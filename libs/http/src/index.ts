@@ -17,3 +17,4 @@ export * from './require-caller.js';
 export * from './close-stack.js';
 export * from './run-standalone.js';
 export { NOT_UTF8_MESSAGE, nonUtf8QueryParameters } from './utf8-input.js';
+export * from './operation-router.js';

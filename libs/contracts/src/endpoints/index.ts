@@ -1,0 +1,55 @@
+// Every public operation, in the order the gateway's route table and the OpenAPI document list them.
+import { loginEndpoint } from './login.js';
+import { registerEndpoint } from './register.js';
+import { listDevicesEndpoint } from './list-devices.js';
+import { registerDeviceEndpoint } from './register-device.js';
+import { listCatalogEndpoint } from './list-catalog.js';
+import { importCatalogEndpoint } from './import-catalog.js';
+import { listPlansEndpoint } from './list-plans.js';
+import { createSubscriptionEndpoint } from './create-subscription.js';
+import { listSubscriptionsEndpoint } from './list-subscriptions.js';
+import { cancelSubscriptionEndpoint } from './cancel-subscription.js';
+import { listApiKeysEndpoint } from './list-api-keys.js';
+import { createApiKeyEndpoint } from './create-api-key.js';
+import { changeApiKeyEndpoint } from './change-api-key.js';
+import { revokeApiKeyEndpoint } from './revoke-api-key.js';
+import { rollApiKeyEndpoint } from './roll-api-key.js';
+import { apiKeyUsageEndpoint } from './api-key-usage.js';
+
+export const ENDPOINTS = [
+  loginEndpoint,
+  registerEndpoint,
+  listDevicesEndpoint,
+  registerDeviceEndpoint,
+  listCatalogEndpoint,
+  importCatalogEndpoint,
+  listPlansEndpoint,
+  createSubscriptionEndpoint,
+  listSubscriptionsEndpoint,
+  cancelSubscriptionEndpoint,
+  listApiKeysEndpoint,
+  createApiKeyEndpoint,
+  changeApiKeyEndpoint,
+  revokeApiKeyEndpoint,
+  rollApiKeyEndpoint,
+  apiKeyUsageEndpoint,
+] as const;
+
+export {
+  loginEndpoint,
+  registerEndpoint,
+  listDevicesEndpoint,
+  registerDeviceEndpoint,
+  listCatalogEndpoint,
+  importCatalogEndpoint,
+  listPlansEndpoint,
+  createSubscriptionEndpoint,
+  listSubscriptionsEndpoint,
+  cancelSubscriptionEndpoint,
+  listApiKeysEndpoint,
+  createApiKeyEndpoint,
+  changeApiKeyEndpoint,
+  revokeApiKeyEndpoint,
+  rollApiKeyEndpoint,
+  apiKeyUsageEndpoint,
+};
