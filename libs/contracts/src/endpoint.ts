@@ -65,6 +65,8 @@ export interface Endpoint {
   requestBody?: z.ZodType;
   /** Defaults to `json` when there is a requestBody. */
   bodyReading?: BodyReading;
+  /** The largest body the service reads for this operation (413 beyond); the service's default when unset. */
+  bodyLimitBytes?: number;
   /** Success status and body; the error statuses common to every operation are added by the document's builder. */
   success: SuccessDoc;
   /** Other success answers of the same operation (an idempotent repeat answering 200, for instance). */

@@ -30,7 +30,7 @@ export const routerPath = (path: string): string => path.replace(/\{(\w+)\}/g, '
  * gateway already enforced the role; the service checks it again so a route declared wrongly at
  * the gateway, or any other holder of the internal secret, never reaches a user's data.
  */
-export async function operationInput<E extends Endpoint>(endpoint: E, ctx: AppContext): Promise<OperationInput<E>> {
+async function operationInput<E extends Endpoint>(endpoint: E, ctx: AppContext): Promise<OperationInput<E>> {
   const caller = endpoint.user.kind === 'user' ? requireCaller(ctx, { minRole: endpoint.user.minRole }) : null;
   const query = endpoint.query ? parseQuery(endpoint.query.schema, ctx) : undefined;
   const body = endpoint.requestBody && endpoint.bodyReading !== 'own' ? await readBody(endpoint, endpoint.requestBody, ctx) : undefined;
@@ -39,7 +39,7 @@ export async function operationInput<E extends Endpoint>(endpoint: E, ctx: AppCo
 
 async function readBody(endpoint: Endpoint, schema: z.ZodType, ctx: AppContext): Promise<unknown> {
   const sent = Number(ctx.get('content-length') || 0) > 0 || Boolean(ctx.get('transfer-encoding'));
-  const raw = endpoint.bodyReading === 'optional-json' && !sent ? {} : await readJsonBody(ctx);
+  const raw = endpoint.bodyReading === 'optional-json' && !sent ? {} : await readJsonBody(ctx, endpoint.bodyLimitBytes);
   return parseInput(schema, raw, 'body');
 }
 

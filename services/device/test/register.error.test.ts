@@ -38,6 +38,7 @@ describe('POST /api/Devices/Register refusals', () => {
     expect(body).toEqual({
       error: 'Conflict',
       message: 'This serial number is registered to another account',
+      code: 'conflict',
       requestId: expect.any(String),
     });
     expect(JSON.stringify(body)).not.toContain(String(owner));

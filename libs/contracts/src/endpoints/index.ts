@@ -35,21 +35,19 @@ export const ENDPOINTS = [
   apiKeyUsageEndpoint,
 ] as const;
 
-export {
-  loginEndpoint,
-  registerEndpoint,
-  listDevicesEndpoint,
-  registerDeviceEndpoint,
-  listCatalogEndpoint,
-  importCatalogEndpoint,
-  listPlansEndpoint,
-  createSubscriptionEndpoint,
-  listSubscriptionsEndpoint,
-  cancelSubscriptionEndpoint,
-  listApiKeysEndpoint,
-  createApiKeyEndpoint,
-  changeApiKeyEndpoint,
-  revokeApiKeyEndpoint,
-  rollApiKeyEndpoint,
-  apiKeyUsageEndpoint,
-};
+export * from './login.js';
+export * from './register.js';
+export * from './list-devices.js';
+export * from './register-device.js';
+export * from './list-catalog.js';
+export * from './import-catalog.js';
+export * from './list-plans.js';
+export * from './create-subscription.js';
+export * from './list-subscriptions.js';
+export * from './cancel-subscription.js';
+export * from './list-api-keys.js';
+export * from './create-api-key.js';
+export * from './change-api-key.js';
+export * from './revoke-api-key.js';
+export * from './roll-api-key.js';
+export * from './api-key-usage.js';

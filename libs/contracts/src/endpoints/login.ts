@@ -15,6 +15,8 @@ export const loginEndpoint = {
     'address (that address), 30 from one address (every account), or 50 for an account from all addresses (addresses it has not signed in from): ' +
     '429 with Retry-After, the same answer for every limit and for unknown e-mails. Public keys: GET /.well-known/jwks.json.',
   requestBody: loginRequestSchema,
+  // A login body is a few hundred bytes; anything near this is not a sign-in form.
+  bodyLimitBytes: 8 * 1024,
   success: { status: 200, description: 'Signed in', schema: loginResponseSchema },
   errors: { 400: 'Invalid body', 429: 'Too many failed attempts; see Retry-After' },
 } satisfies Endpoint;

@@ -15,6 +15,8 @@ export const registerDeviceEndpoint = {
     'registered to another account gives 409. An unknown catalogEntryId gives 422; it is checked against the catalog service at once ' +
     '(503 with Retry-After when the catalog cannot be reached, nothing written).',
   requestBody: deviceRegisterRequestSchema,
+  // Device bodies are small; anything larger is not a device registration.
+  bodyLimitBytes: 16 * 1024,
   success: { status: 201, description: 'Device registered', schema: deviceSchema },
   alsoSucceeds: [
     {

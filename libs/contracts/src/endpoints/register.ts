@@ -15,6 +15,9 @@ export const registerEndpoint = {
     'A new account starts a trial of TRIAL_DURATION_SECONDS (14 days by default): role 1 until it ends. At most 20 registrations per client ' +
     'address an hour (429 with Retry-After); a taken e-mail is answered 409 without creating anything.',
   requestBody: registerRequestSchema,
+  // The identity service parses it with its own stricter schema (e-mail and name rules, then the password policy).
+  bodyReading: 'own',
+  bodyLimitBytes: 8 * 1024,
   success: { status: 201, description: 'Account created', schema: registerResponseSchema },
   errors: {
     400: 'Invalid body or password outside the policy',
