@@ -1,25 +1,28 @@
 // Tests run on the TypeScript sources (SWC strips types, keeps ESM); `npm run typecheck` checks types.
+// Two projects (docs/architecture.md, "Tests"): `unit` holds the *.unit.test.ts files, which need no
+// PostgreSQL, Redis or RabbitMQ and no child process (`npm run test:unit`, seconds); `integration`
+// holds every other test, against the real servers. `npm test` runs both.
+import { jestModuleNameMapper } from './scripts/package-graph.mjs';
+
 /** @type {import('jest').Config} */
-export default {
+const shared = {
   testEnvironment: 'node',
   roots: ['<rootDir>/libs', '<rootDir>/services', '<rootDir>/gateway', '<rootDir>/launcher', '<rootDir>/test'],
-  testMatch: ['**/test/**/*.test.ts'],
   extensionsToTreatAsEsm: ['.ts'],
   transform: {
     '^.+\\.ts$': ['@swc/jest', { jsc: { parser: { syntax: 'typescript' }, target: 'es2022' }, module: { type: 'es6' } }],
   },
-  moduleNameMapper: {
-    '^@acs/(config|errors|http|logger|metrics|tracing|db|cache|bus|cli|auth|contracts|testing)$': '<rootDir>/libs/$1/src/index.ts',
-    '^@acs/identity-service$': '<rootDir>/services/identity/src/index.ts',
-    '^@acs/device-service$': '<rootDir>/services/device/src/index.ts',
-    '^@acs/dashboard-service$': '<rootDir>/services/dashboard/src/index.ts',
-    '^@acs/billing-service$': '<rootDir>/services/billing/src/index.ts',
-    '^@acs/keys-service$': '<rootDir>/services/keys/src/index.ts',
-    '^@acs/catalog-service$': '<rootDir>/services/catalog/src/index.ts',
-    '^@acs/gateway$': '<rootDir>/gateway/src/index.ts',
-    '^@acs/launcher$': '<rootDir>/launcher/src/index.ts',
-    '^(\\.{1,2}/.*)\\.js$': '$1',
-  },
-  testTimeout: 30000,
+  // Derived from the workspaces' package.json files, like the tsconfig references (scripts/package-graph.mjs).
+  moduleNameMapper: jestModuleNameMapper(),
   modulePathIgnorePatterns: ['<rootDir>/.*/dist/'],
+};
+
+/** @type {import('jest').Config} */
+export default {
+  // A global option: jest ignores it inside a project.
+  testTimeout: 30000,
+  projects: [
+    { ...shared, displayName: 'unit', testMatch: ['**/test/**/*.unit.test.ts'] },
+    { ...shared, displayName: 'integration', testMatch: ['**/test/**/*.test.ts'], testPathIgnorePatterns: ['\\.unit\\.test\\.ts$'] },
+  ],
 };

@@ -3,8 +3,9 @@
 // only its tests import them): npm links workspaces at the root, so an undeclared import works here
 // by accident and breaks the moment a package is built, deployed or tested alone.
 // Usage: node scripts/undeclared-workspaces.mjs [--help]   (exit 1 when any is found)
-import { readFileSync, readdirSync, statSync } from 'node:fs';
+import { readFileSync, readdirSync } from 'node:fs';
 import path from 'node:path';
+import { readWorkspaces } from './package-graph.mjs';
 
 if (process.argv.includes('--help')) {
   console.log(
@@ -14,12 +15,6 @@ if (process.argv.includes('--help')) {
 }
 
 const root = path.resolve(import.meta.dirname, '..');
-const rootManifest = JSON.parse(readFileSync(path.join(root, 'package.json'), 'utf8'));
-const packageDirs = rootManifest.workspaces.flatMap((pattern) =>
-  pattern.endsWith('/*')
-    ? readdirSync(path.join(root, pattern.slice(0, -2))).map((name) => path.join(pattern.slice(0, -2), name))
-    : [pattern],
-);
 
 function* sourceFiles(dir) {
   for (const entry of readdirSync(dir, { withFileTypes: true })) {
@@ -31,10 +26,7 @@ function* sourceFiles(dir) {
 }
 
 const problems = [];
-for (const dir of packageDirs) {
-  const manifestPath = path.join(root, dir, 'package.json');
-  if (!statSync(manifestPath, { throwIfNoEntry: false })) continue;
-  const manifest = JSON.parse(readFileSync(manifestPath, 'utf8'));
+for (const { dir, manifest } of readWorkspaces()) {
   const declared = new Set([...Object.keys(manifest.dependencies ?? {}), ...Object.keys(manifest.devDependencies ?? {}), manifest.name]);
   for (const file of sourceFiles(path.join(root, dir))) {
     for (const [, name] of readFileSync(file, 'utf8').matchAll(/(?:from|import)\s*\(?\s*'(@acs\/[a-z-]+)'/g)) {

@@ -150,7 +150,7 @@ const speaker = (brand: string, model: string) => ({
 });
 
 /**
- * A key change answered 200 must hold on the key's very next request (ARCHITECTURE.md, decision
+ * A key change answered 200 must hold on the key's very next request (docs/architecture.md, decision
  * 3). A next request that fails with a 5xx cannot tell, and is counted as unverified.
  */
 async function checkKeyApplied(what: string, key: Auth, expected: number): Promise<void> {

@@ -12,7 +12,7 @@ import { ResponseChecker } from '../fuzz/response-checker.js';
 import { fetchServedDocument, operationsOf, type OpenApiDocument } from '../fuzz/served-document.js';
 import { startSystemWithBroker } from '../fuzz/system-with-broker.js';
 
-// The served document must be usable by a generated client (ARCHITECTURE.md, decision 10): types
+// The served document must be usable by a generated client (docs/architecture.md, decision 10): types
 // from openapi-typescript, a journey over every operation written with openapi-fetch against them,
 // type-checked by tsc and run against the real system, every answer checked by ajv against the
 // schema the document declares for its status.

@@ -32,7 +32,7 @@ async function expectBody(res: Response, status: number, body: { error: string; 
   expect(await res.json()).toMatchObject(body);
 }
 
-describe('the trial state table (service-interface.md)', () => {
+describe('the trial rule (docs/api-contract.md, "Users, roles and tokens")', () => {
   it('trial active: role 1, isTrialSubscription, trial_expires_at; expired: Free on the next request with the same token; login again: role 0', async () => {
     const user = await newUser();
     const { token, body } = await user.login();

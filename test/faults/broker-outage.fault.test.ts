@@ -7,7 +7,7 @@ import { startFaultProxy, testServerUrl, uniqueName, type FaultProxy } from '@ac
 import { startSystemUnderTest, type SystemUnderTest } from '../e2e/system-harness.js';
 import { appKey, bearer, json, newUser, type Auth } from '../e2e/actors.js';
 
-// Fault injection: RabbitMQ goes away while a user subscribes (ARCHITECTURE.md, decision 4: events
+// Fault injection: RabbitMQ goes away while a user subscribes (docs/architecture.md, decision 4: events
 // are never lost). Billing must still accept the subscription (the event waits in its outbox), and
 // once the broker is back the event must reach identity and raise the user's role, with no restart.
 

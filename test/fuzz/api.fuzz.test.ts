@@ -12,7 +12,7 @@ import { ResponseChecker } from './response-checker.js';
 import { fetchServedDocument, operationsOf, type OpenApiDocument, type Operation } from './served-document.js';
 import { startSystemWithBroker } from './system-with-broker.js';
 
-// The API as a third party meets it (ARCHITECTURE.md, decision 10): requests generated from the
+// The API as a third party meets it (docs/architecture.md, decision 10): requests generated from the
 // served /openapi.json, valid and not, against the real system on PostgreSQL, Redis and RabbitMQ.
 // Invariants: never a 5xx, the error shape on every 4xx, no stack trace or SQL text, only statuses
 // (and bodies) the document declares for the operation, X-Request-Id on every answer, /readyz 200 after.

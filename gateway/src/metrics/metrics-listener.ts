@@ -7,7 +7,7 @@ import { sendError, sendJson } from '../respond.js';
 
 /**
  * The scrape endpoint, on its own port (METRICS_PORT) so it is never reachable through the public
- * one (ARCHITECTURE.md, decision 8): GET /metrics, and GET /readyz with what each check said (the
+ * one (docs/architecture.md, decision 8): GET /metrics, and GET /readyz with what each check said (the
  * public /readyz says only ready or not); anything else is 404 in the error shape.
  */
 export function createMetricsListener(registry: Registry, logger: Logger, readiness: () => Promise<Readiness>): RequestListener {

@@ -1,7 +1,10 @@
 import { z } from 'zod';
 import type { RouteSpec } from '../routing/route-table.js';
-import { OPERATIONS, type OperationDoc, type SuccessDoc } from './operations.js';
+import { ENDPOINTS, type Endpoint, type SuccessDoc } from '@acs/contracts';
 import { ERROR_SCHEMA, RESPONSE_HEADERS, errorResponses, successHeaders } from './responses.js';
+
+/** The contract of each operation (libs/contracts/src/endpoints), by operationId: shapes, statuses and text. */
+const CONTRACTS = new Map<string, Endpoint>(ENDPOINTS.map((endpoint) => [endpoint.operationId, endpoint]));
 
 function jsonSchema(schema: z.ZodType): Record<string, unknown> {
   const { $schema: _drop, ...rest } = z.toJSONSchema(schema, { io: 'input', unrepresentable: 'any' }) as Record<string, unknown>;
@@ -20,13 +23,13 @@ function successResponse(success: SuccessDoc): Record<string, unknown> {
 }
 
 /** Path parameters (every `{name}` of the path must be described), then query, then header parameters. */
-function parameters(route: RouteSpec, doc: OperationDoc): Record<string, unknown>[] {
+function parameters(route: RouteSpec, doc: Endpoint): Record<string, unknown>[] {
   const path = pathParameterNames(route.path).map((name) => {
-    const described = doc.path?.[name];
+    const described = doc.pathParameters?.[name];
     if (!described) throw new Error(`route ${route.method} ${route.path} does not describe its path parameter {${name}}`);
     return { in: 'path', name, required: true, ...described };
   });
-  const query = (doc.query ?? []).map((q) => ({ in: 'query', required: false, ...q }));
+  const query = (doc.query?.parameters ?? []).map((q) => ({ in: 'query', required: false, ...q }));
   const headers = (doc.headers ?? []).map((h) => ({
     in: 'header',
     name: h.name,
@@ -38,7 +41,7 @@ function parameters(route: RouteSpec, doc: OperationDoc): Record<string, unknown
 }
 
 function operation(route: RouteSpec): Record<string, unknown> {
-  const doc = OPERATIONS[route.operationId];
+  const doc = CONTRACTS.get(route.operationId);
   if (!doc) throw new Error(`route ${route.method} ${route.path} has no OpenAPI description (${route.operationId})`);
   const needsUser = route.user.kind === 'user';
   const responses: Record<string, unknown> = { [doc.success.status]: successResponse(doc.success) };

@@ -1,8 +1,8 @@
 import { SPEC_ERRORS } from '@acs/errors';
 import type { RouteSpec } from '../routing/route-table.js';
-import type { OperationDoc } from './operations.js';
+import type { Endpoint } from '@acs/contracts';
 
-/** The one error shape (ARCHITECTURE.md, decision 5). */
+/** The one error shape (docs/architecture.md, decision 5). */
 export const ERROR_SCHEMA = {
   type: 'object',
   required: ['error', 'message', 'code'],
@@ -83,9 +83,9 @@ export function successHeaders(
  * Every error status the system can answer for this operation, with a description: those any
  * request can meet (node:http before the gateway runs, layer 1, the gateway's checks, the
  * upstream call), those that follow from the route (user requirement, body, path parameters),
- * and the operation's own (OperationDoc.errors, which also override the generic descriptions).
+ * and the operation's own (the contract's errors, which also override the generic descriptions).
  */
-export function errorResponses(route: RouteSpec, doc: OperationDoc): Record<number, Record<string, unknown>> {
+export function errorResponses(route: RouteSpec, doc: Endpoint): Record<number, Record<string, unknown>> {
   const needsUser = route.user.kind === 'user';
   const hasBody = doc.requestBody !== undefined;
   const descriptions: Record<number, string> = {
@@ -96,7 +96,7 @@ export function errorResponses(route: RouteSpec, doc: OperationDoc): Record<numb
         : 'Malformed request (a request line or header that cannot be parsed)',
     401: 'API key or secret missing or invalid',
     403: needsUser ? 'Scope missing, or user JWT missing, invalid or with too low a role' : 'The key lacks the required scope',
-    404: doc.path ? 'No such resource' : 'Unknown route',
+    404: doc.pathParameters ? 'No such resource' : 'Unknown route',
     405: 'Method not supported on this path',
     408: 'The request did not arrive in time',
     413: 'Request body too large',

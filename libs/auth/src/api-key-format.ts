@@ -18,7 +18,7 @@ export interface ParsedApiKey {
 
 const KEY_PATTERN = /^([a-z][a-z0-9]{1,15})_(live|test)_([A-Za-z0-9]{16,64})$/;
 
-/** `<prefix>_<environment>_<identifier>` (service-interface.md, "API key format"). */
+/** `<prefix>_<environment>_<identifier>` (docs/api-contract.md, "API keys"). */
 export function parseApiKey(key: string): ParsedApiKey | null {
   const match = KEY_PATTERN.exec(key);
   if (!match) return null;

@@ -1,4 +1,4 @@
-/** Scopes a user may put on an API key (service-interface.md, "Scopes"). */
+/** Scopes a user may put on an API key (docs/api-contract.md, "Scopes"). */
 export const ASSIGNABLE_SCOPES = ['auth:login', 'auth:register', 'register:device', 'read:devices', 'write:devices'] as const;
 
 /** Held only by the service's own web application; exists only in the data store, never assignable through the API. */

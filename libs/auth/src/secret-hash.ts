@@ -2,7 +2,7 @@ import { hash, timingSafeEqual } from 'node:crypto';
 
 /**
  * API secrets are 256-bit random values, so SHA-256 is enough to make a leaked table useless
- * (ARCHITECTURE.md, decision 2); bcrypt would cost ~60 ms of CPU on every request.
+ * (docs/architecture.md, decision 2); bcrypt would cost ~60 ms of CPU on every request.
  */
 export function hashSecret(secret: string): string {
   return hash('sha256', secret, 'base64url');

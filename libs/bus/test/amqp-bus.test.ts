@@ -8,11 +8,11 @@ import {
   topicMatches,
   type DeliveryInfo,
 } from '@acs/bus';
-import { uniqueName } from '@acs/testing';
-import { connectedBus, RawBroker } from './amqp-support.js';
+import { RawBroker, uniqueName, waitFor } from '@acs/testing';
+import { connectedBus } from './amqp-support.js';
 import { describeBusContract, type BusHarness } from './bus-contract.js';
 import { describeBusTracingContract } from './bus-tracing-contract.js';
-import { buildEnvelope, captureLogs, waitFor, type CapturedLogs } from './support.js';
+import { buildEnvelope, captureLogs, type CapturedLogs } from './support.js';
 import { TOPIC_CASES } from './topic-cases.js';
 
 const amqpHarness = async ({ logger }: CapturedLogs): Promise<BusHarness> => {

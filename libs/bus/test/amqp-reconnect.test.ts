@@ -2,9 +2,9 @@ import { execFile } from 'node:child_process';
 import { promisify } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import { BusUnavailableError, createAmqpBus, subscriptionQueueNames, type BusEnvelope, type DeliveryInfo } from '@acs/bus';
-import { startFaultProxy, uniqueName, type FaultProxy } from '@acs/testing';
-import { AMQP_URL, RawBroker, connectedBus } from './amqp-support.js';
-import { buildEnvelope, captureLogs, sleep, waitFor } from './support.js';
+import { RawBroker, sleep, startFaultProxy, uniqueName, waitFor, type FaultProxy } from '@acs/testing';
+import { AMQP_URL, connectedBus } from './amqp-support.js';
+import { buildEnvelope, captureLogs } from './support.js';
 
 const run = promisify(execFile);
 const RETRY_DELAYS = [50];

@@ -14,8 +14,8 @@ import {
   type Subscription,
 } from '@acs/bus';
 import { Registry } from '@acs/metrics';
-import { metricValue } from '@acs/testing';
-import { buildEnvelope, captureLogs, sleep, waitFor, type CapturedLogs } from './support.js';
+import { metricValue, sleep, waitFor } from '@acs/testing';
+import { buildEnvelope, captureLogs, type CapturedLogs } from './support.js';
 
 /** What the shared suite needs from an implementation. */
 export interface BusHarness {

@@ -2,8 +2,8 @@ import { afterEach, beforeEach, describe, expect, it } from '@jest/globals';
 import { SpanKind, SpanStatusCode, trace } from '@opentelemetry/api';
 import type { BusEnvelope, DeliveryInfo } from '@acs/bus';
 import type { BusHarness } from './bus-contract.js';
-import { buildEnvelope, captureLogs, sleep, waitFor, type CapturedLogs } from './support.js';
-import { idsOf, inTestSpan, parentIdOf, startTestTracing, type TestTracing } from './tracing-support.js';
+import { idsOf, inTestSpan, parentIdOf, sleep, startTestTracing, waitFor, type TestTracing } from '@acs/testing';
+import { buildEnvelope, captureLogs, type CapturedLogs } from './support.js';
 
 const FAST_RETRY = { retryDelaysMs: [30] };
 const ROUTING_KEY = 'subscription.activated.v1';

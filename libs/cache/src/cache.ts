@@ -13,7 +13,7 @@ export interface VersionedEntry {
 }
 
 /**
- * The cache the gateway reads on every request and the owning services write through (ARCHITECTURE.md,
+ * The cache the gateway reads on every request and the owning services write through (docs/architecture.md,
  * decision 3). Two implementations: Redis (`createRedisCache`) and in-process (`createMemoryCache`, the
  * embedded default); the contract tests run the same suite against both.
  *
@@ -44,7 +44,7 @@ export interface Cache {
   incrWithTtl(key: string, ttlSeconds: number): Promise<{ count: number; ttlSeconds: number }>;
   /**
    * Redis only (absent on the in-process cache): runs a script that returns an array, on the connection and in
-   * the same write as the gateway's per-request reads (ARCHITECTURE.md, decision 9). Rejects like mget when the
+   * the same write as the gateway's per-request reads (docs/architecture.md, decision 9). Rejects like mget when the
    * store is unreachable.
    */
   evalScript?(script: CacheScript, keys: readonly string[], args: readonly string[]): Promise<RespReply[]>;

@@ -3,7 +3,7 @@ import { rateLimitsSchema } from './rate-limits.js';
 
 /**
  * The projection of an API key that the keys service writes through to Redis and the gateway
- * reads on every request (ARCHITECTURE.md, decision 3). Only what layer 1 needs: no name, no dates.
+ * reads on every request (docs/architecture.md, decision 3). Only what layer 1 needs: no name, no dates.
  */
 export const apiKeyCacheRecordSchema = z.object({
   id: z.string(),

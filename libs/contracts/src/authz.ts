@@ -4,7 +4,7 @@ import { ROLE } from './roles.js';
 /**
  * The per-user authorization record identity writes through to Redis on every change and the
  * gateway reads on every user request, so the effective role is computed from the user's
- * *current* state (ARCHITECTURE.md, decision 3), never copied from a token.
+ * *current* state (docs/architecture.md, decision 3), never copied from a token.
  */
 export const authzRecordSchema = z.object({
   userId: z.number().int().positive(),

@@ -14,7 +14,7 @@ import {
  * times faster than zod on a valid row (docs/performance.md). It answers the parsed entry only
  * when it is certain zod would accept the row and return the same value; anything else (an
  * invalid row, or a shape it does not know) is `undefined`, and the caller asks zod, which stays
- * the judge and the author of every error message. test/catalog-entry-fast.test.ts holds both to
+ * the judge and the author of every error message. test/catalog-entry-fast.unit.test.ts holds both to
  * that on random rows, so a change to the schema that is not made here makes the fast path
  * decline (slower, still right) or fails that test, never lets a bad row through.
  */

@@ -1,6 +1,6 @@
 import { z } from 'zod';
 
-// Shapes the spec fixes for the identity endpoints (service-interface.md, "Resources and their fields").
+// Shapes the spec fixes for the identity endpoints (docs/api-contract.md, "Operations").
 
 export const loginRequestSchema = z.object({
   email: z.string().email(),

@@ -6,7 +6,7 @@ export const JWT_ISSUER_DEFAULT = 'acs-identity';
 export const JWT_AUDIENCE_DEFAULT = 'acs-api';
 export const JWKS_PATH = '/.well-known/jwks.json';
 
-/** The spec's claims (service-interface.md, "JWT claims"), plus the registered ones jose checks. */
+/** The spec's claims (docs/api-contract.md, "Users, roles and tokens"), plus the registered ones jose checks. */
 export const userClaimsSchema = z.object({
   sub: z.string().regex(/^[1-9][0-9]{0,15}$/),
   email: z.string(),

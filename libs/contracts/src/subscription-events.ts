@@ -3,7 +3,7 @@ import { z } from 'zod';
 /**
  * Subscription events: billing publishes them (through its outbox) to the durable topic exchange,
  * identity consumes them to keep the user's subscription end and plan type current. Both ends
- * parse with these schemas (ARCHITECTURE.md, decision 4). A breaking change gets a new `.vN` type
+ * parse with these schemas (docs/architecture.md, decision 4). A breaking change gets a new `.vN` type
  * published next to the old one until every consumer reads the new one.
  */
 export const SUBSCRIPTION_EVENT_TYPES = {

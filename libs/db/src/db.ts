@@ -34,7 +34,7 @@ export interface Db extends Queryable {
 }
 
 export interface OpenDatabaseOptions {
-  /** PostgreSQL connection URL; unset or empty selects embedded PGlite (ARCHITECTURE.md, decision 6). */
+  /** PostgreSQL connection URL; unset or empty selects embedded PGlite (docs/architecture.md, decision 6). */
   url?: string;
   /** PGlite's data directory, created when missing; unset keeps the database in memory. */
   dataDir?: string;

@@ -2,7 +2,7 @@ import { AppError, type ErrorDetail } from './app-error.js';
 import { errorOf } from './factories.js';
 import { isDependencyUnavailable } from './dependency-unavailable.js';
 
-/** The one error shape of the whole platform (ARCHITECTURE.md, decision 5). */
+/** The one error shape of the whole platform (docs/architecture.md, decision 5). */
 export interface ErrorBody {
   error: string;
   message: string;

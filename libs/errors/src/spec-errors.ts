@@ -1,7 +1,7 @@
 import { AppError } from './app-error.js';
 
 /**
- * The contract's exact 401/403 bodies (service-interface.md, "Errors"). `error` and `message` are used
+ * The contract's exact 401/403 bodies (docs/api-contract.md, "Errors"). `error` and `message` are used
  * verbatim: client apps match on these strings. `code` and `hint` are ours, beside them.
  */
 export const SPEC_ERRORS = {

@@ -8,6 +8,7 @@ import { accessLog } from './access-log.js';
 import { errorMiddleware } from './error-middleware.js';
 import { requireGatewaySignature } from './internal-auth.js';
 import { metricsRoutes } from './metrics-route.js';
+import { probeRoutes, type ReadinessCheck } from './health.js';
 import { endRequestSpans, startRequestSpans } from './trace-requests.js';
 import type { AppState } from './types.js';
 import { tracingIsOn } from '@acs/tracing';
@@ -24,6 +25,8 @@ export interface HttpAppOptions {
   routers: Router<AppState>[];
   /** The service's registry (createMetricsRegistry): served at /metrics, with every request counted by route pattern. */
   metrics: Registry;
+  /** What /readyz asks before it answers 200 (each named check: 'ok' or what is wrong); /healthz always answers. */
+  readiness: Record<string, ReadinessCheck>;
 }
 
 /**
@@ -31,7 +34,7 @@ export interface HttpAppOptions {
  * middleware, gateway signature check, the request's trace span (when tracing is on), the routers (after `/metrics`), then 404/405 in the
  * platform's error shape. Never listens: tests drive `app.callback()` and main.ts hands it to `listen()`.
  */
-export function createHttpApp({ service, logger, internalSecret, peerSecrets, routers, metrics }: HttpAppOptions): Koa<AppState> {
+export function createHttpApp({ service, logger, internalSecret, peerSecrets, routers, metrics, readiness }: HttpAppOptions): Koa<AppState> {
   const app = new Koa<AppState>();
   app.silent = true; // errors are logged by errorMiddleware, with the request id
   app.on('error', (err: unknown) => logger.error({ err }, 'unhandled application error'));
@@ -53,7 +56,7 @@ export function createHttpApp({ service, logger, internalSecret, peerSecrets, ro
     }
     if (ctx.status === 404) throw notFound(`No route for ${ctx.method} ${ctx.path}`);
   });
-  for (const router of [metricsRoutes(metrics), ...routers]) {
+  for (const router of [metricsRoutes(metrics), probeRoutes(readiness), ...routers]) {
     app.use(router.routes());
     app.use(router.allowedMethods());
   }

@@ -1,4 +1,4 @@
-import type { Router } from '@koa/router';
+import { Router } from '@koa/router';
 import type { AppState } from './types.js';
 
 export interface Readiness {
@@ -26,8 +26,9 @@ export async function runChecks(checks: Record<string, ReadinessCheck>): Promise
   return { ready: outcomes.every((outcome) => outcome === 'ok'), checks: report };
 }
 
-/** `/healthz`: the process is alive. `/readyz`: its dependencies answer and its schema is migrated. */
-export function addProbeRoutes(router: Router<AppState>, checks: Record<string, ReadinessCheck>): void {
+/** `/healthz`: the process is alive. `/readyz`: its dependencies answer and its schema is migrated. createHttpApp mounts both. */
+export function probeRoutes(checks: Record<string, ReadinessCheck>): Router<AppState> {
+  const router = new Router<AppState>();
   router.get('/healthz', (ctx) => {
     ctx.body = { status: 'ok' };
   });
@@ -36,4 +37,5 @@ export function addProbeRoutes(router: Router<AppState>, checks: Record<string, 
     ctx.status = readiness.ready ? 200 : 503;
     ctx.body = readiness;
   });
+  return router;
 }

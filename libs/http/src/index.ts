@@ -18,3 +18,4 @@ export * from './close-stack.js';
 export * from './run-standalone.js';
 export { NOT_UTF8_MESSAGE, nonUtf8QueryParameters } from './utf8-input.js';
 export { lingerAfterAnswer } from './lingering-close.js';
+export * from './operation-router.js';

@@ -4,7 +4,7 @@ import type { AppState } from './types.js';
 
 /**
  * `GET /metrics` for Prometheus. Unsigned like the probes (PROBE_PATHS): services are reachable
- * only on the cluster network, and the gateway never routes this path (ARCHITECTURE.md, decision 8).
+ * only on the cluster network, and the gateway never routes this path (docs/architecture.md, decision 8).
  */
 export function metricsRoutes(registry: Registry): Router<AppState> {
   const router = new Router<AppState>();

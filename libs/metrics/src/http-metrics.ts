@@ -43,7 +43,7 @@ class Recorder implements RouteRecorder {
 
 /**
  * `http_server_requests_total` and `http_server_request_duration_seconds` by method, route pattern
- * and status. The route is always a pattern from a route table (`/api/ApiKeys/{id}`) or
+ * and status. The route is always a pattern from a route table (`/api/<resource>/{id}`) or
  * UNMATCHED_ROUTE, never the raw URL, so ids and query strings never become label values.
  */
 export class HttpMetrics {

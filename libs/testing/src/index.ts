@@ -10,3 +10,6 @@ export * from './metric-samples.js';
 export * from './raw-http.js';
 export * from './amqp-names.js';
 export * from './redis-cluster.js';
+export * from './wait.js';
+export * from './raw-broker.js';
+export * from './test-tracing.js';

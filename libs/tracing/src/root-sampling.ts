@@ -9,7 +9,7 @@ import type { SamplerName } from './settings.js';
  * put in tracing code; docs/performance.md). The decision is the SDK's own on the same trace id:
  * TraceIdRatioBasedSampler keeps a trace when the XOR of the id's four 32-bit words is below
  * ratio × 0xffffffff, and a kept request's span is made with that id (presetTraceId), so the SDK,
- * deciding again, agrees (libs/tracing/test/root-sampling.test.ts holds the two to each other).
+ * deciding again, agrees (libs/tracing/test/root-sampling.unit.test.ts holds the two to each other).
  */
 
 /** The ids of a trace root and whether the configured sampler keeps it. */

@@ -1,5 +1,5 @@
 import type Koa from 'koa';
-import { Router, addProbeRoutes, createHttpApp, type AppState, type HttpAppOptions } from '@acs/http';
+import { createHttpApp, type AppState, type HttpAppOptions } from '@acs/http';
 import { databaseReadinessChecks } from '@acs/db';
 import type { Registry } from '@acs/metrics';
 import type { BillingDeps } from './domain/deps.js';
@@ -19,13 +19,12 @@ export interface BillingAppOptions {
  * outbox keeps their events), so a broker outage must not take billing out of the load balancer.
  */
 export function buildBillingApp({ deps, internalSecret, migrationsDir, metrics }: BillingAppOptions): Koa<AppState> {
-  const probes = new Router<AppState>();
-  addProbeRoutes(probes, databaseReadinessChecks(deps.db, migrationsDir));
   return createHttpApp({
+    readiness: databaseReadinessChecks(deps.db, migrationsDir),
     service: 'billing',
     logger: deps.logger,
     internalSecret,
-    routers: [probes, planRoutes(deps), subscriptionRoutes(deps)],
+    routers: [planRoutes(deps), subscriptionRoutes(deps)],
     metrics,
   });
 }

@@ -1,9 +1,9 @@
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import { createMemoryBus, subscriptionQueueNames, type Bus } from '@acs/bus';
 import { effectiveRole, currentPlanType } from '@acs/contracts';
-import { uniqueName } from '@acs/testing';
+import { uniqueName, sleep, waitFor } from '@acs/testing';
 import { registered, startIdentity, type IdentityHarness } from '../../identity/test/harness.js';
-import { AmqpWorld, sleep, startBilling, waitFor, type BillingHarness } from './harness.js';
+import { AmqpWorld, startBilling, type BillingHarness } from './harness.js';
 
 const nowSeconds = (): number => Math.floor(Date.now() / 1000);
 const PERIOD_SECONDS = 3;

@@ -2,7 +2,16 @@ import { randomBytes, randomInt } from 'node:crypto';
 import { createAmqpBus, subscriptionQueueNames, type AmqpBus, type Bus, type BusEnvelope } from '@acs/bus';
 import type { Db } from '@acs/db';
 import type { Logger } from '@acs/logger';
-import { createTestDatabase, signedFetch, testServerUrl, uniqueName, type TestDatabase } from '@acs/testing';
+import {
+  captureLogger,
+  createTestDatabase,
+  RawBroker,
+  signedFetch,
+  testServerUrl,
+  uniqueName,
+  waitFor,
+  type TestDatabase,
+} from '@acs/testing';
 import {
   billingConfigSchema,
   startBillingService,
@@ -10,15 +19,10 @@ import {
   type BillingService,
   type BillingServiceOptions,
 } from '../src/index.js';
-import { RawBroker } from '../../../libs/bus/test/amqp-support.js';
-import { captureLogs, waitFor } from '../../../libs/bus/test/support.js';
 import { silentLogger as silent, type LogLine } from '@acs/testing';
 
 export type { LogLine };
 const silentLogger = (): Logger => silent('billing-test');
-
-export { RawBroker } from '../../../libs/bus/test/amqp-support.js';
-export { captureLogs, sleep, waitFor } from '../../../libs/bus/test/support.js';
 
 const INTERNAL_SECRET = `billing-test-secret-${randomBytes(16).toString('hex')}`;
 const AMQP_URL = testServerUrl('AMQP_URL');
@@ -118,7 +122,7 @@ export class AmqpWorld {
     const bus = createAmqpBus({
       url,
       exchange: this.exchange,
-      logger: captureLogs('billing-test-bus').logger,
+      logger: captureLogger('billing-test-bus').logger,
       reconnectDelayMs: 50,
       maxReconnectDelayMs: 200,
     });

@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import { BusUnavailableError, type Bus, type BusEnvelope } from '@acs/bus';
-import { metricValue } from '@acs/testing';
-import { newUserId, sleep, startBilling, waitFor, type BillingHarness } from './harness.js';
+import { metricValue, sleep, waitFor } from '@acs/testing';
+import { newUserId, startBilling, type BillingHarness } from './harness.js';
 
 /** A bus the test takes down and brings back; what it accepted is kept. */
 function switchableBus(): Bus & { up: boolean; accepted: BusEnvelope[] } {

@@ -2,19 +2,11 @@ import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import { SpanKind } from '@opentelemetry/api';
 import { createMemoryBus, subscriptionQueueNames, type Bus } from '@acs/bus';
 import { SUBSCRIPTION_ROUTING_KEYS } from '@acs/contracts';
-import { uniqueName } from '@acs/testing';
+import { idsOf, inTestSpan, parentIdOf, startTestTracing, uniqueName, waitFor, type ReadableSpan, type TestTracing } from '@acs/testing';
 import { APPLY_SPAN_NAME } from '../../identity/src/consumers/subscription-events-consumer.js';
 import { findRow, registered, startIdentity, type IdentityHarness } from '../../identity/test/harness.js';
-import {
-  idsOf,
-  inTestSpan,
-  parentIdOf,
-  startTestTracing,
-  type ReadableSpan,
-  type TestTracing,
-} from '../../../libs/bus/test/tracing-support.js';
 import { subscribe } from '../src/domain/subscribe.js';
-import { AmqpWorld, newUserId, startBilling, waitFor, type BillingHarness } from './harness.js';
+import { AmqpWorld, newUserId, startBilling, type BillingHarness } from './harness.js';
 
 const PUBLISH_ACTIVATED = `publish ${SUBSCRIPTION_ROUTING_KEYS.activated}`;
 

@@ -1,8 +1,8 @@
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import type { AmqpBus, BusEnvelope } from '@acs/bus';
 import { subscriptionEventSchema } from '../src/contracts.js';
-import { startFaultProxy, testServerUrl, type FaultProxy } from '@acs/testing';
-import { AmqpWorld, newUserId, outboxRows, sleep, startBilling, waitFor, type BillingHarness } from './harness.js';
+import { startFaultProxy, testServerUrl, type FaultProxy, sleep, waitFor } from '@acs/testing';
+import { AmqpWorld, newUserId, outboxRows, startBilling, type BillingHarness } from './harness.js';
 
 describe('billing with the broker unreachable', () => {
   let world: AmqpWorld;

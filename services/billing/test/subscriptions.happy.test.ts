@@ -7,7 +7,8 @@ import {
   subscriptionPlanListResponseSchema,
   subscriptionViewSchema,
 } from '../src/contracts.js';
-import { AmqpWorld, PLANS_PATH, SUBSCRIPTIONS_PATH, newUserId, outboxRows, startBilling, waitFor, type BillingHarness } from './harness.js';
+import { waitFor } from '@acs/testing';
+import { AmqpWorld, PLANS_PATH, SUBSCRIPTIONS_PATH, newUserId, outboxRows, startBilling, type BillingHarness } from './harness.js';
 
 let world: AmqpWorld;
 let bus: AmqpBus;

@@ -1,5 +1,5 @@
 import type Koa from 'koa';
-import { Router, addProbeRoutes, createHttpApp, type AppState, type HttpAppOptions } from '@acs/http';
+import { createHttpApp, type AppState, type HttpAppOptions } from '@acs/http';
 import { databaseReadinessChecks, type Db } from '@acs/db';
 import type { Logger } from '@acs/logger';
 import type { Registry } from '@acs/metrics';
@@ -33,15 +33,13 @@ export function buildCatalogApp({
   metrics,
   listing,
 }: CatalogAppOptions): Koa<AppState> {
-  const probes = new Router<AppState>();
-  addProbeRoutes(probes, databaseReadinessChecks(db, migrationsDir));
   return createHttpApp({
+    readiness: databaseReadinessChecks(db, migrationsDir),
     service: 'catalog',
     logger,
     internalSecret,
     peerSecrets,
     routers: [
-      probes,
       catalogRoutes(reads, {
         maxAgeSeconds: listing.maxAgeSeconds,
         deepOffset: listing.deepOffset,

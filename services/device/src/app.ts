@@ -1,5 +1,5 @@
 import type Koa from 'koa';
-import { Router, addProbeRoutes, createHttpApp, type AppState, type HttpAppOptions } from '@acs/http';
+import { createHttpApp, type AppState, type HttpAppOptions } from '@acs/http';
 import { databaseReadinessChecks } from '@acs/db';
 import type { Registry } from '@acs/metrics';
 import type { DeviceDeps } from './domain/deps.js';
@@ -14,10 +14,15 @@ export interface DeviceAppOptions {
 }
 
 export function buildDeviceApp({ deps, internalSecret, migrationsDir, metrics }: DeviceAppOptions): Koa<AppState> {
-  const probes = new Router<AppState>();
   // The catalog is not a readiness check: listing works without it (catalogUnavailable), and
   // a registration that needs it answers 503 by itself. Taking the service out of rotation
   // whenever the catalog blips would turn a partial outage into a full one.
-  addProbeRoutes(probes, databaseReadinessChecks(deps.db, migrationsDir));
-  return createHttpApp({ service: 'device', logger: deps.logger, internalSecret, routers: [probes, deviceRoutes(deps)], metrics });
+  return createHttpApp({
+    readiness: databaseReadinessChecks(deps.db, migrationsDir),
+    service: 'device',
+    logger: deps.logger,
+    internalSecret,
+    routers: [deviceRoutes(deps)],
+    metrics,
+  });
 }

@@ -1,5 +1,5 @@
 import type Koa from 'koa';
-import { Router, addProbeRoutes, createHttpApp, type AppState, type HttpAppOptions } from '@acs/http';
+import { createHttpApp, type AppState, type HttpAppOptions } from '@acs/http';
 import { databaseReadinessChecks } from '@acs/db';
 import type { Registry } from '@acs/metrics';
 import type { IdentityDeps } from './domain/deps.js';
@@ -15,16 +15,15 @@ export interface IdentityAppOptions {
 }
 
 export function buildIdentityApp({ deps, internalSecret, migrationsDir, metrics }: IdentityAppOptions): Koa<AppState> {
-  const probes = new Router<AppState>();
-  addProbeRoutes(probes, {
-    ...databaseReadinessChecks(deps.db, migrationsDir),
-    cache: async () => ((await deps.cache.ping()) ? 'ok' : 'not reachable'),
-  });
   return createHttpApp({
+    readiness: {
+      ...databaseReadinessChecks(deps.db, migrationsDir),
+      cache: async () => ((await deps.cache.ping()) ? 'ok' : 'not reachable'),
+    },
     service: 'identity',
     logger: deps.logger,
     internalSecret,
-    routers: [probes, userRoutes(deps), internalRoutes(deps)],
+    routers: [userRoutes(deps), internalRoutes(deps)],
     metrics,
   });
 }

@@ -1,9 +1,17 @@
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import { createAmqpBus, deadLetterQueueName, subscriptionQueueNames, type AmqpBus } from '@acs/bus';
-import { signedFetch, startFaultProxy, uniqueName, type FaultProxy } from '@acs/testing';
+import {
+  captureLogger,
+  RawBroker,
+  signedFetch,
+  sleep,
+  startFaultProxy,
+  testServerUrl,
+  uniqueName,
+  waitFor,
+  type FaultProxy,
+} from '@acs/testing';
 import { SUBSCRIPTION_ROUTING_KEYS } from '../src/consumers/contracts.js';
-import { AMQP_URL, RawBroker } from '../../../libs/bus/test/amqp-support.js';
-import { captureLogs, sleep, waitFor } from '../../../libs/bus/test/support.js';
 import { startIdentityService } from '../src/index.js';
 import {
   INTERNAL_SECRET,
@@ -30,12 +38,12 @@ describe('identity consuming subscription events from RabbitMQ', () => {
 
   beforeAll(async () => {
     raw = await RawBroker.open();
-    proxy = await startFaultProxy(AMQP_URL, 5672);
+    proxy = await startFaultProxy(testServerUrl('AMQP_URL'), 5672);
     // Identity's bus goes through a proxy the test can cut, as a broker restart would.
     bus = createAmqpBus({
       url: proxy.url,
       exchange,
-      logger: captureLogs('identity-bus').logger,
+      logger: captureLogger('identity-bus').logger,
       reconnectDelayMs: 50,
       maxReconnectDelayMs: 200,
     });
@@ -106,13 +114,13 @@ describe('identity consuming subscription events from RabbitMQ', () => {
   });
 
   it('starts and serves logins while the broker is unreachable, and consumes once it is back', async () => {
-    const otherProxy = await startFaultProxy(AMQP_URL, 5672);
+    const otherProxy = await startFaultProxy(testServerUrl('AMQP_URL'), 5672);
     const otherQueue = uniqueName('identity_test_late_consumer');
     otherProxy.cut();
     const lateBus = createAmqpBus({
       url: otherProxy.url,
       exchange,
-      logger: captureLogs('identity-late-bus').logger,
+      logger: captureLogger('identity-late-bus').logger,
       reconnectDelayMs: 50,
       maxReconnectDelayMs: 200,
     });

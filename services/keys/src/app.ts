@@ -1,5 +1,5 @@
 import type Koa from 'koa';
-import { Router, addProbeRoutes, createHttpApp, type AppState, type HttpAppOptions } from '@acs/http';
+import { createHttpApp, type AppState, type HttpAppOptions } from '@acs/http';
 import { databaseReadinessChecks } from '@acs/db';
 import type { RateLimits } from '@acs/contracts';
 import type { Registry } from '@acs/metrics';
@@ -29,16 +29,15 @@ export function buildKeysApp({
   maxLifetimeDays = null,
   metrics,
 }: KeysAppOptions): Koa<AppState> {
-  const probes = new Router<AppState>();
-  addProbeRoutes(probes, {
-    ...databaseReadinessChecks(deps.db, migrationsDir),
-    cache: async () => ((await deps.cache.ping()) ? 'ok' : 'not reachable'),
-  });
   return createHttpApp({
+    readiness: {
+      ...databaseReadinessChecks(deps.db, migrationsDir),
+      cache: async () => ((await deps.cache.ping()) ? 'ok' : 'not reachable'),
+    },
     service: 'keys',
     logger: deps.logger,
     internalSecret,
-    routers: [probes, internalRoutes(deps), apiKeyRoutes(deps, { keysPerUser, rateLimitCeiling, maxLifetimeDays })],
+    routers: [internalRoutes(deps), apiKeyRoutes(deps, { keysPerUser, rateLimitCeiling, maxLifetimeDays })],
     metrics,
   });
 }

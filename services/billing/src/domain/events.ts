@@ -15,7 +15,7 @@ const storedPayloadSchema = subscriptionEventPayloadSchema.omit({ sequence: true
 
 /**
  * Records the event in the outbox inside the caller's transaction: the subscription change and
- * its event commit together or not at all (ARCHITECTURE.md, decision 4). The request's trace
+ * its event commit together or not at all (docs/architecture.md, decision 4). The request's trace
  * context goes with it, so the relay publishes the event inside that trace.
  */
 export async function recordEvent(

@@ -1,4 +1,5 @@
-import { Router, type AppState } from '@acs/http';
+import { listPlansEndpoint } from '@acs/contracts';
+import { Router, handle, type AppState } from '@acs/http';
 import type { SubscriptionPlanView } from '../contracts.js';
 import { listPlans } from '../data-access/plans-repository.js';
 import type { BillingDeps } from '../domain/deps.js';
@@ -13,10 +14,9 @@ const toPlanView = (plan: Plan): SubscriptionPlanView => ({
   billingInterval: plan.billingInterval,
 });
 
-/** GET /api/SubscriptionPlans: scope read:devices, checked by the gateway; no user needed. */
 export function planRoutes(deps: BillingDeps): Router<AppState> {
   const router = new Router<AppState>();
-  router.get('/api/SubscriptionPlans', async (ctx) => {
+  handle(router, listPlansEndpoint, async (ctx) => {
     ctx.body = { items: (await listPlans(deps.db)).map(toPlanView) };
   });
   return router;

@@ -1,6 +1,7 @@
-import { Router, parseInput, readJsonBody, requireCaller, type AppContext, type AppState } from '@acs/http';
+import { cancelSubscriptionEndpoint, createSubscriptionEndpoint, listSubscriptionsEndpoint } from '@acs/contracts';
+import { Router, handle, type AppContext, type AppState } from '@acs/http';
 import { badRequest } from '@acs/errors';
-import { IDEMPOTENCY_KEY_HEADER, idempotencyKeySchema, subscriptionCreateRequestSchema } from '../contracts.js';
+import { IDEMPOTENCY_KEY_HEADER, idempotencyKeySchema } from '../contracts.js';
 import type { BillingDeps } from '../domain/deps.js';
 import { cancelSubscription } from '../domain/cancel-subscription.js';
 import { listUserSubscriptions } from '../domain/list-subscriptions.js';
@@ -17,24 +18,21 @@ function idempotencyKey(ctx: AppContext): string | null {
   return parsed.data;
 }
 
-/** /api/Subscriptions: reached only through the gateway with system:full-access and the user's JWT. */
+/** The user's subscription operations: reached only through the gateway with system:full-access and the user's JWT. */
 export function subscriptionRoutes(deps: BillingDeps): Router<AppState> {
   const router = new Router<AppState>();
-  router.get('/api/Subscriptions', async (ctx) => {
-    ctx.body = { items: await listUserSubscriptions(deps, requireCaller(ctx).userId) };
+  handle(router, listSubscriptionsEndpoint, async (ctx, { caller }) => {
+    ctx.body = { items: await listUserSubscriptions(deps, caller.userId) };
   });
-  router.post('/api/Subscriptions', async (ctx) => {
-    const { userId } = requireCaller(ctx);
-    const key = idempotencyKey(ctx);
-    const body = parseInput(subscriptionCreateRequestSchema, await readJsonBody(ctx), 'body');
-    const answer = await subscribe(deps, userId, body, key);
+  handle(router, createSubscriptionEndpoint, async (ctx, { caller, body }) => {
+    const answer = await subscribe(deps, caller.userId, body, idempotencyKey(ctx));
     ctx.status = answer.status;
     ctx.set('Cache-Control', 'no-store');
     if (answer.replayed) ctx.set('Idempotent-Replayed', 'true');
     ctx.body = answer.body;
   });
-  router.delete('/api/Subscriptions/:id', async (ctx) => {
-    ctx.body = await cancelSubscription(deps, requireCaller(ctx).userId, ctx.params.id!);
+  handle(router, cancelSubscriptionEndpoint, async (ctx, { caller, params }) => {
+    ctx.body = await cancelSubscription(deps, caller.userId, params.id!);
   });
   return router;
 }

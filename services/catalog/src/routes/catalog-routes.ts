@@ -1,5 +1,5 @@
-import { Router, parseQuery, type AppState } from '@acs/http';
-import { catalogQuerySchema } from '@acs/contracts';
+import { Router, handle, type AppState } from '@acs/http';
+import { listCatalogEndpoint } from '@acs/contracts';
 import type { CatalogReads } from '../data-access/catalog-reads.js';
 import { catalogEtag, matchesIfNoneMatch } from '../domain/catalog-etag.js';
 import { listCatalog, planCatalogListing, type ListOptions } from '../domain/list-catalog.js';
@@ -12,8 +12,8 @@ export interface CatalogRouteOptions extends ListOptions {
 export function catalogRoutes(reads: CatalogReads, options: CatalogRouteOptions): Router<AppState> {
   const router = new Router<AppState>();
   const cacheControl = `private, max-age=${options.maxAgeSeconds}`;
-  router.get('/api/Dac', async (ctx) => {
-    const listing = planCatalogListing(parseQuery(catalogQuerySchema, ctx));
+  handle(router, listCatalogEndpoint, async (ctx, { query }) => {
+    const listing = planCatalogListing(query);
     // The version is read before the rows: a write committing in between can only make the tag
     // older than the body (one extra 200 later), never tag an old body with the new version.
     const { db, version } = await reads.source();

@@ -1,6 +1,5 @@
-import { z } from 'zod';
-import { Router, parseQuery, readJsonBody, requireCaller, type AppContext, type AppState } from '@acs/http';
-import { ROLE, type CatalogEntryInput } from '@acs/contracts';
+import { Router, handle, readJsonBody, type AppContext, type AppState } from '@acs/http';
+import { importCatalogEndpoint, type CatalogEntryInput } from '@acs/contracts';
 import { badRequest, errorOf } from '@acs/errors';
 import type { Db } from '@acs/db';
 import { importCatalog } from '../domain/import-catalog.js';
@@ -8,13 +7,6 @@ import { readCatalogVersion } from '../data-access/catalog-version.js';
 import type { CatalogReads } from '../data-access/catalog-reads.js';
 import { IMPORT_MAX_BODY_BYTES, IMPORT_MAX_DETAILS, IMPORT_MAX_ROWS } from '../domain/import-limits.js';
 import { importRows, problemsMessage, validateImport } from '../domain/validate-import.js';
-
-/** Only dryRun; anything else (a typo such as dry_run) is refused rather than silently writing. */
-const importQuerySchema = z.strictObject({
-  dryRun: z.enum(['true', 'false'], { message: 'dryRun must be true or false' }).optional(),
-});
-
-const IMPORT_PATH = '/api/Dac/import';
 
 /**
  * Reads the body once and validates every row. The raw rows live only in this frame: once it
@@ -41,11 +33,8 @@ async function readImport(ctx: AppContext): Promise<CatalogEntryInput[]> {
 
 export function importRoutes(db: Db, reads: CatalogReads): Router<AppState> {
   const router = new Router<AppState>();
-  router.post(IMPORT_PATH, async (ctx) => {
-    // The gateway already required write:devices and an Admin JWT; the service checks the role it
-    // was given too, so a mis-declared route can never open the import to other callers.
-    requireCaller(ctx, { minRole: ROLE.admin });
-    const { dryRun } = parseQuery(importQuerySchema, ctx);
+  // The contract's Admin check and dryRun query come first (handle): a refused caller's body is never read.
+  handle(router, importCatalogEndpoint, async (ctx, { query: { dryRun } }) => {
     const entries = await readImport(ctx);
     const counts = await importCatalog(db, entries, dryRun === 'true');
     // Read after the commit: at least this import's version, so this instance's next reads see it.

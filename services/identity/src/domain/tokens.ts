@@ -12,7 +12,7 @@ export interface IssuedToken {
 /**
  * The spec's claims: sub, email, role (effective now), plan_type, and trial_expires_at only while
  * a trial is active. The gateway does not trust `role` beyond the moment of issue: it recomputes
- * the role per request from the authorization record (ARCHITECTURE.md, decision 3).
+ * the role per request from the authorization record (docs/architecture.md, decision 3).
  */
 export async function issueToken(
   { signer, settings }: Pick<IdentityDeps, 'signer' | 'settings'>,

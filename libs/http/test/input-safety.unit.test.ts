@@ -45,6 +45,7 @@ beforeAll(async () => {
       internalSecret: SECRET,
       routers: [router],
       metrics: createMetricsRegistry('input-test'),
+      readiness: {},
     }).callback(),
   );
 });

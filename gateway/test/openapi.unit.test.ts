@@ -3,7 +3,7 @@ import { catalogQuerySchema } from '@acs/contracts';
 import { ROUTES, buildOpenApiDocument } from '@acs/gateway';
 
 /**
- * The spec's Endpoints and Scopes tables (service-interface.md), transcribed. The route table must
+ * The spec's Endpoints and Scopes tables (docs/api-contract.md, "Operations" and "Scopes"), transcribed. The route table must
  * hold exactly these; the scope of the two routes the spec leaves open (ApiKeys, Subscriptions) is
  * the platform's decision: system:full-access. Platform additions are marked where they follow the spec's rows.
  */

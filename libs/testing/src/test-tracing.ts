@@ -2,7 +2,7 @@ import { context, propagation, trace, type SpanContext } from '@opentelemetry/ap
 import { AsyncLocalStorageContextManager } from '@opentelemetry/context-async-hooks';
 import { W3CTraceContextPropagator } from '@opentelemetry/core';
 import { InMemorySpanExporter, SimpleSpanProcessor, TracerProvider, type ReadableSpan } from '@opentelemetry/sdk-trace';
-import { waitFor } from './support.js';
+import { waitFor } from './wait.js';
 
 export type { ReadableSpan };
 

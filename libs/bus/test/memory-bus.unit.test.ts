@@ -1,11 +1,11 @@
 import { AsyncLocalStorage } from 'node:async_hooks';
-import { describe, expect, it } from '@jest/globals';
+import { describe, expect, it, jest } from '@jest/globals';
 import { BUS_CONSUMED_TOTAL, createBusMetrics, createMemoryBus, instrumentBus, type Subscription } from '@acs/bus';
 import { Registry } from '@acs/metrics';
-import { metricValue, uniqueName } from '@acs/testing';
+import { metricValue, sleep, uniqueName, waitFor } from '@acs/testing';
 import { describeBusContract, type BusHarness } from './bus-contract.js';
 import { describeBusTracingContract } from './bus-tracing-contract.js';
-import { buildEnvelope, captureLogs, sleep, waitFor, type CapturedLogs } from './support.js';
+import { buildEnvelope, captureLogs, type CapturedLogs } from './support.js';
 
 const memoryHarness = async ({ logger }: CapturedLogs): Promise<BusHarness> => {
   const bus = createMemoryBus({ logger });
@@ -89,22 +89,41 @@ describe('memory bus', () => {
   });
 
   it('drops pending retries on close, leaving no timer behind', async () => {
-    const bus = createMemoryBus();
-    let calls = 0;
-    await bus.subscribe({
-      queue: 'pending',
-      bindings: ['#'],
-      retryDelaysMs: [60_000],
-      handler: async () => {
-        calls += 1;
-        throw new Error('later');
-      },
-    });
-    await bus.publish('a.b.v1', buildEnvelope());
-    await waitFor('the first attempt', () => calls === 1);
-    await bus.close(); // jest would report the 60 s timer as an open handle otherwise
+    // Fake timers for setTimeout only: the consumer's deliveries run on setImmediate, which stays real.
+    jest.useFakeTimers({ doNotFake: ['setImmediate', 'nextTick', 'queueMicrotask'] });
+    try {
+      const bus = createMemoryBus();
+      let calls = 0;
+      await bus.subscribe({
+        queue: 'pending',
+        bindings: ['#'],
+        retryDelaysMs: [60_000],
+        handler: async () => {
+          calls += 1;
+          throw new Error('later');
+        },
+      });
+      await bus.publish('a.b.v1', buildEnvelope());
+      await turnsUntil(() => calls === 1 && jest.getTimerCount() === 1);
+      await bus.close();
+      expect(jest.getTimerCount()).toBe(0);
+      jest.advanceTimersByTime(120_000);
+      await turnsUntil(() => true);
+      expect(calls).toBe(1);
+    } finally {
+      jest.useRealTimers();
+    }
   });
 });
+
+/** Lets the event loop turn (setImmediate, which the fake timers leave real) until `done` holds; fails after 1,000 turns. */
+async function turnsUntil(done: () => boolean): Promise<void> {
+  for (let turn = 0; turn < 1_000; turn += 1) {
+    await new Promise((resolve) => setImmediate(resolve));
+    if (done()) return;
+  }
+  throw new Error('the condition never held within 1,000 event-loop turns');
+}
 
 describe('memory bus async context', () => {
   it('runs deliveries in the subscriber’s async context, not in the publisher’s or a retry timer’s', async () => {

@@ -5,7 +5,7 @@ import { signContext } from '@acs/auth';
 import { createLogger } from '@acs/logger';
 import { createMetricsRegistry } from '@acs/metrics';
 import { metricSamples, metricValue } from '@acs/testing';
-import { Router, addProbeRoutes, createHttpApp, listen, parseInput, readJsonBody, type AppState, type RunningServer } from '@acs/http';
+import { Router, createHttpApp, listen, parseInput, readJsonBody, type AppState, type RunningServer } from '@acs/http';
 
 const SECRET = 'internal-secret-for-http-tests-0123456789';
 const logLines: string[] = [];
@@ -31,12 +31,12 @@ router.get('/things/:id', (ctx) => {
 router.get('/boom', () => {
   throw new Error('connection string postgres://admin:hunter2@db leaked');
 });
-addProbeRoutes(router, {
+const readiness = {
   db: async () => 'ok',
   cache: async () => {
     throw new Error('cache down');
   },
-});
+};
 
 let server: RunningServer;
 beforeAll(async () => {
@@ -47,6 +47,7 @@ beforeAll(async () => {
       internalSecret: SECRET,
       routers: [router],
       metrics: createMetricsRegistry('http-test'),
+      readiness,
     }).callback(),
   );
 });

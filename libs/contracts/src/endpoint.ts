@@ -1,0 +1,82 @@
+import type { Scope } from '@acs/auth';
+import type { z } from 'zod';
+import { ROLE } from './roles.js';
+
+/** The services behind the gateway: each operation names the one that owns it. */
+export const SERVICES = ['identity', 'keys', 'catalog', 'device', 'billing'] as const;
+export type ServiceName = (typeof SERVICES)[number];
+
+/** Layer 2: none, any signed-in user, or a user whose *current* effective role is at least `minRole`. */
+export type UserRequirement = { readonly kind: 'none' } | { readonly kind: 'user'; readonly minRole: number };
+
+export const NO_USER = { kind: 'none' } as const;
+export const ANY_USER = { kind: 'user', minRole: ROLE.free } as const;
+export const atLeast = <R extends number>(minRole: R) => ({ kind: 'user', minRole }) as const;
+
+export interface QueryParameterDoc {
+  name: string;
+  description: string;
+  schema: Record<string, unknown>;
+}
+
+/** A `{name}` segment of the operation's path; every one the path has must be described. */
+export interface PathParameterDoc {
+  description: string;
+  schema: Record<string, unknown>;
+}
+
+/** A request header a client may send to this operation (beyond the authentication headers); validated by the service with `schema`. */
+export interface HeaderParameterDoc {
+  name: string;
+  description: string;
+  schema: z.ZodType;
+}
+
+export interface SuccessDoc {
+  status: number;
+  description: string;
+  schema?: z.ZodType;
+  /** Response headers beyond X-Request-Id (which every answer carries). */
+  headers?: Record<string, { description: string; schema: Record<string, unknown> }>;
+}
+
+/** How the service reads the body: parsed with `requestBody` (`optional`: an empty body parses as `{}`), or by the handler itself (`own`, a stream). */
+export type BodyReading = 'json' | 'optional-json' | 'own';
+
+/**
+ * One public operation, whole (docs/architecture.md, decision 11): who may call it, who answers
+ * it, what it reads and what it answers. The gateway's route table, the served OpenAPI document
+ * and the service's router are built from it; nothing else names its path, scope or role.
+ */
+export interface Endpoint {
+  operationId: string;
+  method: 'GET' | 'POST' | 'PATCH' | 'DELETE';
+  /** As the contract writes it (case-sensitive); `{name}` marks a path parameter. */
+  path: string;
+  scope: Scope;
+  user: UserRequirement;
+  upstream: ServiceName;
+  summary: string;
+  description: string;
+  /** The query as the service parses it (unknown parameters and bad values are 400), and as the document describes it. */
+  query?: { schema: z.ZodType; parameters: QueryParameterDoc[] };
+  pathParameters?: Record<string, PathParameterDoc>;
+  headers?: HeaderParameterDoc[];
+  requestBody?: z.ZodType;
+  /** Defaults to `json` when there is a requestBody. */
+  bodyReading?: BodyReading;
+  /** The largest body the service reads for this operation (413 beyond); the service's default when unset. */
+  bodyLimitBytes?: number;
+  /** Success status and body; the error statuses common to every operation are added by the document's builder. */
+  success: SuccessDoc;
+  /** Other success answers of the same operation (an idempotent repeat answering 200, for instance). */
+  alsoSucceeds?: SuccessDoc[];
+  /** The operation's own error statuses beyond the common ones. */
+  errors?: Record<number, string>;
+}
+
+/** Ids of keys and subscriptions are UUIDs; any other value (or someone else's id) answers 404. */
+export const uuidPathParameter = (what: string): PathParameterDoc => ({
+  description: `id of the ${what} (a UUID; any other value, or the id of someone else's ${what}, answers 404)`,
+  schema: { type: 'string', format: 'uuid' },
+});

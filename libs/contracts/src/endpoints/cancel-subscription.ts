@@ -1,0 +1,18 @@
+import { ANY_USER, type Endpoint, uuidPathParameter } from '../endpoint.js';
+import { subscriptionViewSchema } from '../billing.js';
+
+export const cancelSubscriptionEndpoint = {
+  operationId: 'cancelSubscription',
+  method: 'DELETE',
+  path: '/api/Subscriptions/{id}',
+  scope: 'system:full-access',
+  user: ANY_USER,
+  upstream: 'billing',
+  summary: 'Cancel a subscription at the end of its period',
+  description:
+    'Sets cancelAtPeriodEnd; the status and the Subscriber role stay until the period ends (a Lifetime subscription ends at once). ' +
+    "Cancelling twice answers the same. Someone else's or an unknown id gives 404; an ended subscription 409.",
+  pathParameters: { id: uuidPathParameter('subscription') },
+  success: { status: 200, description: 'The subscription', schema: subscriptionViewSchema },
+  errors: { 404: 'No such subscription of this user', 409: 'The subscription has already ended' },
+} satisfies Endpoint;

@@ -1,0 +1,20 @@
+import { atLeast, type Endpoint, uuidPathParameter } from '../endpoint.js';
+import { apiKeyChangeRequestSchema, apiKeyViewSchema } from '../api-keys.js';
+import { ROLE } from '../roles.js';
+
+export const changeApiKeyEndpoint = {
+  operationId: 'changeApiKey',
+  method: 'PATCH',
+  path: '/api/ApiKeys/{id}',
+  scope: 'system:full-access',
+  user: atLeast(ROLE.subscriber),
+  upstream: 'keys',
+  summary: "Change a key's scopes or name (account dashboard)",
+  description:
+    "Needs system:full-access and the owner's JWT with role >= 1. The new scopes apply from the next request made with the key. " +
+    "Someone else's key, or an unknown id, gives 404. A revoked key cannot be changed (409).",
+  pathParameters: { id: uuidPathParameter('key') },
+  requestBody: apiKeyChangeRequestSchema,
+  success: { status: 200, description: 'The changed key', schema: apiKeyViewSchema },
+  errors: { 400: 'Invalid body, unknown or reserved scope', 404: 'No such key of this user', 409: 'The key is revoked' },
+} satisfies Endpoint;

@@ -1,0 +1,53 @@
+// Every public operation, in the order the gateway's route table and the OpenAPI document list them.
+import { loginEndpoint } from './login.js';
+import { registerEndpoint } from './register.js';
+import { listDevicesEndpoint } from './list-devices.js';
+import { registerDeviceEndpoint } from './register-device.js';
+import { listCatalogEndpoint } from './list-catalog.js';
+import { importCatalogEndpoint } from './import-catalog.js';
+import { listPlansEndpoint } from './list-plans.js';
+import { createSubscriptionEndpoint } from './create-subscription.js';
+import { listSubscriptionsEndpoint } from './list-subscriptions.js';
+import { cancelSubscriptionEndpoint } from './cancel-subscription.js';
+import { listApiKeysEndpoint } from './list-api-keys.js';
+import { createApiKeyEndpoint } from './create-api-key.js';
+import { changeApiKeyEndpoint } from './change-api-key.js';
+import { revokeApiKeyEndpoint } from './revoke-api-key.js';
+import { rollApiKeyEndpoint } from './roll-api-key.js';
+import { apiKeyUsageEndpoint } from './api-key-usage.js';
+
+export const ENDPOINTS = [
+  loginEndpoint,
+  registerEndpoint,
+  listDevicesEndpoint,
+  registerDeviceEndpoint,
+  listCatalogEndpoint,
+  importCatalogEndpoint,
+  listPlansEndpoint,
+  createSubscriptionEndpoint,
+  listSubscriptionsEndpoint,
+  cancelSubscriptionEndpoint,
+  listApiKeysEndpoint,
+  createApiKeyEndpoint,
+  changeApiKeyEndpoint,
+  revokeApiKeyEndpoint,
+  rollApiKeyEndpoint,
+  apiKeyUsageEndpoint,
+] as const;
+
+export * from './login.js';
+export * from './register.js';
+export * from './list-devices.js';
+export * from './register-device.js';
+export * from './list-catalog.js';
+export * from './import-catalog.js';
+export * from './list-plans.js';
+export * from './create-subscription.js';
+export * from './list-subscriptions.js';
+export * from './cancel-subscription.js';
+export * from './list-api-keys.js';
+export * from './create-api-key.js';
+export * from './change-api-key.js';
+export * from './revoke-api-key.js';
+export * from './roll-api-key.js';
+export * from './api-key-usage.js';

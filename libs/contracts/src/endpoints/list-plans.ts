@@ -1,0 +1,14 @@
+import { NO_USER, type Endpoint } from '../endpoint.js';
+import { subscriptionPlanListResponseSchema } from '../billing.js';
+
+export const listPlansEndpoint = {
+  operationId: 'listPlans',
+  method: 'GET',
+  path: '/api/SubscriptionPlans',
+  scope: 'read:devices',
+  user: NO_USER,
+  upstream: 'billing',
+  summary: 'List subscription plans',
+  description: 'Free (planType 0), Monthly (1), Yearly (2), Lifetime (3), with price, currency and billing interval.',
+  success: { status: 200, description: 'The plans', schema: subscriptionPlanListResponseSchema },
+} satisfies Endpoint;

@@ -1,0 +1,22 @@
+import { NO_USER, type Endpoint } from '../endpoint.js';
+import { loginRequestSchema, loginResponseSchema } from '../identity.js';
+
+export const loginEndpoint = {
+  operationId: 'login',
+  method: 'POST',
+  path: '/api/Users/Login',
+  scope: 'auth:login',
+  user: NO_USER,
+  upstream: 'identity',
+  summary: 'Sign a user in',
+  description:
+    'Returns a signed JWT (EdDSA, kid in the header, issuer acs-identity, audience acs-api, lifetime JWT_TTL_SECONDS, default 1 h) and the user ' +
+    'with the effective role. A wrong password and an unknown e-mail give the same 401. Within 15 minutes, after 5 failures for an account from one ' +
+    'address (that address), 30 from one address (every account), or 50 for an account from all addresses (addresses it has not signed in from): ' +
+    '429 with Retry-After, the same answer for every limit and for unknown e-mails. Public keys: GET /.well-known/jwks.json.',
+  requestBody: loginRequestSchema,
+  // A login body is a few hundred bytes; anything near this is not a sign-in form.
+  bodyLimitBytes: 8 * 1024,
+  success: { status: 200, description: 'Signed in', schema: loginResponseSchema },
+  errors: { 400: 'Invalid body', 429: 'Too many failed attempts; see Retry-After' },
+} satisfies Endpoint;
