@@ -34,7 +34,15 @@ export interface HttpAppOptions {
  * middleware, gateway signature check, the request's trace span (when tracing is on), the routers (after `/metrics`), then 404/405 in the
  * platform's error shape. Never listens: tests drive `app.callback()` and main.ts hands it to `listen()`.
  */
-export function createHttpApp({ service, logger, internalSecret, peerSecrets, routers, metrics, readiness }: HttpAppOptions): Koa<AppState> {
+export function createHttpApp({
+  service,
+  logger,
+  internalSecret,
+  peerSecrets,
+  routers,
+  metrics,
+  readiness,
+}: HttpAppOptions): Koa<AppState> {
   const app = new Koa<AppState>();
   app.silent = true; // errors are logged by errorMiddleware, with the request id
   app.on('error', (err: unknown) => logger.error({ err }, 'unhandled application error'));
