@@ -14,7 +14,11 @@ export function startSecondGateway(sut: SystemUnderTest, env: Record<string, str
     METRICS_PORT: 'off',
     REDIS_CLUSTER_NODES: sut.env.REDIS_CLUSTER_NODES!,
     REDIS_PREFIX: sut.env.REDIS_PREFIX!,
-    INTERNAL_SECRET: sut.env.INTERNAL_SECRET!,
+    // The same per-service keys as the system's own gateway: each service verifies with its own.
+    INTERNAL_SECRET_KEYS: sut.system.internalKeys.keys,
+    INTERNAL_SECRET_IDENTITY: sut.system.internalKeys.identity,
+    INTERNAL_SECRET_CATALOG: sut.system.internalKeys.catalog,
+    INTERNAL_SECRET_DEVICE: sut.system.internalKeys.device,
     KEYS_URL: sut.system.keys.server.url,
     IDENTITY_URL: sut.system.identity.server.url,
     CATALOG_URL: sut.system.catalog.server.url,
