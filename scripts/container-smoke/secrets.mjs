@@ -24,6 +24,13 @@ const database = (service) => `postgres://postgres@postgres:5432/${runId}_${serv
 
 const secrets = {
   INTERNAL_SECRET: token(48),
+  // One internal key per service (docs/security.md); the gateway holds each as INTERNAL_SECRET_<SERVICE>.
+  KEYS_INTERNAL_SECRET: token(48),
+  IDENTITY_INTERNAL_SECRET: token(48),
+  CATALOG_INTERNAL_SECRET: token(48),
+  DEVICE_INTERNAL_SECRET: token(48),
+  BILLING_INTERNAL_SECRET: token(48),
+  DEVICE_CATALOG_INTERNAL_SECRET: token(48),
   JWT_SIGNING_KEY: JSON.stringify(jwk),
   JWT_VERIFICATION_KEYS: '[]',
   DASHBOARD_API_KEY: `acs_live_${alnum(24)}`,
