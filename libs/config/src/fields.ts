@@ -34,16 +34,19 @@ export const postgresUrl = () => url(['postgres', 'postgresql']);
 export const redisUrl = () => url(['redis', 'rediss']);
 export const amqpUrl = () => url(['amqp', 'amqps']);
 
+/** The non-empty, trimmed entries of a comma-separated list (`a, b,,c` -> a, b, c). */
+function commaSeparatedEntries(text: string): string[] {
+  return text
+    .split(',')
+    .map((entry) => entry.trim())
+    .filter((entry) => entry.length > 0);
+}
+
 /** `host:port,host:port,...` (IPv6 in brackets: `[::1]:7001`): nodes of a Redis Cluster to start from. */
 export const redisClusterNodes = () =>
   z
     .string()
-    .transform((text) =>
-      text
-        .split(',')
-        .map((entry) => entry.trim())
-        .filter((entry) => entry.length > 0),
-    )
+    .transform(commaSeparatedEntries)
     .refine(
       (entries) => entries.length > 0 && entries.every((entry) => clusterNode(entry) !== null),
       'expected comma-separated host:port pairs, e.g. redis-0:6379,redis-1:6379',
@@ -86,12 +89,7 @@ export const addressList = () =>
   z
     .string()
     .default('')
-    .transform((text) =>
-      text
-        .split(',')
-        .map((entry) => entry.trim())
-        .filter((entry) => entry.length > 0),
-    )
+    .transform(commaSeparatedEntries)
     .refine(
       (entries) =>
         entries.every((entry) => {
