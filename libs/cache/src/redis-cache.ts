@@ -10,6 +10,7 @@ import { INCR_WITH_TTL_LUA, SET_IF_NEWER_LUA } from './redis-scripts.js';
 import { assertTtlSeconds, assertVersion } from './validation.js';
 import { parseVersioned, parseVersionedList } from './versioned-entry.js';
 import { redisAttributes, tracedCommand } from './traced-command.js';
+import { COMMAND_TIMEOUT_MS, CONNECT_TIMEOUT_MS, MAX_RECONNECT_DELAY_MS, reconnectDelay, type CacheScripts } from './client-bounds.js';
 
 export interface RedisCacheOptions {
   /** redis:// or rediss:// URL (user, password and db index included). */
@@ -28,20 +29,7 @@ export interface RedisCacheOptions {
  * - commandTimeout: everything else, e.g. a server that accepts the connection but never answers.
  * Reconnect backoff is capped low so the cache comes back within about a second of Redis coming back.
  */
-const CONNECT_TIMEOUT_MS = 1_000;
-const COMMAND_TIMEOUT_MS = 1_000;
 const MAX_RETRIES_PER_REQUEST = 1;
-const MAX_RECONNECT_DELAY_MS = 1_000;
-
-function reconnectDelay(attempt: number): number {
-  return Math.min(50 * 2 ** (attempt - 1), MAX_RECONNECT_DELAY_MS) + Math.floor(Math.random() * 100);
-}
-
-/** Typed view of the commands registered through the `scripts` option (ioredis adds them at runtime). */
-interface CacheScripts {
-  cacheSetIfNewer(key: string, version: number, value: string, ttlSeconds: number): Promise<number>;
-  cacheIncrWithTtl(key: string, ttlSeconds: number): Promise<[count: number, pttlMs: number]>;
-}
 
 // Module-level reply mappers so the per-call path creates no closures.
 function toVoid(): void {}

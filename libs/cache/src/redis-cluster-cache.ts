@@ -12,6 +12,7 @@ import { tracedCommand } from './traced-command.js';
 import { rethrowUnavailable } from './unavailable.js';
 import { assertTtlSeconds, assertVersion } from './validation.js';
 import { parseVersioned, parseVersionedList } from './versioned-entry.js';
+import { COMMAND_TIMEOUT_MS, CONNECT_TIMEOUT_MS, reconnectDelay, type CacheScripts } from './client-bounds.js';
 
 /** One node of a Redis Cluster the client starts from; it learns the others from the cluster. */
 export interface ClusterNodeAddress {
@@ -44,11 +45,8 @@ export interface RedisClusterCacheOptions {
  * Reads go to primaries only (scaleReads 'master'): a replica may not have a write yet, and a change
  * must be seen by the very next request.
  */
-const CONNECT_TIMEOUT_MS = 1_000;
-const COMMAND_TIMEOUT_MS = 1_000;
 const RETRY_DELAY_MS = 100;
 const MAX_REDIRECTIONS = 6;
-const MAX_RECONNECT_DELAY_MS = 1_000;
 /**
  * How long a write-through waits for the primary's replica to confirm it (WAIT). Replication is
  * asynchronous: a primary that dies right after acknowledging a write may take it along, and the
@@ -58,15 +56,6 @@ const MAX_RECONNECT_DELAY_MS = 1_000;
  * nothing to lose a write to, so its writes pass after this wait.
  */
 const REPLICA_WAIT_MS = 50;
-
-function reconnectDelay(attempt: number): number {
-  return Math.min(50 * 2 ** (attempt - 1), MAX_RECONNECT_DELAY_MS) + Math.floor(Math.random() * 100);
-}
-
-interface CacheScripts {
-  cacheSetIfNewer(key: string, version: number, value: string, ttlSeconds: number): Promise<number>;
-  cacheIncrWithTtl(key: string, ttlSeconds: number): Promise<[count: number, pttlMs: number]>;
-}
 
 type ScriptedCluster = Cluster & CacheScripts;
 type PipelineEntry = [error: Error | null, result: unknown];
