@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { KEY_USAGE_PATH, type KeyUsageCount } from '@acs/contracts';
+import { KEY_USAGE_PATH, type KeyUsageCount, type QuotaThresholdCrossing } from '@acs/contracts';
 import type { Logger } from '@acs/logger';
 import type { Upstream } from '../proxy/upstreams.js';
 import { internalCall } from './internal-call.js';
@@ -25,6 +25,8 @@ type DayCounts = Map<string, Float64Array>;
  */
 export class KeyUsageRecorder {
   private pending = new Map<string, number>();
+  /** Quota thresholds crossed since the last flush (rare: at most three per user and period). */
+  private crossings: QuotaThresholdCrossing[] = [];
   /** UTC day (YYYY-MM-DD) -> key id -> counters by status class. */
   private counts = new Map<string, DayCounts>();
   private countedKeys = 0;
@@ -60,6 +62,11 @@ export class KeyUsageRecorder {
     counters[slotOf(status)]!++;
   }
 
+  /** A user's quota counter crossed a threshold on this request; keys publishes it once per period. */
+  quotaThreshold(crossing: QuotaThresholdCrossing): void {
+    if (this.crossings.length < this.maxPending) this.crossings.push(crossing);
+  }
+
   private turnDay(now: number): void {
     const dayStart = Math.floor(now / DAY_MS) * DAY_MS;
     this.today = new Date(dayStart).toISOString().slice(0, 10);
@@ -78,9 +85,11 @@ export class KeyUsageRecorder {
   }
 
   async flush(): Promise<void> {
-    if (this.pending.size === 0 && this.countedKeys === 0) return;
+    if (this.pending.size === 0 && this.countedKeys === 0 && this.crossings.length === 0) return;
     const batch = this.pending;
     const counted = this.counts;
+    const crossings = this.crossings;
+    this.crossings = [];
     this.pending = new Map();
     this.counts = new Map();
     this.countedKeys = 0;
@@ -90,10 +99,12 @@ export class KeyUsageRecorder {
       await internalCall(this.keys, this.internalSecret, 'POST', KEY_USAGE_PATH, 'gateway-key-usage', usageResponseSchema, {
         usage,
         counts: countsOf(counted),
+        ...(crossings.length > 0 ? { quotaThresholds: crossings } : {}),
       });
     } catch (err) {
       for (const [keyId, at] of batch) if (!this.pending.has(keyId) && this.pending.size < this.maxPending) this.pending.set(keyId, at);
       this.keepCounts(counted);
+      this.crossings = crossings.concat(this.crossings).slice(0, this.maxPending);
       this.logger.warn({ err, keys: batch.size }, 'could not record key usage; will retry');
     }
   }

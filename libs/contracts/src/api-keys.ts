@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { quotaThresholdCrossingSchema } from './quota.js';
 import { rateLimitsSchema } from './rate-limits.js';
 
 // /api/ApiKeys: the spec fixes the creation request (name, scopes as one space-separated string)
@@ -126,6 +127,8 @@ export const keyUsageRequestSchema = z.object({
     )
     .max(200_000)
     .optional(),
+  /** Quota thresholds the gateway saw crossed since the last batch (issue 29); keys publishes each once per period. */
+  quotaThresholds: z.array(quotaThresholdCrossingSchema).max(100_000).optional(),
 });
 export type KeyUsageCount = NonNullable<z.infer<typeof keyUsageRequestSchema>['counts']>[number];
 

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { userQuotaSchema } from './quota.js';
 import { ROLE } from './roles.js';
 
 /**
@@ -18,6 +19,8 @@ export const authzRecordSchema = z.object({
   planType: z.number().int().min(0).max(3),
   /** A disabled or deleted account: its tokens stop working on the next request. */
   disabled: z.boolean(),
+  /** The plan quota that applies now (issue 29); absent or null: no quota (records written before quotas, operators). */
+  quota: userQuotaSchema.nullable().optional(),
 });
 export type AuthzRecord = z.infer<typeof authzRecordSchema>;
 

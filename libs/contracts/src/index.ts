@@ -13,5 +13,6 @@ export * from './subscription-events.js';
 export * from './billing.js';
 export * from './row-id.js';
 export * from './rate-limits.js';
+export * from './quota.js';
 export * from './endpoint.js';
 export * from './endpoints/index.js';
