@@ -34,6 +34,8 @@ export interface DashboardAppDeps {
   clientAddress: ClientAddressResolver;
   /** The gateway's address as the users' applications reach it (the snippet shown with a new key). */
   publicGatewayUrl: string;
+  /** KEY_MAX_LIFETIME_DAYS, as the keys service applies it (absent or null: keys may never expire). */
+  maxKeyLifetimeDays?: number | null;
 }
 
 const parseUrl = (url: string | undefined): URL => new URL(url ?? '/', 'http://dashboard.invalid');
@@ -49,7 +51,7 @@ export function createDashboardHandler(deps: DashboardAppDeps): RequestListener 
   const router = createRouter<PageHandler>([
     ...authRoutes(api),
     ...overviewRoutes(api),
-    ...keyRoutes(api, deps.publicGatewayUrl),
+    ...keyRoutes(api, deps.publicGatewayUrl, deps.maxKeyLifetimeDays ?? null),
     ...keyPageRoutes(api, deps.publicGatewayUrl),
     ...subscriptionRoutes(api),
     ...deviceRoutes(api),

@@ -33,6 +33,11 @@ export const dashboardConfigSchema = z.object({
    * so identity's per-address login throttle counts each visitor, not the dashboard.
    */
   TRUSTED_PROXIES: addressList(),
+  /**
+   * The keys service's maximum key lifetime (days), when the deployment sets one: give both the same
+   * value, so the create form offers only lifetimes the keys service accepts (no "never").
+   */
+  KEY_MAX_LIFETIME_DAYS: z.coerce.number().int().positive().max(36_500).optional(),
 });
 
 export type DashboardConfig = z.infer<typeof dashboardConfigSchema>;

@@ -1,6 +1,14 @@
 import { describe, expect, it } from '@jest/globals';
 import type { ApiKeyView } from '@acs/contracts';
-import { canRoll, expiryField, expiryFromForm, keyStatus, lifecycleFacts } from '../src/pages/key-lifecycle.js';
+import {
+  canRoll,
+  defaultExpiryChoice,
+  expiryChoices,
+  expiryField,
+  expiryFromForm,
+  keyStatus,
+  lifecycleFacts,
+} from '../src/pages/key-lifecycle.js';
 import { usageChart } from '../src/pages/usage-chart.js';
 
 const NOW = Date.parse('2026-05-10T12:00:00Z');
@@ -69,17 +77,17 @@ describe('usage chart', () => {
 
 describe('the create form: a lifetime or a date', () => {
   it('turns a lifetime into now + days, never into null, and a date into the end of that day in UTC', () => {
-    expect(expiryFromForm('30', '', NOW)).toEqual({ ok: true, expiresAt: new Date(NOW + 30 * DAY).toISOString() });
-    expect(expiryFromForm('', '', NOW)).toEqual({ ok: true, expiresAt: null });
-    expect(expiryFromForm('date', '2027-01-31', NOW)).toEqual({ ok: true, expiresAt: '2027-02-01T00:00:00.000Z' });
+    expect(expiryFromForm('30', '', null, NOW)).toEqual({ ok: true, expiresAt: new Date(NOW + 30 * DAY).toISOString() });
+    expect(expiryFromForm('', '', null, NOW)).toEqual({ ok: true, expiresAt: null });
+    expect(expiryFromForm('date', '2027-01-31', null, NOW)).toEqual({ ok: true, expiresAt: '2027-02-01T00:00:00.000Z' });
     // Today still has hours left (NOW is noon UTC): the key works until midnight.
-    expect(expiryFromForm('date', '2026-05-10', NOW)).toEqual({ ok: true, expiresAt: '2026-05-11T00:00:00.000Z' });
-    expect(expiryFromForm('date', '2028-02-29', NOW)).toEqual({ ok: true, expiresAt: '2028-03-01T00:00:00.000Z' });
+    expect(expiryFromForm('date', '2026-05-10', null, NOW)).toEqual({ ok: true, expiresAt: '2026-05-11T00:00:00.000Z' });
+    expect(expiryFromForm('date', '2028-02-29', null, NOW)).toEqual({ ok: true, expiresAt: '2028-03-01T00:00:00.000Z' });
   });
 
   it('refuses an unknown choice, a missing, malformed, non-existent or past date, and a date beside a fixed lifetime', () => {
     const refusal = (choice: string, date: string) => {
-      const result = expiryFromForm(choice, date, NOW);
+      const result = expiryFromForm(choice, date, null, NOW);
       return result.ok ? null : result.message;
     };
     expect(refusal('45', '')).toBe('Choose when the key expires.');
@@ -91,10 +99,43 @@ describe('the create form: a lifetime or a date', () => {
   });
 
   it('renders the date field with today (UTC) as its minimum, the sent value kept, and the error tied to it', () => {
-    const field = expiryField('date', '2027-01-31', 'Choose today or a later date.', NOW).value;
+    const field = expiryField('date', '2027-01-31', 'Choose today or a later date.', null, NOW).value;
     expect(field).toContain('<option value="date" selected>on the date below</option>');
     expect(field).toMatch(/<input id="field-expires-on" type="date" name="expiresOn" value="2027-01-31" min="2026-05-10"/);
     expect(field).toMatch(/aria-describedby="field-expires-on-hint field-expires-error" aria-invalid="true"/);
-    expect(expiryField('', '', undefined, NOW).value).not.toContain('aria-invalid');
+    expect(expiryField('', '', undefined, null, NOW).value).not.toContain('aria-invalid');
+  });
+
+  it('with KEY_MAX_LIFETIME_DAYS set, offers no "never" and nothing beyond the maximum, and refuses them when sent', () => {
+    expect(expiryChoices(null).map((c) => c.value)).toEqual(['', '7', '30', '90', '365', 'date']);
+    expect(expiryChoices(90).map((c) => c.value)).toEqual(['7', '30', '90', 'date']);
+    expect(expiryChoices(60).map((c) => [c.value, c.label])).toEqual([
+      ['7', 'in 7 days'],
+      ['30', 'in 30 days'],
+      ['60', 'in 60 days (the longest allowed)'],
+      ['date', 'on the date below'],
+    ]);
+    expect(defaultExpiryChoice(null)).toBe('');
+    expect(defaultExpiryChoice(365)).toBe('90');
+    expect(defaultExpiryChoice(60)).toBe('60');
+    const refusal = (choice: string, date: string) => {
+      const result = expiryFromForm(choice, date, 60, NOW);
+      return result.ok ? null : result.message;
+    };
+    expect(refusal('', '')).toBe('Choose when the key expires.');
+    expect(refusal('365', '')).toBe('Choose when the key expires.');
+    expect(expiryFromForm('60', '', 60, NOW)).toEqual({ ok: true, expiresAt: new Date(NOW + 60 * DAY).toISOString() });
+    // NOW is 2026-05-10 noon UTC: 2026-07-08 ends 59.5 days ahead, 2026-07-09 ends 60.5 days ahead.
+    expect(expiryFromForm('date', '2026-07-08', 60, NOW)).toEqual({ ok: true, expiresAt: '2026-07-09T00:00:00.000Z' });
+    expect(refusal('date', '2026-07-09')).toBe('Keys here expire within 60 days: choose 2026-07-08 or an earlier date.');
+  });
+
+  it('with a maximum, renders the date field with it as max and says so, and selects no "never"', () => {
+    const field = expiryField(defaultExpiryChoice(60), '', undefined, 60, NOW).value;
+    expect(field).not.toContain('>never<');
+    expect(field).toContain('<option value="60" selected>in 60 days (the longest allowed)</option>');
+    expect(field).toMatch(/min="2026-05-10" max="2026-07-08"/);
+    expect(field).toContain('Keys here expire within 60 days.');
+    expect(expiryField('', '', undefined, null, NOW).value).not.toContain(' max=');
   });
 });

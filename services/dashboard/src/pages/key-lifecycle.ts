@@ -19,6 +19,38 @@ const EXPIRY_CHOICES = [
   { value: ON_DATE, label: 'on the date below' },
 ] as const;
 
+/** The lifetime a new key's form starts at when the deployment caps lifetimes (or the cap, if shorter). */
+const CAPPED_DEFAULT_DAYS = 90;
+
+interface ExpiryChoice {
+  value: string;
+  label: string;
+}
+
+/**
+ * What the create form offers under the deployment's KEY_MAX_LIFETIME_DAYS (null: no maximum): with a
+ * maximum, "never" and every lifetime beyond it are gone (the keys service would refuse them with 400),
+ * and the maximum itself is offered when it is not one of the usual lifetimes.
+ */
+export function expiryChoices(maxLifetimeDays: number | null): readonly ExpiryChoice[] {
+  if (maxLifetimeDays === null) return EXPIRY_CHOICES;
+  const lifetimes: ExpiryChoice[] = EXPIRY_CHOICES.filter(
+    (choice) => choice.value !== '' && choice.value !== ON_DATE && Number(choice.value) <= maxLifetimeDays,
+  );
+  if (!lifetimes.some((choice) => Number(choice.value) === maxLifetimeDays))
+    lifetimes.push({ value: String(maxLifetimeDays), label: `in ${maxLifetimeDays} days (the longest allowed)` });
+  return [...lifetimes.sort((a, b) => Number(a.value) - Number(b.value)), { value: ON_DATE, label: 'on the date below' }];
+}
+
+/** The choice a new key's form starts at: "never" without a maximum, else 90 days or the maximum if shorter. */
+export const defaultExpiryChoice = (maxLifetimeDays: number | null): string =>
+  maxLifetimeDays === null ? '' : String(Math.min(maxLifetimeDays, CAPPED_DEFAULT_DAYS));
+
+/** The last date a key may be set to expire on: its whole day (UTC) must end within the maximum. */
+function latestExpiryDate(maxLifetimeDays: number, now: number): string {
+  return new Date(now + (maxLifetimeDays - 1) * DAY_MS).toISOString().slice(0, 10);
+}
+
 /** A calendar date as a date input sends it (RFC 3339 full-date). */
 const FULL_DATE = /^(\d{4})-(\d{2})-(\d{2})$/;
 
@@ -41,8 +73,9 @@ export type FormExpiry = { ok: true; expiresAt: string | null } | { ok: false; m
  * field's day, so a key set to expire "on 2027-01-31" works through that whole day. A date typed
  * while a fixed lifetime is chosen is refused rather than silently ignored.
  */
-export function expiryFromForm(choice: string, date: string, now = Date.now()): FormExpiry {
-  if (!EXPIRY_CHOICES.some((offered) => offered.value === choice)) return { ok: false, message: 'Choose when the key expires.' };
+export function expiryFromForm(choice: string, date: string, maxLifetimeDays: number | null, now = Date.now()): FormExpiry {
+  if (!expiryChoices(maxLifetimeDays).some((offered) => offered.value === choice))
+    return { ok: false, message: 'Choose when the key expires.' };
   if (choice !== ON_DATE) {
     if (date !== '') return { ok: false, message: 'To use the date, choose “on the date below” (or clear the date).' };
     return { ok: true, expiresAt: choice === '' ? null : new Date(now + Number(choice) * DAY_MS).toISOString() };
@@ -51,6 +84,10 @@ export function expiryFromForm(choice: string, date: string, now = Date.now()): 
   const end = endOfUtcDay(date);
   if (end === null) return { ok: false, message: 'Enter the date as year-month-day, e.g. 2027-01-31.' };
   if (end <= now) return { ok: false, message: 'Choose today or a later date.' };
+  if (maxLifetimeDays !== null && end > now + maxLifetimeDays * DAY_MS) {
+    const latest = latestExpiryDate(maxLifetimeDays, now);
+    return { ok: false, message: `Keys here expire within ${maxLifetimeDays} days: choose ${latest} or an earlier date.` };
+  }
   return { ok: true, expiresAt: new Date(end).toISOString() };
 }
 
@@ -66,19 +103,27 @@ export const GRACE_CHOICES = [
  * The expiry: a lifetime, or "on the date below" with a date field. Both are always shown (the
  * dashboard works without script); the date field's `min` is today in UTC, as the server judges.
  */
-export function expiryField(selected: string, date: string, error: string | undefined, now = Date.now()): SafeHtml {
+export function expiryField(
+  selected: string,
+  date: string,
+  error: string | undefined,
+  maxLifetimeDays: number | null,
+  now = Date.now(),
+): SafeHtml {
   const invalid = error ? html` aria-invalid="true"` : '';
+  const latest = maxLifetimeDays === null ? '' : html` max="${latestExpiryDate(maxLifetimeDays, now)}"`;
+  const limitHint = maxLifetimeDays === null ? '' : html` Keys here expire within ${String(maxLifetimeDays)} days.`;
   return html`<div class="field${error ? ' invalid' : ''}">
       <label for="field-expires">Expires</label>
       ${error ? html`<p class="field-error" id="field-expires-error">${error}</p>` : ''}
       <select id="field-expires" name="expiresInDays"${error ? html` aria-invalid="true" aria-describedby="field-expires-error"` : ''}>
-        ${EXPIRY_CHOICES.map((choice) => html`<option value="${choice.value}"${choice.value === selected ? html` selected` : ''}>${choice.label}</option>`)}
+        ${expiryChoices(maxLifetimeDays).map((choice) => html`<option value="${choice.value}"${choice.value === selected ? html` selected` : ''}>${choice.label}</option>`)}
       </select>
     </div>
     <div class="field${error ? ' invalid' : ''}">
       <label for="field-expires-on">Expiry date</label>
-      <p class="hint" id="field-expires-on-hint">With “on the date below”: the key works through that day (UTC).</p>
-      <input id="field-expires-on" type="date" name="expiresOn" value="${date}" min="${new Date(now).toISOString().slice(0, 10)}" aria-describedby="field-expires-on-hint${error ? ' field-expires-error' : ''}"${invalid}>
+      <p class="hint" id="field-expires-on-hint">With “on the date below”: the key works through that day (UTC).${limitHint}</p>
+      <input id="field-expires-on" type="date" name="expiresOn" value="${date}" min="${new Date(now).toISOString().slice(0, 10)}"${latest} aria-describedby="field-expires-on-hint${error ? ' field-expires-error' : ''}"${invalid}>
     </div>`;
 }
 

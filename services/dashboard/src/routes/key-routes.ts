@@ -11,8 +11,11 @@ import { expiryFromForm } from '../pages/key-lifecycle.js';
 import { KEY_TOPIC, secretsOf } from './key-kit.js';
 import { callerOf, chromeFor, chromeForFailure, failureOf, field, requireSignIn, type Failure } from './route-kit.js';
 
-/** The key list and key creation. Role >= 1 is the gateway's rule, not ours. */
-export function keyRoutes(api: AccountApi, publicGatewayUrl: string): RouteDefinition<PageHandler>[] {
+/**
+ * The key list and key creation. Role >= 1 is the gateway's rule, not ours. `maxLifetimeDays`:
+ * KEY_MAX_LIFETIME_DAYS, the keys service's maximum lifetime (null: none), which the form follows.
+ */
+export function keyRoutes(api: AccountApi, publicGatewayUrl: string, maxLifetimeDays: number | null): RouteDefinition<PageHandler>[] {
   /** `refused`: the status of a create the gateway refused for the role (the list then says why). */
   async function list(req: PageRequest, refused = 200): Promise<PageResponse> {
     let listing: KeyListing;
@@ -33,7 +36,7 @@ export function keyRoutes(api: AccountApi, publicGatewayUrl: string): RouteDefin
 
   /** The create form, empty or as sent after a refusal (each message beside its field). */
   const form = (req: PageRequest, failure: Failure | null = null, draft?: KeyDraft): PageResponse =>
-    showPage(createKeyPage(chromeForFailure(req, failure), draft), failure?.status ?? 200, failure?.headers);
+    showPage(createKeyPage(chromeForFailure(req, failure), draft, maxLifetimeDays), failure?.status ?? 200, failure?.headers);
 
   async function create(req: PageRequest): Promise<PageResponse> {
     const draft: KeyDraft = {
@@ -46,7 +49,7 @@ export function keyRoutes(api: AccountApi, publicGatewayUrl: string): RouteDefin
     };
     if (draft.environment !== 'live' && draft.environment !== 'test')
       return form(req, { status: 400, message: 'Choose live or test.', fields: { environment: 'Choose live or test.' } }, draft);
-    const expiry = expiryFromForm(draft.expiresInDays ?? '', draft.expiresOn ?? '');
+    const expiry = expiryFromForm(draft.expiresInDays ?? '', draft.expiresOn ?? '', maxLifetimeDays);
     if (!expiry.ok) return form(req, { status: 400, message: expiry.message, fields: { expiresAt: expiry.message } }, draft);
     const limits = rateLimitsFromForm(draft.rateLimits ?? '');
     if (!limits.ok) return form(req, { status: 400, message: limits.message, fields: { rateLimits: limits.message } }, draft);

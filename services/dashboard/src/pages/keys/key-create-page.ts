@@ -1,6 +1,6 @@
 import { firstInvalid, textField } from '../form-fields.js';
 import { html, type SafeHtml } from '../html.js';
-import { expiryField } from '../key-lifecycle.js';
+import { defaultExpiryChoice, expiryField } from '../key-lifecycle.js';
 import { csrfField, layout, type Chrome } from '../layout.js';
 import { rateLimitsField } from '../rate-limits.js';
 import { scopeField } from './scope-field.js';
@@ -31,8 +31,11 @@ function environmentField(selected: string, error: string | undefined, focused: 
     </div>`;
 }
 
-/** Creating a key, on a page of its own: the list stays a list. */
-export function createKeyPage(chrome: Chrome, draft: KeyDraft | undefined): SafeHtml {
+/**
+ * Creating a key, on a page of its own: the list stays a list. `maxLifetimeDays` is the deployment's
+ * KEY_MAX_LIFETIME_DAYS (null: none), so the form never offers what the keys service would refuse.
+ */
+export function createKeyPage(chrome: Chrome, draft: KeyDraft | undefined, maxLifetimeDays: number | null): SafeHtml {
   const errors = chrome.fieldErrors;
   const focused = firstInvalid(FIELDS, errors);
   return layout(
@@ -43,7 +46,7 @@ export function createKeyPage(chrome: Chrome, draft: KeyDraft | undefined): Safe
     ${textField({ label: 'Name', name: 'name', value: draft?.name ?? '', attributes: html`required maxlength="100" autocomplete="off"`, hint: 'For you: which application uses it.' }, errors, focused)}
     ${scopeField(draft?.scopes ?? [], errors?.scopes)}
     ${environmentField(draft?.environment ?? 'live', errors?.environment, focused === 'environment')}
-    ${expiryField(draft?.expiresInDays ?? '', draft?.expiresOn ?? '', errors?.expiresAt)}
+    ${expiryField(draft?.expiresInDays ?? defaultExpiryChoice(maxLifetimeDays), draft?.expiresOn ?? '', errors?.expiresAt, maxLifetimeDays)}
     ${rateLimitsField('field-rateLimits', draft?.rateLimits ?? '', errors?.rateLimits, focused === 'rateLimits')}
     <p class="confirm-actions"><button type="submit">Create key</button> <a class="button secondary" href="/keys">Back to the keys</a></p>
   </form>`,
