@@ -184,8 +184,11 @@ describe('npm start (embedded mode)', () => {
 
   it('keeps DATA_DIR private: after writes (keys made, revoked, a user registered), nothing in it is open to the group or others', async () => {
     expect(await registerThroughDashboard(dashboardUrlOf(first.output()))).toBe('/');
-    expect((await keysCli(dataDir, 'create', '--scopes', 'read:devices', '--name', 'privacy check')).code).toBe(0);
+    expect((await keysCli(dataDir, 'create', '--scopes', 'read:devices', '--name', 'privacy check', '--owner', '1')).code).toBe(0);
     expect(looseModes(dataDir)).toEqual([]);
+    // keys list names the owner by e-mail, read from identity's schema through the running system.
+    const listed = await keysCli(dataDir, 'list', '--owner', '1');
+    expect(listed.out).toMatch(/user 1 <npm-start-\d+@example\.com>.*"privacy check"/);
   }, 60_000);
 
   it('survives a malformed frame on the CLI socket: that connection is closed, the system and the CLIs go on', async () => {
@@ -228,10 +231,11 @@ describe('npm start (embedded mode)', () => {
     } finally {
       expect(await stop(second.child)).toBe(0);
     }
-    // Stopped, the CLI opens the embedded database itself.
+    // Stopped, the CLI opens the embedded database itself (identity's schema too, for the owners' e-mails).
     const listed = await keysCli(dataDir, 'list');
     expect(listed.code).toBe(0);
     expect(listed.out).toContain(credentials.key);
+    expect(listed.out).toMatch(/user 1 <npm-start-\d+@example\.com>/);
   }, 120_000);
 });
 

@@ -13,6 +13,11 @@ export interface CliStoreOptions<E extends z.ZodRawShape> {
   migrationsDir: string;
   /** Writes through to the gateway's Redis (REDIS_URL or REDIS_CLUSTER_NODES, REDIS_PREFIX); without it the cache is this process's own. */
   sharedCache: boolean;
+  /**
+   * Other services whose databases the CLI may read (never migrate), e.g. `identity` for the keys
+   * CLI's owner e-mails: found like its own (`<PEER>_DATABASE_URL`, DATABASE_URL's server, DATA_DIR).
+   */
+  peers?: readonly string[];
   /** Further variables of the service the CLI needs (e.g. KEY_PREFIX), parsed with the rest. */
   env?: E;
   poolSize?: number;
@@ -27,6 +32,8 @@ export interface CliStore<T> {
   env: T;
   /** A PostgreSQL database without REDIS_URL: a running system may cache records this process cannot reach. */
   cacheNotShared: boolean;
+  /** A peer's database (one of `peers`), opened on first use and closed with the store; it rejects when unreachable. */
+  peerDb(service: string): Promise<Db>;
   close(): Promise<void>;
 }
 
@@ -39,17 +46,16 @@ export interface CliStore<T> {
 export async function openCliStore<E extends z.ZodRawShape = Record<never, never>>(
   options: CliStoreOptions<E>,
 ): Promise<CliStore<z.infer<z.ZodObject<E>>>> {
-  const ownUrl = `${options.service.toUpperCase()}_DATABASE_URL`;
+  const services = [options.service, ...(options.peers ?? [])];
   const schema = z.object({
-    [ownUrl]: postgresUrl().optional(),
+    ...Object.fromEntries(services.map((service) => [ownUrlVariable(service), postgresUrl().optional()])),
     DATABASE_URL: postgresUrl().optional(),
     DATA_DIR: z.string().default('./.data'),
     ...(options.sharedCache ? redisFields() : {}),
     ...options.env,
   });
   const env = parseConfig(options.cli, schema, options.environment) as Record<string, unknown>;
-  const rootUrl = env.DATABASE_URL as string | undefined;
-  const url = (env[ownUrl] as string | undefined) ?? (rootUrl ? serviceDatabaseUrl(rootUrl, options.service) : undefined);
+  const url = databaseUrlOf(env, options.service);
   const dataDir = env.DATA_DIR as string;
   const logger = createLogger({ name: options.cli.replace(/\s+/g, '-'), level: 'warn' });
   // PGlite is single-process: a running system owns the files, so the CLI asks it instead.
@@ -62,6 +68,7 @@ export async function openCliStore<E extends z.ZodRawShape = Record<never, never
       logger,
       env: env as z.infer<z.ZodObject<E>>,
       cacheNotShared: false,
+      peerDb: async (service) => system.db(peerOf(options, service)),
       close: system.close,
     };
   }
@@ -82,15 +89,42 @@ export async function openCliStore<E extends z.ZodRawShape = Record<never, never
     await cache.close();
     throw err;
   }
+  const peers = new Map<string, Promise<Db>>();
+  const peerDb = async (service: string): Promise<Db> => {
+    let opened = peers.get(peerOf(options, service));
+    if (opened === undefined) {
+      const peerUrl = databaseUrlOf(env, service);
+      // A CLI on PostgreSQL never falls back to an embedded folder for its peer: that would be another, empty system.
+      if (url && !peerUrl) throw new Error(`${ownUrlVariable(service)} (or DATABASE_URL) is not set`);
+      opened = openServiceDatabase({ service, url: peerUrl, dataDir, migrationsDir: null, logger, poolSize: 1 });
+      peers.set(service, opened);
+    }
+    return opened;
+  };
   return {
     db,
     cache,
     logger,
     env: env as z.infer<z.ZodObject<E>>,
     cacheNotShared: url !== undefined && !redis,
+    peerDb,
     close: async () => {
+      for (const opened of peers.values()) await opened.then((peer) => peer.close()).catch(() => {});
       await db.close();
       await cache.close();
     },
   };
+}
+
+const ownUrlVariable = (service: string): string => `${service.toUpperCase()}_DATABASE_URL`;
+
+/** `<SERVICE>_DATABASE_URL` as is, else the service's database on DATABASE_URL's server, else none (embedded). */
+function databaseUrlOf(env: Record<string, unknown>, service: string): string | undefined {
+  const rootUrl = env.DATABASE_URL as string | undefined;
+  return (env[ownUrlVariable(service)] as string | undefined) ?? (rootUrl ? serviceDatabaseUrl(rootUrl, service) : undefined);
+}
+
+function peerOf(options: CliStoreOptions<z.ZodRawShape>, service: string): string {
+  if (!options.peers?.includes(service)) throw new Error(`${options.cli} does not read the ${service} database`);
+  return service;
 }

@@ -12,7 +12,8 @@ export interface ServiceDatabaseOptions {
   /** The service's own PostgreSQL database (DATABASE_URL); unset or empty: its schema of the PGlite under `dataDir/pglite`. */
   url?: string | undefined;
   dataDir: string;
-  migrationsDir: string;
+  /** The service's migrations, applied first; null: opened as it is (an operator's CLI reading another service's data). */
+  migrationsDir: string | null;
   logger: Logger;
   /** PostgreSQL pool size (default 10). */
   poolSize?: number;
@@ -39,6 +40,7 @@ export function openEmbeddedDatabase(dataDir: string, logger: Logger): Promise<D
 export async function openServiceDatabase(options: ServiceDatabaseOptions): Promise<Db> {
   const { service, url, dataDir, migrationsDir, logger, poolSize } = options;
   const db = url ? await openDatabase({ url, logger, poolSize }) : await openSharedPglite(embeddedDatabaseFolder(dataDir), service, logger);
+  if (migrationsDir === null) return db;
   try {
     await migrate(db, migrationsDir, logger);
     if (!url) await carryOverLegacyFolder(dataDir, service, migrationsDir, logger);

@@ -1,5 +1,5 @@
 import { KEY_ENVIRONMENTS, type KeyEnvironment } from '@acs/auth';
-import { UsageError, openCliStore, runCli } from '@acs/cli';
+import { UsageError, openCliStore, runCli, type CliStore } from '@acs/cli';
 import {
   API_KEY_CACHE_TTL_SECONDS,
   API_KEY_ROLL_DEFAULT_GRACE_SECONDS,
@@ -16,6 +16,7 @@ import { changeApiKey, findKey, listKeys, revokeApiKey, rollKey } from './domain
 import { parseOperatorScopes } from './domain/scope-rules.js';
 import { keysConfigSchema } from './config.js';
 import { KEYS_MIGRATIONS_DIR } from './service.js';
+import { ownerEmails, ownerLabel } from './owner-emails.js';
 
 const HELP = `Manage API keys (the only tool, with the start-up seed, that can create system:full-access keys).
 
@@ -26,7 +27,8 @@ Commands:
         Create a key; prints the key and its secret once. Without --owner it is a system key.
         --expires-in: the key answers 401 from then on (s, m, h or d); without it the key does not expire.
   list [--owner USER_ID]
-        List keys, newest first (never secrets); a rolled key shows until when its old secret works.
+        List keys, newest first (never secrets), each owner with their e-mail (read from identity's
+        database); a rolled key shows until when its old secret works.
   set-scopes <id|key> --scopes "<scope> <scope>"
         Replace a key's scopes; the gateway applies them on the next request.
   set-limits <id|key> --limits "<limit>/<n><s|m|h|d>,..." | --clear
@@ -42,6 +44,7 @@ Scopes: auth:login auth:register register:device read:devices write:devices syst
 
 Environment:
   KEYS_DATABASE_URL  the keys database, used as is
+  IDENTITY_DATABASE_URL  identity's database (list reads owners' e-mails there); default as DATABASE_URL names it
   DATABASE_URL       the system's PostgreSQL server; the keys database is <name>_keys (as npm start does)
   REDIS_URL          the gateway's Redis, written through so changes apply at once
   REDIS_CLUSTER_NODES  or a Redis Cluster's host:port,... (docs/redis-cluster.md)
@@ -52,8 +55,8 @@ Environment:
 
 const NOT_WRITTEN_THROUGH = `Warning: REDIS_URL is not set, so the change is in the database only. A running gateway keeps its cached copy of the key until the entry expires (up to ${API_KEY_CACHE_TTL_SECONDS / 3600} h): set REDIS_URL (and REDIS_PREFIX) to the gateway's Redis, or restart the system.`;
 
-function printKey(k: ApiKey): void {
-  const owner = k.ownerUserId === null ? 'system' : `user ${k.ownerUserId}`;
+function printKey(k: ApiKey, emails: ReadonlyMap<number, string> = new Map()): void {
+  const owner = ownerLabel(k.ownerUserId, emails);
   const expired = k.expiresAt !== null && k.expiresAt.getTime() <= Date.now();
   const state = k.revokedAt
     ? `revoked ${k.revokedAt.toISOString()}`
@@ -89,6 +92,20 @@ function secondsOption(name: string, text: string, allowZero: boolean): number {
     return parseExpiresIn(text);
   } catch (err) {
     throw new UsageError(`--${name}: ${(err as Error).message}`);
+  }
+}
+
+/** The owners' e-mails, or none (with one line on stderr saying why) when identity's database cannot be read. */
+async function emailsOf(store: CliStore<unknown>, keys: readonly ApiKey[]): Promise<Map<number, string>> {
+  const owners = [...new Set(keys.flatMap((k) => (k.ownerUserId === null ? [] : [k.ownerUserId])))];
+  if (owners.length === 0) return new Map();
+  try {
+    return await ownerEmails(await store.peerDb('identity'), owners);
+  } catch (err) {
+    console.error(
+      `Owners are shown without e-mail: identity's database could not be read (${(err as Error).message}). Set IDENTITY_DATABASE_URL to it.`,
+    );
+    return new Map();
   }
 }
 
@@ -128,6 +145,7 @@ runCli({
       cli: 'keys cli',
       migrationsDir: KEYS_MIGRATIONS_DIR,
       sharedCache: true,
+      peers: ['identity'],
       env: { KEY_PREFIX: keysConfigSchema.shape.KEY_PREFIX },
     });
     const deps: KeysDeps = { db: store.db, cache: store.cache, logger: store.logger, keyPrefix: store.env.KEY_PREFIX };
@@ -158,7 +176,8 @@ runCli({
       } else if (command === 'list') {
         const keys = await listKeys(deps, owner === undefined ? {} : { ownerUserId: owner });
         if (keys.length === 0) console.log('No API keys.');
-        keys.forEach(printKey);
+        const emails = await emailsOf(store, keys);
+        for (const k of keys) printKey(k, emails);
       } else if (command === 'set-scopes') {
         printKey(await changeApiKey(deps, await keyIdOf(deps, target), { scopes: scopes! }));
       } else if (command === 'set-limits') {

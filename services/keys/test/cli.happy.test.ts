@@ -2,7 +2,8 @@ import { describe, it, expect, beforeAll, afterAll } from '@jest/globals';
 import type { Redis } from 'ioredis';
 import { createTestDatabase, uniqueName, type TestDatabase } from '@acs/testing';
 import type { Db } from '@acs/db';
-import { openDatabase } from '@acs/db';
+import { migrate, openDatabase } from '@acs/db';
+import { fileURLToPath } from 'node:url';
 import { REDIS_URL, deleteKeysWithPrefix, rawRedis, sha256, silentLogger, type ApiKeyRow } from './harness.js';
 import { buildCli, parseCreated, runCli } from './cli-harness.js';
 
@@ -110,6 +111,35 @@ describe('keys CLI', () => {
     expect(mine.stdout.trim().split('\n')).toHaveLength(1);
     const nobody = await runCli(['list', '--owner', '999999'], env);
     expect(nobody.stdout.trim()).toBe('No API keys.');
+  });
+
+  it("list names each owner by e-mail from identity's database, and says so when it cannot read it", async () => {
+    const identity = await createTestDatabase('keys_cli_identity');
+    const identityDb = await openDatabase({ url: identity.url, logger: silentLogger(), poolSize: 1 });
+    try {
+      // Identity's own schema, from its migrations (read as files: the keys package imports nothing of identity).
+      await migrate(identityDb, fileURLToPath(new URL('../../identity/migrations', import.meta.url)), silentLogger());
+      const email = `${uniqueName('owner')}@example.com`;
+      const { rows } = await identityDb.query<{ id: string }>(
+        "INSERT INTO users (email, password_hash, first_name, last_name) VALUES ($1, 'x', 'Ada', 'L') RETURNING id",
+        [email],
+      );
+      const owner = rows[0]!.id;
+      const created = await create(['--scopes', 'read:devices', '--owner', owner]);
+      const named = await runCli(['list', '--owner', owner], { ...env, IDENTITY_DATABASE_URL: identity.url });
+      expect(named).toMatchObject({ code: 0, stderr: '' });
+      expect(named.stdout).toContain(`${created.key}`);
+      expect(named.stdout).toContain(`user ${owner} <${email}>`);
+      // No identity database named (KEYS_DATABASE_URL alone): ids only, and one line that says what to set.
+      const unnamed = await runCli(['list', '--owner', owner], env);
+      expect(unnamed.code).toBe(0);
+      expect(unnamed.stdout).toContain(`user ${owner}  `);
+      expect(unnamed.stdout).not.toContain(email);
+      expect(unnamed.stderr).toMatch(/Owners are shown without e-mail: .*IDENTITY_DATABASE_URL/);
+    } finally {
+      await identityDb.close();
+      await identity.drop();
+    }
   });
 
   it('set-scopes <id> replaces the scopes in the database and the cache', async () => {
