@@ -31,7 +31,7 @@ const fail = (message) => {
 };
 
 const PLAYED = new Set(['ConfigMap', 'Deployment']);
-const READ_ONLY = new Set(['Namespace', 'Service', 'Ingress', 'NetworkPolicy', 'HorizontalPodAutoscaler', 'PodDisruptionBudget']);
+const READ_ONLY = new Set(['Namespace', 'Service', 'Ingress', 'NetworkPolicy', 'HorizontalPodAutoscaler', 'PodDisruptionBudget', 'Job']);
 
 const rendered = parseAllDocuments(readFileSync(0, 'utf8')).map((doc) => doc.toJS());
 const unknownKinds = rendered.filter((o) => !PLAYED.has(o.kind) && !READ_ONLY.has(o.kind)).map((o) => `${o.kind}/${o.metadata.name}`);
