@@ -5,6 +5,7 @@
 // or on <to> for <port>:<to> (the run's own redis-server).
 //   node scripts/container-smoke/forward.mjs <listen address> <port>[:<to>]...
 import { connect, createServer } from 'node:net';
+import { splice } from '../../deploy/podman/stand-ins/splice.mjs';
 
 const [, , address, ...ports] = process.argv;
 if (!address || ports.length === 0 || process.argv.includes('--help')) {
@@ -14,21 +15,15 @@ if (!address || ports.length === 0 || process.argv.includes('--help')) {
 
 function pipeTo(host, port) {
   return (client) => {
-    const upstream = connect({ host, port });
-    client.pipe(upstream).pipe(client);
-    const close = () => {
-      client.destroy();
-      upstream.destroy();
-    };
-    client.on('error', close);
-    upstream.on('error', close);
+    const upstream = connect({ host, port, allowHalfOpen: true });
+    splice(client, upstream);
   };
 }
 
 // The network's bridge gets its address when the first container joins: until then listening
 // fails with EADDRNOTAVAIL, so that is retried (for two minutes).
 function listen(port, to, deadline) {
-  const server = createServer(pipeTo('127.0.0.1', to));
+  const server = createServer({ allowHalfOpen: true }, pipeTo('127.0.0.1', to));
   server.on('error', (err) => {
     if (err.code === 'EADDRNOTAVAIL' && Date.now() < deadline) {
       setTimeout(() => listen(port, to, deadline), 200);
