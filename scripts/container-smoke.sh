@@ -8,14 +8,17 @@
 #   3. our image from ./Dockerfile, from the tracked files as a clean clone has them; it must run
 #      as uid 1000; the application layers' size is printed;
 #   4. docker-compose.yml with Debian's podman-compose and deploy/podman/compose.override.yml
-#      (the shared PostgreSQL, Redis and RabbitMQ on this host): services started in depends_on
+#      (the shared PostgreSQL and RabbitMQ on this host, with RabbitMQ users of the run made from
+#      deploy/rabbitmq/users.sh --definitions, and a redis-server of the run's own started from the
+#      ACL file deploy/redis/acl-users.sh prints: each process as its own user): services started in depends_on
 #      order as their health checks pass, the user journey through the compose gateway, and each
 #      container stopped with SIGTERM, timed;
 #   5. the Deployments, ConfigMaps and a Secret of `kubectl kustomize k8s/` with `podman kube
-#      play`: commands, users, environment, ports and probes checked against the manifests, the
+#      play`, after the Job redis-acl-users' pod (it must exit 0): commands, users, environment,
+#      ports and probes checked against the manifests, the
 #      same journey through the gateway pod, each container stopped with SIGTERM, timed.
-# Everything it starts is removed on exit (containers, pods, network, secret, and its databases,
-# Redis keys and RabbitMQ queues on the shared servers).
+# Everything it starts is removed on exit (containers, pods, network, secret, its redis-server, and
+# its databases, RabbitMQ users, queues and exchange on the shared servers).
 #
 #   bash scripts/container-smoke.sh              the whole run
 #   bash scripts/container-smoke.sh --self-test   shows the run fails on a broken Dockerfile line,
