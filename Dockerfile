@@ -29,7 +29,7 @@ COPY . .
 RUN npm run build \
  && mkdir -p /out \
  && cp -r --parents libs/*/dist services/*/dist gateway/dist services/*/migrations services/catalog/seed \
-      services/dashboard/public /out/
+      services/dashboard/public deploy/redis deploy/rabbitmq /out/
 
 FROM base AS prod-deps
 COPY --from=manifests /manifests/ ./

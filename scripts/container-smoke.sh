@@ -8,14 +8,17 @@
 #   3. our image from ./Dockerfile, from the tracked files as a clean clone has them; it must run
 #      as uid 1000; the application layers' size is printed;
 #   4. docker-compose.yml with Debian's podman-compose and deploy/podman/compose.override.yml
-#      (the shared PostgreSQL, Redis and RabbitMQ on this host): services started in depends_on
+#      (the shared PostgreSQL and RabbitMQ on this host, with RabbitMQ users of the run made from
+#      deploy/rabbitmq/users.sh --definitions, and a redis-server of the run's own started from the
+#      ACL file deploy/redis/acl-users.sh prints: each process as its own user): services started in depends_on
 #      order as their health checks pass, the user journey through the compose gateway, and each
 #      container stopped with SIGTERM, timed;
 #   5. the Deployments, ConfigMaps and a Secret of `kubectl kustomize k8s/` with `podman kube
-#      play`: commands, users, environment, ports and probes checked against the manifests, the
+#      play`, after the Job redis-acl-users' pod (it must exit 0): commands, users, environment,
+#      ports and probes checked against the manifests, the
 #      same journey through the gateway pod, each container stopped with SIGTERM, timed.
-# Everything it starts is removed on exit (containers, pods, network, secret, and its databases,
-# Redis keys and RabbitMQ queues on the shared servers).
+# Everything it starts is removed on exit (containers, pods, network, secret, its redis-server, and
+# its databases, RabbitMQ users, queues and exchange on the shared servers).
 #
 #   bash scripts/container-smoke.sh              the whole run
 #   bash scripts/container-smoke.sh --self-test   shows the run fails on a broken Dockerfile line,
@@ -54,6 +57,8 @@ since() { awk -v a="$1" -v b="$(now)" 'BEGIN { printf "%.1f", b - a }'; }
 T0="$(now)"
 
 FORWARD_PID=""
+REDIS_PID=""
+MQ_USERS=""
 COMPOSE_CREATED=""
 KUBE_STARTED=""
 cleanup() {
@@ -67,6 +72,9 @@ cleanup() {
     podman secret rm acs-secrets >/dev/null 2>&1
   fi
   [ -n "$FORWARD_PID" ] && kill "$FORWARD_PID" 2>/dev/null
+  [ -n "$REDIS_PID" ] && kill "$REDIS_PID" 2>/dev/null
+  for user in $MQ_USERS; do rabbitmqctl -q delete_user "$user" >/dev/null 2>&1; done
+  [ -z "$MQ_USERS" ] || say "cleanup: deleted the RabbitMQ users$MQ_USERS"
   podman network rm -f "$NETWORK" >/dev/null 2>&1
   node scripts/container-smoke/cleanup-servers.mjs "$RUN_ID" | sed -u 's/^/smoke: /'
   rm -rf "$WORK"
@@ -126,14 +134,44 @@ stop_timed() { # label container...
 
 free_port() { node -e 'const s=require("net").createServer().listen(0,"127.0.0.1",()=>{console.log(s.address().port);s.close()})'; }
 
+secret() { node -p 'require(process.argv[1])[process.argv[2]]' "$WORK/secrets.json" "$1"; }
+
+# The per-process users, made as docker-compose.yml's servers make them (docs/security.md):
+# - Redis: a redis-server of this run's own on a free port (the shared one's users are not ours to
+#   change), started from the ACL file deploy/redis/acl-users.sh prints, `default` with REDIS_PASSWORD;
+# - RabbitMQ: the definitions document of deploy/rabbitmq/users.sh --definitions imported into the shared
+#   broker (without its vhost entry), under this run's user names; deleted on exit.
+start_servers() {
+  REDIS_PORT="$(free_port)"
+  REDIS_PREFIX="$RUN_ID:" REDIS_DEFAULT_PASSWORD="$(secret REDIS_PASSWORD)" REDIS_GATEWAY_PASSWORD="$(secret REDIS_GATEWAY_PASSWORD)" \
+    REDIS_KEYS_PASSWORD="$(secret REDIS_KEYS_PASSWORD)" REDIS_IDENTITY_PASSWORD="$(secret REDIS_IDENTITY_PASSWORD)" \
+    sh deploy/redis/acl-users.sh >"$WORK/users.acl"
+  redis-server --bind 127.0.0.1 --port "$REDIS_PORT" --aclfile "$WORK/users.acl" --save '' --appendonly no \
+    --logfile "$WORK/redis.log" &
+  REDIS_PID=$!
+  for _ in $(seq 50); do REDISCLI_AUTH="$(secret REDIS_PASSWORD)" redis-cli -p "$REDIS_PORT" ping 2>/dev/null | grep -q PONG && break; sleep 0.1; done
+  say "redis-server on 127.0.0.1:$REDIS_PORT with the ACL users of deploy/redis/acl-users.sh: $(sed -n 's/^user \([^ ]*\).*/\1/p' "$WORK/users.acl" | tr '\n' ' ')"
+  RABBITMQ_USER_PREFIX="$RUN_ID-" BUS_EXCHANGE="$RUN_ID.events" SUBSCRIPTION_EVENTS_QUEUE="$RUN_ID.subscription-events" \
+    RABBITMQ_BILLING_PASSWORD="$(secret RABBITMQ_BILLING_PASSWORD)" RABBITMQ_IDENTITY_PASSWORD="$(secret RABBITMQ_IDENTITY_PASSWORD)" \
+    sh deploy/rabbitmq/users.sh --definitions | node -e 'const d = JSON.parse(require("fs").readFileSync(0, "utf8")); delete d.vhosts; process.stdout.write(JSON.stringify(d))' \
+    >"$WORK/definitions.json"
+  MQ_USERS=" $RUN_ID-billing $RUN_ID-identity"
+  rabbitmqctl -q import_definitions --format json <"$WORK/definitions.json" >/dev/null
+  for _ in $(seq 50); do
+    [ "$(rabbitmqctl -q list_users | grep -c "^$RUN_ID-")" = 2 ] && break
+    sleep 0.2
+  done
+  say "RabbitMQ users$MQ_USERS imported from deploy/rabbitmq/users.sh --definitions"
+}
+
 # The compose network, made before podman-compose (which then uses it), and the forwarder from
 # its gateway address to the shared servers on the host's loopback.
 make_network() {
   podman network create --label "io.podman.compose.project=$PROJECT" "$NETWORK" >/dev/null
   HOST_IP="$(podman network inspect "$NETWORK" --format '{{range .Subnets}}{{.Gateway}}{{end}}')"
-  node scripts/container-smoke/forward.mjs "$HOST_IP" 5432 6379 5672 >"$WORK/forward.log" 2>&1 &
+  node scripts/container-smoke/forward.mjs "$HOST_IP" 5432 "6379:$REDIS_PORT" 5672 >"$WORK/forward.log" 2>&1 &
   FORWARD_PID=$!
-  say "network $NETWORK; the host is $HOST_IP there, forwarding 5432, 6379, 5672 to 127.0.0.1"
+  say "network $NETWORK; the host is $HOST_IP there, forwarding 5432, 6379 (to $REDIS_PORT), 5672 to 127.0.0.1"
 }
 
 # podman-compose with the variables docker-compose.yml and the override need (every command
@@ -248,6 +286,7 @@ make_context "$SRC"
 if [ "$MODE" = run ]; then
   build_image "$SRC" "$IMAGE"
   check_image "$IMAGE"
+  start_servers
   make_network
   # ACS_SMOKE_PHASES (default "compose kube"): one of them alone, while working on it.
   for phase in ${ACS_SMOKE_PHASES:-compose kube}; do
@@ -263,6 +302,7 @@ fi
 # --self-test: each mutation in a copy must fail the step that checks it. The kube runs use the
 # image of the last full run (built when missing).
 podman image exists "$IMAGE" || build_image "$SRC" "$IMAGE"
+start_servers
 make_network
 KUBE_STARTED=1
 

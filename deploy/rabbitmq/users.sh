@@ -1,14 +1,22 @@
 #!/bin/sh
-# Creates (or updates) the platform's RabbitMQ users, one per service that uses the broker, each with
-# configure/write/read permissions on its own exchange and queues only (docs/security.md). Run it where
-# rabbitmqctl reaches the broker (compose: docker compose exec rabbitmq sh /users.sh; k8s: the broker's
-# operator). Idempotent.
+# The platform's RabbitMQ users, one per service that uses the broker, each with configure/write/read
+# permissions on its own exchange and queues only (docs/security.md). Two ways, the same permissions:
+#
+#   sh users.sh                 creates (or updates) them with rabbitmqctl, where it reaches the broker
+#                               (a broker of your own: `docker compose exec rabbitmq sh ...`). Idempotent.
+#   sh users.sh --definitions   prints them as a definitions document (JSON): what docker-compose.yml's
+#                               rabbitmq loads at boot (load_definitions, deploy/rabbitmq/definitions.conf)
+#                               and k8s/broker-users.yaml posts to a managed broker's HTTP API
+#                               (POST /api/definitions). Importing it adds or updates these users and
+#                               their permissions and leaves every other user alone.
 #
 #   RABBITMQ_BILLING_PASSWORD, RABBITMQ_IDENTITY_PASSWORD   one password each
 #   BUS_EXCHANGE                the events exchange (default acs.events)
 #   SUBSCRIPTION_EVENTS_QUEUE   identity's queue (default identity.subscription-events)
 #   RABBITMQ_USER_PREFIX        user names' prefix (default acs-): acs-billing, acs-identity
 #   RABBITMQ_VHOST              default /
+#   RABBITMQ_ADMIN_USER, RABBITMQ_ADMIN_PASSWORD   --definitions only, optional: an administrator as
+#                               well (a broker that boots from the document has no other user)
 #
 #   billing   declares the exchange and publishes to it; reads nothing, declares no queue
 #   identity  declares the exchange (to bind to it) and its queues (the queue, .dlq, .retry.*), binds,
@@ -27,13 +35,51 @@ literal() { printf '%s' "$1" | sed 's/[].[^$*+?(){}|\\]/\\&/g'; }
 ex="$(literal "$exchange")"
 q="$(literal "$queue")"
 
-user() {
+# The permissions, once for both ways: name password configure write read.
+each_user() { # command
+  #   name                  password                          configure                 write                                 read
+  "$1" "${users}billing"  "$RABBITMQ_BILLING_PASSWORD"  "^${ex}\$"                 "^${ex}\$"                             "^\$"
+  "$1" "${users}identity" "$RABBITMQ_IDENTITY_PASSWORD" "^(${ex}|${q}(\\..*)?)\$"  "^(${q}(\\..*)?|amq\\.default)\$"      "^(${ex}|${q}(\\..*)?)\$"
+}
+
+with_rabbitmqctl() {
   # add_user fails on an existing user: then only the password is set again.
   rabbitmqctl add_user "$1" "$2" >/dev/null 2>&1 || rabbitmqctl change_password "$1" "$2" >/dev/null
   rabbitmqctl set_permissions -p "$vhost" "$1" "$3" "$4" "$5" >/dev/null
 }
 
-#     name                  password                          configure                 write                                 read
-user "${users}billing"  "$RABBITMQ_BILLING_PASSWORD"  "^${ex}\$"                 "^${ex}\$"                             "^\$"
-user "${users}identity" "$RABBITMQ_IDENTITY_PASSWORD" "^(${ex}|${q}(\\..*)?)\$"  "^(${q}(\\..*)?|amq\\.default)\$"      "^(${ex}|${q}(\\..*)?)\$"
-echo "RabbitMQ users ${users}billing and ${users}identity are set on vhost ${vhost}"
+# A JSON string: backslashes and quotes escaped (names and passwords hold no control characters).
+json() { printf '"%s"' "$(printf '%s' "$1" | sed 's/[\\"]/\\&/g')"; }
+
+# The broker hashes a "password" it is given (its default algorithm, as for add_user).
+user_json() { printf '%s    {"name": %s, "password": %s, "tags": %s}' "$sep" "$(json "$1")" "$(json "$2")" "$(json "${3-}")"; sep=',
+'; }
+service_user_json() { user_json "$1" "$2" ''; }
+permission_json() {
+  printf '%s    {"user": %s, "vhost": %s, "configure": %s, "write": %s, "read": %s}' \
+    "$sep" "$(json "$1")" "$(json "$vhost")" "$(json "$3")" "$(json "$4")" "$(json "$5")"
+  sep=',
+'
+}
+
+definitions() {
+  admin="${RABBITMQ_ADMIN_USER:-}"
+  printf '{\n  "vhosts": [{"name": %s}],\n  "users": [\n' "$(json "$vhost")"
+  sep=''
+  if [ -n "$admin" ]; then user_json "$admin" "${RABBITMQ_ADMIN_PASSWORD:?set RABBITMQ_ADMIN_PASSWORD}" administrator; fi
+  each_user service_user_json
+  printf '\n  ],\n  "permissions": [\n'
+  sep=''
+  if [ -n "$admin" ]; then permission_json "$admin" - '.*' '.*' '.*'; fi
+  each_user permission_json
+  printf '\n  ]\n}\n'
+}
+
+case "${1:-}" in
+  --definitions) definitions ;;
+  "")
+    each_user with_rabbitmqctl
+    echo "RabbitMQ users ${users}billing and ${users}identity are set on vhost ${vhost}"
+    ;;
+  *) echo "usage: sh users.sh [--definitions]" >&2; exit 2 ;;
+esac

@@ -14,8 +14,11 @@
 //     the host, where forward.mjs passes connections to the shared servers);
 //   - this run's own Redis prefix, exchange and queue in the ConfigMaps (REDIS_PREFIX,
 //     BUS_EXCHANGE, SUBSCRIPTION_EVENTS_QUEUE), so the run disturbs no one else on those servers.
+// The Job redis-acl-users is played as its pod, once, before the Deployments (kube play 4.3 runs no
+// Job): it sets the run's Redis users again with ACL SETUSER, through REDIS_ADMIN_URL, and must exit 0.
 // Not played (kube play cannot): Namespace, Service, Ingress, NetworkPolicy, HorizontalPodAutoscaler,
-// PodDisruptionBudget; test/deploy checks those offline.
+// PodDisruptionBudget, the Job rabbitmq-users (the shared broker has no HTTP API; its users are
+// imported with rabbitmqctl instead); test/deploy checks those offline.
 import { readFileSync, writeFileSync } from 'node:fs';
 import { parseAllDocuments, parseDocument } from 'yaml';
 
@@ -31,7 +34,7 @@ const fail = (message) => {
 };
 
 const PLAYED = new Set(['ConfigMap', 'Deployment']);
-const READ_ONLY = new Set(['Namespace', 'Service', 'Ingress', 'NetworkPolicy', 'HorizontalPodAutoscaler', 'PodDisruptionBudget']);
+const READ_ONLY = new Set(['Namespace', 'Service', 'Ingress', 'NetworkPolicy', 'HorizontalPodAutoscaler', 'PodDisruptionBudget', 'Job']);
 
 const rendered = parseAllDocuments(readFileSync(0, 'utf8')).map((doc) => doc.toJS());
 const unknownKinds = rendered.filter((o) => !PLAYED.has(o.kind) && !READ_ONLY.has(o.kind)).map((o) => `${o.kind}/${o.metadata.name}`);
@@ -54,6 +57,22 @@ const configMaps = Object.fromEntries(
       return [map.metadata.name, { ...map, data }];
     }),
 );
+
+// A Job's pod as kube play runs a Pod: once (restartPolicy Never: retrying is the Job controller's part).
+const PLAYED_JOBS = new Set(['redis-acl-users']);
+const jobs = rendered
+  .filter((o) => o.kind === 'Job' && PLAYED_JOBS.has(o.metadata.name))
+  .map((job) => {
+    const spec = job.spec.template.spec;
+    const refs = spec.containers.flatMap((c) => (c.env ?? []).map((e) => e.valueFrom?.configMapKeyRef?.name).filter(Boolean));
+    return {
+      name: job.metadata.name,
+      container: spec.containers[0].name,
+      configMaps: [...new Set(refs)],
+      pod: { apiVersion: 'v1', kind: 'Pod', metadata: { name: job.metadata.name }, spec: { ...spec, restartPolicy: 'Never' } },
+    };
+  });
+if (jobs.length !== PLAYED_JOBS.size) fail(`the manifests have no Job ${[...PLAYED_JOBS].join(', ')} to play`);
 
 const serviceNames = rendered.filter((o) => o.kind === 'Service').map((o) => o.metadata.name);
 const deployments = rendered.filter((o) => o.kind === 'Deployment');
@@ -100,7 +119,7 @@ while (pending.length) {
 }
 
 const readKinds = [...new Set(rendered.filter((o) => READ_ONLY.has(o.kind)).map((o) => o.kind))];
-writeFileSync(planFile, `${JSON.stringify({ deployments: order, configMaps, secretValues, readKinds }, null, 2)}\n`);
+writeFileSync(planFile, `${JSON.stringify({ jobs, deployments: order, configMaps, secretValues, readKinds }, null, 2)}\n`);
 console.log(
-  `kube-manifest: ${order.length} Deployments (in this order: ${order.map((d) => d.name).join(', ')}), ${Object.keys(configMaps).length} ConfigMaps and the Secret to play; read only (test/deploy): ${readKinds.join(', ')}`,
+  `kube-manifest: the Job ${jobs.map((j) => j.name).join(', ')}, ${order.length} Deployments (in this order: ${order.map((d) => d.name).join(', ')}), ${Object.keys(configMaps).length} ConfigMaps and the Secret to play; read only (test/deploy): ${readKinds.join(', ')} (the other Jobs)`,
 );

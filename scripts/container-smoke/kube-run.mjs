@@ -121,6 +121,30 @@ async function play(deployment, addresses) {
   return { pod, names, address };
 }
 
+/** A Job's pod, run once to its end: it must exit 0 (its output is printed either way). */
+async function runJob(job) {
+  const pod = { ...job.pod, spec: { ...job.pod.spec, hostAliases: [{ ip: hostAddress, hostnames: SERVERS }] } };
+  const file = join(outDir, `${job.name}.yaml`);
+  writeFileSync(file, [...job.configMaps.map((n) => plan.configMaps[n]), pod].map((d) => stringify(d)).join('---\n'));
+  await podman('kube', 'play', '--network', network, file);
+  const name = `${job.name}-${job.container}`;
+  try {
+    const code = await podman('wait', name);
+    const log = (
+      await exec('podman', ['logs', name]).then(
+        (r) => `${r.stdout}${r.stderr}`,
+        () => '',
+      )
+    )
+      .trim()
+      .replace(/\n/g, ' | ');
+    if (code !== '0') problems.push(`Job ${job.name}: its pod exited ${code}: ${log}`);
+    else say(`Job ${job.name}: its pod exited 0: ${log}`);
+  } finally {
+    await podman('pod', 'rm', '-f', job.name).catch(() => {});
+  }
+}
+
 async function configVariables(name, image, running, command) {
   const entry = command?.[1] ?? '';
   const match = /^(.+)\/dist\/main\.js$/.exec(entry);
@@ -217,6 +241,9 @@ async function checkContainer(deployment, container, name, address) {
 
 try {
   await createSecret();
+  for (const job of plan.jobs) await runJob(job);
+  // A Job that failed leaves the processes without the users it makes: nothing more to learn.
+  if (problems.length) throw new Error(problems.pop());
   const addresses = new Map();
   const started = [];
   for (const deployment of plan.deployments) {

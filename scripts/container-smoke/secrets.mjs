@@ -19,8 +19,23 @@ const alnum = (n) =>
   Array.from({ length: n }, () => 'ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789'[randomInt(62)]).join('');
 const jwk = { ...generateKeyPairSync('ed25519').privateKey.export({ format: 'jwk' }), kid: `smoke.${token(6)}` };
 
-/** The host's servers (docs/deploy.md): PostgreSQL as its trusted superuser, Redis without a password, RabbitMQ's guest. */
+/**
+ * The host's servers (docs/deploy.md): PostgreSQL as its trusted superuser; Redis is the run's own
+ * redis-server, started from the ACL users of deploy/redis/acl-users.sh (names acs-<process>); RabbitMQ
+ * is the shared broker, with users of deploy/rabbitmq/users.sh named after the run (<run id>-<service>).
+ */
 const database = (service) => `postgres://postgres@postgres:5432/${runId}_${service}`;
+const passwords = {
+  REDIS_PASSWORD: token(16),
+  REDIS_GATEWAY_PASSWORD: token(16),
+  REDIS_KEYS_PASSWORD: token(16),
+  REDIS_IDENTITY_PASSWORD: token(16),
+  RABBITMQ_PASSWORD: token(16),
+  RABBITMQ_BILLING_PASSWORD: token(16),
+  RABBITMQ_IDENTITY_PASSWORD: token(16),
+};
+const redis = (process) => `redis://acs-${process}:${passwords[`REDIS_${process.toUpperCase()}_PASSWORD`]}@redis:6379`;
+const amqp = (service) => `amqp://${runId}-${service}:${passwords[`RABBITMQ_${service.toUpperCase()}_PASSWORD`]}@rabbitmq:5672`;
 
 const secrets = {
   INTERNAL_SECRET: token(48),
@@ -45,8 +60,8 @@ const secrets = {
   CATALOG_DB_PASSWORD: token(16),
   DEVICE_DB_PASSWORD: token(16),
   BILLING_DB_PASSWORD: token(16),
-  REDIS_PASSWORD: token(16),
-  RABBITMQ_PASSWORD: token(16),
+  // Redis' and RabbitMQ's: the processes' own users and the operator's (compose's `default`; acs unused here).
+  ...passwords,
   // The Secret's URLs (k8s/secret.example.yaml).
   KEYS_DATABASE_URL: database('keys'),
   IDENTITY_DATABASE_URL: database('identity'),
@@ -54,8 +69,14 @@ const secrets = {
   CATALOG_READ_DATABASE_URL: database('catalog'),
   DEVICE_DATABASE_URL: database('device'),
   BILLING_DATABASE_URL: database('billing'),
-  REDIS_URL: 'redis://redis:6379',
-  AMQP_URL: 'amqp://guest:guest@rabbitmq:5672',
+  GATEWAY_REDIS_URL: redis('gateway'),
+  KEYS_REDIS_URL: redis('keys'),
+  IDENTITY_REDIS_URL: redis('identity'),
+  REDIS_ADMIN_URL: `redis://default:${passwords.REDIS_PASSWORD}@redis:6379`,
+  IDENTITY_AMQP_URL: amqp('identity'),
+  BILLING_AMQP_URL: amqp('billing'),
+  // The Job rabbitmq-users is read, not run (the shared broker has no HTTP API): the users are made with rabbitmqctl.
+  RABBITMQ_MANAGEMENT_URL: 'http://rabbitmq:15672',
 };
 
 const shellQuote = (value) => `'${value.replaceAll("'", "'\\''")}'`;

@@ -2,7 +2,10 @@
 # Makes podman usable on a machine like CI's (Debian bookworm, root, no systemd, hybrid cgroup
 # mounts; docs/deploy.md, "Running the deployment files with podman"). Idempotent: each step says
 # what it does or that it was already done.
-#   - podman, runc, debootstrap and podman-compose from Debian, when missing;
+#   - podman, runc, debootstrap and podman-compose from Debian, when missing, and CNI's dnsname plugin
+#     (podman 4.3 here uses CNI; without the plugin a compose network resolves no service name) and
+#     catatonit (kube play's pod infra containers run it): podman only recommends both, and
+#     --no-install-recommends leaves them out;
 #   - /etc/containers/containers.conf: `default_ulimits = []` under [containers] (podman's default
 #     ulimits cannot be set here) and `runtime = "runc"` under [engine] (crun refuses these cgroup
 #     mounts; podman-compose runs plain `podman`, so the runtime must be the configured one).
@@ -14,13 +17,16 @@ missing=()
 for tool in podman:podman runc:runc debootstrap:debootstrap podman-compose:podman-compose; do
   command -v "${tool%%:*}" >/dev/null || missing+=("${tool#*:}")
 done
+[ -x /usr/lib/cni/dnsname ] || missing+=(golang-github-containernetworking-plugin-dnsname)
+# kube play's pods start with an infra container that runs catatonit (another of podman's recommends).
+command -v catatonit >/dev/null || [ -x /usr/libexec/podman/catatonit ] || missing+=(catatonit)
 if [ "${#missing[@]}" -gt 0 ]; then
   say "apt-get install ${missing[*]}"
   export DEBIAN_FRONTEND=noninteractive
   apt-get update -qq
   apt-get install -y -qq --no-install-recommends "${missing[@]}" slirp4netns uidmap >/dev/null
 else
-  say "podman, runc, debootstrap and podman-compose already installed"
+  say "podman, runc, debootstrap, podman-compose, the dnsname plugin and catatonit already installed"
 fi
 
 conf=/etc/containers/containers.conf

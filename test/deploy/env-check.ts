@@ -15,7 +15,12 @@ export const SECRET_FIXTURES: Readonly<Record<string, string>> = {
   DEVICE_DB_PASSWORD: 'device0123456789abcdef',
   BILLING_DB_PASSWORD: 'billing0123456789abcdef',
   REDIS_PASSWORD: 'redis0123456789abcdef',
+  REDIS_GATEWAY_PASSWORD: 'redis-gateway0123456789abcdef',
+  REDIS_KEYS_PASSWORD: 'redis-keys0123456789abcdef',
+  REDIS_IDENTITY_PASSWORD: 'redis-identity0123456789abcdef',
   RABBITMQ_PASSWORD: 'mq0123456789abcdef',
+  RABBITMQ_BILLING_PASSWORD: 'mq-billing0123456789abcdef',
+  RABBITMQ_IDENTITY_PASSWORD: 'mq-identity0123456789abcdef',
   KEYS_INTERNAL_SECRET: 'keys-internal-key-for-the-deploy-tests-0123456789',
   IDENTITY_INTERNAL_SECRET: 'identity-internal-key-for-the-deploy-tests-0123456789',
   CATALOG_INTERNAL_SECRET: 'catalog-internal-key-for-the-deploy-tests-0123456789',
@@ -37,8 +42,15 @@ export const SECRET_FIXTURES: Readonly<Record<string, string>> = {
   CATALOG_READ_DATABASE_URL: 'postgres://acs_catalog:pw@postgres:5432/acs_catalog',
   DEVICE_DATABASE_URL: 'postgres://device:pw@db.example:5432/acs_device',
   BILLING_DATABASE_URL: 'postgres://billing:pw@db.example:5432/acs_billing',
-  REDIS_URL: 'rediss://:pw@redis.example:6380',
-  AMQP_URL: 'amqps://acs:pw@mq.example:5671',
+  // Each process's own Redis ACL user and RabbitMQ user (deploy/redis/acl-users.sh, deploy/rabbitmq/users.sh).
+  GATEWAY_REDIS_URL: 'rediss://acs-gateway:pw@redis.example:6380',
+  KEYS_REDIS_URL: 'rediss://acs-keys:pw@redis.example:6380',
+  IDENTITY_REDIS_URL: 'rediss://acs-identity:pw@redis.example:6380',
+  IDENTITY_AMQP_URL: 'amqps://acs-identity:pw@mq.example:5671',
+  BILLING_AMQP_URL: 'amqps://acs-billing:pw@mq.example:5671',
+  // The operator's, read by k8s/broker-users.yaml's Jobs only.
+  REDIS_ADMIN_URL: 'rediss://default:pw@redis.example:6380',
+  RABBITMQ_MANAGEMENT_URL: 'https://admin:pw@mq.example:15671',
 };
 
 /** One container's environment as the orchestrator would give it. */
@@ -79,9 +91,7 @@ export const parsedConfig = (component: Component, env: ContainerEnv): Record<st
 const SHARED_SETTINGS: readonly [string, readonly string[]][] = [
   ['RATE_LIMITS_LIVE', ['gateway', 'keys']],
   ['RATE_LIMITS_TEST', ['gateway', 'keys']],
-  ['REDIS_URL', ['gateway', 'keys', 'identity']],
   ['REDIS_PREFIX', ['gateway', 'keys', 'identity']],
-  ['AMQP_URL', ['identity', 'billing']],
   ['BUS_EXCHANGE', ['identity', 'billing']],
   ['JWT_ISSUER', ['gateway', 'identity']],
   ['JWT_AUDIENCE', ['gateway', 'identity']],
@@ -119,8 +129,36 @@ function internalKeyProblems(configs: ReadonlyMap<string, Record<string, unknown
   return problems;
 }
 
+/**
+ * Issue 24.5: each process reaches Redis and RabbitMQ as its own user (`acs-<process>`, as the users' scripts
+ * name them), all on one server: no two processes share a password, none uses the operator's account.
+ */
+const OWN_USERS: readonly [string, readonly string[]][] = [
+  ['REDIS_URL', ['gateway', 'keys', 'identity']],
+  ['AMQP_URL', ['identity', 'billing']],
+];
+
+function ownUserProblems(configs: ReadonlyMap<string, Record<string, unknown>>): string[] {
+  const problems: string[] = [];
+  for (const [variable, users] of OWN_USERS) {
+    const servers = new Set<string>();
+    for (const name of users) {
+      const value = configs.get(name)?.[variable];
+      if (typeof value !== 'string') {
+        problems.push(`${name} has no ${variable}`);
+        continue;
+      }
+      const url = new URL(value);
+      servers.add(`${url.protocol}//${url.host}`);
+      if (url.username !== `acs-${name}`) problems.push(`${name}'s ${variable} logs in as "${url.username}", not acs-${name}`);
+    }
+    if (servers.size > 1) problems.push(`${variable} names different servers: ${[...servers].join(', ')}`);
+  }
+  return problems;
+}
+
 export function sharedSettingProblems(configs: ReadonlyMap<string, Record<string, unknown>>): string[] {
-  const problems: string[] = [...internalKeyProblems(configs)];
+  const problems: string[] = [...internalKeyProblems(configs), ...ownUserProblems(configs)];
   for (const [variable, users] of SHARED_SETTINGS) {
     const values = new Map(users.map((name) => [name, JSON.stringify(configs.get(name)?.[variable])]));
     if (new Set(values.values()).size > 1) problems.push(`${variable} differs: ${[...values].map(([n, v]) => `${n}=${v}`).join(', ')}`);

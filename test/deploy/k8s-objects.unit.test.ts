@@ -146,10 +146,14 @@ describe('k8s/ ConfigMaps and the Secret example', () => {
     expect(ofKind(manifests, 'Secret')).toEqual([]);
   });
 
-  it('the Secret example holds placeholders only, each key used by some Deployment; secret.yaml is git-ignored', () => {
+  it('the Secret example holds placeholders only, each key used by some Deployment or Job; secret.yaml is git-ignored', () => {
     const secret = secretExample();
     expect(secret.data).toBeUndefined();
-    const referenced = new Set(all.flatMap((w) => (w.container.env ?? []).flatMap((e) => e.valueFrom?.secretKeyRef?.key ?? [])));
+    const containers = [
+      ...all.map((w) => w.container),
+      ...ofKind(manifests, 'Job').flatMap((job) => job.spec?.template?.spec.containers ?? []),
+    ];
+    const referenced = new Set(containers.flatMap((c) => (c.env ?? []).flatMap((e) => e.valueFrom?.secretKeyRef?.key ?? [])));
     for (const [key, value] of Object.entries(secret.stringData ?? {})) {
       expect(referenced.has(key) ? key : `${key} (unused)`).toBe(key);
       if (value !== '[]') expect(value).toMatch(/<[^>]+>/);

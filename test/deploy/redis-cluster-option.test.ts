@@ -61,7 +61,7 @@ describe('the Redis Cluster option in docker-compose.yml', () => {
       .split('\n')
       .map((line) => /^#\s+(REDIS_CLUSTER_[A-Z_]+): (.*)$/.exec(line))
       .filter((match) => match !== null);
-    expect(lines.map((match) => match[1])).toEqual(['REDIS_CLUSTER_NODES', 'REDIS_CLUSTER_PASSWORD']);
+    expect(lines.map((match) => match[1])).toEqual(['REDIS_CLUSTER_NODES', 'REDIS_CLUSTER_USERNAME', 'REDIS_CLUSTER_PASSWORD']);
     for (const name of CACHE_USERS) {
       const known = new Set(Object.keys(schemaOf(name).shape));
       expect(lines.every((match) => known.has(match[1]!))).toBe(true);

@@ -9,6 +9,7 @@
 //   node probe.mjs forward postgres|redis|rabbitmq   the container's process, until SIGTERM
 //   node probe.mjs postgres|redis|rabbitmq           one check; exit 0 when the server answered
 import { connect, createServer } from 'node:net';
+import { splice } from './splice.mjs';
 
 const PROBES = {
   // SSLRequest: a PostgreSQL server answers one byte, S or N.
@@ -26,15 +27,9 @@ const PROBES = {
 function forward(probe) {
   const upstreamHost = process.env.STAND_IN_UPSTREAM;
   if (!upstreamHost) throw new Error('STAND_IN_UPSTREAM (the host address to forward to) is not set');
-  createServer((client) => {
-    const upstream = connect({ host: upstreamHost, port: probe.port });
-    client.pipe(upstream).pipe(client);
-    const close = () => {
-      client.destroy();
-      upstream.destroy();
-    };
-    client.on('error', close);
-    upstream.on('error', close);
+  createServer({ allowHalfOpen: true }, (client) => {
+    const upstream = connect({ host: upstreamHost, port: probe.port, allowHalfOpen: true });
+    splice(client, upstream);
   }).listen(probe.port);
   process.on('SIGTERM', () => process.exit(0));
 }

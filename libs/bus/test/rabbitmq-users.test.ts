@@ -6,12 +6,26 @@ import { deleteAmqpObjects, testServerUrl, uniqueName } from '@acs/testing';
 
 // Issue 24.5: one RabbitMQ user per service, as deploy/rabbitmq/users.sh makes them, on the real broker
 // with unique user, exchange and queue names, deleted after. Identity cannot publish a subscription event.
+// Both ways the script offers are run, each under user names of its own: rabbitmqctl, and the definitions
+// document that compose's broker loads at boot and k8s/broker-users.yaml posts to a managed broker
+// (imported here with `rabbitmqctl import_definitions`, the same import).
 const SCRIPT = fileURLToPath(new URL('../../../deploy/rabbitmq/users.sh', import.meta.url));
-const userPrefix = `${uniqueName('mqacl')}-`;
+const WAYS = ['rabbitmqctl', 'definitions'] as const;
+type Way = (typeof WAYS)[number];
+const prefixes: Record<Way, string> = { rabbitmqctl: `${uniqueName('mqacl')}-`, definitions: `${uniqueName('mqdef')}-` };
+let userPrefix = prefixes.rabbitmqctl;
 const exchange = uniqueName('mqacl.events');
 const queue = uniqueName('mqacl.identity');
 const passwords = { billing: 'billing-pw-0123456789', identity: 'identity-pw-0123456789' };
 const connections: ChannelModel[] = [];
+const env = (way: Way) => ({
+  PATH: process.env.PATH ?? '',
+  RABBITMQ_BILLING_PASSWORD: passwords.billing,
+  RABBITMQ_IDENTITY_PASSWORD: passwords.identity,
+  RABBITMQ_USER_PREFIX: prefixes[way],
+  BUS_EXCHANGE: exchange,
+  SUBSCRIPTION_EVENTS_QUEUE: queue,
+});
 
 function urlOf(service: keyof typeof passwords): string {
   const url = new URL(testServerUrl('AMQP_URL'));
@@ -29,25 +43,61 @@ async function channelAs(service: keyof typeof passwords) {
   return channel;
 }
 
-beforeAll(() => {
-  execFileSync('sh', [SCRIPT], {
-    env: {
-      PATH: process.env.PATH ?? '',
-      RABBITMQ_BILLING_PASSWORD: passwords.billing,
-      RABBITMQ_IDENTITY_PASSWORD: passwords.identity,
-      RABBITMQ_USER_PREFIX: userPrefix,
-      BUS_EXCHANGE: exchange,
-      SUBSCRIPTION_EVENTS_QUEUE: queue,
-    },
+/** The document as the script prints it, without its vhost entry: the shared broker's `/` is left as it is. */
+function importDefinitions(): void {
+  const document = JSON.parse(execFileSync('sh', [SCRIPT, '--definitions'], { encoding: 'utf8', env: env('definitions') }));
+  expect(document.vhosts).toEqual([{ name: '/' }]);
+  expect(document.users.map((u: { name: string }) => u.name)).toEqual([
+    `${prefixes.definitions}billing`,
+    `${prefixes.definitions}identity`,
+  ]);
+  // From standard input (no file argument): the broker's own user could not read a file of this test's.
+  execFileSync('rabbitmqctl', ['import_definitions', '--format', 'json'], {
+    input: JSON.stringify({ users: document.users, permissions: document.permissions }),
   });
+}
+
+/** The import is asynchronous: waits until the broker lists the users it adds. */
+async function definitionsImported(): Promise<void> {
+  const wanted = Object.keys(passwords).map((service) => `${prefixes.definitions}${service}`);
+  for (let attempt = 0; attempt < 50; attempt++) {
+    const listed = execFileSync('rabbitmqctl', ['-q', 'list_users'], { encoding: 'utf8' });
+    if (wanted.every((user) => listed.includes(`${user}\t`))) return;
+    await new Promise((resolve) => setTimeout(resolve, 200));
+  }
+  throw new Error(`rabbitmqctl import_definitions did not add ${wanted.join(', ')} within 10 s`);
+}
+
+/** rabbitmqctl's view of a user's permissions: configure, write, read. */
+function permissionsOf(user: string): string[] {
+  const line = execFileSync('rabbitmqctl', ['-q', 'list_user_permissions', user], { encoding: 'utf8' }).trim().split('\n').pop()!;
+  return line.split('\t').slice(1);
+}
+
+beforeAll(async () => {
+  execFileSync('sh', [SCRIPT], { env: env('rabbitmqctl') });
+  importDefinitions();
+  await definitionsImported();
 });
 afterAll(async () => {
   for (const connection of connections) await connection.close().catch(() => undefined);
-  for (const service of Object.keys(passwords)) execFileSync('rabbitmqctl', ['delete_user', `${userPrefix}${service}`]);
+  for (const way of WAYS) {
+    for (const service of Object.keys(passwords)) execFileSync('rabbitmqctl', ['delete_user', `${prefixes[way]}${service}`]);
+  }
   await deleteAmqpObjects({ queues: [queue, `${queue}.dlq`], exchanges: [exchange] });
 });
 
-describe('RabbitMQ users per service', () => {
+it('the definitions document gives each user the permissions rabbitmqctl gives it', () => {
+  for (const service of Object.keys(passwords)) {
+    expect(permissionsOf(`${prefixes.definitions}${service}`)).toEqual(permissionsOf(`${prefixes.rabbitmqctl}${service}`));
+  }
+});
+
+describe.each(WAYS)('RabbitMQ users per service, made by %s', (way) => {
+  beforeAll(() => {
+    userPrefix = prefixes[way];
+  });
+
   it('billing declares the events exchange and publishes to it, but declares no queue', async () => {
     const billing = await channelAs('billing');
     await billing.assertExchange(exchange, 'topic', { durable: true });

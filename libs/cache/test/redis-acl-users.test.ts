@@ -85,6 +85,21 @@ describe('Redis ACL users per process', () => {
     expect(await admin.get(`${prefix}apikey:acs_live_A`)).toBe('{"record":1}');
   });
 
+  it('the gateway counts plan quotas (INCR, INCRBY, expiry) and nothing more there; keys reads them, never writes', async () => {
+    const counter = `${prefix}quota:{7}:d:2026-11-26`;
+    expect(await as('gateway').incr(counter)).toBe(1);
+    expect(await as('gateway').incrby(counter, 2)).toBe(3);
+    expect(await as('gateway').pexpire(counter, 60_000)).toBe(1);
+    expect(await as('gateway').expire(counter, 60)).toBe(1);
+    await expect(as('gateway').set(counter, '0')).rejects.toThrow(NOPERM);
+    await expect(as('gateway').del(counter)).rejects.toThrow(NOPERM);
+    expect(await as('keys').get(counter)).toBe('3');
+    expect(await as('keys').mget(counter, `${prefix}apikey:acs_live_A`)).toEqual(['3', '{"record":1}']);
+    await expect(as('keys').set(counter, '0')).rejects.toThrow(NOPERM);
+    await expect(as('keys').incr(counter)).rejects.toThrow(NOPERM);
+    await expect(as('identity').get(counter)).rejects.toThrow(NOPERM);
+  });
+
   it("the platform's own cache logs in with a user and password from REDIS_URL (the gateway's raw MGET connection too)", async () => {
     const url = new URL(REDIS_URL);
     url.username = `${userPrefix}gateway`;

@@ -8,29 +8,54 @@ type Step = () => unknown;
  * rest still run, so one stuck resource never keeps the others open. It never rejects.
  */
 export interface CloseStack {
-  /** Registers how to close something just opened. */
-  defer(name: string, step: Step): void;
+  /**
+   * Registers how to close something just opened. With `withinMs`, a step still running after that
+   * long is logged (a warning naming it) and left behind, and the next step runs: for closes that
+   * wait on a peer (QUIT's reply, AMQP's close-ok, a FIN), which must not hold up a stop for ever.
+   */
+  defer(name: string, step: Step, withinMs?: number): void;
   close(): Promise<void>;
 }
 
 export function createCloseStack(logger: Logger): CloseStack {
-  const steps: { name: string; step: Step }[] = [];
+  const steps: { name: string; step: Step; withinMs: number | undefined }[] = [];
   let closing: Promise<void> | null = null;
   const runAll = async (): Promise<void> => {
     for (let next = steps.pop(); next; next = steps.pop()) {
       try {
-        await next.step();
+        await runBounded(logger, next.name, next.step, next.withinMs);
       } catch (err) {
         logger.error({ err, step: next.name }, `could not close ${next.name}`);
       }
     }
   };
   return {
-    defer: (name, step) => {
-      steps.push({ name, step });
+    defer: (name, step, withinMs) => {
+      steps.push({ name, step, withinMs });
     },
     close: () => (closing ??= runAll()),
   };
+}
+
+async function runBounded(logger: Logger, name: string, step: Step, withinMs: number | undefined): Promise<void> {
+  if (withinMs === undefined) {
+    await step();
+    return;
+  }
+  let timer: NodeJS.Timeout | undefined;
+  const late = new Promise<'late'>((resolve) => {
+    timer = setTimeout(() => resolve('late'), withinMs);
+  });
+  const running = Promise.resolve().then(step);
+  try {
+    if ((await Promise.race([running, late])) === 'late') {
+      logger.warn({ step: name, withinMs }, `${name} did not close within ${withinMs} ms; going on without it`);
+      // A step left behind may still fail later: logged, never an unhandled rejection.
+      running.catch((err: unknown) => logger.error({ err, step: name }, `could not close ${name}`));
+    }
+  } finally {
+    clearTimeout(timer);
+  }
 }
 
 /**

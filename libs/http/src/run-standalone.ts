@@ -7,6 +7,17 @@ interface Closable {
   close(): Promise<void>;
 }
 
+/*
+ * How long each part of a stop may take before it is left behind (logged by name), so the process
+ * exits 0 within stopOnSignals' 10 s even when a peer never answers a close (QUIT's reply, AMQP's
+ * close-ok, a FIN through a proxy): the service (its HTTP server drains for up to 5 s, then its own
+ * pools and consumers), then each of main.ts's connections, then the spans still queued. At most
+ * 6 + 1 + 1 + 1 s here; the cache's QUIT already gives up after its 1 s command timeout.
+ */
+const SERVICE_STOP_MS = 6_000;
+const CONNECTION_CLOSE_MS = 1_000;
+const TRACING_FLUSH_MS = 1_000;
+
 /**
  * The last step of a standalone main.ts: starts tracing when the environment asks for it (as
  * `service`, its default service.name), then the process's service, and keeps it until SIGINT or
@@ -23,13 +34,13 @@ export async function runStandalone(
   tracing: Pick<StartTracingOptions, 'explicitContext'> = {},
 ): Promise<void> {
   const stack = createCloseStack(logger);
-  for (const resource of alsoClose) stack.defer(`the ${what}'s connections`, () => resource.close());
+  for (const resource of alsoClose) stack.defer(`the ${what}'s connections`, () => resource.close(), CONNECTION_CLOSE_MS);
   try {
     // Before the service starts: its app adds the span middleware only when tracing is on.
     const traces = await startTracing({ services: [service], logger, ...tracing });
-    stack.defer('tracing', () => traces.shutdown());
+    stack.defer('tracing', () => traces.shutdown(), TRACING_FLUSH_MS);
     const running = await start();
-    stack.defer(`the ${what}`, () => running.close());
+    stack.defer(`the ${what}`, () => running.close(), SERVICE_STOP_MS);
     stopOnSignals(logger, stack.close);
   } catch (err) {
     logger.fatal({ err }, `${what} failed to start`);

@@ -35,6 +35,30 @@ describe('close stack', () => {
     expect(errors[0]).toMatchObject({ msg: 'could not close the relay', step: 'the relay', err: { message: 'relay stuck' } });
   });
 
+  it('leaves a bounded step behind once its time is up, with a warning naming it, and runs the rest', async () => {
+    const { logger, lines } = capturingLogger();
+    const ran: string[] = [];
+    let failLate: (err: Error) => void = () => {};
+    const stack = createCloseStack(logger);
+    stack.defer('the database', () => void ran.push('database'));
+    // A close that waits for a peer that never answers (AMQP's close-ok through a dead proxy).
+    stack.defer('the bus', () => new Promise<void>(() => ran.push('bus')), 50);
+    stack.defer('the cache', () => new Promise<void>((_resolve, reject) => (failLate = reject)), 50);
+    stack.defer('the HTTP server', async () => void ran.push('server'), 50);
+    const started = Date.now();
+    await stack.close();
+    expect(Date.now() - started).toBeLessThan(1000);
+    expect(ran).toEqual(['server', 'bus', 'database']);
+    expect(lines.filter((line) => line.level === 'warn').map((line) => line.msg)).toEqual([
+      'the cache did not close within 50 ms; going on without it',
+      'the bus did not close within 50 ms; going on without it',
+    ]);
+    // A step left behind that fails later is logged, not an unhandled rejection.
+    failLate(new Error('cache connection reset'));
+    await new Promise((resolve) => setImmediate(resolve));
+    expect(lines.find((line) => line.level === 'error')).toMatchObject({ step: 'the cache', err: { message: 'cache connection reset' } });
+  });
+
   it('closes once, however often close() is called', async () => {
     const { logger } = capturingLogger();
     let count = 0;
