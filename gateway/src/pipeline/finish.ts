@@ -9,6 +9,8 @@ export interface Finishable {
   readonly trace: RequestTrace | null;
   readonly record: KeyRecord | null;
   readonly keyPassed: boolean;
+  /** The matched route (an ApiExchange has one): its operationId names the key's usage per operation. */
+  readonly route?: { readonly operationId: string } | null;
 }
 
 /**
@@ -16,8 +18,8 @@ export interface Finishable {
  * usage once its key and secret passed. Called by the handler for answers the gateway wrote, and by the
  * proxy exchange when a forwarded answer ends (or the client left).
  */
-export function finish(ex: Finishable, usage: { count(keyId: string, status: number): void }, status: number): void {
+export function finish(ex: Finishable, usage: { count(keyId: string, status: number, operationId?: string): void }, status: number): void {
   ex.recorder.observe(status, (performance.now() - ex.startedMs) / 1000);
   ex.trace?.end(status);
-  if (ex.keyPassed) usage.count(ex.record!.id, status);
+  if (ex.keyPassed) usage.count(ex.record!.id, status, ex.route?.operationId);
 }

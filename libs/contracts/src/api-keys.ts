@@ -106,6 +106,14 @@ export const apiKeyUsageResponseSchema = z.object({
 });
 export type ApiKeyUsageResponseBody = z.infer<typeof apiKeyUsageResponseSchema>;
 
+const byStatusCountSchema = z.object({
+  '2xx': z.number().int().min(0),
+  '3xx': z.number().int().min(0),
+  '4xx': z.number().int().min(0),
+  '429': z.number().int().min(0),
+  '5xx': z.number().int().min(0),
+});
+
 /** Gateway-to-keys: when keys were last used, sent in batches so no request writes the database. */
 export const KEY_USAGE_PATH = '/internal/keys/usage';
 export const keyUsageRequestSchema = z.object({
@@ -116,13 +124,22 @@ export const keyUsageRequestSchema = z.object({
       z.object({
         keyId: z.string().uuid(),
         date: z.iso.date(),
-        byStatus: z.object({
-          '2xx': z.number().int().min(0),
-          '3xx': z.number().int().min(0),
-          '4xx': z.number().int().min(0),
-          '429': z.number().int().min(0),
-          '5xx': z.number().int().min(0),
-        }),
+        byStatus: byStatusCountSchema,
+      }),
+    )
+    .max(200_000)
+    .optional(),
+  /**
+   * Requests per key, operation (the route's operationId), UTC hour and status class since the last batch
+   * (issue 29; absent from older gateways). `counts` holds the same requests summed per day.
+   */
+  operationCounts: z
+    .array(
+      z.object({
+        keyId: z.string().uuid(),
+        operationId: z.string().min(1).max(100),
+        hour: z.iso.datetime().describe('the start of the UTC hour'),
+        byStatus: byStatusCountSchema,
       }),
     )
     .max(200_000)
@@ -131,6 +148,7 @@ export const keyUsageRequestSchema = z.object({
   quotaThresholds: z.array(quotaThresholdCrossingSchema).max(100_000).optional(),
 });
 export type KeyUsageCount = NonNullable<z.infer<typeof keyUsageRequestSchema>['counts']>[number];
+export type KeyOperationUsageCount = NonNullable<z.infer<typeof keyUsageRequestSchema>['operationCounts']>[number];
 
 export type ApiKeyView = z.infer<typeof apiKeyViewSchema>;
 export type ApiKeyCreatedResponseBody = z.infer<typeof apiKeyCreatedResponseSchema>;
