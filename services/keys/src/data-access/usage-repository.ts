@@ -11,7 +11,9 @@ export interface DailyUsageRow {
 }
 
 /**
- * Adds one gateway batch to the daily rows (one statement for the whole batch). Counts for a key that no
+ * Adds one gateway batch to the daily rows (one statement for the whole batch). The rows are written in
+ * key order (as in addOperationUsage), so two gateways' batches lock shared rows in the same order and
+ * never deadlock. Counts for a key that no
  * longer exists are dropped by the join, not an error: the batch must never fail for one deleted key.
  */
 export async function addDailyUsage(db: Queryable, counts: readonly KeyUsageCount[]): Promise<number> {
@@ -31,6 +33,7 @@ export async function addDailyUsage(db: Queryable, counts: readonly KeyUsageCoun
        FROM jsonb_to_recordset($1::jsonb) AS c("keyId" uuid, "date" date, s2 bigint, s3 bigint, s4 bigint, s429 bigint, s5 bigint)
        JOIN api_keys k ON k.id = c."keyId"
       GROUP BY c."keyId", c."date"
+      ORDER BY c."keyId", c."date"
      ON CONFLICT (key_id, day) DO UPDATE SET
        status_2xx = u.status_2xx + EXCLUDED.status_2xx, status_3xx = u.status_3xx + EXCLUDED.status_3xx,
        status_4xx = u.status_4xx + EXCLUDED.status_4xx, status_429 = u.status_429 + EXCLUDED.status_429,
@@ -76,6 +79,7 @@ export async function addOperationUsage(db: Queryable, counts: readonly KeyOpera
        FROM jsonb_to_recordset($1::jsonb) AS c("keyId" uuid, op text, hour timestamptz, s2 bigint, s3 bigint, s4 bigint, s429 bigint, s5 bigint)
        JOIN api_keys k ON k.id = c."keyId"
       GROUP BY c."keyId", date_trunc('hour', c.hour), c.op
+      ORDER BY c."keyId", date_trunc('hour', c.hour), c.op
      ON CONFLICT (key_id, hour, operation) DO UPDATE SET
        status_2xx = u.status_2xx + EXCLUDED.status_2xx, status_3xx = u.status_3xx + EXCLUDED.status_3xx,
        status_4xx = u.status_4xx + EXCLUDED.status_4xx, status_429 = u.status_429 + EXCLUDED.status_429,

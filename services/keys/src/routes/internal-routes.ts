@@ -23,11 +23,15 @@ export function internalRoutes(deps: KeysDeps): Router<AppState> {
       await readJsonBody(ctx, 64 * 1024 * 1024),
       'body',
     );
-    const updated = await recordKeyUsage(deps.db, usage);
-    if (counts) await addDailyUsage(deps.db, counts);
-    if (operationCounts) await addOperationUsage(deps.db, operationCounts);
-    // Each crossing once (quota_threshold_crossings' key); publishing them is the outbox publisher's job.
-    if (quotaThresholds) await recordQuotaCrossings(deps.db, quotaThresholds);
+    // One transaction: a batch that fails adds nothing, so the gateway's resend never counts twice.
+    const updated = await deps.db.transaction(async (tx) => {
+      const n = await recordKeyUsage(tx, usage);
+      if (counts) await addDailyUsage(tx, counts);
+      if (operationCounts) await addOperationUsage(tx, operationCounts);
+      // Each crossing once (quota_threshold_crossings' key); publishing them is the outbox publisher's job.
+      if (quotaThresholds) await recordQuotaCrossings(tx, quotaThresholds);
+      return n;
+    });
     ctx.body = { updated };
   });
   return router;
