@@ -77,7 +77,7 @@ export const apiKeyRolledResponseSchema = apiKeyViewSchema.extend({
   secret: z.string().describe('the new API secret; returned only now, never again'),
 });
 
-export const API_KEY_USAGE_MAX_DAYS = 90;
+const API_KEY_USAGE_MAX_DAYS = 90;
 /** A UTC date (YYYY-MM-DD, its midnight) or an ISO 8601 date-time. */
 const usageInstant = z
   .union([z.iso.date(), z.iso.datetime({ offset: true })])

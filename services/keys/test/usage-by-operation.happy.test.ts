@@ -9,6 +9,7 @@ import {
 } from '@acs/contracts';
 import { signedFetch } from '@acs/testing';
 import { purgeOperationUsage } from '../src/data-access/usage-repository.js';
+import { markQuotaCrossingPublished, unpublishedQuotaCrossings } from '../src/data-access/quota-crossings-repository.js';
 import { INTERNAL_SECRET, startKeys, type KeysHarness } from './harness.js';
 
 // Issue 29 at the keys service: usage per operation and hour, the user's usage against the quota, CSV, threshold crossings.
@@ -185,5 +186,20 @@ describe('quota threshold crossings in the usage batch', () => {
       { percent: 90, published_at: null },
     ]);
     expect((await sendBatch({ quotaThresholds: [{ ...crossing(80), percent: 85 }] })).status).toBe(400);
+    // What the publisher reads: quota.threshold.v1 events, each with its row's id, until marked published.
+    const events = (await unpublishedQuotaCrossings(h.db, 100)).filter((event) => event.envelope.payload.userId === 81);
+    expect(events.map((event) => [event.routingKey, event.envelope.type, event.envelope.payload.percent])).toEqual([
+      ['quota.threshold', 'quota.threshold.v1', 80],
+      ['quota.threshold', 'quota.threshold.v1', 90],
+    ]);
+    expect(events[0]!.envelope.payload).toMatchObject({
+      eventId: events[0]!.envelope.id,
+      plan: 'monthly',
+      periodStart: '2026-11',
+      quota: 1000,
+    });
+    await markQuotaCrossingPublished(h.db, events[0]!.envelope.id);
+    const left = (await unpublishedQuotaCrossings(h.db, 100)).filter((event) => event.envelope.payload.userId === 81);
+    expect(left.map((event) => event.envelope.payload.percent)).toEqual([90]);
   });
 });

@@ -63,7 +63,7 @@ export function authzRecordTtlSeconds(user: User, now = nowSeconds()): number {
  * subscribed, the trial's during a trial, else the no-subscription one. A plan whose quota identity
  * has not heard of, or a quota without caps, is no quota.
  */
-export function quotaAt(user: User, now: number): UserQuota | null {
+function quotaAt(user: User, now: number): UserQuota | null {
   if (user.accountRole >= ROLE.admin) return null;
   const subscribed = user.subscriptionEndsAt !== null && user.subscriptionEndsAt.getTime() / 1000 > now;
   const trial = user.trialEndsAt !== null && user.trialEndsAt.getTime() / 1000 > now;
