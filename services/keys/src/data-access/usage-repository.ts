@@ -10,6 +10,24 @@ export interface DailyUsageRow {
   '5xx': number;
 }
 
+/** A count's status classes as the recordset columns the upserts read. */
+const statusColumns = (byStatus: KeyUsageCount['byStatus']) => ({
+  s2: byStatus['2xx'],
+  s3: byStatus['3xx'],
+  s4: byStatus['4xx'],
+  s429: byStatus['429'],
+  s5: byStatus['5xx'],
+});
+
+/** A row's five counter columns (s2..s5, text from PostgreSQL's bigint) as numbers by status class. */
+const countsOf = (r: { s2: string; s3: string; s4: string; s429: string; s5: string }) => ({
+  '2xx': Number(r.s2),
+  '3xx': Number(r.s3),
+  '4xx': Number(r.s4),
+  '429': Number(r.s429),
+  '5xx': Number(r.s5),
+});
+
 /**
  * Adds one gateway batch to the daily rows (one statement for the whole batch). The rows are written in
  * key order (as in addOperationUsage), so two gateways' batches lock shared rows in the same order and
@@ -18,15 +36,7 @@ export interface DailyUsageRow {
  */
 export async function addDailyUsage(db: Queryable, counts: readonly KeyUsageCount[]): Promise<number> {
   if (counts.length === 0) return 0;
-  const rows = counts.map((c) => ({
-    keyId: c.keyId,
-    date: c.date,
-    s2: c.byStatus['2xx'],
-    s3: c.byStatus['3xx'],
-    s4: c.byStatus['4xx'],
-    s429: c.byStatus['429'],
-    s5: c.byStatus['5xx'],
-  }));
+  const rows = counts.map((c) => ({ keyId: c.keyId, date: c.date, ...statusColumns(c.byStatus) }));
   const { rowCount } = await db.query(
     `INSERT INTO api_key_daily_usage AS u (key_id, day, status_2xx, status_3xx, status_4xx, status_429, status_5xx)
      SELECT c."keyId", c."date", sum(c.s2), sum(c.s3), sum(c.s4), sum(c.s429), sum(c.s5)
@@ -50,29 +60,13 @@ export async function readDailyUsage(db: Queryable, keyId: string, since: string
        FROM api_key_daily_usage WHERE key_id = $1 AND day >= $2::date ORDER BY day`,
     [keyId, since],
   );
-  return rows.map((r) => ({
-    date: r.day,
-    '2xx': Number(r.s2),
-    '3xx': Number(r.s3),
-    '4xx': Number(r.s4),
-    '429': Number(r.s429),
-    '5xx': Number(r.s5),
-  }));
+  return rows.map((r) => ({ date: r.day, ...countsOf(r) }));
 }
 
 /** Adds one gateway batch to the hourly per-operation rows; like addDailyUsage, counts of a deleted key are dropped. */
 export async function addOperationUsage(db: Queryable, counts: readonly KeyOperationUsageCount[]): Promise<number> {
   if (counts.length === 0) return 0;
-  const rows = counts.map((c) => ({
-    keyId: c.keyId,
-    op: c.operationId,
-    hour: c.hour,
-    s2: c.byStatus['2xx'],
-    s3: c.byStatus['3xx'],
-    s4: c.byStatus['4xx'],
-    s429: c.byStatus['429'],
-    s5: c.byStatus['5xx'],
-  }));
+  const rows = counts.map((c) => ({ keyId: c.keyId, op: c.operationId, hour: c.hour, ...statusColumns(c.byStatus) }));
   const { rowCount } = await db.query(
     `INSERT INTO api_key_operation_usage AS u (key_id, hour, operation, status_2xx, status_3xx, status_4xx, status_429, status_5xx)
      SELECT c."keyId", date_trunc('hour', c.hour), c.op, sum(c.s2), sum(c.s3), sum(c.s4), sum(c.s429), sum(c.s5)
@@ -106,15 +100,7 @@ export async function readOperationUsage(db: Queryable, keyId: string, from: Dat
        FROM api_key_operation_usage WHERE key_id = $1 AND hour >= $2 AND hour < $3 ORDER BY hour, operation`,
     [keyId, from, to],
   );
-  return rows.map((r) => ({
-    hour: r.hour.toISOString(),
-    operationId: r.op,
-    '2xx': Number(r.s2),
-    '3xx': Number(r.s3),
-    '4xx': Number(r.s4),
-    '429': Number(r.s429),
-    '5xx': Number(r.s5),
-  }));
+  return rows.map((r) => ({ hour: r.hour.toISOString(), operationId: r.op, ...countsOf(r) }));
 }
 
 /** Requests per key of a user since `from` (this quota period), from the hourly roll-up. */
