@@ -1,6 +1,7 @@
 import type { RouteRecorder } from '@acs/metrics';
 import type { RequestTrace } from '../tracing/request-trace.js';
 import type { KeyRecord } from '../auth/key-record.js';
+import type { RouteMatch } from '../routing/route-matcher.js';
 
 /** What the end-of-request accounting reads; an ApiExchange is one, a public endpoint's request makes a small one. */
 export interface Finishable {
@@ -9,8 +10,8 @@ export interface Finishable {
   readonly trace: RequestTrace | null;
   readonly record: KeyRecord | null;
   readonly keyPassed: boolean;
-  /** The matched route (an ApiExchange has one): its operationId names the key's usage per operation. */
-  readonly route?: { readonly operationId: string } | null;
+  /** The route the path and method matched (an ApiExchange has it, also when its scope was refused): its operationId names the usage. */
+  readonly found?: RouteMatch;
 }
 
 /**
@@ -21,5 +22,5 @@ export interface Finishable {
 export function finish(ex: Finishable, usage: { count(keyId: string, status: number, operationId?: string): void }, status: number): void {
   ex.recorder.observe(status, (performance.now() - ex.startedMs) / 1000);
   ex.trace?.end(status);
-  if (ex.keyPassed) usage.count(ex.record!.id, status, ex.route?.operationId);
+  if (ex.keyPassed) usage.count(ex.record!.id, status, ex.found?.kind === 'found' ? ex.found.route.operationId : undefined);
 }
