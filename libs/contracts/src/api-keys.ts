@@ -81,7 +81,9 @@ const API_KEY_USAGE_MAX_DAYS = 90;
 /** A UTC date (YYYY-MM-DD, its midnight) or an ISO 8601 date-time. */
 const usageInstant = z
   .union([z.iso.date(), z.iso.datetime({ offset: true })])
-  .transform((text) => new Date(text.length === 10 ? `${text}T00:00:00Z` : text));
+  .transform((text) => new Date(text.length === 10 ? `${text}T00:00:00Z` : text))
+  // A real date, 1970-9999: nothing older is kept, and every value is one PostgreSQL reads.
+  .refine((date) => date.getTime() >= 0 && date.getUTCFullYear() <= 9999, 'not a real date between 1970 and 9999');
 
 export const apiKeyUsageQuerySchema = z.object({
   days: z.coerce
