@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { quotaThresholdCrossingSchema } from './quota.js';
+import { QUOTA_PERIODS, quotaThresholdCrossingSchema } from './quota.js';
 import { rateLimitsSchema } from './rate-limits.js';
 
 // /api/ApiKeys: the spec fixes the creation request (name, scopes as one space-separated string)
@@ -131,7 +131,7 @@ export type ApiKeyOperationUsageResponseBody = z.infer<typeof apiKeyOperationUsa
 
 /** GET /api/Usage (issue 29): this period's requests of all the user's keys against the quota, and per key. */
 const usagePeriodSchema = z.object({
-  period: z.enum(['day', 'month']),
+  period: z.enum(QUOTA_PERIODS),
   periodStart: z.string().describe('YYYY-MM-DD (day) or YYYY-MM (month), UTC'),
   resetsAt: z.string().describe('ISO 8601 UTC: the start of the next period'),
   used: z.number().int().describe("the gateway's counter: requests of all the user's keys the gateway admitted this period"),
