@@ -6,3 +6,4 @@ export { GatewayMetrics, type AuthRejection } from './metrics/gateway-metrics.js
 export { GatewayTracer } from './tracing/request-trace.js';
 /** The limiter's per-request script, for bench/src/redis-cost.ts. */
 export { LIMIT as RATE_LIMIT_SCRIPT } from './limits/limit-script.js';
+export { KeyUsageRecorder } from './auth/key-usage-recorder.js';

@@ -14,6 +14,7 @@ const KEY_B = '22222222-2222-4222-8222-222222222222';
 type Batch = {
   usage: { keyId: string; lastUsedAt: number }[];
   counts: { keyId: string; date: string; byStatus: Record<string, number> }[];
+  operationCounts: { keyId: string; operationId: string; hour: string; byStatus: Record<string, number> }[];
 };
 const batches = (): Batch[] => keys.received.map((r) => JSON.parse(r.body) as Batch);
 
@@ -66,6 +67,36 @@ describe('KeyUsageRecorder', () => {
     expect(batch!.counts).toHaveLength(3);
     await r.flush(); // nothing new: no call
     expect(keys.received).toHaveLength(1);
+  });
+
+  it('sends counts by key, operation, UTC hour and status class; the daily counts are their sums', async () => {
+    const now = jest.spyOn(Date, 'now').mockReturnValue(Date.parse('2026-03-01T10:59:59.000Z'));
+    const r = recorder();
+    r.count(KEY_A, 200, 'listCatalog');
+    r.count(KEY_A, 429, 'listCatalog');
+    r.count(KEY_A, 201, 'registerDevice');
+    now.mockReturnValue(Date.parse('2026-03-01T11:00:00.000Z'));
+    r.count(KEY_A, 200, 'listCatalog');
+    r.count(KEY_B, 500);
+    await r.flush();
+    const [batch] = batches();
+    const zero = { '2xx': 0, '3xx': 0, '4xx': 0, '429': 0, '5xx': 0 };
+    expect(batch!.operationCounts).toEqual(
+      expect.arrayContaining([
+        { keyId: KEY_A, operationId: 'listCatalog', hour: '2026-03-01T10:00:00.000Z', byStatus: { ...zero, '2xx': 1, '429': 1 } },
+        { keyId: KEY_A, operationId: 'registerDevice', hour: '2026-03-01T10:00:00.000Z', byStatus: { ...zero, '2xx': 1 } },
+        { keyId: KEY_A, operationId: 'listCatalog', hour: '2026-03-01T11:00:00.000Z', byStatus: { ...zero, '2xx': 1 } },
+        { keyId: KEY_B, operationId: 'unknown', hour: '2026-03-01T11:00:00.000Z', byStatus: { ...zero, '5xx': 1 } },
+      ]),
+    );
+    expect(batch!.operationCounts).toHaveLength(4);
+    expect(batch!.counts).toEqual(
+      expect.arrayContaining([
+        { keyId: KEY_A, date: '2026-03-01', byStatus: { ...zero, '2xx': 3, '429': 1 } },
+        { keyId: KEY_B, date: '2026-03-01', byStatus: { ...zero, '5xx': 1 } },
+      ]),
+    );
+    expect(batch!.counts).toHaveLength(2);
   });
 
   it('keeps a batch the keys service refused and adds it to the next one, counting nothing twice', async () => {

@@ -17,10 +17,14 @@ const KEYS_CLI = fileURLToPath(new URL('../../services/keys/dist/cli.js', import
 const dataDir = mkdtempSync(join(tmpdir(), 'acs-npm-start-'));
 const legacyDataDir = mkdtempSync(join(tmpdir(), 'acs-npm-start-legacy-'));
 
+const BILLING_CLI = fileURLToPath(new URL('../../services/billing/dist/cli.js', import.meta.url));
+
 /** `npm run keys -- ...` on a DATA_DIR, as an operator types it in a second terminal. */
-async function keysCli(dir: string, ...args: string[]): Promise<{ code: number; out: string }> {
+const keysCli = (dir: string, ...args: string[]) => runCliOn(KEYS_CLI, dir, args);
+
+async function runCliOn(cli: string, dir: string, args: string[]): Promise<{ code: number; out: string }> {
   try {
-    const { stdout, stderr } = await promisify(execFile)(process.execPath, [KEYS_CLI, ...args], {
+    const { stdout, stderr } = await promisify(execFile)(process.execPath, [cli, ...args], {
       env: { PATH: process.env.PATH ?? '', DATA_DIR: dir },
     });
     return { code: 0, out: stdout + stderr };
@@ -160,6 +164,16 @@ describe('npm start (embedded mode)', () => {
     expect((await keysCli(dataDir, 'revoke', key)).code).toBe(0);
     // The CLI wrote through the running system's own cache: the gateway refuses the key now.
     expect((await call()).status).toBe(401);
+  }, 60_000);
+
+  it("lets the billing CLI change a plan's quota while it runs; GET /api/SubscriptionPlans shows it", async () => {
+    const set = await runCliOn(BILLING_CLI, dataDir, ['plans', 'set-quota', 'yearly', '777/1d']);
+    expect(set).toMatchObject({ code: 0, out: expect.stringContaining('Plan yearly: quota now 1000000/1mo,777/1d') });
+    const res = await fetch(`${first.url}/api/SubscriptionPlans`, {
+      headers: { 'X-Api-Key': credentials.key, 'X-Api-Secret': credentials.secret },
+    });
+    const plans = (await res.json()) as { items: { id: string; quota: unknown }[] };
+    expect(plans.items.find((plan) => plan.id === 'yearly')?.quota).toEqual({ perMonth: 1_000_000, perDay: 777 });
   }, 60_000);
 
   it("leaves the gateway's metrics listener off when METRICS_PORT is not set", () => {

@@ -51,7 +51,12 @@ export class ResponseChecker {
     if (!answer.headers['x-request-id']) problems.push('no X-Request-Id header');
     for (const [what, pattern] of LEAKS) if (pattern.test(text)) problems.push(`the body shows a ${what}`);
     let body: unknown;
-    const expectsJson = status >= 400 || op?.responses[String(status)]?.content !== undefined;
+    // An operation that declares text/csv answers it when asked (format=csv): the body is then not JSON.
+    const csv =
+      status < 400 &&
+      op?.responses[String(status)]?.content?.['text/csv'] !== undefined &&
+      String(answer.headers['content-type'] ?? '').startsWith('text/csv');
+    const expectsJson = !csv && (status >= 400 || op?.responses[String(status)]?.content !== undefined);
     if (expectsJson) {
       if (!String(answer.headers['content-type'] ?? '').startsWith('application/json'))
         problems.push(`content-type ${String(answer.headers['content-type'])} on ${status}`);

@@ -18,7 +18,14 @@ function successResponse(success: SuccessDoc): Record<string, unknown> {
   return {
     description: success.description,
     headers: successHeaders(success.headers),
-    ...(success.schema ? { content: { 'application/json': { schema: jsonSchema(success.schema) } } } : {}),
+    ...(success.schema
+      ? {
+          content: {
+            'application/json': { schema: jsonSchema(success.schema) },
+            ...(success.csv ? { 'text/csv': { schema: { type: 'string', description: success.csv } } } : {}),
+          },
+        }
+      : {}),
   };
 }
 

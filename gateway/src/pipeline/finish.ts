@@ -1,6 +1,7 @@
 import type { RouteRecorder } from '@acs/metrics';
 import type { RequestTrace } from '../tracing/request-trace.js';
 import type { KeyRecord } from '../auth/key-record.js';
+import type { RouteMatch } from '../routing/route-matcher.js';
 
 /** What the end-of-request accounting reads; an ApiExchange is one, a public endpoint's request makes a small one. */
 export interface Finishable {
@@ -9,6 +10,8 @@ export interface Finishable {
   readonly trace: RequestTrace | null;
   readonly record: KeyRecord | null;
   readonly keyPassed: boolean;
+  /** The route the path and method matched (an ApiExchange has it, also when its scope was refused): its operationId names the usage. */
+  readonly found?: RouteMatch;
 }
 
 /**
@@ -16,8 +19,8 @@ export interface Finishable {
  * usage once its key and secret passed. Called by the handler for answers the gateway wrote, and by the
  * proxy exchange when a forwarded answer ends (or the client left).
  */
-export function finish(ex: Finishable, usage: { count(keyId: string, status: number): void }, status: number): void {
+export function finish(ex: Finishable, usage: { count(keyId: string, status: number, operationId?: string): void }, status: number): void {
   ex.recorder.observe(status, (performance.now() - ex.startedMs) / 1000);
   ex.trace?.end(status);
-  if (ex.keyPassed) usage.count(ex.record!.id, status);
+  if (ex.keyPassed) usage.count(ex.record!.id, status, ex.found?.kind === 'found' ? ex.found.route.operationId : undefined);
 }

@@ -7,7 +7,8 @@ export interface WriteThroughTarget<R> {
   /** Increases with every change of the record (a database column). */
   version(record: R): number;
   value(record: R): string;
-  ttlSeconds: number;
+  /** A number, or per record: e.g. an entry that must be re-read from the database when a state it encodes runs out. */
+  ttlSeconds: number | ((record: R) => number);
   /** What identifies the record in log lines (never secrets). */
   describe(record: R): Record<string, unknown>;
 }
@@ -25,7 +26,8 @@ export interface WriteThroughDeps<Tx> {
 
 /** Versioned, so an older write (a slow refill) can never replace a newer one. Returns false when refused. */
 export function cacheRecord<R>(cache: Cache, target: WriteThroughTarget<R>, record: R): Promise<boolean> {
-  return cache.setIfNewer(target.key(record), target.version(record), target.value(record), target.ttlSeconds);
+  const ttl = typeof target.ttlSeconds === 'number' ? target.ttlSeconds : target.ttlSeconds(record);
+  return cache.setIfNewer(target.key(record), target.version(record), target.value(record), ttl);
 }
 
 /**

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { quotaThresholdCrossingSchema } from './quota.js';
+import { QUOTA_PERIODS, quotaThresholdCrossingSchema } from './quota.js';
 import { rateLimitsSchema } from './rate-limits.js';
 
 // /api/ApiKeys: the spec fixes the creation request (name, scopes as one space-separated string)
@@ -78,6 +78,13 @@ export const apiKeyRolledResponseSchema = apiKeyViewSchema.extend({
 });
 
 const API_KEY_USAGE_MAX_DAYS = 90;
+/** A UTC date (YYYY-MM-DD, its midnight) or an ISO 8601 date-time. */
+const usageInstant = z
+  .union([z.iso.date(), z.iso.datetime({ offset: true })])
+  .transform((text) => new Date(text.length === 10 ? `${text}T00:00:00Z` : text))
+  // A real date, 1970-9999: nothing older is kept, and every value is one PostgreSQL reads.
+  .refine((date) => date.getTime() >= 0 && date.getUTCFullYear() <= 9999, 'not a real date between 1970 and 9999');
+
 export const apiKeyUsageQuerySchema = z.object({
   days: z.coerce
     .number()
@@ -86,6 +93,12 @@ export const apiKeyUsageQuerySchema = z.object({
     .max(API_KEY_USAGE_MAX_DAYS)
     .default(30)
     .describe('how many UTC days back, today included (1-90, default 30)'),
+  /** `operation` (issue 29): per operation and UTC hour between `from` and `to` instead of per day. */
+  by: z.enum(['day', 'operation']).default('day'),
+  from: usageInstant.optional(),
+  to: usageInstant.optional(),
+  /** `csv`: the same rows as text/csv (also chosen by `Accept: text/csv`). */
+  format: z.enum(['json', 'csv']).optional(),
 });
 
 /** Status classes counted per key and day; 4xx excludes 429, which is counted on its own. */
@@ -106,6 +119,43 @@ export const apiKeyUsageResponseSchema = z.object({
 });
 export type ApiKeyUsageResponseBody = z.infer<typeof apiKeyUsageResponseSchema>;
 
+const operationUsageSchema = z.object({ operationId: z.string(), requests: z.number().int(), byStatus: byStatusSchema });
+/** `by=operation`: the totals per operation over [from, to), and the hourly rows they sum (hours without traffic left out). */
+export const apiKeyOperationUsageResponseSchema = z.object({
+  from: z.string().describe('ISO 8601 UTC, inclusive'),
+  to: z.string().describe('ISO 8601 UTC, exclusive'),
+  operations: z.array(operationUsageSchema).describe('most requests first'),
+  hours: z.array(operationUsageSchema.extend({ hour: z.string().describe('start of the UTC hour, ISO 8601') })).describe('oldest first'),
+});
+export type ApiKeyOperationUsageResponseBody = z.infer<typeof apiKeyOperationUsageResponseSchema>;
+
+/** GET /api/Usage (issue 29): this period's requests of all the user's keys against the quota, and per key. */
+const usagePeriodSchema = z.object({
+  period: z.enum(QUOTA_PERIODS),
+  periodStart: z.string().describe('YYYY-MM-DD (day) or YYYY-MM (month), UTC'),
+  resetsAt: z.string().describe('ISO 8601 UTC: the start of the next period'),
+  used: z.number().int().describe("the gateway's counter: requests of all the user's keys the gateway admitted this period"),
+  quota: z.number().int().nullable().describe('null: no cap for this period'),
+  left: z.number().int().nullable().describe('quota - used, at least 0; null without a cap'),
+});
+export const usageResponseSchema = z.object({
+  plan: z.string().nullable().describe('the plan the quota comes from (a plan id, "trial" or "none"); null: no quota'),
+  periods: z.array(usagePeriodSchema).describe('the month, and the day when the quota caps it'),
+  keys: z
+    .array(z.object({ id: z.string(), name: z.string(), requests: z.number().int().describe('this month, from the usage roll-up') }))
+    .describe("the user's keys (revoked ones too while they have requests this month), most requests first"),
+});
+export type UsageResponseBody = z.infer<typeof usageResponseSchema>;
+export const usageQuerySchema = z.object({ format: z.enum(['json', 'csv']).optional() });
+
+const byStatusCountSchema = z.object({
+  '2xx': z.number().int().min(0),
+  '3xx': z.number().int().min(0),
+  '4xx': z.number().int().min(0),
+  '429': z.number().int().min(0),
+  '5xx': z.number().int().min(0),
+});
+
 /** Gateway-to-keys: when keys were last used, sent in batches so no request writes the database. */
 export const KEY_USAGE_PATH = '/internal/keys/usage';
 export const keyUsageRequestSchema = z.object({
@@ -116,13 +166,22 @@ export const keyUsageRequestSchema = z.object({
       z.object({
         keyId: z.string().uuid(),
         date: z.iso.date(),
-        byStatus: z.object({
-          '2xx': z.number().int().min(0),
-          '3xx': z.number().int().min(0),
-          '4xx': z.number().int().min(0),
-          '429': z.number().int().min(0),
-          '5xx': z.number().int().min(0),
-        }),
+        byStatus: byStatusCountSchema,
+      }),
+    )
+    .max(200_000)
+    .optional(),
+  /**
+   * Requests per key, operation (the route's operationId), UTC hour and status class since the last batch
+   * (issue 29; absent from older gateways). `counts` holds the same requests summed per day.
+   */
+  operationCounts: z
+    .array(
+      z.object({
+        keyId: z.string().uuid(),
+        operationId: z.string().min(1).max(100),
+        hour: z.iso.datetime().describe('the start of the UTC hour'),
+        byStatus: byStatusCountSchema,
       }),
     )
     .max(200_000)
@@ -131,6 +190,7 @@ export const keyUsageRequestSchema = z.object({
   quotaThresholds: z.array(quotaThresholdCrossingSchema).max(100_000).optional(),
 });
 export type KeyUsageCount = NonNullable<z.infer<typeof keyUsageRequestSchema>['counts']>[number];
+export type KeyOperationUsageCount = NonNullable<z.infer<typeof keyUsageRequestSchema>['operationCounts']>[number];
 
 export type ApiKeyView = z.infer<typeof apiKeyViewSchema>;
 export type ApiKeyCreatedResponseBody = z.infer<typeof apiKeyCreatedResponseSchema>;

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { planQuotaSchema } from './quota.js';
 
 // /api/SubscriptionPlans and /api/Subscriptions. The spec leaves plan and subscription fields open;
 // these are the platform's decision (services/billing/README.md).
@@ -12,6 +13,9 @@ const subscriptionPlanSchema = z.object({
   price: z.number().describe('price per billing interval, in currency units (e.g. 4.99)'),
   currency: z.string().describe('ISO 4217 code'),
   billingInterval: billingIntervalSchema,
+  quota: planQuotaSchema.describe(
+    "requests a subscriber's keys together may make per UTC calendar month and per UTC day; null: no cap (issue 29)",
+  ),
 });
 export const subscriptionPlanListResponseSchema = z.object({ items: z.array(subscriptionPlanSchema) });
 

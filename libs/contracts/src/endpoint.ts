@@ -36,6 +36,8 @@ export interface SuccessDoc {
   status: number;
   description: string;
   schema?: z.ZodType;
+  /** Also answered as text/csv (when asked for: `format=csv`, `Accept: text/csv`), described in the document. */
+  csv?: string;
   /** Response headers beyond X-Request-Id (which every answer carries). */
   headers?: Record<string, { description: string; schema: Record<string, unknown> }>;
 }

@@ -56,3 +56,67 @@ export const quotaThresholdEventPayloadSchema = quotaThresholdCrossingSchema.ext
   occurredAt: z.iso.datetime({ offset: true }),
 });
 export type QuotaThresholdEventPayload = z.infer<typeof quotaThresholdEventPayloadSchema>;
+
+/** How an operator writes a cap (billing CLI, identity's TRIAL_QUOTA/NO_SUBSCRIPTION_QUOTA): `<requests>/<period>`, period `1d` or `1mo`. */
+const QUOTA_SPEC_PERIODS: Record<string, QuotaPeriod> = { '1d': 'day', '1mo': 'month' };
+const MAX_QUOTA_REQUESTS = 1_000_000_000_000;
+
+/** `10000/1mo` -> {period: 'month', requests: 10000}; a string saying what is wrong when it is not one. */
+export function parseQuotaCap(text: string): { period: QuotaPeriod; requests: number } | string {
+  const match = /^\s*(\d{1,13})\s*\/\s*(1d|1mo)\s*$/.exec(text);
+  if (!match) return `"${text}" is not <requests>/<period>: e.g. 10000/1mo or 500/1d (period 1d or 1mo)`;
+  const requests = Number(match[1]);
+  if (requests < 1 || requests > MAX_QUOTA_REQUESTS) return `"${text}": requests must be between 1 and ${MAX_QUOTA_REQUESTS}`;
+  return { period: QUOTA_SPEC_PERIODS[match[2]!]!, requests };
+}
+
+/**
+ * A whole quota as text: `none`, or one or two caps separated by commas (`100000/1mo,5000/1d`).
+ * Returns the quota, or a string saying what is wrong.
+ */
+export function parsePlanQuota(text: string): PlanQuota | string {
+  const quota: PlanQuota = { perMonth: null, perDay: null };
+  if (text.trim().toLowerCase() === 'none') return quota;
+  for (const part of text.split(',')) {
+    const cap = parseQuotaCap(part);
+    if (typeof cap === 'string') return cap;
+    const field = cap.period === 'day' ? 'perDay' : 'perMonth';
+    if (quota[field] !== null) return `"${text}" names the ${cap.period} twice`;
+    quota[field] = cap.requests;
+  }
+  return quota;
+}
+
+/** The quota as operators write it (the inverse of parsePlanQuota). */
+export const formatPlanQuota = (quota: PlanQuota): string =>
+  [quota.perMonth === null ? null : `${quota.perMonth}/1mo`, quota.perDay === null ? null : `${quota.perDay}/1d`]
+    .filter((part) => part !== null)
+    .join(',') || 'none';
+
+/**
+ * A plan's quota changed (billing CLI `plans set-quota`): billing publishes it through its outbox,
+ * identity rewrites the authorization record of every user on that plan (docs/identity-and-billing.md).
+ * `sequence` is billing's outbox position, shared with the subscription events, so identity keeps the newest.
+ */
+export const PLAN_QUOTA_EVENT_TYPE = 'plan.quota_changed.v1';
+export const PLAN_QUOTA_ROUTING_KEY = 'plan.quota_changed';
+export const PLAN_EVENTS_BINDING = 'plan.*';
+export const planQuotaEventPayloadSchema = z.object({
+  eventId: z.uuid(),
+  planId: z.string().min(1),
+  quota: planQuotaSchema,
+  sequence: z.number().int().positive(),
+  occurredAt: z.iso.datetime({ offset: true }),
+});
+export const planQuotaEventSchema = z
+  .object({
+    id: z.uuid(),
+    type: z.literal(PLAN_QUOTA_EVENT_TYPE),
+    occurredAt: z.iso.datetime({ offset: true }),
+    payload: planQuotaEventPayloadSchema,
+  })
+  .refine((event) => event.payload.eventId === event.id, {
+    message: 'payload.eventId must equal the envelope id',
+    path: ['payload', 'eventId'],
+  });
+export type PlanQuotaEvent = z.infer<typeof planQuotaEventSchema>;

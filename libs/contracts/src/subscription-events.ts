@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { planQuotaSchema } from './quota.js';
 
 /**
  * Subscription events: billing publishes them (through its outbox) to the durable topic exchange,
@@ -49,6 +50,9 @@ export const subscriptionEventPayloadSchema = z.object({
   /** Billing's outbox position: increases per user in commit order, so a consumer can ignore an older event arriving late. */
   sequence: z.number().int().positive(),
   occurredAt: isoTimestamp,
+  /** The plan's id and its quota when the event was written (issue 29); absent in events written before quotas. */
+  planId: z.string().min(1).optional(),
+  quota: planQuotaSchema.optional(),
 });
 export type SubscriptionEventPayload = z.infer<typeof subscriptionEventPayloadSchema>;
 

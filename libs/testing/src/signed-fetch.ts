@@ -8,7 +8,7 @@ const AUDIENCE_BY_PATH: readonly [RegExp, string][] = [
   [/^\/(api\/Dac|internal\/catalog)(\/|\?|$)/, 'catalog'],
   [/^\/api\/Devices(\/|\?|$)/, 'device'],
   [/^\/(api\/Users|internal\/users)(\/|\?|$)|^\/\.well-known\/jwks\.json$/, 'identity'],
-  [/^\/(api\/ApiKeys|internal\/keys)(\/|\?|$)/, 'keys'],
+  [/^\/(api\/ApiKeys|api\/Usage|internal\/keys)(\/|\?|$)/, 'keys'],
   [/^\/api\/Subscription(s|Plans)(\/|\?|$)/, 'billing'],
 ];
 

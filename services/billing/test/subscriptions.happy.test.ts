@@ -36,15 +36,47 @@ async function subscribed(userId: number, planId: string): Promise<Record<string
 }
 
 describe('GET /api/SubscriptionPlans', () => {
-  it('lists the four seeded plans in plan-type order', async () => {
+  it('lists the four seeded plans in plan-type order, each with its quota', async () => {
     const response = await billing.call('GET', PLANS_PATH);
     expect(response.status).toBe(200);
     const body = subscriptionPlanListResponseSchema.strict().parse(await response.json());
     expect(body.items).toEqual([
-      { id: 'free', name: 'Free', planType: 0, price: 0, currency: 'EUR', billingInterval: 'none' },
-      { id: 'monthly', name: 'Monthly', planType: 1, price: 4.99, currency: 'EUR', billingInterval: 'month' },
-      { id: 'yearly', name: 'Yearly', planType: 2, price: 49.99, currency: 'EUR', billingInterval: 'year' },
-      { id: 'lifetime', name: 'Lifetime', planType: 3, price: 149.99, currency: 'EUR', billingInterval: 'lifetime' },
+      {
+        id: 'free',
+        name: 'Free',
+        planType: 0,
+        price: 0,
+        currency: 'EUR',
+        billingInterval: 'none',
+        quota: { perMonth: 10_000, perDay: 1000 },
+      },
+      {
+        id: 'monthly',
+        name: 'Monthly',
+        planType: 1,
+        price: 4.99,
+        currency: 'EUR',
+        billingInterval: 'month',
+        quota: { perMonth: 1_000_000, perDay: null },
+      },
+      {
+        id: 'yearly',
+        name: 'Yearly',
+        planType: 2,
+        price: 49.99,
+        currency: 'EUR',
+        billingInterval: 'year',
+        quota: { perMonth: 1_000_000, perDay: null },
+      },
+      {
+        id: 'lifetime',
+        name: 'Lifetime',
+        planType: 3,
+        price: 149.99,
+        currency: 'EUR',
+        billingInterval: 'lifetime',
+        quota: { perMonth: 2_000_000, perDay: null },
+      },
     ]);
   });
 });

@@ -197,7 +197,14 @@ describe('signed in', () => {
   it('subscriptions compare the plans; subscribing and canceling ask first', async () => {
     await open('/subscriptions');
     const compare = page.locator('table.compare');
-    expect(await compare.locator('tbody th[scope="row"]').allInnerTexts()).toEqual(['Price', 'API keys', 'Renewal', 'Canceling', 'Choose']);
+    expect(await compare.locator('tbody th[scope="row"]').allInnerTexts()).toEqual([
+      'Price',
+      'API keys',
+      'Requests',
+      'Renewal',
+      'Canceling',
+      'Choose',
+    ]);
     await auditPage(page, 'subscriptions', figures);
     await page.getByRole('link', { name: 'Subscribe to Monthly…' }).click();
     await auditPage(page, 'subscribe-confirm', figures);

@@ -26,6 +26,10 @@ describe('register, sign in, overview, sign out', () => {
     expect(text).toMatch(/You can create and use API keys Because your trial runs until \d{4}-\d{2}-\d{2}/);
     expect(text).toContain('0 active keys');
     expect(text).toContain('0 requests by your keys in the last 30 days');
+    // The trial's quota (identity's TRIAL_QUOTA default), used / left, from GET /api/Usage.
+    expect(text).toContain('This month: 0 used / 100,000 left of 100,000');
+    expect(text).toContain('Today: 0 used / 10,000 left of 10,000');
+    expect(text).toContain('All your keys together, under the trial.');
   });
 
   it('signing out ends the session; signing in again shows the overview', async () => {

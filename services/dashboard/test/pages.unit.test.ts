@@ -16,6 +16,7 @@ import { devicesPage } from '../src/pages/devices-page.js';
 import { pickerScriptElement } from '../src/pages/picker-script.js';
 import { CONTENT_SECURITY_POLICY } from '../src/http/security-headers.js';
 import { safeNextPath } from '../src/routes/next-path.js';
+import { operationTable, quotaBox } from '../src/pages/quota-usage.js';
 
 describe('the html template tag', () => {
   it('escapes every interpolated string, in text and in attributes', () => {
@@ -239,5 +240,42 @@ describe('the copy script', () => {
     const chrome = { csrfToken: 't', signedIn: true };
     expect(devicesPage(chrome, { devices: [], catalogUnavailable: false, q: '', results: { kind: 'idle' } }).value).toContain(element);
     expect(keysPage(chrome, { listing: { kind: 'keys', keys: [] }, created: null, publicGatewayUrl: '' }).value).not.toContain(element);
+  });
+});
+
+describe('quota and usage per operation (issue 29)', () => {
+  it('shows used / left per period, a spent quota as such, and a period without cap', () => {
+    const text = quotaBox({
+      plan: 'monthly',
+      periods: [
+        { period: 'month', periodStart: '2026-11', resetsAt: '2026-12-01T00:00:00.000Z', used: 1234, quota: 1_000_000, left: 998_766 },
+        { period: 'day', periodStart: '2026-11-26', resetsAt: '2026-11-27T00:00:00.000Z', used: 500, quota: 500, left: 0 },
+      ],
+      keys: [],
+    }).value;
+    expect(text).toContain('This month: <strong>1,234</strong> used / <strong>998,766</strong> left of 1,000,000');
+    expect(text).toContain('<p class="no">Today: <strong>500</strong> used / <strong>0</strong> left of 500</p>');
+    expect(text).toContain('under the monthly plan');
+    const uncapped = quotaBox({
+      plan: null,
+      periods: [{ period: 'month', periodStart: '2026-11', resetsAt: 'x', used: 3, quota: null, left: null }],
+      keys: [],
+    });
+    expect(uncapped.value).toContain('This month: <strong>3</strong> requests, no cap.');
+    expect(quotaBox(null).value).toContain('cannot be read right now');
+  });
+
+  it("lists a key's operations with their status classes, escaped", () => {
+    const zero = { '2xx': 0, '3xx': 0, '4xx': 0, '429': 0, '5xx': 0 };
+    const table = operationTable({
+      from: 'a',
+      to: 'b',
+      operations: [{ operationId: '<listCatalog>', requests: 1500, byStatus: { ...zero, '2xx': 1499, '429': 1 } }],
+      hours: [],
+    }).value;
+    expect(table).toContain(
+      '<td data-label="Operation"><code>&lt;listCatalog&gt;</code></td><td data-label="Requests">1,500</td><td data-label="2xx">1,499</td>',
+    );
+    expect(operationTable({ from: 'a', to: 'b', operations: [], hours: [] }).value).toContain('No requests in the last 7 days.');
   });
 });

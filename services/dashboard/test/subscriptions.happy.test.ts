@@ -60,6 +60,8 @@ describe('subscriptions and keys', () => {
     const plans = await browser.get('/subscriptions');
     const text = textOf(plans.html);
     for (const name of ['Free', 'Monthly', 'Yearly', 'Lifetime']) expect(text).toContain(name);
+    // Each plan's quota (billing's defaults), in words.
+    expect(text).toContain('Requests 10,000 a month, 1,000 a day, all keys together 1,000,000 a month, all keys together');
     expect(text).toContain('You have no subscriptions.');
 
     const subscribed = await browser.post('/subscriptions', await planForm(browser, plans, 'Monthly'));

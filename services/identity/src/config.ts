@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { amqpUrl, redisFields, serviceFields, wholeNumber } from '@acs/config';
-import { JWT_AUDIENCE_DEFAULT, JWT_ISSUER_DEFAULT } from '@acs/contracts';
+import { JWT_AUDIENCE_DEFAULT, JWT_ISSUER_DEFAULT, parsePlanQuota } from '@acs/contracts';
 import { privateSigningJwkSchema, publicVerificationJwkSchema } from './domain/jwk.js';
 
 /** A variable holding JSON; problems name the variable and the member, never the value (it may be a private key). */
@@ -17,11 +17,30 @@ const json = <S extends z.ZodType>(schema: S, what: string) =>
     })
     .pipe(schema);
 
+/** A quota as operators write it: `none`, or `<requests>/1mo` and/or `<requests>/1d`, comma-separated. */
+const quota = (fallback: string) =>
+  z
+    .string()
+    .default(fallback)
+    .transform((text, ctx) => {
+      const parsed = parsePlanQuota(text);
+      if (typeof parsed !== 'string') return parsed;
+      ctx.addIssue({ code: 'custom', message: `${parsed}; or none` });
+      return z.NEVER;
+    });
+
 export const identityConfigSchema = z.object({
   ...serviceFields(8083),
   ...redisFields(),
   /** Trial of a new account; 0 means new accounts get no trial. At most a year. */
   TRIAL_DURATION_SECONDS: wholeNumber(0, 366 * 24 * 3600, 14 * 24 * 3600),
+  /**
+   * Plan quotas (issue 29) of a user on a trial and of a user with neither trial nor subscription:
+   * requests per UTC month and/or day, all of the user's keys together (subscribers get their
+   * plan's, from billing). Applied to a user's record when it is next written or refilled (24 h at most).
+   */
+  TRIAL_QUOTA: quota('100000/1mo,10000/1d'),
+  NO_SUBSCRIPTION_QUOTA: quota('10000/1mo,1000/1d'),
   /** Lifetime of a login token. The gateway recomputes the role per request, so this bounds only who, not what. */
   JWT_TTL_SECONDS: wholeNumber(60, 24 * 3600, 3600),
   JWT_ISSUER: z.string().min(1).default(JWT_ISSUER_DEFAULT),

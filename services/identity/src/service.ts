@@ -15,6 +15,7 @@ import { loadSigner, type JwtSigner } from './domain/signing-keys.js';
 import { startSubscriptionEventsConsumer } from './consumers/subscription-events-consumer.js';
 import { startProcessedEventsPruner } from './consumers/processed-events-pruner.js';
 import { createIdentityMetrics } from './identity-metrics.js';
+import { storeFallbackQuotas } from './data-access/plan-quotas-repository.js';
 
 export const IDENTITY_MIGRATIONS_DIR = fileURLToPath(new URL('../migrations/', import.meta.url));
 
@@ -62,6 +63,12 @@ export async function openIdentityDeps(
     ));
   const passwords = await createPasswordHasher(config.BCRYPT_COST);
   const store = await openIdentityStore(config, logger, cache);
+  try {
+    await storeFallbackQuotas(store.db, { trial: config.TRIAL_QUOTA, none: config.NO_SUBSCRIPTION_QUOTA });
+  } catch (err) {
+    await store.db.close();
+    throw err;
+  }
   return {
     ...store,
     passwords,

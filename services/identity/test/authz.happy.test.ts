@@ -29,6 +29,7 @@ describe('POST /internal/users/authz (the gateway on a cache miss)', () => {
       subscriptionEndsAt: null,
       planType: 0,
       disabled: false,
+      quota: { plan: 'trial', perMonth: 100_000, perDay: 10_000 }, // TRIAL_QUOTA's default
     });
     expect(await identity.cachedAuthz(user.id)).toEqual(original);
   });

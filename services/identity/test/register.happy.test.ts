@@ -72,6 +72,7 @@ describe('POST /api/Users/Register', () => {
         subscriptionEndsAt: null,
         planType: 0,
         disabled: false,
+        quota: { plan: 'trial', perMonth: 100_000, perDay: 10_000 }, // TRIAL_QUOTA's default
       },
       ttlSeconds: expect.any(Number),
     });

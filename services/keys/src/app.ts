@@ -6,6 +6,7 @@ import type { Registry } from '@acs/metrics';
 import type { KeysDeps } from './domain/deps.js';
 import { internalRoutes } from './routes/internal-routes.js';
 import { apiKeyRoutes } from './routes/api-key-routes.js';
+import { usageRoutes } from './routes/usage-routes.js';
 
 export interface KeysAppOptions {
   deps: KeysDeps;
@@ -17,6 +18,8 @@ export interface KeysAppOptions {
   rateLimitCeiling?: RateLimits | null;
   /** KEY_MAX_LIFETIME_DAYS: how far ahead a user's key may expire; null: no maximum. */
   maxLifetimeDays?: number | null;
+  /** USAGE_RETENTION_DAYS: how far back the per-operation usage is kept (and may be asked for). */
+  usageRetentionDays?: number;
   metrics: Registry;
 }
 
@@ -27,6 +30,7 @@ export function buildKeysApp({
   keysPerUser,
   rateLimitCeiling = null,
   maxLifetimeDays = null,
+  usageRetentionDays = 90,
   metrics,
 }: KeysAppOptions): Koa<AppState> {
   return createHttpApp({
@@ -37,7 +41,11 @@ export function buildKeysApp({
     service: 'keys',
     logger: deps.logger,
     internalSecret,
-    routers: [internalRoutes(deps), apiKeyRoutes(deps, { keysPerUser, rateLimitCeiling, maxLifetimeDays })],
+    routers: [
+      internalRoutes(deps),
+      apiKeyRoutes(deps, { keysPerUser, rateLimitCeiling, maxLifetimeDays }),
+      usageRoutes(deps, usageRetentionDays),
+    ],
     metrics,
   });
 }

@@ -14,6 +14,8 @@ export const keysConfigSchema = z
     RATE_LIMIT_CEILING: rateLimitsEnv(),
     /** The longest lifetime a user may give a new key (expiresAt at most this many days ahead); unset: no maximum. */
     KEY_MAX_LIFETIME_DAYS: z.coerce.number().int().positive().max(36_500).optional(),
+    /** Days the per-operation usage (hourly rows) is kept; older rows are purged every hour (issue 29). */
+    USAGE_RETENTION_DAYS: z.coerce.number().int().min(1).max(3650).default(90),
     SEED_API_KEY: z.string().optional(),
     SEED_API_SECRET: z.string().min(32, 'expected at least 32 characters').optional(),
     SEED_API_SCOPES: z.string().default('system:full-access'),

@@ -8,6 +8,7 @@ import { createMetricsRegistry } from '@acs/metrics';
 import type { KeysConfig } from './config.js';
 import { buildKeysApp } from './app.js';
 import type { KeysDeps } from './domain/deps.js';
+import { startUsagePurge } from './domain/usage-purge.js';
 import { applySeedKey } from './domain/operator-keys.js';
 
 export const KEYS_MIGRATIONS_DIR = fileURLToPath(new URL('../migrations/', import.meta.url));
@@ -50,6 +51,8 @@ export async function startKeysService(config: KeysConfig, logger: Logger, cache
         name: config.SEED_API_NAME,
       });
     }
+    const purge = startUsagePurge(deps.db, config.USAGE_RETENTION_DAYS, logger);
+    stack.defer('the usage purge', () => purge.stop());
     const app = buildKeysApp({
       deps,
       internalSecret: internalKeys(config),
@@ -57,6 +60,7 @@ export async function startKeysService(config: KeysConfig, logger: Logger, cache
       keysPerUser: config.KEYS_PER_USER,
       rateLimitCeiling: config.RATE_LIMIT_CEILING,
       maxLifetimeDays: config.KEY_MAX_LIFETIME_DAYS ?? null,
+      usageRetentionDays: config.USAGE_RETENTION_DAYS,
       metrics: createMetricsRegistry('keys'),
     });
     const server = await listen(app.callback(), config.PORT, config.HOST);

@@ -7,6 +7,7 @@ import {
   type SubscriptionEventKind,
 } from '../contracts.js';
 import { insertOutboxEvent } from '../data-access/outbox-repository.js';
+import { planQuotaForEvent } from '../data-access/plans-repository.js';
 import { currentTraceCarrier } from '../relay/trace-context.js';
 import type { Subscription } from './subscription.js';
 
@@ -25,6 +26,8 @@ export async function recordEvent(
   occurredAt: Date,
 ): Promise<string> {
   const eventId = randomUUID();
+  // Identity copies the quota into the user's authorization record (issue 29).
+  const quota = await planQuotaForEvent(tx, subscription.planId);
   const payload = storedPayloadSchema.parse({
     eventId,
     userId: subscription.userId,
@@ -34,6 +37,8 @@ export async function recordEvent(
     currentPeriodEnd: subscription.currentPeriodEnd?.toISOString() ?? null,
     cancelAtPeriodEnd: subscription.cancelAtPeriodEnd,
     occurredAt: occurredAt.toISOString(),
+    planId: subscription.planId,
+    ...(quota ? { quota } : {}),
   });
   await insertOutboxEvent(tx, {
     eventId,

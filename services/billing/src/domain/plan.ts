@@ -1,3 +1,5 @@
+import type { PlanQuota } from '@acs/contracts';
+
 export type BillingInterval = 'none' | 'month' | 'year' | 'lifetime';
 
 export interface Plan {
@@ -8,6 +10,8 @@ export interface Plan {
   priceMinor: number;
   currency: string;
   billingInterval: BillingInterval;
+  /** Requests per UTC month and day, all of a subscriber's keys together; null: no cap. */
+  quota: PlanQuota;
 }
 
 export const PLAN_TYPE_FREE = 0;

@@ -2,7 +2,7 @@ import type { Bus, BusEnvelope } from '@acs/bus';
 import { context, trace } from '@opentelemetry/api';
 import type { Db } from '@acs/db';
 import type { Logger } from '@acs/logger';
-import { subscriptionEventSchema } from '../contracts.js';
+import { envelopeSchemaOf } from './envelope-schema.js';
 import { markFailed, markSent, tryRelayLock, unsentEvents, type OutboxRow } from '../data-access/outbox-repository.js';
 import { contextOf } from './trace-context.js';
 
@@ -33,7 +33,7 @@ const errorText = (err: unknown): string => (err instanceof Error ? `${err.name}
 
 /** The envelope exactly as consumers parse it; the row id is the per-user ordering sequence. */
 function toEnvelope(row: OutboxRow): BusEnvelope {
-  return subscriptionEventSchema.parse({
+  return envelopeSchemaOf(row.type).parse({
     id: row.eventId,
     type: row.type,
     occurredAt: row.occurredAt.toISOString(),

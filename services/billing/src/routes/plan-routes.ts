@@ -12,6 +12,7 @@ const toPlanView = (plan: Plan): SubscriptionPlanView => ({
   price: plan.priceMinor / 100,
   currency: plan.currency,
   billingInterval: plan.billingInterval,
+  quota: plan.quota,
 });
 
 export function planRoutes(deps: BillingDeps): Router<AppState> {

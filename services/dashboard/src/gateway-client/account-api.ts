@@ -2,7 +2,9 @@ import {
   apiKeyCreatedResponseSchema,
   apiKeyListResponseSchema,
   apiKeyRolledResponseSchema,
+  apiKeyOperationUsageResponseSchema,
   apiKeyUsageResponseSchema,
+  usageResponseSchema,
   apiKeyViewSchema,
   catalogPageSchema,
   deviceListResponseSchema,
@@ -78,6 +80,17 @@ export function createAccountApi(gateway: GatewayClient) {
           body: { graceSeconds },
         })
       ).data,
+    /** The key's requests per operation over the last 7 days (issue 29). */
+    keyOperationUsage: async (ctx: CallerContext, id: string) =>
+      (
+        await gateway.send(apiKeyOperationUsageResponseSchema, {
+          ...ctx,
+          method: 'GET',
+          path: `/api/ApiKeys/${segment(id)}/usage?by=operation`,
+        })
+      ).data,
+    /** This period's requests of all the user's keys against the plan quota, and per key (issue 29). */
+    usage: async (ctx: CallerContext) => (await gateway.send(usageResponseSchema, { ...ctx, method: 'GET', path: '/api/Usage' })).data,
     keyUsage: async (ctx: CallerContext, id: string, days = 30) =>
       (await gateway.send(apiKeyUsageResponseSchema, { ...ctx, method: 'GET', path: `/api/ApiKeys/${segment(id)}/usage?days=${days}` }))
         .data,

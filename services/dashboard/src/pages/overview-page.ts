@@ -1,8 +1,10 @@
 import type { AccountStatus } from '../account/account-status.js';
+import type { UsageResponseBody } from '@acs/contracts';
 import type { AccountSummary } from '../account/account-summary.js';
 import { html, type SafeHtml } from './html.js';
 import { formatTime, planTypeName, roleName } from './labels.js';
 import { layout, type Chrome } from './layout.js';
+import { quotaBox } from './quota-usage.js';
 
 const periodEnd = (status: AccountStatus): string =>
   status.subscription?.currentPeriodEnd ? `until ${formatTime(status.subscription.currentPeriodEnd)}` : 'for life';
@@ -47,11 +49,16 @@ function usageBox(status: AccountStatus): SafeHtml {
     status.periodRequests === null
       ? html`<p>The usage cannot be read right now.</p>`
       : html`<p><strong>${status.periodRequests.toLocaleString('en-US')}</strong> request${status.periodRequests === 1 ? '' : 's'} by your keys ${since}.</p>`;
-  return html`<li><h2>Usage</h2>${figure}<p>Each key's page has its chart per day.</p></li>`;
+  return html`<li><h2>Usage</h2>${figure}<p>Each key's page has its chart per day and its requests per operation.</p></li>`;
 }
 
-/** What the user can do now and why: role, trial, subscription, keys in use, this period's usage. */
-export function overviewPage(chrome: Chrome, account: AccountSummary, status: AccountStatus): SafeHtml {
+/** What the user can do now and why: role, trial, subscription, keys in use, this period's usage and quota. */
+export function overviewPage(
+  chrome: Chrome,
+  account: AccountSummary,
+  status: AccountStatus,
+  quota: UsageResponseBody | null = null,
+): SafeHtml {
   return layout(
     'Overview',
     chrome,
@@ -60,6 +67,7 @@ ${keysBox(status)}
 ${subscriptionBox(status)}
 <li><h2>Devices</h2><p class="yes">You can register devices</p><p>Every account can. <a href="/devices">Your devices</a></p></li>
 ${usageBox(status)}
+${quotaBox(quota)}
 </ul>
 <h2>Your account</h2>
 <dl class="facts">

@@ -36,10 +36,20 @@ function planAction(plan: SubscriptionPlanView, current: SubscriptionView | unde
   return html`<a class="button" href="/subscriptions/plans/${encodeURIComponent(plan.id)}">${verb} ${plan.name}…</a>`;
 }
 
-/** What a plan gives and how it runs, in words (the plan records carry only price and interval). */
+/** A plan's quota in words: all the user's keys together, per UTC month and day. */
+function describeQuota(quota: SubscriptionPlanView['quota']): string {
+  const caps = [
+    quota.perMonth === null ? null : `${quota.perMonth.toLocaleString('en-US')} a month`,
+    quota.perDay === null ? null : `${quota.perDay.toLocaleString('en-US')} a day`,
+  ].filter((cap) => cap !== null);
+  return caps.length === 0 ? 'no cap' : `${caps.join(', ')}, all keys together`;
+}
+
+/** What a plan gives and how it runs, in words (price, interval and quota come from the plan records). */
 const COMPARISON: ReadonlyArray<{ feature: string; of: (plan: SubscriptionPlanView) => string }> = [
   { feature: 'Price', of: (plan) => formatPrice(plan.price, plan.currency, plan.billingInterval) },
   { feature: 'API keys', of: (plan) => (plan.planType === 0 ? 'only during the trial' : 'yes, as many as you need') },
+  { feature: 'Requests', of: (plan) => describeQuota(plan.quota) },
   {
     feature: 'Renewal',
     of: (plan) =>

@@ -28,8 +28,11 @@ export function keyPageRoutes(api: AccountApi, publicGatewayUrl: string): RouteD
 
   async function show(req: PageRequest, key: ApiKeyView): Promise<PageResponse> {
     // The chart is extra: a page without it beats no page.
-    const usage = await api.keyUsage(callerOf(req), key.id).catch(() => null);
-    return showPage(keyPage(chromeFor(req), { key, usage, ...secretsOf(req), publicGatewayUrl }));
+    const [usage, operations] = await Promise.all([
+      api.keyUsage(callerOf(req), key.id).catch(() => null),
+      api.keyOperationUsage(callerOf(req), key.id).catch(() => null),
+    ]);
+    return showPage(keyPage(chromeFor(req), { key, usage, operations, ...secretsOf(req), publicGatewayUrl }));
   }
 
   const editForm = (req: PageRequest, key: ApiKeyView, draft: KeyEditDraft, failure: Failure | null = null): PageResponse =>

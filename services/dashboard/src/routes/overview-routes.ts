@@ -13,20 +13,21 @@ import { callerOf, chromeFor, sessionEnded } from './route-kit.js';
 
 /**
  * Signed in: what the user can do now and why, from the token and three questions to the gateway
- * (subscriptions and keys at once, then each key's usage at once). Signed out: what this site is.
+ * (subscriptions, keys and the quota usage at once, then each key's usage at once). Signed out: what this site is.
  */
 export function overviewRoutes(api: AccountApi): RouteDefinition<PageHandler>[] {
   async function overview(req: PageRequest, token: string): Promise<PageResponse> {
     const account = summarizeToken(token);
     if (!account) return sessionEnded();
     const caller = callerOf(req);
-    const [subscriptions, keys] = await Promise.all([
+    const [subscriptions, keys, quota] = await Promise.all([
       api.listSubscriptions(caller).catch(() => null),
       api
         .listKeys(caller)
         .catch((err: unknown): ApiKeyView[] | 'not-allowed' | null =>
           isGatewayError(err) && isInsufficientRole(err) ? 'not-allowed' : null,
         ),
+      api.usage(caller).catch(() => null),
     ]);
     let usages = null;
     if (Array.isArray(keys)) {
@@ -35,7 +36,7 @@ export function overviewRoutes(api: AccountApi): RouteDefinition<PageHandler>[] 
       usages = await Promise.all(keys.map((key) => api.keyUsage(caller, key.id, days))).catch(() => null);
     }
     const status = accountStatus({ account, subscriptions, keys, usages });
-    return showPage(overviewPage(chromeFor(req), account, status));
+    return showPage(overviewPage(chromeFor(req), account, status, quota));
   }
 
   return [

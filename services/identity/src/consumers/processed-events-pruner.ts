@@ -1,4 +1,4 @@
-import type { Queryable } from '@acs/db';
+import { startPeriodicPurge, type PeriodicPurge, type Queryable } from '@acs/db';
 import type { Logger } from '@acs/logger';
 
 /*
@@ -30,28 +30,10 @@ export async function pruneProcessedEvents(db: Queryable, retentionDays: number)
 }
 
 /** Prunes now and then every `everyMs` (unref'd: it never keeps the process alive). Replicas may overlap harmlessly. */
-export function startProcessedEventsPruner(
-  db: Queryable,
-  retentionDays: number,
-  everyMs: number,
-  logger: Logger,
-): { stop(): Promise<void> } {
-  let running: Promise<void> = Promise.resolve();
-  const run = (): void => {
-    running = pruneProcessedEvents(db, retentionDays).then(
-      (deleted) => {
-        if (deleted > 0) logger.info({ deleted, retentionDays }, 'pruned processed subscription events');
-      },
-      (err: unknown) => logger.warn({ err }, 'could not prune processed subscription events; will try again'),
-    );
-  };
-  const timer = setInterval(run, everyMs);
-  timer.unref();
-  run();
-  return {
-    async stop() {
-      clearInterval(timer);
-      await running;
-    },
-  };
+export function startProcessedEventsPruner(db: Queryable, retentionDays: number, everyMs: number, logger: Logger): PeriodicPurge {
+  return startPeriodicPurge(() => pruneProcessedEvents(db, retentionDays), everyMs, logger, {
+    done: 'pruned processed subscription events',
+    failed: 'could not prune processed subscription events; will try again',
+    context: { retentionDays },
+  });
 }

@@ -43,10 +43,16 @@ export async function newerEventApplied(tx: Queryable, event: ProcessedEvent): P
   return rows.length > 0;
 }
 
-export async function updateUserSubscription(tx: Queryable, userId: number, subscriptionEndsAt: Date, planType: number): Promise<boolean> {
+export async function updateUserSubscription(
+  tx: Queryable,
+  userId: number,
+  subscriptionEndsAt: Date,
+  planType: number,
+  planId: string,
+): Promise<boolean> {
   const { rowCount } = await tx.query(
-    'UPDATE users SET subscription_ends_at = $2, plan_type = $3, updated_at = now(), version = version + 1 WHERE id = $1',
-    [userId, subscriptionEndsAt, planType],
+    'UPDATE users SET subscription_ends_at = $2, plan_type = $3, plan_id = $4, updated_at = now(), version = version + 1 WHERE id = $1',
+    [userId, subscriptionEndsAt, planType, planId],
   );
   return rowCount > 0;
 }

@@ -1,9 +1,17 @@
 import type { Bus, BusEnvelope, Subscription } from '@acs/bus';
 import { SpanStatusCode, trace } from '@opentelemetry/api';
 import { findUserById } from '../data-access/users-repository.js';
+import { storePlanQuota } from '../data-access/plan-quotas-repository.js';
+import { applyPlanQuotaEvent, isPlanEvent } from './plan-quota-events.js';
 import type { UserStore } from '../domain/deps.js';
 import { changeWithWriteThrough } from '../domain/write-through.js';
-import { SUBSCRIPTION_EVENTS_BINDING, subscriptionEndOf, subscriptionEventSchema, type SubscriptionEvent } from './contracts.js';
+import {
+  PLAN_EVENTS_BINDING,
+  SUBSCRIPTION_EVENTS_BINDING,
+  subscriptionEndOf,
+  subscriptionEventSchema,
+  type SubscriptionEvent,
+} from './contracts.js';
 import {
   isProcessed,
   lockUserRow,
@@ -14,6 +22,9 @@ import {
 } from './processed-events-repository.js';
 
 export const SUBSCRIPTION_EVENTS_QUEUE = 'identity.subscription-events';
+
+/** Events written before plan ids rode in them: billing has one plan per paid plan type. */
+const PLAN_ID_OF_TYPE: Record<number, string> = { 1: 'monthly', 2: 'yearly', 3: 'lifetime' };
 
 export type ApplyOutcome = 'applied' | 'duplicate' | 'stale';
 
@@ -90,7 +101,10 @@ async function applyInTransaction(store: UserStore, event: SubscriptionEvent): P
       return null;
     }
     await recordProcessedEvent(tx, ref, true);
-    await updateUserSubscription(tx, payload.userId, subscriptionEndOf(payload.currentPeriodEnd), payload.planType);
+    const planId = payload.planId ?? PLAN_ID_OF_TYPE[payload.planType]!;
+    // The quota rides with the event (issue 29); kept unless a newer plan event already replaced it.
+    if (payload.quota) await storePlanQuota(tx, planId, payload.quota, payload.sequence);
+    await updateUserSubscription(tx, payload.userId, subscriptionEndOf(payload.currentPeriodEnd), payload.planType, planId);
     return findUserById(tx, payload.userId);
   });
   const level = outcome === 'applied' ? 'info' : 'debug';
@@ -128,9 +142,11 @@ export function startSubscriptionEventsConsumer(
 ): Promise<Subscription> {
   return bus.subscribe({
     queue: options.queue ?? SUBSCRIPTION_EVENTS_QUEUE,
-    bindings: [SUBSCRIPTION_EVENTS_BINDING],
+    // Plan events share the queue: one consumer, in billing's outbox order.
+    bindings: [SUBSCRIPTION_EVENTS_BINDING, PLAN_EVENTS_BINDING],
     handler: async (message) => {
-      await applySubscriptionEvent(store, parseSubscriptionEvent(message));
+      if (isPlanEvent(message)) await applyPlanQuotaEvent(store, message);
+      else await applySubscriptionEvent(store, parseSubscriptionEvent(message));
     },
     ...(options.maxAttempts !== undefined ? { maxAttempts: options.maxAttempts } : {}),
     ...(options.retryDelaysMs !== undefined ? { retryDelaysMs: options.retryDelaysMs } : {}),

@@ -1,4 +1,5 @@
 import type { Queryable } from '@acs/db';
+import type { PlanQuota } from '@acs/contracts';
 import type { User } from '../domain/user.js';
 
 interface UserRow {
@@ -11,16 +12,26 @@ interface UserRow {
   trial_ends_at: Date | null;
   subscription_ends_at: Date | null;
   plan_type: number;
+  plan_id: string | null;
+  quotas: Record<string, PlanQuota> | null;
   version: number | string;
   created_at: Date;
   updated_at: Date;
 }
 
-const COLUMNS =
-  'id, email, password_hash, first_name, last_name, account_role, trial_ends_at, subscription_ends_at, plan_type, version, created_at, updated_at';
-const U_COLUMNS = COLUMNS.split(', ')
+const TABLE_COLUMNS =
+  'id, email, password_hash, first_name, last_name, account_role, trial_ends_at, subscription_ends_at, plan_type, plan_id, version, created_at, updated_at';
+/**
+ * The quotas the user's record may need, read with the row (also in RETURNING): their plan's, the
+ * trial's and the no-subscription one; which applies depends on the moment (toAuthzRecord).
+ */
+const quotasOf = (table: string): string =>
+  `(SELECT json_object_agg(q.plan_id, json_build_object('perMonth', q.per_month, 'perDay', q.per_day))
+      FROM plan_quotas q WHERE q.plan_id IN (${table}.plan_id, 'trial', 'none')) AS quotas`;
+const COLUMNS = `${TABLE_COLUMNS}, ${quotasOf('users')}`;
+const U_COLUMNS = `${TABLE_COLUMNS.split(', ')
   .map((column) => `u.${column}`)
-  .join(', ');
+  .join(', ')}, ${quotasOf('u')}`;
 
 function fromRow(row: UserRow): User {
   return {
@@ -33,6 +44,8 @@ function fromRow(row: UserRow): User {
     trialEndsAt: row.trial_ends_at,
     subscriptionEndsAt: row.subscription_ends_at,
     planType: Number(row.plan_type),
+    planId: row.plan_id,
+    quotas: row.quotas ?? {},
     version: Number(row.version),
     createdAt: row.created_at,
     updatedAt: row.updated_at,
@@ -102,4 +115,18 @@ export async function upsertAdmin(
     [input.email, input.passwordHash, input.firstName, input.lastName, input.role],
   );
   return fromRow(rows[0]!);
+}
+
+/**
+ * The next `limit` users after `afterId` whose subscription to the plan is still running, with their
+ * version bumped (so their records' rewrite replaces what the cache has), locked until the caller commits.
+ */
+export async function bumpPlanUsers(tx: Queryable, planId: string, afterId: number, limit: number): Promise<User[]> {
+  const { rows } = await tx.query<UserRow>(
+    `UPDATE users SET version = version + 1, updated_at = now()
+      WHERE id IN (SELECT id FROM users WHERE plan_id = $1 AND subscription_ends_at > now() AND id > $2 ORDER BY id LIMIT $3 FOR UPDATE)
+      RETURNING ${COLUMNS}`,
+    [planId, afterId, limit],
+  );
+  return rows.map(fromRow).sort((a, b) => a.id - b.id);
 }

@@ -1,4 +1,12 @@
-import { effectiveRole, isTrialActive, type AuthzRecord } from '@acs/contracts';
+import {
+  AUTHZ_CACHE_TTL_SECONDS,
+  ROLE,
+  effectiveRole,
+  isTrialActive,
+  type AuthzRecord,
+  type PlanQuota,
+  type UserQuota,
+} from '@acs/contracts';
 
 /** A stored account. `passwordHash` never leaves the service, in a response, a log line or the cache. */
 export interface User {
@@ -13,6 +21,10 @@ export interface User {
   trialEndsAt: Date | null;
   subscriptionEndsAt: Date | null;
   planType: number;
+  /** The plan of the (latest) subscription; null when the user never subscribed. */
+  planId: string | null;
+  /** Quotas by plan id, as read with the row: the user's plan's, 'trial' and 'none' (plan_quotas). */
+  quotas: Record<string, PlanQuota>;
   version: number;
   createdAt: Date;
   updatedAt: Date;
@@ -30,6 +42,38 @@ export function toAuthzRecord(user: User): AuthzRecord {
     subscriptionEndsAt: unixSeconds(user.subscriptionEndsAt),
     planType: user.planType,
     disabled: false,
+    quota: quotaAt(user, nowSeconds()),
+  };
+}
+
+/**
+ * How long the cached record stays right: its quota (and role) change by themselves when a trial or a
+ * subscription ends, with no event, so the entry expires then and the gateway's next request reads
+ * the new state from identity.
+ */
+export function authzRecordTtlSeconds(user: User, now = nowSeconds()): number {
+  let ttl = AUTHZ_CACHE_TTL_SECONDS;
+  for (const end of [unixSeconds(user.trialEndsAt), unixSeconds(user.subscriptionEndsAt)])
+    if (end !== null && end > now) ttl = Math.min(ttl, end - now);
+  return Math.max(1, ttl);
+}
+
+/**
+ * The quota that applies at `now` (issue 29): none for operators (Admin and above); the plan's while
+ * subscribed, the trial's during a trial, else the no-subscription one. A plan whose quota identity
+ * has not heard of, or a quota without caps, is no quota.
+ */
+function quotaAt(user: User, now: number): UserQuota | null {
+  if (user.accountRole >= ROLE.admin) return null;
+  const subscribed = user.subscriptionEndsAt !== null && user.subscriptionEndsAt.getTime() / 1000 > now;
+  const trial = user.trialEndsAt !== null && user.trialEndsAt.getTime() / 1000 > now;
+  const plan = subscribed ? user.planId : trial ? 'trial' : 'none';
+  const quota = plan === null ? undefined : user.quotas[plan];
+  if (plan === null || quota === undefined || (quota.perMonth === null && quota.perDay === null)) return null;
+  return {
+    plan,
+    perMonth: quota.perMonth === null ? null : Number(quota.perMonth),
+    perDay: quota.perDay === null ? null : Number(quota.perDay),
   };
 }
 

@@ -1,7 +1,7 @@
-import { AUTHZ_CACHE_TTL_SECONDS, authzCacheKey } from '@acs/contracts';
+import { authzCacheKey } from '@acs/contracts';
 import type { Queryable } from '@acs/db';
 import { cacheRecord, changeWithWriteThrough as changeRecordWithWriteThrough, type WriteThroughTarget } from '@acs/cache';
-import { toAuthzRecord, type User } from './user.js';
+import { authzRecordTtlSeconds, toAuthzRecord, type User } from './user.js';
 import type { UserStore } from './deps.js';
 
 /** The gateway's authorization record of a user (libs/contracts authz), written through on every change. */
@@ -9,7 +9,7 @@ const AUTHZ_TARGET: WriteThroughTarget<User> = {
   key: (user) => authzCacheKey(user.id),
   version: (user) => user.version,
   value: (user) => JSON.stringify(toAuthzRecord(user)),
-  ttlSeconds: AUTHZ_CACHE_TTL_SECONDS,
+  ttlSeconds: (user) => authzRecordTtlSeconds(user),
   describe: (user) => ({ userId: user.id }),
 };
 

@@ -210,10 +210,14 @@ export async function lockApiKey(db: Queryable, id: string): Promise<ApiKey | nu
 /** Batched lastUsedAt from the gateways; only moves forward, and changes no version (the cache projection has no dates). */
 export async function recordKeyUsage(db: Queryable, usage: readonly { keyId: string; lastUsedAt: number }[]): Promise<number> {
   if (usage.length === 0) return 0;
+  // Rows locked in id order first: two gateways' batches (each in one transaction with its counts) never deadlock.
   const { rowCount } = await db.query(
-    `UPDATE api_keys AS k SET last_used_at = to_timestamp(u."lastUsedAt")
-       FROM jsonb_to_recordset($1::jsonb) AS u("keyId" uuid, "lastUsedAt" bigint)
-      WHERE k.id = u."keyId" AND (k.last_used_at IS NULL OR k.last_used_at < to_timestamp(u."lastUsedAt"))`,
+    `WITH u AS (SELECT * FROM jsonb_to_recordset($1::jsonb) AS u("keyId" uuid, "lastUsedAt" bigint)),
+     locked AS (
+       SELECT k.id, to_timestamp(u."lastUsedAt") AS at FROM api_keys k JOIN u ON k.id = u."keyId"
+        WHERE k.last_used_at IS NULL OR k.last_used_at < to_timestamp(u."lastUsedAt")
+        ORDER BY k.id FOR NO KEY UPDATE OF k)
+     UPDATE api_keys AS k SET last_used_at = locked.at FROM locked WHERE k.id = locked.id AND (k.last_used_at IS NULL OR k.last_used_at < locked.at)`,
     [JSON.stringify(usage)],
   );
   return rowCount;

@@ -69,10 +69,16 @@ export function rollUserKey(
 
 /** The caller's own key's requests per UTC day for the last `days` days, today included, oldest first, gaps as zero. */
 export async function userKeyUsage(deps: KeysDeps, userId: number, keyId: string, days: number): Promise<ApiKeyUsageResponseBody> {
+  const key = await ownedKey(deps, userId, keyId);
+  return dailyUsage(deps, key.id, days);
+}
+
+/** The caller's own key; any other id (someone else's, unknown, not a UUID) is 404. */
+export async function ownedKey(deps: Pick<KeysDeps, 'db'>, userId: number, keyId: string): Promise<ApiKey> {
   if (!UUID.test(keyId)) throw noSuchKey();
   const existing = await findApiKeyById(deps.db, keyId);
   if (!existing || existing.ownerUserId !== userId) throw noSuchKey();
-  return dailyUsage(deps, keyId, days);
+  return existing;
 }
 
 /** Scope, name or rate-limit change of the caller's own key; someone else's key is indistinguishable from a missing one (404). */

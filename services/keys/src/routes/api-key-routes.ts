@@ -1,6 +1,5 @@
 import { Router, handle, type AppContext, type AppState } from '@acs/http';
 import {
-  apiKeyUsageEndpoint,
   changeApiKeyEndpoint,
   createApiKeyEndpoint,
   listApiKeysEndpoint,
@@ -11,15 +10,7 @@ import {
 } from '@acs/contracts';
 import type { ApiKey } from '../domain/api-key.js';
 import type { KeysDeps } from '../domain/deps.js';
-import {
-  changeUserKey,
-  createUserKey,
-  listUserKeys,
-  revokeUserKey,
-  rollUserKey,
-  userKeyUsage,
-  type UserKeyRules,
-} from '../domain/user-keys.js';
+import { changeUserKey, createUserKey, listUserKeys, revokeUserKey, rollUserKey, type UserKeyRules } from '../domain/user-keys.js';
 
 function toView(apiKey: ApiKey): ApiKeyView {
   return {
@@ -64,9 +55,6 @@ export function apiKeyRoutes(deps: KeysDeps, rules: UserKeyRules): Router<AppSta
     const { apiKey, secret } = await rollUserKey(forRequest(deps, ctx), caller.userId, params.id!, body.graceSeconds);
     ctx.set('Cache-Control', 'no-store');
     ctx.body = { ...toView(apiKey), secret };
-  });
-  handle(router, apiKeyUsageEndpoint, async (ctx, { caller, query, params }) => {
-    ctx.body = await userKeyUsage(forRequest(deps, ctx), caller.userId, params.id!, query.days);
   });
   handle(router, revokeApiKeyEndpoint, async (ctx, { caller, params }) => {
     ctx.body = toView(await revokeUserKey(forRequest(deps, ctx), caller.userId, params.id!));

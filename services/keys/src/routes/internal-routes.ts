@@ -1,7 +1,8 @@
 import { Router, parseInput, readJsonBody, type AppState } from '@acs/http';
 import { KEY_LOOKUP_PATH, KEY_USAGE_PATH, keyLookupRequestSchema, keyUsageRequestSchema, type KeyLookupResponse } from '@acs/contracts';
 import { recordKeyUsage } from '../data-access/api-keys-repository.js';
-import { addDailyUsage } from '../data-access/usage-repository.js';
+import { addDailyUsage, addOperationUsage } from '../data-access/usage-repository.js';
+import { recordQuotaCrossings } from '../data-access/quota-crossings-repository.js';
 import type { KeysDeps } from '../domain/deps.js';
 import { lookupApiKeyForGateway } from '../domain/lookup-key.js';
 
@@ -13,12 +14,24 @@ export function internalRoutes(deps: KeysDeps): Router<AppState> {
     const response: KeyLookupResponse = { record: await lookupApiKeyForGateway(deps, key) };
     ctx.body = response;
   });
-  // Batches of lastUsedAt and of request counts per key, day and status class from the gateways
+  // Batches of lastUsedAt, of request counts per key, day (and operation and hour) and status class, and of
+  // quota threshold crossings from the gateways
   // (one call every few seconds per gateway, not one per request).
   router.post(KEY_USAGE_PATH, async (ctx) => {
-    const { usage, counts } = parseInput(keyUsageRequestSchema, await readJsonBody(ctx, 32 * 1024 * 1024), 'body');
-    const updated = await recordKeyUsage(deps.db, usage);
-    if (counts) await addDailyUsage(deps.db, counts);
+    const { usage, counts, operationCounts, quotaThresholds } = parseInput(
+      keyUsageRequestSchema,
+      await readJsonBody(ctx, 64 * 1024 * 1024),
+      'body',
+    );
+    // One transaction: a batch that fails adds nothing, so the gateway's resend never counts twice.
+    const updated = await deps.db.transaction(async (tx) => {
+      const n = await recordKeyUsage(tx, usage);
+      if (counts) await addDailyUsage(tx, counts);
+      if (operationCounts) await addOperationUsage(tx, operationCounts);
+      // Each crossing once (quota_threshold_crossings' key); publishing them is the outbox publisher's job.
+      if (quotaThresholds) await recordQuotaCrossings(tx, quotaThresholds);
+      return n;
+    });
     ctx.body = { updated };
   });
   return router;

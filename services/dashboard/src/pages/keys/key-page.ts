@@ -1,9 +1,10 @@
-import type { ApiKeyUsageResponseBody, ApiKeyView } from '@acs/contracts';
+import type { ApiKeyOperationUsageResponseBody, ApiKeyUsageResponseBody, ApiKeyView } from '@acs/contracts';
 import { html, type SafeHtml } from '../html.js';
 import { canRoll, keyStatus, lifecycleFacts } from '../key-lifecycle.js';
 import { formatTime } from '../labels.js';
 import { layout, type Chrome } from '../layout.js';
 import { describeRateLimits } from '../rate-limits.js';
+import { operationTable } from '../quota-usage.js';
 import { usageChart } from '../usage-chart.js';
 import { secretPanels, type CreatedKey, type RolledKey } from './secret-panels.js';
 
@@ -11,6 +12,8 @@ export interface KeyPageData {
   key: ApiKeyView;
   /** null: the usage could not be read just now (the page works without it). */
   usage: ApiKeyUsageResponseBody | null;
+  /** Per operation, last 7 days; null or absent: could not be read (the page works without it). */
+  operations?: ApiKeyOperationUsageResponseBody | null;
   created: CreatedKey | null;
   rolled: RolledKey | null;
   publicGatewayUrl: string;
@@ -26,13 +29,18 @@ function actions(key: ApiKeyView): SafeHtml {
 </p>`;
 }
 
-function usageSection(key: ApiKeyView, usage: ApiKeyUsageResponseBody | null): SafeHtml {
+function usageSection(
+  key: ApiKeyView,
+  usage: ApiKeyUsageResponseBody | null,
+  operations: ApiKeyOperationUsageResponseBody | null,
+): SafeHtml {
   const chart = usage
     ? usageChart(key.id, key.name, usage)
     : html`<p class="warning">The usage of this key cannot be read right now. Reload the page in a moment.</p>`;
   return html`<section aria-labelledby="usage-title"><h2 id="usage-title">Usage</h2>
 ${chart}
-<p class="hint">Counted per UTC day and status class, within about 10 seconds. Counts per operation are not recorded yet.</p>
+${operationTable(operations)}
+<p class="hint">Counted per UTC day (and hour and operation) and status class, within about 10 seconds.</p>
 </section>`;
 }
 
@@ -55,6 +63,6 @@ export function keyPage(chrome: Chrome, data: KeyPageData): SafeHtml {
   ${lifecycleFacts(key)}
 </dl>
 ${actions(key)}
-${usageSection(key, data.usage)}`,
+${usageSection(key, data.usage, data.operations ?? null)}`,
   );
 }
