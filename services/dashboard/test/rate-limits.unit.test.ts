@@ -102,12 +102,16 @@ describe('the key pages', () => {
   });
 
   it("puts the create form's refused limits next to its own field, keeping the text", () => {
-    const page = createKeyPage(chrome({ rateLimits: 'a window of 86400 s is required (at most 100000/1d)' }), {
-      name: 'n',
-      scopes: [],
-      environment: 'live',
-      rateLimits: '5/1s',
-    }).value;
+    const page = createKeyPage(
+      chrome({ rateLimits: 'a window of 86400 s is required (at most 100000/1d)' }),
+      {
+        name: 'n',
+        scopes: [],
+        environment: 'live',
+        rateLimits: '5/1s',
+      },
+      null,
+    ).value;
     expect(page).toContain('<p class="field-error" id="field-rateLimits-error">a window of 86400 s is required (at most 100000/1d)</p>');
     expect(page).toMatch(/id="field-rateLimits" type="text" name="rateLimits" value="5\/1s"[^>]*aria-invalid="true"[^>]*autofocus/);
   });
