@@ -1,4 +1,4 @@
-import type { Cache, CacheScript, RequestRead, RespReply } from '@acs/cache';
+import type { Cache, SlotCommands, SlotReplies } from '@acs/cache';
 import { apiKeyCacheKey, authzCacheKey, type ApiKeyCacheRecord, type AuthzRecord } from '@acs/contracts';
 import type { Logger } from '@acs/logger';
 import type { GatewayMetrics } from '../metrics/gateway-metrics.js';
@@ -18,8 +18,8 @@ export interface ReadOptions {
   userId: number | undefined;
   requestId: string;
   trace: RequestTrace | null;
-  /** A script to run on the key's slot instead of its GET (the limiter's), or null. Its reply starts with the key's entry. */
-  script: { script: CacheScript; keys: readonly string[]; args: readonly string[] } | null;
+  /** Counters in the key's slot to read and increment with the key's entry (the limiter's), or null. */
+  keyCounters: SlotCommands | null;
 }
 
 export interface RecordsRead {
@@ -27,10 +27,34 @@ export interface RecordsRead {
   record: KeyRecord | null;
   /** The user's record from the cache; undefined when the cache did not have it (ask lookupAuthz once the key passed). */
   authz: AuthzRecord | null | undefined;
-  /** The script's reply when it ran. */
-  script: RespReply[] | null;
+  /** The key-slot counters' replies (without the key's entry) when keyCounters were given and Redis answered. */
+  counters: SlotReplies | null;
   /** Redis could not be read: the records came from the owning services. */
   cacheDown: boolean;
+}
+
+/** What the exchange answered: the raw entries and the key slot's counters. */
+interface Exchanged {
+  key: string | null;
+  user: string | null;
+  counters: SlotReplies | null;
+}
+
+/** The request's commands by hash slot: the key's entry and counters, then the user's entry. */
+function slotsOf(key: string, keyCounters: SlotCommands | null, userEntry: string | null): SlotCommands[] {
+  const keySlot: SlotCommands = keyCounters
+    ? { reads: [apiKeyCacheKey(key), ...keyCounters.reads], increments: keyCounters.increments }
+    : { reads: [apiKeyCacheKey(key)], increments: [] };
+  return userEntry === null ? [keySlot] : [keySlot, { reads: [userEntry], increments: [] }];
+}
+
+function exchanged(replies: SlotReplies[], counted: boolean): Exchanged {
+  const keySlot = replies[0]!;
+  return {
+    key: keySlot.values[0] ?? null,
+    user: replies[1]?.values[0] ?? null,
+    counters: counted ? { values: keySlot.values.slice(1), counts: keySlot.counts } : null,
+  };
 }
 
 const parseAuthzEntry = (raw: string): AuthzRecord | null => {
@@ -70,23 +94,22 @@ export class RecordReader {
 
   async read(options: ReadOptions): Promise<RecordsRead> {
     const reply = await this.exchange(options);
-    const record = await this.keyRecord(reply, options.key, options.requestId);
-    const authz = options.userId === undefined ? null : this.cachedAuthz(reply, options.userId);
-    return { record, authz, script: reply?.script ?? null, cacheDown: reply === null };
+    const record = await this.keyRecord(reply?.key ?? null, options.key, options.requestId);
+    const authz = options.userId === undefined ? null : this.cachedAuthz(reply?.user ?? null, options.userId);
+    return { record, authz, counters: reply?.counters ?? null, cacheDown: reply === null };
   }
 
   /** The request's Redis exchange; null when Redis could not answer. */
-  private async exchange({ key, userId, requestId, trace, script }: ReadOptions): Promise<RequestRead | null> {
-    const span = trace === null ? null : trace.redisSpan(script ? 'EVALSHA' : 'MGET');
+  private async exchange({ key, userId, requestId, trace, keyCounters }: ReadOptions): Promise<Exchanged | null> {
+    const span = trace === null ? null : trace.redisSpan(keyCounters ? 'MGET+INCR' : 'MGET');
     const userEntry = userId === undefined ? null : authzCacheKey(userId);
     try {
       const reads = this.cache.requestReads;
-      let reply: RequestRead;
+      let reply: Exchanged;
       if (!reads) {
         const [keyEntry, user] = await this.cache.mget(userEntry === null ? [apiKeyCacheKey(key)] : [apiKeyCacheKey(key), userEntry]);
-        reply = { key: keyEntry ?? null, user: user ?? null, script: null };
-      } else if (script) reply = await reads.readWithScript(script.script, script.keys, script.args, userEntry);
-      else reply = await reads.read(apiKeyCacheKey(key), userEntry);
+        reply = { key: keyEntry ?? null, user: user ?? null, counters: null };
+      } else reply = exchanged(await reads.exchange(slotsOf(key, keyCounters, userEntry)), keyCounters !== null);
       endRedisSpan(span, undefined);
       return reply;
     } catch (err) {
@@ -98,8 +121,8 @@ export class RecordReader {
     }
   }
 
-  private async keyRecord(reply: RequestRead | null, key: string, requestId: string): Promise<KeyRecord | null> {
-    const parsed = reply?.key == null ? null : this.keyEntries.get(reply.key);
+  private async keyRecord(entry: string | null, key: string, requestId: string): Promise<KeyRecord | null> {
+    const parsed = entry === null ? null : this.keyEntries.get(entry);
     if (parsed === NO_SUCH_KEY) return null;
     if (parsed !== null) {
       this.keys.set(key, parsed);
@@ -109,8 +132,8 @@ export class RecordReader {
     return looked && keyRecordOf(looked);
   }
 
-  private cachedAuthz(reply: RequestRead | null, userId: number): AuthzRecord | undefined {
-    const parsed = reply?.user == null ? null : this.authzEntries.get(reply.user);
+  private cachedAuthz(entry: string | null, userId: number): AuthzRecord | undefined {
+    const parsed = entry === null ? null : this.authzEntries.get(entry);
     if (parsed === null) return undefined;
     this.users.set(userId, parsed);
     return parsed;

@@ -1,5 +1,5 @@
 import type { RateLimitWindow } from '@acs/contracts';
-import type { LimitVerdict } from './gcra.js';
+import type { LimitVerdict } from './sliding-window.js';
 
 /*
  * Headers per draft-ietf-httpapi-ratelimit-headers-11: RateLimit-Policy lists every window of the key

@@ -1,6 +1,6 @@
 import type { RateLimitWindow } from '@acs/contracts';
 import { errorOf } from '@acs/errors';
-import type { LimitVerdict } from '../limits/gcra.js';
+import type { LimitVerdict } from '../limits/sliding-window.js';
 import { rateLimitHeaders } from '../limits/rate-limit-headers.js';
 import type { ApiExchange, PipelineDeps, Step } from './exchange.js';
 import { answer } from './refuse.js';
@@ -24,8 +24,8 @@ function admitOrRefuse(ex: ApiExchange, deps: PipelineDeps, windows: readonly Ra
 }
 
 /**
- * Step 5: the key's rate limits, only now that every other check passed. Usually decided already by the
- * script that read the key (same round trip); otherwise by the limiter (a record new to this replica or
+ * Step 5: the key's rate limits, only now that every other check passed. Usually decided already with the
+ * read of the key (its counters moved in the same round trip); otherwise by the limiter (a record new to this replica or
  * changed, a Redis outage, the embedded cache). Every answer from here on carries the RateLimit headers; a
  * refusal is 429 before any service is called.
  */

@@ -8,8 +8,8 @@ import type { KeyRecord } from '../auth/key-record.js';
 import type { KeyUsageRecorder } from '../auth/key-usage-recorder.js';
 import type { RecordReader } from '../auth/record-reader.js';
 import type { TokenVerifier, VerifiedToken } from '../auth/token-verifier.js';
-import type { LimitVerdict } from '../limits/gcra.js';
-import type { CountedIn, RateLimiter } from '../limits/rate-limiter.js';
+import type { Counted, RateLimiter } from '../limits/rate-limiter.js';
+import type { LimitVerdict } from '../limits/sliding-window.js';
 import type { GatewayMetrics } from '../metrics/gateway-metrics.js';
 import type { Upstreams } from '../proxy/upstreams.js';
 import type { RouteMatch } from '../routing/route-matcher.js';
@@ -69,7 +69,7 @@ export interface ApiExchange {
   /** The limit decision, once made (with the read, or by applyLimits). */
   limit: LimitVerdict | null;
   /** Where an admitted request was counted, so a later refusal gives it back; null when it was not. */
-  counted: CountedIn | null;
+  counted: Counted | null;
   cacheDown: boolean;
   /** Set by authorizeRoute. */
   route: RouteSpec | null;

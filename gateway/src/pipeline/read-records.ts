@@ -1,10 +1,8 @@
 import { grantsScope, parseApiKey } from '@acs/auth';
 import { invalidCredentialsError, missingApiKeyError } from '@acs/errors';
 import { claimedUserId } from '../auth/claimed-user.js';
-import type { ReadOptions } from '../auth/record-reader.js';
 import { userRefusal } from '../auth/user-check.js';
-import { LIMIT } from '../limits/limit-script.js';
-import { verdictOf } from '../limits/rate-limiter.js';
+import { countersAt, type CountGuess } from '../limits/rate-limiter.js';
 import { secretCheck } from './authenticate-key.js';
 import type { ApiExchange, PipelineDeps, Step } from './exchange.js';
 import { refuse } from './refuse.js';
@@ -25,11 +23,11 @@ function peekToken(ex: ApiExchange, deps: PipelineDeps): void {
 }
 
 /**
- * The limiter's script for this request's read, or null. It runs only when the request will pass every
- * other check judged on the records this replica read last for the key and the user (the guess); the
- * script confirms the key's record is still that one. A key without limits never runs it.
+ * The limiter's counters for this request's read, or null. They are counted only when the request will pass
+ * every other check judged on the records this replica read last for the key and the user (the guess); the
+ * read then confirms the key's record is still that one. A key without limits counts nothing.
  */
-function countWithRead(ex: ApiExchange, deps: PipelineDeps): ReadOptions['script'] {
+function countWithRead(ex: ApiExchange, deps: PipelineDeps): CountGuess | null {
   if (ex.found.kind !== 'found') return null;
   const { route } = ex.found;
   const user = route.user.kind === 'user' ? route.user : null;
@@ -38,11 +36,12 @@ function countWithRead(ex: ApiExchange, deps: PipelineDeps): ReadOptions['script
   if (last === undefined) return null;
   const plan = deps.limiter.planFor(ex.apiKey, last, ex.environment);
   if (plan === null || !grantsScope(last.scopes, route.scope) || !secretCheck(ex, last)) return null;
+  const now = Date.now();
   if (user !== null) {
     const authz = ex.claimedUserId === undefined ? undefined : deps.records.lastAuthzRecord(ex.claimedUserId);
-    if (authz === undefined || userRefusal(authz, user.minRole, Math.floor(Date.now() / 1000)) !== null) return null;
+    if (authz === undefined || userRefusal(authz, user.minRole, Math.floor(now / 1000)) !== null) return null;
   }
-  return { script: LIMIT, keys: plan.keys, args: plan.args };
+  return { plan, counters: countersAt(plan, now), now };
 }
 
 /**
@@ -62,20 +61,21 @@ export async function readRecords(ex: ApiExchange, deps: PipelineDeps): Promise<
   ex.secret = secret;
   ex.environment = parsed.environment;
   if (ex.found.kind === 'found' && ex.found.route.user.kind === 'user') peekToken(ex, deps);
+  const guess = countWithRead(ex, deps);
   const read = await deps.records.read({
     key,
     userId: ex.claimedUserId,
     requestId: ex.requestId,
     trace: ex.trace,
-    script: countWithRead(ex, deps),
+    keyCounters: guess === null ? null : { reads: guess.counters.previous, increments: guess.counters.current },
   });
   ex.record = read.record;
   ex.authz = read.authz;
   ex.cacheDown = read.cacheDown;
-  const verdict = read.script === null ? null : verdictOf(read.script);
-  if (verdict !== null) {
-    ex.limit = verdict;
-    if (verdict.admitted) ex.counted = 'redis';
+  if (guess !== null && read.counters !== null) {
+    const plan = read.record === null ? null : deps.limiter.planFor(key, read.record, ex.environment);
+    ex.limit = deps.limiter.settle(guess, read.counters, plan);
+    if (ex.limit?.admitted) ex.counted = { redis: guess.counters.current };
   }
   return undefined;
 }

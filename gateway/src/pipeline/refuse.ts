@@ -11,8 +11,8 @@ export function answer(ex: ApiExchange, error: AppError): Outcome {
 
 /** Gives back a request that was counted with its read and is now refused: only requests the gateway admits count. */
 export function giveBack(ex: ApiExchange, deps: PipelineDeps): void {
-  if (ex.counted === null || ex.record === null) return;
-  deps.limiter.refund(ex.apiKey, ex.record, ex.counted);
+  if (ex.counted === null) return;
+  deps.limiter.giveBack(ex.counted);
   ex.counted = null;
 }
 
