@@ -9,7 +9,8 @@
 #   REDIS_USER_PREFIX      prefix of the user names (default acs-): acs-gateway, acs-keys, acs-identity
 #
 # What each may touch:
-#   gateway   reads apikey:* and authz:* (never writes them); reads and writes ratelimit:* (its limiter)
+#   gateway   reads apikey:* and authz:* (never writes them); reads and writes ratelimit:* (its limiter's
+#             counters) and quota:* (the users' plan quota counters, issue 29)
 #   keys      reads and writes apikey:* (the key records it owns)
 #   identity  reads and writes authz:* (the authorization records it owns) and its throttles:
 #             login-fail:*, login-ok:*, login-known:*, register:*
@@ -24,9 +25,9 @@ need() { eval "value=\${$1:-}"; [ -n "$value" ] || { echo "acl-users.sh: set $1"
 # (EVAL/EVALSHA/SCRIPT LOAD: every write of these processes is a script); never FLUSH, KEYS, CONFIG, ACL.
 base="resetkeys resetchannels -@all +@connection +info +select +eval +evalsha +script|load"
 
-# The gateway's one round trip per request is a script that reads apikey:*/authz:* and writes ratelimit:*;
-# Redis checks a script's keys as if written, so the root rules name all three (read commands only) and the
-# selector in parentheses allows writes on ratelimit:* alone: a SET on apikey:*, direct or in a script, is NOPERM.
-echo "user ${users}gateway on #$(hash_of "$(need REDIS_GATEWAY_PASSWORD)") $base +@read -@dangerous +time ~${prefix}apikey:* ~${prefix}authz:* ~${prefix}ratelimit:* (+@write -@dangerous ~${prefix}ratelimit:*)"
+# The gateway's one round trip per request reads apikey:*/authz:* and the counters (MGET) and moves its counters
+# (INCR, DECR, PEXPIREAT on ratelimit:* and quota:*); the root rules name all four for reading and the selector in
+# parentheses allows writes on the counters alone: a SET on apikey:*, direct or in a script, is NOPERM.
+echo "user ${users}gateway on #$(hash_of "$(need REDIS_GATEWAY_PASSWORD)") $base +@read -@dangerous +time ~${prefix}apikey:* ~${prefix}authz:* ~${prefix}ratelimit:* ~${prefix}quota:* (+@write -@dangerous ~${prefix}ratelimit:* ~${prefix}quota:*)"
 echo "user ${users}keys on #$(hash_of "$(need REDIS_KEYS_PASSWORD)") $base +@read +@write -@dangerous ~${prefix}apikey:*"
 echo "user ${users}identity on #$(hash_of "$(need REDIS_IDENTITY_PASSWORD)") $base +@read +@write -@dangerous ~${prefix}authz:* ~${prefix}login-fail:* ~${prefix}login-ok:* ~${prefix}login-known:* ~${prefix}register:*"

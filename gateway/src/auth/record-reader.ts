@@ -1,25 +1,21 @@
 import type { Cache, SlotCommands, SlotReplies } from '@acs/cache';
-import { apiKeyCacheKey, authzCacheKey, type ApiKeyCacheRecord, type AuthzRecord } from '@acs/contracts';
+import { authzCacheKey, type ApiKeyCacheRecord, type AuthzRecord } from '@acs/contracts';
 import type { Logger } from '@acs/logger';
 import type { GatewayMetrics } from '../metrics/gateway-metrics.js';
 import { endRedisSpan, type RequestTrace } from '../tracing/request-trace.js';
 import { LastSeen } from './last-seen.js';
 import { NO_SUCH_KEY, keyRecordOf, parseKeyEntry, type KeyRecord } from './key-record.js';
 import { ParsedMemo } from './parsed-memo.js';
+import { exchanged, slotsOf, type ExchangePlan, type Exchanged } from './request-slots.js';
 
 /** Ask the owning service on a cache miss (it refills the cache); null means "no such key/user". */
 export type KeyLookup = (key: string, requestId: string) => Promise<ApiKeyCacheRecord | null>;
 export type AuthzLookup = (userId: number, requestId: string) => Promise<AuthzRecord | null>;
 
-/** What one request reads. */
-export interface ReadOptions {
-  key: string;
-  /** The user the token claims (unverified); undefined on key-only routes. */
-  userId: number | undefined;
+/** What one request reads: the exchange's plan, and who asks. */
+export interface ReadOptions extends ExchangePlan {
   requestId: string;
   trace: RequestTrace | null;
-  /** Counters in the key's slot to read and increment with the key's entry (the limiter's), or null. */
-  keyCounters: SlotCommands | null;
 }
 
 export interface RecordsRead {
@@ -27,34 +23,24 @@ export interface RecordsRead {
   record: KeyRecord | null;
   /** The user's record from the cache; undefined when the cache did not have it (ask lookupAuthz once the key passed). */
   authz: AuthzRecord | null | undefined;
+  /** The key owner's record when it was read apart from the user's; undefined when not read or not in the cache. */
+  owner: AuthzRecord | null | undefined;
   /** The key-slot counters' replies (without the key's entry) when keyCounters were given and Redis answered. */
   counters: SlotReplies | null;
+  /** The owner's quota counts when ownerIncrements were given and Redis answered. */
+  ownerCounts: number[] | null;
   /** Redis could not be read: the records came from the owning services. */
   cacheDown: boolean;
 }
 
-/** What the exchange answered: the raw entries and the key slot's counters. */
-interface Exchanged {
-  key: string | null;
-  user: string | null;
-  counters: SlotReplies | null;
-}
-
-/** The request's commands by hash slot: the key's entry and counters, then the user's entry. */
-function slotsOf(key: string, keyCounters: SlotCommands | null, userEntry: string | null): SlotCommands[] {
-  const keySlot: SlotCommands = keyCounters
-    ? { reads: [apiKeyCacheKey(key), ...keyCounters.reads], increments: keyCounters.increments }
-    : { reads: [apiKeyCacheKey(key)], increments: [] };
-  return userEntry === null ? [keySlot] : [keySlot, { reads: [userEntry], increments: [] }];
-}
-
-function exchanged(replies: SlotReplies[], counted: boolean): Exchanged {
-  const keySlot = replies[0]!;
-  return {
-    key: keySlot.values[0] ?? null,
-    user: replies[1]?.values[0] ?? null,
-    counters: counted ? { values: keySlot.values.slice(1), counts: keySlot.counts } : null,
-  };
+/** The groups' entries read with one mget (the in-process cache), answered by group like an exchange. */
+async function mgetGroups(cache: Cache, groups: readonly SlotCommands[]): Promise<SlotReplies[]> {
+  const values = await cache.mget(groups.flatMap((group) => group.reads));
+  let at = 0;
+  return groups.map((group) => {
+    at += group.reads.length;
+    return { values: values.slice(at - group.reads.length, at), counts: [] };
+  });
 }
 
 const parseAuthzEntry = (raw: string): AuthzRecord | null => {
@@ -95,21 +81,22 @@ export class RecordReader {
   async read(options: ReadOptions): Promise<RecordsRead> {
     const reply = await this.exchange(options);
     const record = await this.keyRecord(reply?.key ?? null, options.key, options.requestId);
-    const authz = options.userId === undefined ? null : this.cachedAuthz(reply?.user ?? null, options.userId);
-    return { record, authz, counters: reply?.counters ?? null, cacheDown: reply === null };
+    const { userId, ownerId } = options;
+    const authz = userId === undefined ? null : this.cachedAuthz(reply?.user ?? null, userId);
+    const owner = ownerId === undefined || ownerId === userId ? undefined : this.cachedAuthz(reply?.owner ?? null, ownerId);
+    return { record, authz, owner, counters: reply?.counters ?? null, ownerCounts: reply?.ownerCounts ?? null, cacheDown: reply === null };
   }
 
   /** The request's Redis exchange; null when Redis could not answer. */
-  private async exchange({ key, userId, requestId, trace, keyCounters }: ReadOptions): Promise<Exchanged | null> {
-    const span = trace === null ? null : trace.redisSpan(keyCounters ? 'MGET+INCR' : 'MGET');
-    const userEntry = userId === undefined ? null : authzCacheKey(userId);
+  private async exchange(options: ReadOptions): Promise<Exchanged | null> {
+    const { requestId, trace } = options;
+    const span = trace === null ? null : trace.redisSpan(options.keyCounters || options.ownerIncrements ? 'MGET+INCR' : 'MGET');
     try {
       const reads = this.cache.requestReads;
-      let reply: Exchanged;
-      if (!reads) {
-        const [keyEntry, user] = await this.cache.mget(userEntry === null ? [apiKeyCacheKey(key)] : [apiKeyCacheKey(key), userEntry]);
-        reply = { key: keyEntry ?? null, user: user ?? null, counters: null };
-      } else reply = exchanged(await reads.exchange(slotsOf(key, keyCounters, userEntry)), keyCounters !== null);
+      // The in-process cache (no exchange): the same entries, no counters (the limits count in process).
+      const plan = reads ? options : { ...options, keyCounters: null, ownerIncrements: null };
+      const groups = slotsOf(plan);
+      const reply = exchanged(plan, reads ? await reads.exchange(groups) : await mgetGroups(this.cache, groups));
       endRedisSpan(span, undefined);
       return reply;
     } catch (err) {
@@ -137,6 +124,21 @@ export class RecordReader {
     if (parsed === null) return undefined;
     this.users.set(userId, parsed);
     return parsed;
+  }
+
+  /**
+   * The key owner's record when the request's read did not carry it (a key new to this replica, a miss): one
+   * more read, then identity on a miss or while Redis is down. Only once the key passed.
+   */
+  async ownerRecord(userId: number, requestId: string): Promise<AuthzRecord | null> {
+    try {
+      const [entry] = await this.cache.mget([authzCacheKey(userId)]);
+      const cached = this.cachedAuthz(entry ?? null, userId);
+      if (cached !== undefined) return cached;
+    } catch (err) {
+      this.logger.warn({ err, requestId }, "cache unavailable; asking identity for the key owner's record");
+    }
+    return this.lookupAuthzRecord(userId, requestId);
   }
 
   /** The user's record from identity (which refills the cache): only once the key passed, so a bad key never costs identity a read. */

@@ -1,4 +1,5 @@
 import type { RateLimitWindow } from '@acs/contracts';
+import type { LocalCounters } from './counted.js';
 import { periodStart, windowsVerdict, type LimitVerdict } from './sliding-window.js';
 
 /** One window's counters in process: the running period's start (ms), its count and the previous period's. */
@@ -14,7 +15,7 @@ interface LocalPeriod {
  * unreachable. State per key id and window length (not the limit's text), so a changed count keeps what the
  * window used, as in Redis (issue 24).
  */
-export class LocalWindows {
+export class LocalWindows implements LocalCounters {
   private readonly state = new Map<string, Map<number, LocalPeriod>>();
   private lastSweep = 0;
 

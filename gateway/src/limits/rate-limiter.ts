@@ -1,5 +1,6 @@
 import { SYSTEM_SCOPE, type KeyEnvironment } from '@acs/auth';
 import type { Cache, RequestReads, SlotReplies } from '@acs/cache';
+import { giveBackCounted, type Counted } from './counted.js';
 import { rateLimitCacheKey, type RateLimitWindow, type RateLimits } from '@acs/contracts';
 import type { Logger } from '@acs/logger';
 import { LocalWindows } from './local-windows.js';
@@ -92,9 +93,6 @@ function sameCounters(plan: LimitPlan, other: LimitPlan): boolean {
   return true;
 }
 
-/** How a verdict was counted, so a request refused later by another check can be given back where it was. */
-export type Counted = { redis: readonly string[] } | { local: string };
-
 /**
  * Per-key rate limits (issue 16) and where their counters live: Redis (plain INCRs in the request's own round
  * trip, sliding-window.ts) or in process. Normally the request is counted with its read (the pipeline asks
@@ -132,41 +130,44 @@ export class RateLimiter {
   }
 
   /** A decision for a request that was not counted with its read. `cacheDown`: Redis failed on this request's read. */
-  async count(record: LimitedRecord, plan: LimitPlan, cacheDown: boolean): Promise<{ verdict: LimitVerdict; counted: Counted }> {
+  async count(record: LimitedRecord, plan: LimitPlan, cacheDown: boolean): Promise<{ verdict: LimitVerdict; counted: Counted | null }> {
     const reads = this.cache.requestReads;
-    if (!reads) return { verdict: this.local.take(record.id, plan.windows), counted: { local: record.id } };
+    if (!reads) return this.localCount(record.id, plan, 1);
     if (!cacheDown) {
       try {
         const now = Date.now();
         const counters = countersAt(plan, now);
         const [replies] = await reads.exchange([{ reads: counters.previous, increments: counters.current }]);
-        const verdict = verdictFrom(plan, counters, replies!, now, reads);
-        if (!verdict.admitted) reads.decrement(counters.current);
-        return { verdict, counted: { redis: counters.current } };
+        return { verdict: verdictFrom(plan, counters, replies!, now, reads), counted: { redis: counters.current } };
       } catch (err) {
         this.logger.warn({ err }, "rate limit: Redis unavailable; counting at this replica's share");
       }
     }
-    return { verdict: this.local.take(record.id, plan.windows, this.share), counted: { local: record.id } };
+    return this.localCount(record.id, plan, this.share);
+  }
+
+  /** In process: a refused request is not counted there, so only an admitted one has something to give back. */
+  private localCount(id: string, plan: LimitPlan, share: number): { verdict: LimitVerdict; counted: Counted | null } {
+    const verdict = this.local.take(id, plan.windows, share);
+    return { verdict, counted: verdict.admitted ? { local: this.local, ids: [id] } : null };
   }
 
   /**
    * The verdict of a request counted with its read on the plan of the record this replica read last (`guess`).
    * `plan` is the plan of the record the read returned: when its windows have the same lengths, the counters
    * moved are its counters too (state is keyed by window length), so the request is decided on its limits at
-   * once. Otherwise null: the counts are given back and count() counts the request on its own record. A
-   * refused request is given back at once: only admitted requests count.
+   * once (a refusal is given back with the request's other counts). Otherwise null: the counts are given back
+   * and count() counts the request on its own record.
    */
   settle(guess: CountGuess, replies: SlotReplies, plan: LimitPlan | null): LimitVerdict | null {
     const reads = this.cache.requestReads!;
-    const verdict = plan !== null && sameCounters(plan, guess.plan) ? verdictFrom(plan, guess.counters, replies, guess.now, reads) : null;
-    if (verdict === null || !verdict.admitted) reads.decrement(guess.counters.current);
-    return verdict;
+    if (plan !== null && sameCounters(plan, guess.plan)) return verdictFrom(plan, guess.counters, replies, guess.now, reads);
+    reads.decrement(guess.counters.current);
+    return null;
   }
 
-  /** Gives back a request that was counted and then refused by a later check (a token that failed verification). */
-  giveBack(counted: Counted): void {
-    if ('local' in counted) this.local.refund(counted.local);
-    else this.cache.requestReads?.decrement(counted.redis);
+  /** Gives back a request that was counted and then refused (by a later check, a limit or the quota). */
+  giveBack(counted: readonly Counted[]): void {
+    giveBackCounted(counted, this.cache.requestReads);
   }
 }
