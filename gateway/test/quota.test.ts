@@ -3,7 +3,7 @@ import { AUTHZ_LOOKUP_PATH, authzCacheKey, quotaCounterKey, quotaPeriodStart, ty
 import { changeApiKey, createApiKey } from '@acs/keys-service';
 import type { Cache } from '@acs/cache';
 import type { Gateway } from '@acs/gateway';
-import { startFakeUpstream, startGatewayHarness, type FakeUpstream, type GatewayHarness } from './harness.js';
+import { count, startFakeUpstream, startGatewayHarness, statuses, type FakeUpstream, type GatewayHarness } from './harness.js';
 
 /*
  * Issue 29 items 2 and 3: a user's plan quota counts every request of the user's keys, INCR'd in the request's
@@ -55,16 +55,6 @@ async function userKey(ownerUserId: number): Promise<Caller> {
 
 const callAt = (base: string, caller: Caller) =>
   fetch(`${base}/api/Dac`, { headers: { 'x-api-key': caller.key, 'x-api-secret': caller.secret } });
-async function statuses(responses: Promise<Response>[]): Promise<number[]> {
-  return Promise.all(
-    responses.map(async (pending) => {
-      const res = await pending;
-      await res.arrayBuffer();
-      return res.status;
-    }),
-  );
-}
-const count = (list: number[], status: number): number => list.filter((s) => s === status).length;
 const monthEnd = (): number => {
   const now = new Date();
   return Date.UTC(now.getUTCFullYear(), now.getUTCMonth() + 1, 1);

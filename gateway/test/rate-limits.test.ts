@@ -5,7 +5,7 @@ import { changeApiKey, createApiKey } from '@acs/keys-service';
 import { metricValue } from '@acs/testing';
 import { createMemoryCache } from '@acs/cache';
 import type { Gateway } from '@acs/gateway';
-import { startFakeUpstream, startGatewayHarness, type FakeUpstream, type GatewayHarness } from './harness.js';
+import { count, startFakeUpstream, startGatewayHarness, statuses, type FakeUpstream, type GatewayHarness } from './harness.js';
 
 /*
  * Issue 16: per-key rate limits, counted by INCRs in the round trip that reads the key (issue 25: no script),
@@ -77,18 +77,6 @@ async function limitedKey(rateLimits: { limit: number; windowSeconds: number }[]
 
 const callAt = (base: string, caller: Caller, path = '/api/Dac', method = 'GET', headers: Record<string, string> = {}) =>
   fetch(base + path, { method, headers: { 'x-api-key': caller.key, 'x-api-secret': caller.secret, ...headers } });
-
-async function statuses(responses: Promise<Response>[]): Promise<number[]> {
-  return Promise.all(
-    responses.map(async (pending) => {
-      const res = await pending;
-      await res.arrayBuffer();
-      return res.status;
-    }),
-  );
-}
-
-const count = (list: number[], status: number): number => list.filter((s) => s === status).length;
 
 describe('rate limits per API key', () => {
   it('is exact across two gateway replicas: 200 concurrent requests against 50 per hour admit exactly 50', async () => {

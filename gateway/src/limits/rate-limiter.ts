@@ -62,7 +62,7 @@ export function countersAt(plan: LimitPlan, now: number): PeriodCounters {
  * The verdict from the counters' replies (`values`: the previous periods', `counts`: the INCRs'). A counter its
  * INCR just created (1) gets its expiry, sent without waiting: it is needed until its next period ends.
  */
-export function verdictFrom(
+function verdictFrom(
   plan: LimitPlan,
   counters: PeriodCounters,
   replies: SlotReplies,

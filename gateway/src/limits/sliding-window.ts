@@ -22,7 +22,7 @@ export interface LimitVerdict {
  */
 
 /** The limit at a replica's share (1/GATEWAY_REPLICAS during a Redis outage), never below 1. */
-export const limitAt = (limit: number, share: number): number => (share === 1 ? limit : Math.max(1, Math.floor(limit * share)));
+const limitAt = (limit: number, share: number): number => (share === 1 ? limit : Math.max(1, Math.floor(limit * share)));
 
 /** Milliseconds until one more request fits: the previous period must slide out far enough (or the current one end). */
 function waitMs(limit: number, periodMs: number, elapsedMs: number, previous: number, before: number): number {
