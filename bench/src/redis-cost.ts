@@ -1,7 +1,7 @@
 import { execFileSync } from 'node:child_process';
 import { createHash } from 'node:crypto';
 import { parseArgs } from 'node:util';
-import { apiKeyCacheKey, authzCacheKey, rateLimitCacheKey } from '@acs/contracts';
+import { apiKeyCacheKey, authzCacheKey, quotaCounterKey, rateLimitCacheKey } from '@acs/contracts';
 import { startOwnRedis } from './own-redis.js';
 
 const HELP = `Redis CPU per gateway request, Redis alone (no gateway): each request's commands replayed with
@@ -68,6 +68,7 @@ try {
   const counter = (w: { windowSeconds: number }, start: number) => `${rateLimitCacheKey(limitedKey)}:${w.windowSeconds}:${start}`;
   const previous = LIMITS.map((w) => counter(w, 1000));
   const increments = LIMITS.map((w) => ['INCR', counter(w, 2000)]);
+  const quota = quotaCounterKey(USER, 'month', '2026-11');
   const rows: [string, number][] = [
     ['layer 1, no limits (MGET)', cost([['MGET', apiKeyCacheKey(KEY)]])],
     ['layer 1 + 2, no limits (MGET of both)', cost([['MGET', apiKeyCacheKey(KEY), authzCacheKey(USER)]])],
@@ -75,6 +76,22 @@ try {
     [
       'layer 1 + 2, limited, 2 windows (MGET + 2 INCR)',
       cost([['MGET', apiKeyCacheKey(limitedKey), ...previous, authzCacheKey(USER)], ...increments]),
+    ],
+    // Issue 29: the owner's monthly quota counter; on layer 1 the owner's record joins the MGET.
+    ['layer 1, owned key, no quota (MGET of key and owner)', cost([['MGET', apiKeyCacheKey(KEY), authzCacheKey(USER)]])],
+    [
+      'layer 1, owned key, monthly quota (MGET + INCR)',
+      cost([
+        ['MGET', apiKeyCacheKey(KEY), authzCacheKey(USER)],
+        ['INCR', quota],
+      ]),
+    ],
+    [
+      'layer 1 + 2, monthly quota (MGET + INCR)',
+      cost([
+        ['MGET', apiKeyCacheKey(KEY), authzCacheKey(USER)],
+        ['INCR', quota],
+      ]),
     ],
   ];
   console.log(

@@ -34,20 +34,15 @@ export interface QuotaGuess {
  */
 class LocalQuota implements LocalCounters {
   private readonly counts = new Map<string, number>();
-  private readonly lastSeen = new Map<string, number>();
 
-  seen(name: string, count: number): void {
-    if (this.lastSeen.size >= 100_000) this.lastSeen.clear();
-    this.lastSeen.set(name, count);
-  }
-
-  /** The count with this request as all replicas together would see it (this replica's counts times `replicas`). */
-  take(names: readonly string[], replicas: number): number[] {
+  /** The count with this request as all replicas together would see it: the last count Redis answered (`known`), plus this replica's times `replicas`. */
+  take(counters: QuotaCounters, known: QuotaCounters | undefined, replicas: number): number[] {
     if (this.counts.size >= 100_000) this.counts.clear();
-    return names.map((name) => {
+    return counters.names.map((name, i) => {
       const own = (this.counts.get(name) ?? 0) + 1;
       this.counts.set(name, own);
-      return (this.lastSeen.get(name) ?? 0) + own * replicas;
+      const base = known?.names[i] === name ? known.seen[i]! : 0;
+      return base + own * replicas;
     });
   }
 
@@ -60,6 +55,8 @@ class LocalQuota implements LocalCounters {
 /** The users' plan quotas (issue 29): the decision with the read, or in a second round trip, or in process. */
 export class QuotaLimiter {
   private readonly local = new LocalQuota();
+  /** Per user, the counters Redis last answered for (their `seen` counts), even across record changes. */
+  private readonly latest = new Map<number, QuotaCounters>();
 
   constructor(
     private readonly cache: Cache,
@@ -94,7 +91,7 @@ export class QuotaLimiter {
         this.logger.warn({ err }, "quota: Redis unavailable; counting at this replica's share");
       }
     }
-    const counts = this.local.take(counters.names, reads ? this.replicas : 1);
+    const counts = this.local.take(counters, this.latest.get(plan.userId), reads ? this.replicas : 1);
     const decision = { plan, counters, counts, verdict: quotaVerdict(plan, counters, counts, now) };
     return { decision, counted: { local: this.local, ids: counters.names } };
   }
@@ -116,7 +113,11 @@ export class QuotaLimiter {
   private decided(plan: QuotaPlan, counters: QuotaCounters, counts: readonly number[], now: number, reads: RequestReads): QuotaDecision {
     for (let i = 0; i < counts.length; i++) {
       if (counts[i] === 1) reads.expireAt(counters.names[i]!, quotaCounterExpiry(counters, i));
-      this.local.seen(counters.names[i]!, counts[i]!);
+      counters.seen[i] = counts[i]!;
+    }
+    if (this.latest.get(plan.userId) !== counters) {
+      if (this.latest.size >= 100_000) this.latest.clear();
+      this.latest.set(plan.userId, counters);
     }
     return { plan, counters, counts, verdict: quotaVerdict(plan, counters, counts, now) };
   }

@@ -20,6 +20,8 @@ export interface QuotaPlan {
   plan: string;
   /** The caps that apply, day first. */
   periods: readonly { period: QuotaPeriod; limit: number }[];
+  /** Per period, the counts that reach 80, 90 and 100 % of its cap (rounded up). */
+  thresholds: readonly (readonly number[])[];
   at: QuotaCounters | null;
 }
 
@@ -32,6 +34,8 @@ export interface QuotaCounters {
   ends: readonly number[];
   from: number;
   until: number;
+  /** The last count Redis answered for each counter (0 until one did): the base of the in-process fallback. */
+  seen: number[];
 }
 
 export interface QuotaVerdict {
@@ -57,7 +61,8 @@ export function quotaPlanOf(record: AuthzRecord): QuotaPlan | null {
     const periods: { period: QuotaPeriod; limit: number }[] = [];
     if (quota?.perDay) periods.push({ period: 'day', limit: quota.perDay });
     if (quota?.perMonth) periods.push({ period: 'month', limit: quota.perMonth });
-    plan = quota && periods.length > 0 ? { userId: record.userId, plan: quota.plan, periods, at: null } : null;
+    const thresholds = periods.map(({ limit }) => QUOTA_THRESHOLD_PERCENTS.map((percent) => Math.ceil((limit * percent) / 100)));
+    plan = quota && periods.length > 0 ? { userId: record.userId, plan: quota.plan, periods, thresholds, at: null } : null;
     plans.set(record, plan);
   }
   return plan;
@@ -85,6 +90,7 @@ export function quotaCountersAt(plan: QuotaPlan, now: number): QuotaCounters {
     ends: ranges.map(([, end]) => end),
     from: Math.max(...ranges.map(([begin]) => begin)),
     until: Math.min(...ranges.map(([, end]) => end)),
+    seen: plan.periods.map(() => 0),
   };
   plan.at = fresh;
   return fresh;
@@ -120,16 +126,19 @@ export function quotaVerdict(plan: QuotaPlan, counters: QuotaCounters, counts: r
  * cap. Refused requests are given back, so a count is reached by one admitted request only.
  */
 export function crossingsOf(plan: QuotaPlan, counters: QuotaCounters, counts: readonly number[]): QuotaThresholdCrossing[] {
-  const crossed: QuotaThresholdCrossing[] = [];
+  let crossed: QuotaThresholdCrossing[] | null = null;
   for (let i = 0; i < plan.periods.length; i++) {
+    const thresholds = plan.thresholds[i]!;
+    // Below the lowest threshold (nearly every request): nothing to look at.
+    if (counts[i]! < thresholds[0]!) continue;
     const { period, limit } = plan.periods[i]!;
-    for (const percent of QUOTA_THRESHOLD_PERCENTS) {
-      if (counts[i] === Math.ceil((limit * percent) / 100)) {
-        crossed.push({ userId: plan.userId, plan: plan.plan, period, periodStart: counters.starts[i]!, percent, quota: limit });
-      }
+    for (let t = 0; t < thresholds.length; t++) {
+      if (counts[i] !== thresholds[t]) continue;
+      const percent = QUOTA_THRESHOLD_PERCENTS[t]!;
+      (crossed ??= []).push({ userId: plan.userId, plan: plan.plan, period, periodStart: counters.starts[i]!, percent, quota: limit });
     }
   }
-  return crossed;
+  return crossed ?? [];
 }
 
 /** Whether two plans of one user count in the same counters (the same periods): a changed cap is decided on the counts. */

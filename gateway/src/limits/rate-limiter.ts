@@ -62,13 +62,7 @@ export function countersAt(plan: LimitPlan, now: number): PeriodCounters {
  * The verdict from the counters' replies (`values`: the previous periods', `counts`: the INCRs'). A counter its
  * INCR just created (1) gets its expiry, sent without waiting: it is needed until its next period ends.
  */
-function verdictFrom(
-  plan: LimitPlan,
-  counters: PeriodCounters,
-  replies: SlotReplies,
-  now: number,
-  reads: RequestReads,
-): LimitVerdict {
+function verdictFrom(plan: LimitPlan, counters: PeriodCounters, replies: SlotReplies, now: number, reads: RequestReads): LimitVerdict {
   const previous = replies.values.map((value) => (value === null ? 0 : Number(value) || 0));
   for (let i = 0; i < replies.counts.length; i++) {
     if (replies.counts[i] === 1) {

@@ -44,6 +44,45 @@ interface Waiter {
 
 type State = 'idle' | 'connecting' | 'ready' | 'down';
 
+/** The waiter of a batch, in the queue once per command: it collects the replies and settles once. */
+class BatchWaiter implements Waiter {
+  private readonly replies: RespReply[] = [];
+  private error: Error | null = null;
+  private settled = false;
+
+  constructor(
+    private readonly count: number,
+    private readonly done: (replies: RespReply[]) => void,
+    private readonly failed: (error: Error) => void,
+    readonly queuedAt: number,
+  ) {}
+
+  resolve(reply: RespReply): void {
+    this.replies.push(reply);
+    this.end();
+  }
+
+  /** An error reply counts as a reply (the first one is what the batch rejects with); a dropped connection ends it at once. */
+  reject(error: Error): void {
+    this.error ??= error;
+    if (error instanceof RespError) {
+      this.replies.push(error);
+      this.end();
+    } else this.finish();
+  }
+
+  private end(): void {
+    if (this.replies.length === this.count) this.finish();
+  }
+
+  private finish(): void {
+    if (this.settled) return;
+    this.settled = true;
+    if (this.error) this.failed(this.error);
+    else this.done(this.replies);
+  }
+}
+
 /** Replies to the connection's own set-up commands (AUTH, SELECT) must be OK; anything else ends the connection. */
 const HANDSHAKE: Waiter['resolve'] = () => {};
 const ignore = (): void => {};
@@ -126,41 +165,20 @@ export class MgetConnection {
   }
 
   /**
-   * Several commands in the same write, answered together (replies come in order, so the last one's arrival
-   * means all are in): the gateway's per-request MGET and counter INCRs, one round trip and one promise.
-   * Rejects with the first error reply among them.
+   * `count` commands, already encoded one after the other in `payload`, in the same write and answered
+   * together (replies come in order, so the last one's arrival means all are in): the gateway's per-request
+   * MGET and counter INCRs, one round trip and one promise. Rejects with the first error reply among them.
    */
-  batch(commands: readonly string[]): Promise<RespReply[]> {
+  batch(payload: string, count: number): Promise<RespReply[]> {
     const refused = this.refusal();
     if (refused !== null) return refused;
-    for (const command of commands) this.outgoing += command;
-    this.queued += commands.length;
+    this.outgoing += payload;
+    this.queued += count;
     if (this.inFlight === 0) this.scheduleFlush();
     return new Promise<RespReply[]>((resolve, reject) => {
-      const queuedAt = Date.now();
-      const replies = new Array<RespReply>(commands.length);
-      let firstError: Error | null = null;
-      const last = commands.length - 1;
-      for (let i = 0; i < last; i++) {
-        this.waiters.push({
-          resolve: (reply) => {
-            replies[i] = reply;
-          },
-          reject: (error) => {
-            firstError ??= error;
-          },
-          queuedAt,
-        });
-      }
-      this.waiters.push({
-        resolve: (reply) => {
-          replies[last] = reply;
-          if (firstError) reject(firstError);
-          else resolve(replies);
-        },
-        reject: (error) => reject(firstError ?? error),
-        queuedAt,
-      });
+      // One waiter object for all the batch's replies (no closure per command): it settles on the last one.
+      const waiter = new BatchWaiter(count, resolve, reject, Date.now());
+      for (let i = 0; i < count; i++) this.waiters.push(waiter);
     });
   }
 

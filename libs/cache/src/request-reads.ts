@@ -21,15 +21,33 @@ function split(groups: readonly SlotCommands[], replies: RespReply[], hasReads: 
 }
 
 export function singleNodeRequestReads(connection: MgetConnection): RequestReads {
+  // A group's INCRs encoded once per list of counters (the gateway reuses a list for a whole period).
+  const encoded = new WeakMap<readonly string[], string>();
+  function increments(counters: readonly string[]): string {
+    let payload = encoded.get(counters);
+    if (payload === undefined) {
+      payload = counters.map((counter) => connection.keyCommand('INCR', [counter])).join('');
+      encoded.set(counters, payload);
+    }
+    return payload;
+  }
   return {
     exchange(groups) {
       const reads: string[] = [];
-      const commands: string[] = [];
+      let payload = '';
+      let count = 0;
       for (const group of groups) for (const key of group.reads) reads.push(key);
-      if (reads.length > 0) commands.push(connection.mgetCommand(reads));
-      for (const group of groups) for (const counter of group.increments) commands.push(connection.keyCommand('INCR', [counter]));
-      if (commands.length === 0) return Promise.resolve(groups.map(() => ({ values: [], counts: [] })));
-      return connection.batch(commands).then((replies) => split(groups, replies, reads.length > 0));
+      if (reads.length > 0) {
+        payload = connection.mgetCommand(reads);
+        count = 1;
+      }
+      for (const group of groups) {
+        if (group.increments.length === 0) continue;
+        payload += increments(group.increments);
+        count += group.increments.length;
+      }
+      if (count === 0) return Promise.resolve(groups.map(() => ({ values: [], counts: [] })));
+      return connection.batch(payload, count).then((replies) => split(groups, replies, reads.length > 0));
     },
     decrement(counters) {
       for (const counter of counters) connection.send(connection.keyCommand('DECR', [counter]));

@@ -63,4 +63,13 @@ describe('requestReads on one node (issue 25: the MGET and the counters in one w
     ]);
     expect(await reads.exchange([{ reads: [], increments: [] }])).toEqual([{ values: [], counts: [] }]);
   });
+
+  it('rejects with the first error reply of a batch (an INCR of a value that is not a number), and the connection goes on', async () => {
+    const reads = cache.requestReads!;
+    await cache.set('not-a-number:{k}', 'x');
+    await expect(reads.exchange([{ reads: ['rec:{k}'], increments: ['not-a-number:{k}', 'count:{k}:other'] }])).rejects.toBeInstanceOf(
+      RespError,
+    );
+    expect(await reads.exchange([{ reads: ['count:{k}:other'], increments: [] }])).toEqual([{ values: ['1'], counts: [] }]);
+  });
 });
