@@ -135,7 +135,8 @@ export function crossingsOf(plan: QuotaPlan, counters: QuotaCounters, counts: re
     for (let t = 0; t < thresholds.length; t++) {
       if (counts[i] !== thresholds[t]) continue;
       const percent = QUOTA_THRESHOLD_PERCENTS[t]!;
-      (crossed ??= []).push({ userId: plan.userId, plan: plan.plan, period, periodStart: counters.starts[i]!, percent, quota: limit });
+      crossed ??= [];
+      crossed.push({ userId: plan.userId, plan: plan.plan, period, periodStart: counters.starts[i]!, percent, quota: limit });
     }
   }
   return crossed ?? [];

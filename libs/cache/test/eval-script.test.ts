@@ -50,7 +50,7 @@ describe('requestReads on one node (issue 25: the MGET and the counters in one w
     ];
     const replies = await Promise.all(Array.from({ length: 20 }, () => reads.exchange(groups)));
     expect(replies[0]![0]!.values).toEqual(['3|record', '4']);
-    expect(replies.map((reply) => reply[0]!.counts[0]).sort((a, b) => a - b)).toEqual(Array.from({ length: 20 }, (_, i) => i + 1));
+    expect(replies.map((reply) => reply[0]!.counts[0]!).sort((a, b) => a - b)).toEqual(Array.from({ length: 20 }, (_, i) => i + 1));
     expect(replies[19]).toEqual([
       { values: ['3|record', '4'], counts: [20, 20] },
       { values: [null], counts: [20] },
