@@ -17,12 +17,19 @@ let nextUser = 7100 + Math.floor(Math.random() * 1000) * 10;
 const versions = new Map<number, number>();
 /** The records identity would answer on a cache miss (the Redis-down test). */
 const identityRecords = new Map<number, AuthzRecord>();
+/** Users identity fails to answer for. */
+const failingUsers = new Set<number>();
 
 beforeAll(async () => {
   catalog = await startFakeUpstream();
   identity = await startFakeUpstream();
   identity.handle = (req, res) => {
     const { userId } = JSON.parse(identity.received.at(-1)?.body || '{}') as { userId?: number };
+    if (userId !== undefined && failingUsers.has(userId)) {
+      res.writeHead(500, { 'content-type': 'application/json' });
+      res.end('{"error":"Internal server error","message":"down"}');
+      return;
+    }
     res.writeHead(req.url === AUTHZ_LOOKUP_PATH ? 200 : 404, { 'content-type': 'application/json' });
     res.end(JSON.stringify({ record: identityRecords.get(userId ?? 0) ?? null }));
   };
@@ -168,5 +175,24 @@ describe('plan quotas while Redis is unavailable', () => {
     const results = await statuses(Array.from({ length: 8 }, () => callAt(replica.server.url, caller)));
     expect(count(results, 200)).toBe(5);
     expect(count(results, 429)).toBe(3);
+  });
+
+  it('a key-only request never fails because identity cannot answer for its owner: it goes without the quota', async () => {
+    const user = nextUser++;
+    await setQuota(user, { plan: 'monthly', perMonth: 1, perDay: null });
+    failingUsers.add(user);
+    const caller = await userKey(user);
+    const refused = () => Promise.reject(new Error('connection refused'));
+    const down: Cache = {
+      ...h.cache,
+      get: refused,
+      mget: refused,
+      mgetVersioned: refused,
+      requestReads: { exchange: refused, decrement: () => {}, expireAt: () => {} },
+    };
+    const replica = await h.startAnotherGateway({ cache: down });
+    const answers = await Promise.all([callAt(replica.server.url, caller), callAt(replica.server.url, caller)]);
+    expect(answers.map((res) => res.status)).toEqual([200, 200]);
+    expect(answers[0]!.headers.get('ratelimit')).toBeNull();
   });
 });

@@ -138,7 +138,13 @@ export class RecordReader {
     } catch (err) {
       this.logger.warn({ err, requestId }, "cache unavailable; asking identity for the key owner's record");
     }
-    return this.lookupAuthzRecord(userId, requestId);
+    try {
+      return await this.lookupAuthzRecord(userId, requestId);
+    } catch (err) {
+      // Only the quota needs it: a key-only request never fails because identity cannot answer (no quota then).
+      this.logger.warn({ err, requestId }, "identity unavailable: the key owner's quota is not applied to this request");
+      return null;
+    }
   }
 
   /** The user's record from identity (which refills the cache): only once the key passed, so a bad key never costs identity a read. */
