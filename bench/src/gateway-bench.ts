@@ -148,13 +148,22 @@ interface Scenario {
   headers: () => Record<string, string>;
 }
 
-/** Layer 1 and layer 1 + 2, each with a key without limits and with a rate-limited one (when the checkout has limits). */
+/**
+ * Layer 1 and layer 1 + 2, each with a key without limits, with a rate-limited one (when the checkout has limits)
+ * and with a key of a user whose plan quota counts its requests (issue 29; the quota's cost is the difference
+ * to the same layer without a quota).
+ */
 function scenariosOf(setup: GatewaySetup): Scenario[] {
   const keyHeaders = (c: { key: string; secret: string }) => ({ 'x-api-key': c.key, 'x-api-secret': c.secret });
   const list: Scenario[] = [
     { name: 'layer 1', path: CATALOG_PATH, headers: () => keyHeaders(setup.app) },
     { name: 'layer 1 + 2', path: '/api/Devices', headers: () => ({ ...keyHeaders(setup.app), authorization: `Bearer ${setup.token}` }) },
   ];
+  const owned = setup.owned;
+  list.push(
+    { name: 'layer 1 quota', path: CATALOG_PATH, headers: () => keyHeaders(owned) },
+    { name: 'layer 1 + 2 quota', path: '/api/Devices', headers: () => ({ ...keyHeaders(owned), authorization: `Bearer ${setup.token}` }) },
+  );
   const limited = setup.limited;
   if (limited) {
     list.splice(1, 0, { name: 'layer 1 limited', path: CATALOG_PATH, headers: () => keyHeaders(limited) });
@@ -188,6 +197,20 @@ function printGoals(setup: GatewaySetup, runs: Map<string, RedisMeasured[]>, pla
     const ratio = median(cpu);
     console.log(
       `  goal: gateway CPU at most 1.1x the plain proxy, ${name} -> ${ratio <= 1.1 ? 'met' : 'NOT met'} (${ratio.toFixed(2)}x; rounds ${cpu.map((c) => c.toFixed(2)).join(', ')}); throughput at least 0.8x -> ${rps >= 0.8 ? 'met' : 'NOT met'} (${rps.toFixed(2)}x)`,
+    );
+  }
+  printQuotaBudget(setup, runs);
+}
+
+/** Issue 29's budget for the quota: per layer, the quota's scenario against the same layer without one, round by round. */
+function printQuotaBudget(setup: GatewaySetup, runs: Map<string, RedisMeasured[]>): void {
+  for (const layer of ['layer 1', 'layer 1 + 2']) {
+    const without = runs.get(`${setup.label}|${layer}`)!;
+    const quota = runs.get(`${setup.label}|${layer} quota`)!;
+    const redis = median(quota.map((run, i) => run.redisUs - without[i]!.redisUs));
+    const gateway = median(quota.map((run, i) => run.cpuUs! - without[i]!.cpuUs!));
+    console.log(
+      `  budget: the quota on ${layer}: Redis ${redis >= 0 ? '+' : ''}${redis.toFixed(1)} µs (at most +1: ${redis <= 1 ? 'met' : 'NOT met'}), gateway ${gateway >= 0 ? '+' : ''}${gateway.toFixed(1)} µs (at most +3: ${gateway <= 3 ? 'met' : 'NOT met'}; rounds ${quota.map((run, i) => (run.cpuUs! - without[i]!.cpuUs!).toFixed(1)).join(', ')})`,
     );
   }
 }

@@ -20,6 +20,8 @@ export interface GatewaySetup {
   /** null when the checkout has no per-key limits (before issue 16). */
   limited: Credentials | null;
   token: string;
+  /** A key owned by the token's user, whose authorization record carries a plan quota it never reaches (issue 29). */
+  owned: Credentials;
 }
 
 export interface SetupOptions {
@@ -75,8 +77,8 @@ export async function startGatewaySetup(o: SetupOptions): Promise<GatewaySetup> 
       encoding: 'utf8',
       stdio: ['ignore', 'pipe', 'pipe'],
     });
-  const createKey = (): Credentials => {
-    const out = cli(['create', '--scopes', SCOPES, '--name', 'bench app']);
+  const createKey = (...extra: string[]): Credentials => {
+    const out = cli(['create', '--scopes', SCOPES, '--name', 'bench app', ...extra]);
     return { key: /X-Api-Key: +(\S+)/.exec(out)![1]!, secret: /X-Api-Secret: +(\S+)/.exec(out)![1]! };
   };
   const app = createKey();
@@ -86,7 +88,29 @@ export async function startGatewaySetup(o: SetupOptions): Promise<GatewaySetup> 
   } catch {
     limited = null;
   }
-  return { label: o.label, gateway, app, limited, token: await userToken(gateway.url, app) };
+  const token = await userToken(gateway.url, app);
+  const userId = Number((JSON.parse(Buffer.from(token.split('.')[1]!, 'base64url').toString()) as { sub: string }).sub);
+  const owned = createKey('--owner', String(userId));
+  await withQuota(gateway.url, app, token, o.redisUrl, `${prefix}authz:{${userId}}`);
+  return { label: o.label, gateway, app, limited, token, owned };
+}
+
+/**
+ * Puts a plan quota the bench never reaches on the user's authorization record, as identity writes it once
+ * billing fills it (issue 29): the record's next version, so the gateway reads it on the next request. A
+ * checkout before quotas ignores the field.
+ */
+async function withQuota(gatewayUrl: string, app: Credentials, token: string, redisUrl: string, entry: string): Promise<void> {
+  // A user request first, so that identity has written the record through.
+  await fetch(`${gatewayUrl}/api/Devices`, {
+    headers: { 'x-api-key': app.key, 'x-api-secret': app.secret, authorization: `Bearer ${token}` },
+  });
+  const redis = (...args: string[]): string => execFileSync('redis-cli', ['-u', redisUrl, ...args], { encoding: 'utf8' }).trim();
+  const raw = redis('GET', entry);
+  const bar = raw.indexOf('|');
+  if (bar < 0) throw new Error(`bench: no authorization record at ${entry}`);
+  const record = { ...JSON.parse(raw.slice(bar + 1)), quota: { plan: 'bench', perMonth: 1_000_000_000, perDay: null } };
+  redis('SET', entry, `${Number(raw.slice(0, bar)) + 1}|${JSON.stringify(record)}`);
 }
 
 async function userToken(gatewayUrl: string, app: Credentials): Promise<string> {

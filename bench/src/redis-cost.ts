@@ -1,27 +1,25 @@
 import { execFileSync } from 'node:child_process';
 import { createHash } from 'node:crypto';
-import { resolve } from 'node:path';
 import { parseArgs } from 'node:util';
-import { apiKeyCacheKey, authzCacheKey, rateLimitCacheKey } from '@acs/contracts';
-import { RATE_LIMIT_SCRIPT as LIMIT } from '@acs/gateway';
+import { apiKeyCacheKey, authzCacheKey, quotaCounterKey, rateLimitCacheKey } from '@acs/contracts';
 import { startOwnRedis } from './own-redis.js';
 
 const HELP = `Redis CPU per gateway request, Redis alone (no gateway): each request's commands replayed with
 redis-benchmark (pipelined, as the gateway's connection batches them under load) against a redis-server of
 this bench's own, Redis CPU (INFO cpu) divided by the requests. Steadier than the full bench on a busy machine.
 
-Usage: npm run bench:redis -- [--requests N] [--pipeline N] [--baseline DIR]
+Usage: npm run bench:redis -- [--requests N] [--pipeline N]
 
   --requests N   requests per pattern (default 200000)
   --pipeline N   commands per write (default 16)
-  --baseline DIR a checkout (built) before this change: its per-request script (READ_AND_LIMIT, issue 16) is
-                 measured too, on the same records`;
+
+A limited key's request: one MGET (its record, each window's previous-period counter, the user's record on
+layer 1 + 2) and one INCR per window, no script (gateway/src/limits/sliding-window.ts).`;
 
 const { values } = parseArgs({
   options: {
     requests: { type: 'string', default: '200000' },
     pipeline: { type: 'string', default: '16' },
-    baseline: { type: 'string' },
     help: { type: 'boolean', short: 'h' },
   },
 });
@@ -67,45 +65,35 @@ try {
   const limitedRecord = record(LIMITS);
   cli('set', apiKeyCacheKey(limitedKey), limitedRecord);
   cli('set', authzCacheKey(USER), authz);
-  cli('script', 'load', LIMIT.source);
-  const limitArgs = ['7|', String(limitedRecord.length), ...LIMITS.flatMap((w) => [String(w.limit), String(w.windowSeconds)])];
-  const limit = ['EVALSHA', LIMIT.sha, '2', apiKeyCacheKey(limitedKey), rateLimitCacheKey(limitedKey), ...limitArgs];
+  const counter = (w: { windowSeconds: number }, start: number) => `${rateLimitCacheKey(limitedKey)}:${w.windowSeconds}:${start}`;
+  const previous = LIMITS.map((w) => counter(w, 1000));
+  const increments = LIMITS.map((w) => ['INCR', counter(w, 2000)]);
+  const quota = quotaCounterKey(USER, 'month', '2026-11');
   const rows: [string, number][] = [
-    ['this: layer 1, no limits (MGET)', cost([['MGET', apiKeyCacheKey(KEY)]])],
-    ['this: layer 1 + 2, no limits (MGET of both)', cost([['MGET', apiKeyCacheKey(KEY), authzCacheKey(USER)]])],
-    ['this: layer 1, limited (EVALSHA version check + GCRA)', cost([limit])],
-    ['this: layer 1 + 2, limited (EVALSHA + MGET of the user)', cost([limit, ['MGET', authzCacheKey(USER)]])],
+    ['layer 1, no limits (MGET)', cost([['MGET', apiKeyCacheKey(KEY)]])],
+    ['layer 1 + 2, no limits (MGET of both)', cost([['MGET', apiKeyCacheKey(KEY), authzCacheKey(USER)]])],
+    ['layer 1, limited, 2 windows (MGET + 2 INCR)', cost([['MGET', apiKeyCacheKey(limitedKey), ...previous], ...increments])],
+    [
+      'layer 1 + 2, limited, 2 windows (MGET + 2 INCR)',
+      cost([['MGET', apiKeyCacheKey(limitedKey), ...previous, authzCacheKey(USER)], ...increments]),
+    ],
+    // Issue 29: the owner's monthly quota counter; on layer 1 the owner's record joins the MGET.
+    ['layer 1, owned key, no quota (MGET of key and owner)', cost([['MGET', apiKeyCacheKey(KEY), authzCacheKey(USER)]])],
+    [
+      'layer 1, owned key, monthly quota (MGET + INCR)',
+      cost([
+        ['MGET', apiKeyCacheKey(KEY), authzCacheKey(USER)],
+        ['INCR', quota],
+      ]),
+    ],
+    [
+      'layer 1 + 2, monthly quota (MGET + INCR)',
+      cost([
+        ['MGET', apiKeyCacheKey(KEY), authzCacheKey(USER)],
+        ['INCR', quota],
+      ]),
+    ],
   ];
-  if (values.baseline) {
-    const old = (await import(resolve(values.baseline, 'gateway/dist/limits/limit-script.js'))) as {
-      READ_AND_LIMIT?: { source: string; sha: string };
-    };
-    if (old.READ_AND_LIMIT) {
-      // The baseline's names (no hash tags) and records; the same scopes and windows.
-      cli('set', `apikey:${KEY}`, record(null));
-      cli('set', `apikey:${limitedKey}`, limitedRecord);
-      cli('set', `authz:${USER}`, authz);
-      cli('script', 'load', old.READ_AND_LIMIT.source);
-      const script = (key: string, user: boolean) => [
-        'EVALSHA',
-        old.READ_AND_LIMIT!.sha,
-        user ? '3' : '2',
-        `apikey:${key}`,
-        `ratelimit:${key}`,
-        ...(user ? [`authz:${USER}`] : []),
-        secretHash,
-        ' read:devices write:devices system:full-access ',
-        user ? '0' : '',
-        '',
-      ];
-      rows.push(
-        ['baseline: layer 1, no limits (READ_AND_LIMIT)', cost([script(KEY, false)])],
-        ['baseline: layer 1 + 2, no limits (READ_AND_LIMIT)', cost([script(KEY, true)])],
-        ['baseline: layer 1, limited (READ_AND_LIMIT)', cost([script(limitedKey, false)])],
-        ['baseline: layer 1 + 2, limited (READ_AND_LIMIT)', cost([script(limitedKey, true)])],
-      );
-    }
-  }
   console.log(
     `Redis CPU per request, ${requests} requests per pattern, ${pipeline} commands per write, redis-server ${cli('info', 'server').match(/redis_version:(\S+)/)?.[1]}`,
   );

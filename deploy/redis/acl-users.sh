@@ -13,9 +13,9 @@
 #                          `default` without a password; on a running server leave it out (or `user default off`).
 #
 # What each may touch:
-#   gateway   reads apikey:* and authz:* (never writes them); reads and writes ratelimit:* (its limiter);
-#             counts users' plan quotas in quota:* (INCR/INCRBY and their expiry only, directly or by script)
-#   keys      reads and writes apikey:* (the key records it owns); reads quota:* (never writes it)
+#   gateway   reads apikey:* and authz:* (never writes them); reads and moves its counters: ratelimit:* (its
+#             limiter's) and quota:* (the users' plan quotas: INCR/DECR and their expiry only)
+#   keys      reads and writes apikey:* (the key records it owns); reads quota:* and authz:* (GET /api/Usage)
 #   identity  reads and writes authz:* (the authorization records it owns) and its throttles:
 #             login-fail:*, login-ok:*, login-known:*, register:*
 set -eu
@@ -34,11 +34,11 @@ safe="-@dangerous +info"
 if [ -n "${REDIS_DEFAULT_PASSWORD:-}" ]; then
   echo "user default on #$(hash_of "$REDIS_DEFAULT_PASSWORD") resetkeys resetchannels ~* &* +@all"
 fi
-# The gateway's one round trip per request is a script that reads apikey:*/authz:* and writes ratelimit:*
-# (and quota:*); Redis checks a script's keys as if written, so the root rules name them all (read commands
-# only) and the selectors in parentheses allow writes on ratelimit:* and counting on quota:* alone: a SET on
-# apikey:*, direct or in a script, is NOPERM.
-echo "user ${users}gateway on #$(hash_of "$(need REDIS_GATEWAY_PASSWORD)") $base +@read $safe +time ~${prefix}apikey:* ~${prefix}authz:* ~${prefix}ratelimit:* ~${prefix}quota:* (+@write -@dangerous ~${prefix}ratelimit:*) (+incr +incrby +expire +pexpire ~${prefix}quota:*)"
-# %R~: read-only key pattern (Redis 7): keys shows users their quota and never changes it.
-echo "user ${users}keys on #$(hash_of "$(need REDIS_KEYS_PASSWORD)") $base +@read +@write $safe ~${prefix}apikey:* %R~${prefix}quota:*"
+# The gateway's one round trip per request reads apikey:*/authz:* and the counters (MGET) and moves its counters
+# (INCR, DECR, PEXPIREAT on ratelimit:* and quota:*); the root rules name all four for reading, and the selectors
+# in parentheses allow writes on ratelimit:* and counting on quota:* alone: a SET on apikey:* or quota:*, direct
+# or in a script, is NOPERM.
+echo "user ${users}gateway on #$(hash_of "$(need REDIS_GATEWAY_PASSWORD)") $base +@read $safe +time ~${prefix}apikey:* ~${prefix}authz:* ~${prefix}ratelimit:* ~${prefix}quota:* (+@write -@dangerous ~${prefix}ratelimit:*) (+incr +incrby +decr +decrby +expire +pexpire +pexpireat ~${prefix}quota:*)"
+# %R~: read-only key patterns (Redis 7): keys shows users their quota and plan and never changes them.
+echo "user ${users}keys on #$(hash_of "$(need REDIS_KEYS_PASSWORD)") $base +@read +@write $safe ~${prefix}apikey:* %R~${prefix}quota:* %R~${prefix}authz:*"
 echo "user ${users}identity on #$(hash_of "$(need REDIS_IDENTITY_PASSWORD)") $base +@read +@write $safe ~${prefix}authz:* ~${prefix}login-fail:* ~${prefix}login-ok:* ~${prefix}login-known:* ~${prefix}register:*"

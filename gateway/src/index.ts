@@ -4,6 +4,4 @@ export { ROUTES, SERVICES, type RouteSpec, type ServiceName } from './routing/ro
 export { buildOpenApiDocument } from './openapi/build-openapi.js';
 export { GatewayMetrics, type AuthRejection } from './metrics/gateway-metrics.js';
 export { GatewayTracer } from './tracing/request-trace.js';
-/** The limiter's per-request script, for bench/src/redis-cost.ts. */
-export { LIMIT as RATE_LIMIT_SCRIPT } from './limits/limit-script.js';
 export { KeyUsageRecorder } from './auth/key-usage-recorder.js';

@@ -10,6 +10,7 @@ import { KeyUsageRecorder } from './auth/key-usage-recorder.js';
 import { RecordReader } from './auth/record-reader.js';
 import type { GatewayConfig } from './config.js';
 import { createGatewayHandler, type GatewayHandlerDeps } from './handler.js';
+import { QuotaLimiter } from './limits/quota-limiter.js';
 import { RateLimiter } from './limits/rate-limiter.js';
 import { GatewayMetrics } from './metrics/gateway-metrics.js';
 import { createMetricsListener } from './metrics/metrics-listener.js';
@@ -103,6 +104,7 @@ function pipelineDeps(
       { defaults: { live: config.RATE_LIMITS_LIVE, test: config.RATE_LIMITS_TEST }, replicas: config.GATEWAY_REPLICAS },
       logger,
     ),
+    quota: new QuotaLimiter(cache, config.GATEWAY_REPLICAS, logger, usage),
     upstreams,
     clientAddress: createClientAddressResolver(config.TRUSTED_PROXIES),
     maxBodyBytes: config.MAX_BODY_BYTES,

@@ -122,3 +122,16 @@ export async function startGatewayHarness(
     },
   };
 }
+
+/** The statuses of concurrent answers, in order, bodies read (the limit and quota tests count them). */
+export async function statuses(responses: Promise<Response>[]): Promise<number[]> {
+  return Promise.all(
+    responses.map(async (pending) => {
+      const res = await pending;
+      await res.arrayBuffer();
+      return res.status;
+    }),
+  );
+}
+
+export const count = (list: number[], status: number): number => list.filter((s) => s === status).length;

@@ -127,7 +127,7 @@ describe('gateway metrics', () => {
       mget: refused,
       mgetVersioned: refused,
       evalScript: refused,
-      requestReads: { read: refused, readWithScript: refused },
+      requestReads: { exchange: refused, decrement: () => {}, expireAt: () => {} },
     };
     const other = await h.startAnotherGateway({ cache: redisDown });
     const before = await scrape(other.metricsServer!.url);

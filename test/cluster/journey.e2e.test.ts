@@ -86,12 +86,17 @@ describe('the system on a Redis Cluster', () => {
     const count = (status: number) => answers.filter((a) => a.status === status).length;
     expect({ admitted: count(200), refused: count(429) }).toEqual({ admitted: 50, refused: 150 });
     expect(answers.filter((a) => a.status === 429).every((a) => Number(a.retryAfter) > 0)).toBe(true);
-    // The limiter's state sits in the cluster, in the key record's slot (one script, one slot, one primary).
+    // The limiter's counter sits in the cluster, in the key record's slot (one MGET and one INCR on one primary),
+    // and holds the admitted requests only (the refused ones were given back).
+    const hour = Math.floor(Date.now() / 3_600_000) * 3600;
+    const counter = `${sut.redisPrefix}${rateLimitCacheKey(apiKey.key)}:3600:${hour}`;
     const [recordSlot, stateSlot] = await Promise.all(
-      [apiKeyCacheKey(apiKey.key), rateLimitCacheKey(apiKey.key)].map((key) => view.raw.cluster('KEYSLOT', `${sut.redisPrefix}${key}`)),
+      [`${sut.redisPrefix}${apiKeyCacheKey(apiKey.key)}`, counter].map((key) => view.raw.cluster('KEYSLOT', key)),
     );
     expect(stateSlot).toBe(recordSlot);
-    expect(await view.raw.exists(`${sut.redisPrefix}${rateLimitCacheKey(apiKey.key)}`)).toBe(1);
+    await new Promise((resolve) => setTimeout(resolve, 100));
+    expect(await view.raw.get(counter)).toBe('50');
+    expect(await view.raw.pttl(counter)).toBeGreaterThan(3_600_000);
   }, 60_000);
 
   it('a user route (layer 1 + 2) on both gateways; the end of a trial is seen on the next request', async () => {

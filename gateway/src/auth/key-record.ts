@@ -2,25 +2,20 @@ import { secretMatchesHash } from '@acs/auth';
 import { parseVersioned } from '@acs/cache';
 import { MISSING_KEY_MARKER, type ApiKeyCacheRecord } from '@acs/contracts';
 
-/** A key record as the gateway uses it: the decoded hashes, and the cache entry it came from (version prefix, length). */
+/** A key record as the gateway uses it: with the secret hashes decoded once. */
 export type KeyRecord = ApiKeyCacheRecord & {
   secretHashBytes: Buffer;
   previousSecretHashBytes: Buffer | null;
-  /** "<version>|" of its cache entry and the entry's length; '' and 0 for a record the keys service answered. */
-  entryPrefix: string;
-  entryLength: number;
 };
 
 /** The keys service stored "no such key" (a marker entry). */
 export const NO_SUCH_KEY = 'no-such-key';
 
-export function keyRecordOf(record: ApiKeyCacheRecord, entryPrefix = '', entryLength = 0): KeyRecord {
+export function keyRecordOf(record: ApiKeyCacheRecord): KeyRecord {
   return {
     ...record,
     secretHashBytes: Buffer.from(record.secretHash, 'base64url'),
     previousSecretHashBytes: record.previousSecretHash ? Buffer.from(record.previousSecretHash, 'base64url') : null,
-    entryPrefix,
-    entryLength,
   };
 }
 
@@ -32,8 +27,7 @@ export function parseKeyEntry(raw: string): KeyRecord | typeof NO_SUCH_KEY | nul
   const entry = parseVersioned(raw);
   if (entry === null) return null;
   if (entry.value === MISSING_KEY_MARKER) return NO_SUCH_KEY;
-  // Bytes, as Redis' string.len counts them (parsed once per entry, so the count costs nothing per request).
-  return keyRecordOf(JSON.parse(entry.value) as ApiKeyCacheRecord, raw.slice(0, raw.length - entry.value.length), Buffer.byteLength(raw));
+  return keyRecordOf(JSON.parse(entry.value) as ApiKeyCacheRecord);
 }
 
 /**

@@ -1,25 +1,21 @@
-import type { Cache, CacheScript, RequestRead, RespReply } from '@acs/cache';
-import { apiKeyCacheKey, authzCacheKey, type ApiKeyCacheRecord, type AuthzRecord } from '@acs/contracts';
+import type { Cache, SlotCommands, SlotReplies } from '@acs/cache';
+import { authzCacheKey, type ApiKeyCacheRecord, type AuthzRecord } from '@acs/contracts';
 import type { Logger } from '@acs/logger';
 import type { GatewayMetrics } from '../metrics/gateway-metrics.js';
 import { endRedisSpan, type RequestTrace } from '../tracing/request-trace.js';
 import { LastSeen } from './last-seen.js';
 import { NO_SUCH_KEY, keyRecordOf, parseKeyEntry, type KeyRecord } from './key-record.js';
 import { ParsedMemo } from './parsed-memo.js';
+import { exchanged, slotsOf, type ExchangePlan, type Exchanged } from './request-slots.js';
 
 /** Ask the owning service on a cache miss (it refills the cache); null means "no such key/user". */
 export type KeyLookup = (key: string, requestId: string) => Promise<ApiKeyCacheRecord | null>;
 export type AuthzLookup = (userId: number, requestId: string) => Promise<AuthzRecord | null>;
 
-/** What one request reads. */
-export interface ReadOptions {
-  key: string;
-  /** The user the token claims (unverified); undefined on key-only routes. */
-  userId: number | undefined;
+/** What one request reads: the exchange's plan, and who asks. */
+export interface ReadOptions extends ExchangePlan {
   requestId: string;
   trace: RequestTrace | null;
-  /** A script to run on the key's slot instead of its GET (the limiter's), or null. Its reply starts with the key's entry. */
-  script: { script: CacheScript; keys: readonly string[]; args: readonly string[] } | null;
 }
 
 export interface RecordsRead {
@@ -27,10 +23,24 @@ export interface RecordsRead {
   record: KeyRecord | null;
   /** The user's record from the cache; undefined when the cache did not have it (ask lookupAuthz once the key passed). */
   authz: AuthzRecord | null | undefined;
-  /** The script's reply when it ran. */
-  script: RespReply[] | null;
+  /** The key owner's record when it was read apart from the user's; undefined when not read or not in the cache. */
+  owner: AuthzRecord | null | undefined;
+  /** The key-slot counters' replies (without the key's entry) when keyCounters were given and Redis answered. */
+  counters: SlotReplies | null;
+  /** The owner's quota counts when ownerIncrements were given and Redis answered. */
+  ownerCounts: number[] | null;
   /** Redis could not be read: the records came from the owning services. */
   cacheDown: boolean;
+}
+
+/** The groups' entries read with one mget (the in-process cache), answered by group like an exchange. */
+async function mgetGroups(cache: Cache, groups: readonly SlotCommands[]): Promise<SlotReplies[]> {
+  const values = await cache.mget(groups.flatMap((group) => group.reads));
+  let at = 0;
+  return groups.map((group) => {
+    at += group.reads.length;
+    return { values: values.slice(at - group.reads.length, at), counts: [] };
+  });
 }
 
 const parseAuthzEntry = (raw: string): AuthzRecord | null => {
@@ -70,23 +80,23 @@ export class RecordReader {
 
   async read(options: ReadOptions): Promise<RecordsRead> {
     const reply = await this.exchange(options);
-    const record = await this.keyRecord(reply, options.key, options.requestId);
-    const authz = options.userId === undefined ? null : this.cachedAuthz(reply, options.userId);
-    return { record, authz, script: reply?.script ?? null, cacheDown: reply === null };
+    const record = await this.keyRecord(reply?.key ?? null, options.key, options.requestId);
+    const { userId, ownerId } = options;
+    const authz = userId === undefined ? null : this.cachedAuthz(reply?.user ?? null, userId);
+    const owner = ownerId === undefined || ownerId === userId ? undefined : this.cachedAuthz(reply?.owner ?? null, ownerId);
+    return { record, authz, owner, counters: reply?.counters ?? null, ownerCounts: reply?.ownerCounts ?? null, cacheDown: reply === null };
   }
 
   /** The request's Redis exchange; null when Redis could not answer. */
-  private async exchange({ key, userId, requestId, trace, script }: ReadOptions): Promise<RequestRead | null> {
-    const span = trace === null ? null : trace.redisSpan(script ? 'EVALSHA' : 'MGET');
-    const userEntry = userId === undefined ? null : authzCacheKey(userId);
+  private async exchange(options: ReadOptions): Promise<Exchanged | null> {
+    const { requestId, trace } = options;
+    const span = trace === null ? null : trace.redisSpan(options.keyCounters || options.ownerIncrements ? 'MGET+INCR' : 'MGET');
     try {
       const reads = this.cache.requestReads;
-      let reply: RequestRead;
-      if (!reads) {
-        const [keyEntry, user] = await this.cache.mget(userEntry === null ? [apiKeyCacheKey(key)] : [apiKeyCacheKey(key), userEntry]);
-        reply = { key: keyEntry ?? null, user: user ?? null, script: null };
-      } else if (script) reply = await reads.readWithScript(script.script, script.keys, script.args, userEntry);
-      else reply = await reads.read(apiKeyCacheKey(key), userEntry);
+      // The in-process cache (no exchange): the same entries, no counters (the limits count in process).
+      const plan = reads ? options : { ...options, keyCounters: null, ownerIncrements: null };
+      const groups = slotsOf(plan);
+      const reply = exchanged(plan, reads ? await reads.exchange(groups) : await mgetGroups(this.cache, groups));
       endRedisSpan(span, undefined);
       return reply;
     } catch (err) {
@@ -98,8 +108,8 @@ export class RecordReader {
     }
   }
 
-  private async keyRecord(reply: RequestRead | null, key: string, requestId: string): Promise<KeyRecord | null> {
-    const parsed = reply?.key == null ? null : this.keyEntries.get(reply.key);
+  private async keyRecord(entry: string | null, key: string, requestId: string): Promise<KeyRecord | null> {
+    const parsed = entry === null ? null : this.keyEntries.get(entry);
     if (parsed === NO_SUCH_KEY) return null;
     if (parsed !== null) {
       this.keys.set(key, parsed);
@@ -109,11 +119,32 @@ export class RecordReader {
     return looked && keyRecordOf(looked);
   }
 
-  private cachedAuthz(reply: RequestRead | null, userId: number): AuthzRecord | undefined {
-    const parsed = reply?.user == null ? null : this.authzEntries.get(reply.user);
+  private cachedAuthz(entry: string | null, userId: number): AuthzRecord | undefined {
+    const parsed = entry === null ? null : this.authzEntries.get(entry);
     if (parsed === null) return undefined;
     this.users.set(userId, parsed);
     return parsed;
+  }
+
+  /**
+   * The key owner's record when the request's read did not carry it (a key new to this replica, a miss): one
+   * more read, then identity on a miss or while Redis is down. Only once the key passed.
+   */
+  async ownerRecord(userId: number, requestId: string): Promise<AuthzRecord | null> {
+    try {
+      const [entry] = await this.cache.mget([authzCacheKey(userId)]);
+      const cached = this.cachedAuthz(entry ?? null, userId);
+      if (cached !== undefined) return cached;
+    } catch (err) {
+      this.logger.warn({ err, requestId }, "cache unavailable; asking identity for the key owner's record");
+    }
+    try {
+      return await this.lookupAuthzRecord(userId, requestId);
+    } catch (err) {
+      // Only the quota needs it: a key-only request never fails because identity cannot answer (no quota then).
+      this.logger.warn({ err, requestId }, "identity unavailable: the key owner's quota is not applied to this request");
+      return null;
+    }
   }
 
   /** The user's record from identity (which refills the cache): only once the key passed, so a bad key never costs identity a read. */

@@ -1,11 +1,15 @@
 import type { RateLimitWindow } from '@acs/contracts';
-import type { LimitVerdict } from './gcra.js';
+import type { QuotaDecision } from './quota-limiter.js';
+import type { QuotaCounters, QuotaPlan } from './quota.js';
+import type { LimitVerdict } from './sliding-window.js';
 
 /*
  * Headers per draft-ietf-httpapi-ratelimit-headers-11: RateLimit-Policy lists every window of the key
- * ("<name>";q=<limit>;w=<seconds>), RateLimit reports the window with the least room left
- * ("<name>";r=<remaining>;t=<seconds until it is full again, or until a request is admitted when refused>).
- * A window's name is its length ("1s", "5m", "1d"), unique within a key's list.
+ * ("<name>";q=<limit>;w=<seconds>) and then the owner's plan quota, one item per period ("quota-day",
+ * "quota-month"; w: the period's length, a month's in seconds); RateLimit reports the window with the least room
+ * ("<name>";r=<remaining>;t=<seconds until it ends, or until a request is admitted when refused>) and then the
+ * quota period with the least room (t: seconds until it resets, at 00:00 UTC). A window's name is its length
+ * ("1s", "5m", "1d"), unique within a key's list.
  */
 
 const UNITS: readonly [number, string][] = [
@@ -32,13 +36,42 @@ function describe(windows: readonly RateLimitWindow[]): { policy: string; names:
   return described;
 }
 
-/** The two headers, plus Retry-After when refused. */
-export function rateLimitHeaders(windows: readonly RateLimitWindow[], verdict: LimitVerdict): Record<string, string> {
-  const { policy, names } = describe(windows);
-  const headers: Record<string, string> = {
-    'ratelimit-policy': policy,
-    ratelimit: `${names[verdict.window] ?? names[0]};r=${verdict.remaining};t=${verdict.resetSeconds}`,
-  };
-  if (!verdict.admitted) headers['retry-after'] = String(Math.max(1, verdict.retryAfterSeconds));
+// A quota's policy items, made once per plan and period (a month's length changes its w).
+const quotaPolicies = new WeakMap<QuotaCounters, string>();
+
+function quotaPolicy(plan: QuotaPlan, counters: QuotaCounters): string {
+  let policy = quotaPolicies.get(counters);
+  if (policy === undefined) {
+    policy = plan.periods
+      .map(({ period, limit }, i) => `"quota-${period}";q=${limit};w=${Math.round((counters.ends[i]! - counters.begins[i]!) / 1000)}`)
+      .join(', ');
+    quotaPolicies.set(counters, policy);
+  }
+  return policy;
+}
+
+/** The two headers for the key's windows and the owner's quota (either may be absent), plus Retry-After when refused. */
+export function rateLimitHeaders(
+  windows: readonly RateLimitWindow[] | null,
+  verdict: LimitVerdict | null,
+  quota: QuotaDecision | null = null,
+): Record<string, string> {
+  const policy: string[] = [];
+  const current: string[] = [];
+  let retry = 0;
+  if (windows !== null && verdict !== null) {
+    const { policy: items, names } = describe(windows);
+    policy.push(items);
+    current.push(`${names[verdict.window] ?? names[0]};r=${verdict.remaining};t=${verdict.resetSeconds}`);
+    if (!verdict.admitted) retry = Math.max(1, verdict.retryAfterSeconds);
+  }
+  if (quota !== null) {
+    const { plan, counters, verdict: q } = quota;
+    policy.push(quotaPolicy(plan, counters));
+    current.push(`"quota-${plan.periods[q.period]!.period}";r=${q.remaining};t=${q.resetSeconds}`);
+    if (!q.admitted) retry = Math.max(retry, q.resetSeconds);
+  }
+  const headers: Record<string, string> = { 'ratelimit-policy': policy.join(', '), ratelimit: current.join(', ') };
+  if (retry > 0) headers['retry-after'] = String(retry);
   return headers;
 }

@@ -36,13 +36,18 @@ export const RESPONSE_HEADERS = {
     description: 'Seconds to wait before trying again',
     schema: { type: 'string', pattern: '^[0-9]+$' },
   },
-  // Rate limits per API key (issue 16): draft-ietf-httpapi-ratelimit-headers-11, on every answer to a limited key.
+  // Rate limits per API key (issue 16) and plan quotas (issue 29): draft-ietf-httpapi-ratelimit-headers-11, on every
+  // answer to a limited key or a key whose owner has a quota.
   'RateLimit-Policy': {
-    description: 'The key\'s rate-limit windows, e.g. "1s";q=20;w=1, "1d";q=50000;w=86400 (only for a rate-limited key)',
+    description:
+      'The key\'s rate-limit windows, then its owner\'s plan quota, e.g. "1s";q=20;w=1, "1d";q=50000;w=86400, "quota-month";q=100000;w=2592000 ' +
+      '(only for a rate-limited key or an owner with a quota; quota items: "quota-day" and "quota-month", UTC calendar periods)',
     schema: { type: 'string' },
   },
   RateLimit: {
-    description: 'The window with the least room: "1s";r=<remaining>;t=<seconds> (only for a rate-limited key)',
+    description:
+      'The window with the least room, then the quota period with the least room: "1s";r=<remaining>;t=<seconds until the window ends>, ' +
+      '"quota-month";r=<remaining>;t=<seconds until the period resets>; on a 429, t of the refusing item is its Retry-After',
     schema: { type: 'string' },
   },
 };
@@ -101,7 +106,7 @@ export function errorResponses(route: RouteSpec, doc: Endpoint): Record<number, 
     408: 'The request did not arrive in time',
     413: 'Request body too large',
     417: 'An Expect header other than 100-continue',
-    429: "The API key's rate limit is reached; see Retry-After",
+    429: "The API key's rate limit is reached (code rate_limited), or its owner's plan quota is spent (code quota_exceeded; the hint names the plan and the reset, UTC); see Retry-After",
     431: 'Request headers too large',
     500: 'Unexpected failure (a defect); the body never holds internals',
     502: 'The owning service failed',
@@ -112,7 +117,8 @@ export function errorResponses(route: RouteSpec, doc: Endpoint): Record<number, 
   // An operation's own 429 (sign-in throttling, registration limits) comes on top of the key's rate limit.
   const own429 = doc.errors?.[429];
   Object.assign(descriptions, doc.errors ?? {});
-  if (own429) descriptions[429] = `${own429}; or the API key's rate limit is reached`;
+  if (own429)
+    descriptions[429] = `${own429}; or the API key's rate limit is reached (rate_limited) or its owner's plan quota spent (quota_exceeded)`;
   const examples: Record<number, ErrorExample> = {
     401: { ...SPEC_ERRORS.missingApiKey, code: 'invalid_credentials' },
     403: { ...SPEC_ERRORS.insufficientScope, code: 'missing_scope' },

@@ -8,8 +8,10 @@ import type { KeyRecord } from '../auth/key-record.js';
 import type { KeyUsageRecorder } from '../auth/key-usage-recorder.js';
 import type { RecordReader } from '../auth/record-reader.js';
 import type { TokenVerifier, VerifiedToken } from '../auth/token-verifier.js';
-import type { LimitVerdict } from '../limits/gcra.js';
-import type { CountedIn, RateLimiter } from '../limits/rate-limiter.js';
+import type { Counted } from '../limits/counted.js';
+import type { QuotaDecision, QuotaLimiter } from '../limits/quota-limiter.js';
+import type { RateLimiter } from '../limits/rate-limiter.js';
+import type { LimitVerdict } from '../limits/sliding-window.js';
 import type { GatewayMetrics } from '../metrics/gateway-metrics.js';
 import type { Upstreams } from '../proxy/upstreams.js';
 import type { RouteMatch } from '../routing/route-matcher.js';
@@ -23,6 +25,7 @@ export interface PipelineDeps {
   tokens: TokenVerifier | null;
   usage: KeyUsageRecorder;
   limiter: RateLimiter;
+  quota: QuotaLimiter;
   /** Each with the key that signs the contexts sent to it (docs/security.md). */
   upstreams: Upstreams;
   /** The client's address for the signed context (X-Forwarded-For from trusted proxies only). */
@@ -68,8 +71,12 @@ export interface ApiExchange {
   keyPassed: boolean;
   /** The limit decision, once made (with the read, or by applyLimits). */
   limit: LimitVerdict | null;
-  /** Where an admitted request was counted, so a later refusal gives it back; null when it was not. */
-  counted: CountedIn | null;
+  /** The key owner's plan quota decision, once made (with the read, or by applyLimits); null: none yet or no quota. */
+  quota: QuotaDecision | null;
+  /** The key owner's record when the read carried it apart from the user's (undefined: not read, or a miss). */
+  owner: AuthzRecord | null | undefined;
+  /** Where the request was counted (limits, quota), so a refusal gives it back; empty when it was not. */
+  counted: Counted[];
   cacheDown: boolean;
   /** Set by authorizeRoute. */
   route: RouteSpec | null;
@@ -111,7 +118,9 @@ export function newExchange(
     secretAccepted: false,
     keyPassed: false,
     limit: null,
-    counted: null,
+    quota: null,
+    owner: undefined,
+    counted: [],
     cacheDown: false,
     route: null,
     context: null,

@@ -1,11 +1,7 @@
-import { grantsScope, parseApiKey } from '@acs/auth';
+import { parseApiKey } from '@acs/auth';
 import { invalidCredentialsError, missingApiKeyError } from '@acs/errors';
 import { claimedUserId } from '../auth/claimed-user.js';
-import type { ReadOptions } from '../auth/record-reader.js';
-import { userRefusal } from '../auth/user-check.js';
-import { LIMIT } from '../limits/limit-script.js';
-import { verdictOf } from '../limits/rate-limiter.js';
-import { secretCheck } from './authenticate-key.js';
+import { guessCounts, settleCounts } from './count-with-read.js';
 import type { ApiExchange, PipelineDeps, Step } from './exchange.js';
 import { refuse } from './refuse.js';
 
@@ -25,30 +21,9 @@ function peekToken(ex: ApiExchange, deps: PipelineDeps): void {
 }
 
 /**
- * The limiter's script for this request's read, or null. It runs only when the request will pass every
- * other check judged on the records this replica read last for the key and the user (the guess); the
- * script confirms the key's record is still that one. A key without limits never runs it.
- */
-function countWithRead(ex: ApiExchange, deps: PipelineDeps): ReadOptions['script'] {
-  if (ex.found.kind !== 'found') return null;
-  const { route } = ex.found;
-  const user = route.user.kind === 'user' ? route.user : null;
-  if (user !== null && (ex.token === null || deps.tokens === null || ex.remembered === null)) return null;
-  const last = deps.records.lastKeyRecord(ex.apiKey);
-  if (last === undefined) return null;
-  const plan = deps.limiter.planFor(ex.apiKey, last, ex.environment);
-  if (plan === null || !grantsScope(last.scopes, route.scope) || !secretCheck(ex, last)) return null;
-  if (user !== null) {
-    const authz = ex.claimedUserId === undefined ? undefined : deps.records.lastAuthzRecord(ex.claimedUserId);
-    if (authz === undefined || userRefusal(authz, user.minRole, Math.floor(Date.now() / 1000)) !== null) return null;
-  }
-  return { script: LIMIT, keys: plan.keys, args: plan.args };
-}
-
-/**
  * Step 1: the credentials' form (a missing header or a malformed key is refused without any read), then the
- * request's one Redis round trip: the key's record, the claimed user's record, and for a limited key that
- * will pass, the limiter's count.
+ * request's one Redis round trip: the key's record, the claimed user's and the key owner's records, and for a
+ * request that will pass, the limiter's and the owner's quota counts.
  */
 export async function readRecords(ex: ApiExchange, deps: PipelineDeps): Promise<Step> {
   const key = ex.req.headers['x-api-key'];
@@ -62,20 +37,20 @@ export async function readRecords(ex: ApiExchange, deps: PipelineDeps): Promise<
   ex.secret = secret;
   ex.environment = parsed.environment;
   if (ex.found.kind === 'found' && ex.found.route.user.kind === 'user') peekToken(ex, deps);
+  const guess = guessCounts(ex, deps);
   const read = await deps.records.read({
     key,
     userId: ex.claimedUserId,
+    ownerId: guess.ownerId,
     requestId: ex.requestId,
     trace: ex.trace,
-    script: countWithRead(ex, deps),
+    keyCounters: guess.limit && { reads: guess.limit.counters.previous, increments: guess.limit.counters.current },
+    ownerIncrements: guess.quota === null ? null : guess.quota.counters.names,
   });
   ex.record = read.record;
   ex.authz = read.authz;
+  ex.owner = read.owner;
   ex.cacheDown = read.cacheDown;
-  const verdict = read.script === null ? null : verdictOf(read.script);
-  if (verdict !== null) {
-    ex.limit = verdict;
-    if (verdict.admitted) ex.counted = 'redis';
-  }
+  settleCounts(ex, deps, guess, read);
   return undefined;
 }

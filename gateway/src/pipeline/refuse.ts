@@ -11,9 +11,9 @@ export function answer(ex: ApiExchange, error: AppError): Outcome {
 
 /** Gives back a request that was counted with its read and is now refused: only requests the gateway admits count. */
 export function giveBack(ex: ApiExchange, deps: PipelineDeps): void {
-  if (ex.counted === null || ex.record === null) return;
-  deps.limiter.refund(ex.apiKey, ex.record, ex.counted);
-  ex.counted = null;
+  if (ex.counted.length === 0) return;
+  deps.limiter.giveBack(ex.counted);
+  ex.counted = [];
 }
 
 /** A refusal by one of the checks (401 key, 403 scope or user): counted in the metrics, never in the limits. */

@@ -50,7 +50,7 @@ export interface Cache {
   evalScript?(script: CacheScript, keys: readonly string[], args: readonly string[]): Promise<RespReply[]>;
   /**
    * Redis only: the gateway's per-request exchange (request-reads.ts). Absent on the in-process cache, where
-   * the gateway reads with mgetVersioned and counts limits in process.
+   * the gateway reads with mget and counts limits in process.
    */
   requestReads?: RequestReads;
   /** True when the store answers; never rejects (readiness probes call it). */
@@ -59,35 +59,33 @@ export interface Cache {
   close(): Promise<void>;
 }
 
-/** What one request's exchange answered: the raw entries (`<version>|<value>` or null) and the script's reply, if one ran. */
-export interface RequestRead {
-  key: string | null;
-  user: string | null;
-  /** The script's whole reply (its first element is the key's raw entry); null when no script ran. */
-  script: RespReply[] | null;
+/** One request's commands on one hash slot: its entries read together (one MGET) and its counters moved (one INCR each). */
+export interface SlotCommands {
+  reads: readonly string[];
+  increments: readonly string[];
+}
+
+/** What one SlotCommands answered: the entries (raw, null when absent) and each counter's new value, in order. */
+export interface SlotReplies {
+  values: (string | null)[];
+  counts: number[];
 }
 
 /**
  * The gateway's per-request Redis access, kept behind this one interface so that the single-node connection
  * (mget-connection.ts) and a Redis Cluster client can each implement it. The rules an implementation keeps:
- * - one request costs one round trip: every command of one call goes out in one write per node;
- * - no command touches two hash slots: the key's entries (`apikey:{k}`, `ratelimit:{k}`) are one slot, the
- *   user's entry (`authz:{u}`) is another, and they travel as separate commands (a single node may join
- *   them in one MGET, since it has no slots);
+ * - one request costs one round trip: every command of one exchange goes out in one write per node;
+ * - no command touches two hash slots: the caller groups its keys by slot (the key's entries `apikey:{k}` and
+ *   its limiter counters `ratelimit:{k}:...`, the user's `authz:{u}` and quota counters `quota:{u}:...`), and a
+ *   group travels as its own commands (a single node, which has no slots, may join the groups' reads in one MGET);
+ * - no scripts: a counter is a plain INCR whose reply the gateway decides on (docs/performance.md);
  * - it rejects when Redis cannot answer (the gateway then asks the owning services and limits in process).
  */
 export interface RequestReads {
-  /** GET of the key's entry and, when `userEntry` is given, of the user's entry. */
-  read(keyEntry: string, userEntry: string | null): Promise<RequestRead>;
-  /**
-   * The same, except that the key's slot runs `script` (EVALSHA, EVAL when Redis does not know it) with
-   * `keyEntries` as KEYS (the key's entry first, all in its slot) instead of the plain GET. The script must
-   * return an array whose first element is the key's raw entry.
-   */
-  readWithScript(
-    script: CacheScript,
-    keyEntries: readonly string[],
-    args: readonly string[],
-    userEntry: string | null,
-  ): Promise<RequestRead>;
+  /** For each group: MGET of its reads (none when empty) and INCR of each of its increments; replies by group. */
+  exchange(groups: readonly SlotCommands[]): Promise<SlotReplies[]>;
+  /** DECR of each counter, sent with the next write and never awaited: gives back what a refused request counted. */
+  decrement(counters: readonly string[]): void;
+  /** PEXPIREAT of a counter its INCR just created (reply 1), sent like decrement: counters clean themselves up. */
+  expireAt(counter: string, atMs: number): void;
 }

@@ -4,8 +4,9 @@ import { markDependencyUnavailable } from '@acs/errors';
 import { RespError, RespReader, type RespReply } from './resp-reader.js';
 
 /*
- * A dedicated Redis connection that only runs MGET and scripts returning arrays: the gateway's per-request read of the key record and the
- * user's authorization record (ARCHITECTURE.md, decision 3). ioredis's general command machinery (a Command
+ * A dedicated Redis connection for the gateway's per-request exchange: the MGET of the key record and the user's
+ * authorization record, the INCRs of the limiter and quota counters (ARCHITECTURE.md, decision 3), and scripts
+ * returning arrays. ioredis's general command machinery (a Command
  * object, its promise plumbing, argument flattening and a reply parser for every type) cost about half of what
  * the gateway added to a plain proxy (docs/performance.md); this path keeps only what one command needs:
  * - every MGET issued in one event-loop turn goes out in one write (pipelining), replies come back in order;
@@ -35,13 +36,52 @@ export interface MgetConnectionOptions {
 type MgetReply = (string | null)[];
 
 interface Waiter {
-  resolve(values: RespReply[]): void;
+  resolve(reply: RespReply): void;
   reject(error: Error): void;
   /** When the command was queued (Date.now()), for the reply timeout. */
   queuedAt: number;
 }
 
 type State = 'idle' | 'connecting' | 'ready' | 'down';
+
+/** The waiter of a batch, in the queue once per command: it collects the replies and settles once. */
+class BatchWaiter implements Waiter {
+  private readonly replies: RespReply[] = [];
+  private error: Error | null = null;
+  private settled = false;
+
+  constructor(
+    private readonly count: number,
+    private readonly done: (replies: RespReply[]) => void,
+    private readonly failed: (error: Error) => void,
+    readonly queuedAt: number,
+  ) {}
+
+  resolve(reply: RespReply): void {
+    this.replies.push(reply);
+    this.end();
+  }
+
+  /** An error reply counts as a reply (the first one is what the batch rejects with); a dropped connection ends it at once. */
+  reject(error: Error): void {
+    this.error ??= error;
+    if (error instanceof RespError) {
+      this.replies.push(error);
+      this.end();
+    } else this.finish();
+  }
+
+  private end(): void {
+    if (this.replies.length === this.count) this.finish();
+  }
+
+  private finish(): void {
+    if (this.settled) return;
+    this.settled = true;
+    if (this.error) this.failed(this.error);
+    else this.done(this.replies);
+  }
+}
 
 /** Replies to the connection's own set-up commands (AUTH, SELECT) must be OK; anything else ends the connection. */
 const HANDSHAKE: Waiter['resolve'] = () => {};
@@ -86,14 +126,9 @@ export class MgetConnection {
     return this.enqueue(this.mgetCommand(keys)) as Promise<MgetReply>;
   }
 
-  /** MGET encoded (keys prefixed), for pair(). */
+  /** MGET encoded (keys prefixed), for batch(). */
   mgetCommand(keys: readonly string[]): string {
-    let command = `*${keys.length + 1}\r\n$4\r\nMGET\r\n`;
-    for (const key of keys) {
-      const name = this.keyPrefix + key;
-      command += `$${Buffer.byteLength(name)}\r\n${name}\r\n`;
-    }
-    return command;
+    return this.keyCommand('MGET', keys);
   }
 
   /**
@@ -105,7 +140,7 @@ export class MgetConnection {
     return this.enqueue(this.evalCommand(verb, scriptOrSha, keys, args));
   }
 
-  /** EVALSHA/EVAL encoded (KEYS prefixed), for pair(). */
+  /** EVALSHA/EVAL encoded (KEYS prefixed). */
   evalCommand(verb: 'EVALSHA' | 'EVAL', scriptOrSha: string, keys: readonly string[], args: readonly string[]): string {
     let command = `*${3 + keys.length + args.length}\r\n$${verb.length}\r\n${verb}\r\n$${Buffer.byteLength(scriptOrSha)}\r\n${scriptOrSha}\r\n`;
     const count = String(keys.length);
@@ -118,38 +153,45 @@ export class MgetConnection {
     return command;
   }
 
+  /** A command on keys (each prefixed), then plain arguments, encoded for batch() and send(). */
+  keyCommand(verb: string, keys: readonly string[], args: readonly string[] = []): string {
+    let command = `*${1 + keys.length + args.length}\r\n$${verb.length}\r\n${verb}\r\n`;
+    for (const key of keys) {
+      const name = this.keyPrefix + key;
+      command += `$${Buffer.byteLength(name)}\r\n${name}\r\n`;
+    }
+    for (const arg of args) command += `$${Buffer.byteLength(arg)}\r\n${arg}\r\n`;
+    return command;
+  }
+
   /**
-   * Two commands in the same write, answered together (replies come in order, so the second's arrival means
-   * both are in): the gateway's script on the key's entries and the MGET of the user's entry, one round trip
-   * and one promise. Rejects with the first command's error if it failed, else the second's.
+   * `count` commands, already encoded one after the other in `payload`, in the same write and answered
+   * together (replies come in order, so the last one's arrival means all are in): the gateway's per-request
+   * MGET and counter INCRs, one round trip and one promise. Rejects with the first error reply among them.
    */
-  pair(first: string, second: string): Promise<[RespReply[], RespReply[]]> {
+  batch(payload: string, count: number): Promise<RespReply[]> {
     const refused = this.refusal();
     if (refused !== null) return refused;
-    this.outgoing += first + second;
-    this.queued += 2;
+    this.outgoing += payload;
+    this.queued += count;
     if (this.inFlight === 0) this.scheduleFlush();
-    return new Promise<[RespReply[], RespReply[]]>((resolve, reject) => {
-      const queuedAt = Date.now();
-      let firstReply: RespReply[] | null = null;
-      let firstError: Error | null = null;
-      this.waiters.push(
-        {
-          resolve: (reply) => {
-            firstReply = reply;
-          },
-          reject: (error) => {
-            firstError = error;
-          },
-          queuedAt,
-        },
-        {
-          resolve: (reply) => (firstError ? reject(firstError) : resolve([firstReply!, reply])),
-          reject: (error) => reject(firstError ?? error),
-          queuedAt,
-        },
-      );
+    return new Promise<RespReply[]>((resolve, reject) => {
+      // One waiter object for all the batch's replies (no closure per command): it settles on the last one.
+      const waiter = new BatchWaiter(count, resolve, reject, Date.now());
+      for (let i = 0; i < count; i++) this.waiters.push(waiter);
     });
+  }
+
+  /**
+   * A command whose reply nobody waits for (a counter given back, an expiry set), sent with the next write.
+   * Dropped silently while the connection is down: what it did is then lost with the outage, which the caller accepts.
+   */
+  send(command: string): void {
+    if (this.refusal() !== null) return;
+    this.outgoing += command;
+    this.queued++;
+    if (this.inFlight === 0) this.scheduleFlush();
+    this.waiters.push({ resolve: ignore, reject: ignore, queuedAt: Date.now() });
   }
 
   private refusal(): Promise<never> | null {
@@ -167,7 +209,11 @@ export class MgetConnection {
     // With a write in flight, its replies schedule the next one (see settle()).
     if (this.inFlight === 0) this.scheduleFlush();
     return new Promise<RespReply[]>((resolve, reject) => {
-      this.waiters.push({ resolve, reject, queuedAt: Date.now() });
+      const settleArray = (reply: RespReply): void => {
+        if (Array.isArray(reply)) resolve(reply);
+        else reject(new Error('redis answered MGET or a script with something other than an array'));
+      };
+      this.waiters.push({ resolve: settleArray, reject, queuedAt: Date.now() });
     });
   }
 
@@ -268,8 +314,7 @@ export class MgetConnection {
     }
     if (--this.inFlight === 0 && this.queued > 0) this.scheduleFlush();
     if (reply instanceof RespError) waiter.reject(reply);
-    else if (Array.isArray(reply)) waiter.resolve(reply);
-    else waiter.reject(new Error('redis answered MGET or a script with something other than an array'));
+    else waiter.resolve(reply);
   }
 
   private readonly checkReplyTimeout = (): void => {

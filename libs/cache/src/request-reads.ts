@@ -1,39 +1,59 @@
-import type { CacheScript, RequestRead, RequestReads } from './cache.js';
+import type { RequestReads, SlotCommands, SlotReplies } from './cache.js';
 import type { MgetConnection } from './mget-connection.js';
-import { RespError, type RespReply } from './resp-reader.js';
+import type { RespReply } from './resp-reader.js';
 
 /*
  * RequestReads on one Redis node, over the gateway's lean connection (mget-connection.ts). One node has no
- * hash slots, so the plain read joins both entries in one MGET (the cheapest command for Redis: one
- * dispatch for both); with a script, the script and the MGET of the user's entry go out in one write.
+ * hash slots, so every group's reads join in one MGET (the cheapest command for Redis: one dispatch for all
+ * the entries and the limiter's previous-window counters); each counter is one INCR in the same write.
  */
 
-const onlyKey = (replies: (string | null)[]): RequestRead => ({ key: replies[0] ?? null, user: null, script: null });
-const keyAndUser = (replies: (string | null)[]): RequestRead => ({ key: replies[0] ?? null, user: replies[1] ?? null, script: null });
-const scriptOnly = (reply: RespReply[]): RequestRead => ({ key: (reply[0] as string | null) ?? null, user: null, script: reply });
-const scriptAndUser = ([reply, user]: [RespReply[], RespReply[]]): RequestRead => ({
-  key: (reply[0] as string | null) ?? null,
-  user: (user[0] as string | null) ?? null,
-  script: reply,
-});
-const isNoScript = (err: unknown): boolean => err instanceof RespError && err.message.startsWith('NOSCRIPT');
+function split(groups: readonly SlotCommands[], replies: RespReply[], hasReads: boolean): SlotReplies[] {
+  const values = hasReads ? (replies[0] as (string | null)[]) : [];
+  let read = 0;
+  let reply = hasReads ? 1 : 0;
+  return groups.map((group) => {
+    const out: SlotReplies = { values: values.slice(read, read + group.reads.length), counts: [] };
+    read += group.reads.length;
+    for (let i = 0; i < group.increments.length; i++) out.counts.push(replies[reply++] as number);
+    return out;
+  });
+}
 
 export function singleNodeRequestReads(connection: MgetConnection): RequestReads {
-  function send(verb: 'EVALSHA' | 'EVAL', script: CacheScript, keys: readonly string[], args: readonly string[], userEntry: string | null) {
-    const body = verb === 'EVAL' ? script.source : script.sha;
-    if (userEntry === null) return connection.evalArray(verb, body, keys, args).then(scriptOnly);
-    return connection.pair(connection.evalCommand(verb, body, keys, args), connection.mgetCommand([userEntry])).then(scriptAndUser);
+  // A group's INCRs encoded once per list of counters (the gateway reuses a list for a whole period).
+  const encoded = new WeakMap<readonly string[], string>();
+  function increments(counters: readonly string[]): string {
+    let payload = encoded.get(counters);
+    if (payload === undefined) {
+      payload = counters.map((counter) => connection.keyCommand('INCR', [counter])).join('');
+      encoded.set(counters, payload);
+    }
+    return payload;
   }
   return {
-    read(keyEntry, userEntry) {
-      return userEntry === null ? connection.mget([keyEntry]).then(onlyKey) : connection.mget([keyEntry, userEntry]).then(keyAndUser);
+    exchange(groups) {
+      const reads: string[] = [];
+      let payload = '';
+      let count = 0;
+      for (const group of groups) for (const key of group.reads) reads.push(key);
+      if (reads.length > 0) {
+        payload = connection.mgetCommand(reads);
+        count = 1;
+      }
+      for (const group of groups) {
+        if (group.increments.length === 0) continue;
+        payload += increments(group.increments);
+        count += group.increments.length;
+      }
+      if (count === 0) return Promise.resolve(groups.map(() => ({ values: [], counts: [] })));
+      return connection.batch(payload, count).then((replies) => split(groups, replies, reads.length > 0));
     },
-    readWithScript(script, keyEntries, args, userEntry) {
-      // Redis forgets scripts when it restarts (or on SCRIPT FLUSH): EVAL then sends the source once, which caches it again.
-      return send('EVALSHA', script, keyEntries, args, userEntry).catch((err: unknown) => {
-        if (isNoScript(err)) return send('EVAL', script, keyEntries, args, userEntry);
-        throw err;
-      });
+    decrement(counters) {
+      for (const counter of counters) connection.send(connection.keyCommand('DECR', [counter]));
+    },
+    expireAt(counter, atMs) {
+      connection.send(connection.keyCommand('PEXPIREAT', [counter], [String(atMs)]));
     },
   };
 }

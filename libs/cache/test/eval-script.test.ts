@@ -38,3 +38,38 @@ describe('evalScript', () => {
     expect(await cache.mget(['a'])).toEqual(['A']);
   });
 });
+
+describe('requestReads on one node (issue 25: the MGET and the counters in one write, no script)', () => {
+  it('joins every group in one MGET, INCRs each counter, answers by group, and gives back and expires without waiting', async () => {
+    const reads = cache.requestReads!;
+    await cache.set('rec:{k}', '3|record');
+    await cache.set('count:{k}:old', '4');
+    const groups = [
+      { reads: ['rec:{k}', 'count:{k}:old'], increments: ['count:{k}:now', 'count:{k}:day'] },
+      { reads: ['user:{u}'], increments: ['quota:{u}:m'] },
+    ];
+    const replies = await Promise.all(Array.from({ length: 20 }, () => reads.exchange(groups)));
+    expect(replies[0]![0]!.values).toEqual(['3|record', '4']);
+    expect(replies.map((reply) => reply[0]!.counts[0]!).sort((a, b) => a - b)).toEqual(Array.from({ length: 20 }, (_, i) => i + 1));
+    expect(replies[19]).toEqual([
+      { values: ['3|record', '4'], counts: [20, 20] },
+      { values: [null], counts: [20] },
+    ]);
+    reads.decrement(['count:{k}:now', 'quota:{u}:m']);
+    reads.expireAt('count:{k}:now', Date.now() + 60_000);
+    // Sent before the next exchange on the same connection, so that one sees them.
+    expect(await reads.exchange([{ reads: ['count:{k}:now', 'quota:{u}:m'], increments: [] }])).toEqual([
+      { values: ['19', '19'], counts: [] },
+    ]);
+    expect(await reads.exchange([{ reads: [], increments: [] }])).toEqual([{ values: [], counts: [] }]);
+  });
+
+  it('rejects with the first error reply of a batch (an INCR of a value that is not a number), and the connection goes on', async () => {
+    const reads = cache.requestReads!;
+    await cache.set('not-a-number:{k}', 'x');
+    await expect(reads.exchange([{ reads: ['rec:{k}'], increments: ['not-a-number:{k}', 'count:{k}:other'] }])).rejects.toBeInstanceOf(
+      RespError,
+    );
+    expect(await reads.exchange([{ reads: ['count:{k}:other'], increments: [] }])).toEqual([{ values: ['1'], counts: [] }]);
+  });
+});

@@ -82,6 +82,11 @@ describe('Redis ACL users per process', () => {
       /can't access at least one of the keys/,
     );
     await expect(as('gateway').set(`${prefix}authz:1`, 'forged')).rejects.toThrow(NOPERM);
+    // Its counters (issue 25: plain INCRs, no script; issue 29: the users' quota counters).
+    expect(await as('gateway').incr(`${prefix}ratelimit:{acs_live_A}:60:1800000000`)).toBe(1);
+    expect(await as('gateway').incr(`${prefix}quota:{1}:m:2026-11`)).toBe(1);
+    expect(await as('gateway').pexpireat(`${prefix}quota:{1}:m:2026-11`, Date.now() + 60_000)).toBe(1);
+    await expect(as('gateway').incr(`${prefix}authz:{1}`)).rejects.toThrow(NOPERM);
     expect(await admin.get(`${prefix}apikey:acs_live_A`)).toBe('{"record":1}');
   });
 

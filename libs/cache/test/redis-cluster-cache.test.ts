@@ -102,24 +102,36 @@ describe('redis cluster cache', () => {
     }
   });
 
-  it("serves the gateway's per-request reads: key and user entries from two primaries, a script on the key's slot", async () => {
-    // A user entry on another primary than the key's, so the read needs two (in one turn, one write each).
+  it("serves the gateway's per-request exchange: reads and counters on two primaries, one slot per group", async () => {
+    // A user entry on another primary than the key's, so the exchange needs two (in one turn, one write each).
     let user = 0;
     while ((await primaryOf(`${prefix}user:{${user}}`)) === (await primaryOf(`${prefix}key:{k1}`))) user++;
     await cache.set('key:{k1}', '3|key-record');
+    await cache.set('count:{k1}:old', '7');
     await cache.set(`user:{${user}}`, '5|user-record');
     const reads = cache.requestReads!;
-    expect(await reads.read('key:{k1}', null)).toEqual({ key: '3|key-record', user: null, script: null });
-    expect(await reads.read('key:{k1}', `user:{${user}}`)).toEqual({ key: '3|key-record', user: '5|user-record', script: null });
-    expect(await reads.read('key:{missing}', `user:{${user}}x`)).toEqual({ key: null, user: null, script: null });
-
-    const count = scriptOf("return { redis.call('GET', KEYS[1]), redis.call('INCR', KEYS[2]) }");
-    expect(await reads.readWithScript(count, ['key:{k1}', 'state:{k1}'], [], `user:{${user}}`)).toEqual({
-      key: '3|key-record',
-      user: '5|user-record',
-      script: ['3|key-record', 1],
-    });
-    expect((await reads.readWithScript(count, ['key:{k1}', 'state:{k1}'], [], null)).script).toEqual(['3|key-record', 2]);
+    expect(await reads.exchange([{ reads: ['key:{k1}'], increments: [] }])).toEqual([{ values: ['3|key-record'], counts: [] }]);
+    const both = [
+      { reads: ['key:{k1}', 'count:{k1}:old', 'count:{k1}:none'], increments: ['count:{k1}:now'] },
+      { reads: [`user:{${user}}`], increments: [`quota:{${user}}:m`] },
+    ];
+    expect(await reads.exchange(both)).toEqual([
+      { values: ['3|key-record', '7', null], counts: [1] },
+      { values: ['5|user-record'], counts: [1] },
+    ]);
+    expect((await reads.exchange(both)).map((slot) => slot.counts)).toEqual([[2], [2]]);
+    reads.decrement(['count:{k1}:now', `quota:{${user}}:m`]);
+    reads.expireAt('count:{k1}:now', Date.now() + 60_000);
+    expect(
+      await reads.exchange([
+        { reads: ['count:{k1}:now'], increments: [] },
+        { reads: [`quota:{${user}}:m`], increments: [] },
+      ]),
+    ).toEqual([
+      { values: ['1'], counts: [] },
+      { values: ['1'], counts: [] },
+    ]);
+    expect(await raw.pttl(`${prefix}count:{k1}:now`)).toBeGreaterThan(0);
   });
 
   it('spreads concurrent reads over the primaries and answers them all', async () => {
