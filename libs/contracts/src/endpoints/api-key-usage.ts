@@ -1,4 +1,4 @@
-import { ANY_USER, type Endpoint, uuidPathParameter } from '../endpoint.js';
+import { ANY_USER, type Endpoint, ownRecord } from '../endpoint.js';
 import { apiKeyUsageQuerySchema, apiKeyUsageResponseSchema } from '../api-keys.js';
 
 export const apiKeyUsageEndpoint = {
@@ -13,7 +13,7 @@ export const apiKeyUsageEndpoint = {
     "Needs system:full-access and the owner's JWT (any role). The last `days` UTC days, today included, oldest first; days without " +
     'traffic appear with zeros. byStatus counts 2xx, 3xx, 4xx (429 excepted), 429 and 5xx answers. Gateways send counts in batches ' +
     "(KEY_USAGE_FLUSH_MS, 10 s by default), so the newest requests may be missing for that long. Someone else's key gives 404.",
-  pathParameters: { id: uuidPathParameter('key') },
+  ...ownRecord('key', { 400: 'days not a whole number in 1..90' }),
   query: {
     schema: apiKeyUsageQuerySchema,
     parameters: [
@@ -25,5 +25,4 @@ export const apiKeyUsageEndpoint = {
     ],
   },
   success: { status: 200, description: 'Daily counts', schema: apiKeyUsageResponseSchema },
-  errors: { 400: 'days not a whole number in 1..90', 404: 'No such key of this user' },
 } satisfies Endpoint;
