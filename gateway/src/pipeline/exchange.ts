@@ -12,7 +12,7 @@ import type { LimitVerdict } from '../limits/gcra.js';
 import type { CountedIn, RateLimiter } from '../limits/rate-limiter.js';
 import type { GatewayMetrics } from '../metrics/gateway-metrics.js';
 import type { Upstreams } from '../proxy/upstreams.js';
-import type { RouteMatch } from '../routing/route-matcher.js';
+import type { RouteMatch } from '@acs/http';
 import type { RouteSpec } from '../routing/route-table.js';
 import type { RequestTrace } from '../tracing/request-trace.js';
 
@@ -43,7 +43,7 @@ export interface ApiExchange {
   readonly url: string;
   readonly path: string;
   readonly method: string;
-  readonly found: RouteMatch;
+  readonly found: RouteMatch<RouteSpec>;
   readonly recorder: RouteRecorder;
   readonly startedMs: number;
   /** The request's spans; null while tracing is off. */
@@ -83,7 +83,7 @@ export function newExchange(
   url: string,
   path: string,
   method: string,
-  found: RouteMatch,
+  found: RouteMatch<RouteSpec>,
   recorder: RouteRecorder,
   startedMs: number,
   trace: RequestTrace | null,
