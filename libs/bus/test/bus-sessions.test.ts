@@ -42,7 +42,9 @@ describe('BusSessions', () => {
     await sessions.setup(model);
     const queue = uniqueName('bus_test_sessions_q');
     cleanup.push(() => raw.deleteAll(subscriptionQueueNames(queue, [1_000]), []));
-    const record = new SubscriptionRecord(resolveSubscribeOptions({ queue, bindings: ['#'], retryDelaysMs: [1_000], handler: async () => {} }));
+    const record = new SubscriptionRecord(
+      resolveSubscribeOptions({ queue, bindings: ['#'], retryDelaysMs: [1_000], handler: async () => {} }),
+    );
     sessions.add(record);
     await record.established;
     expect(record.consumer).not.toBeNull();
@@ -60,7 +62,9 @@ describe('BusSessions', () => {
     // A queue already declared with other arguments: the broker closes the consumer's channel (406).
     const channel = await model.createChannel();
     await channel.assertQueue(queue, { durable: false, autoDelete: true });
-    const record = new SubscriptionRecord(resolveSubscribeOptions({ queue, bindings: ['#'], retryDelaysMs: [1_000], handler: async () => {} }));
+    const record = new SubscriptionRecord(
+      resolveSubscribeOptions({ queue, bindings: ['#'], retryDelaysMs: [1_000], handler: async () => {} }),
+    );
     sessions.add(record);
     await expect(record.established).rejects.toThrow();
     expect(sessions.records.has(record)).toBe(false);
