@@ -1,10 +1,10 @@
 import { execFileSync } from 'node:child_process';
 import { createHash } from 'node:crypto';
 import { resolve } from 'node:path';
-import { parseArgs } from 'node:util';
 import { apiKeyCacheKey, authzCacheKey, rateLimitCacheKey } from '@acs/contracts';
 import { RATE_LIMIT_SCRIPT as LIMIT } from '@acs/gateway';
 import { startOwnRedis } from './own-redis.js';
+import { benchOptions } from './bench-options.js';
 
 const HELP = `Redis CPU per gateway request, Redis alone (no gateway): each request's commands replayed with
 redis-benchmark (pipelined, as the gateway's connection batches them under load) against a redis-server of
@@ -17,18 +17,11 @@ Usage: npm run bench:redis -- [--requests N] [--pipeline N] [--baseline DIR]
   --baseline DIR a checkout (built) before this change: its per-request script (READ_AND_LIMIT, issue 16) is
                  measured too, on the same records`;
 
-const { values } = parseArgs({
-  options: {
-    requests: { type: 'string', default: '200000' },
-    pipeline: { type: 'string', default: '16' },
-    baseline: { type: 'string' },
-    help: { type: 'boolean', short: 'h' },
-  },
+const values = benchOptions(HELP, {
+  requests: { type: 'string', default: '200000' },
+  pipeline: { type: 'string', default: '16' },
+  baseline: { type: 'string' },
 });
-if (values.help) {
-  console.log(HELP);
-  process.exit(0);
-}
 const requests = Number(values.requests);
 const pipeline = Number(values.pipeline);
 
