@@ -1,5 +1,4 @@
 import os from 'node:os';
-import { parseArgs } from 'node:util';
 import pg from 'pg';
 import { signContext } from '@acs/auth';
 import { testServerUrl, uniqueName } from '@acs/testing';
@@ -7,6 +6,7 @@ import { startProcess, type ServiceProcess } from './processes.js';
 import { importBodies, importScenarios, peakRssMiB, type ImportTarget } from './catalog-import.js';
 import { startGatewayFor } from './catalog-gateway.js';
 import { scrapeDacBuckets, serviceShares } from './service-timing.js';
+import { benchOptions } from './bench-options.js';
 
 const HELP = `Catalog benchmark on the real PostgreSQL: the admin import and GET /api/Dac at a million rows.
 
@@ -29,22 +29,15 @@ through the gateway (with keys and identity as their own processes: an applicati
 write:devices and an Admin's JWT). Reads are measured at the service. Environment: DATABASE_URL,
 REDIS_URL (default: the local servers). Creates and drops its own databases (acs_bench_catalog_*).`;
 
-const { values } = parseArgs({
-  options: {
-    rows: { type: 'string', default: '100000' },
-    total: { type: 'string', default: '1000000' },
-    samples: { type: 'string', default: '500' },
-    'replica-url': { type: 'string', default: process.env.CATALOG_TEST_REPLICA_URL || 'postgres://postgres@127.0.0.1:5433/postgres' },
-    'in-flight': { type: 'string', default: '2' },
-    'import-only': { type: 'boolean' },
-    'no-gateway': { type: 'boolean' },
-    help: { type: 'boolean', short: 'h' },
-  },
+const values = benchOptions(HELP, {
+  rows: { type: 'string', default: '100000' },
+  total: { type: 'string', default: '1000000' },
+  samples: { type: 'string', default: '500' },
+  'replica-url': { type: 'string', default: process.env.CATALOG_TEST_REPLICA_URL || 'postgres://postgres@127.0.0.1:5433/postgres' },
+  'in-flight': { type: 'string', default: '2' },
+  'import-only': { type: 'boolean' },
+  'no-gateway': { type: 'boolean' },
 });
-if (values.help) {
-  console.log(HELP);
-  process.exit(0);
-}
 const IMPORT_ROWS = Number(values.rows);
 const TOTAL_ROWS = Number(values.total);
 const SAMPLES = Number(values.samples);
@@ -112,6 +105,11 @@ const fmt = (r: { p50: number; p99: number; max: number; n: number }): string =>
   `p50 ${r.p50.toFixed(2)} ms  p99 ${r.p99.toFixed(2)} ms  max ${r.max.toFixed(2)} ms  (${r.n} requests)`;
 
 const rowLabel = (label: string): string => label.padEnd(44);
+
+/** One row of the service's read table: the label, then the latencies of GETting `paths` one after another. */
+async function printTimedGets(label: string, url: string, paths: string[]): Promise<void> {
+  console.log(`${label.padEnd(34)} ${fmt(await timeGets(url, paths))}`);
+}
 
 /**
  * A cursor after `afterId` with no filter, in the layout of services/catalog/src/domain/
@@ -376,38 +374,19 @@ try {
       );
       const firstPages = Array.from({ length: 100 }, (_, i) => `/api/Dac?page=${i + 1}`);
       await timeGets(catalog.url, firstPages); // warm-up
-      console.log(
-        `${'first 100 pages (pageSize 20) ×5'.padEnd(34)} ${fmt(await timeGets(catalog.url, [...firstPages, ...firstPages, ...firstPages, ...firstPages, ...firstPages]))}`,
-      );
-      console.log(
-        `${'first 100 pages, pageSize 100'.padEnd(34)} ${fmt(
-          await timeGets(
-            catalog.url,
-            firstPages.map((p) => `${p}&pageSize=100`),
-          ),
-        )}`,
+      await printTimedGets('first 100 pages (pageSize 20) ×5', catalog.url, Array.from({ length: 5 }, () => firstPages).flat());
+      await printTimedGets(
+        'first 100 pages, pageSize 100',
+        catalog.url,
+        firstPages.map((p) => `${p}&pageSize=100`),
       );
       const brandPaths = Array.from(
         { length: 500 },
         (_, i) => `/api/Dac?brand=${encodeURIComponent(`bench brand ${(i * 37) % BRANDS}`)}&page=${(i % 5) + 1}`,
       );
-      console.log(`${'brand filter, pages 1-5'.padEnd(34)} ${fmt(await timeGets(catalog.url, brandPaths))}`);
-      console.log(
-        `${'deep page 5000 (offset 99,980)'.padEnd(34)} ${fmt(
-          await timeGets(
-            catalog.url,
-            Array.from({ length: 100 }, () => '/api/Dac?page=5000'),
-          ),
-        )}`,
-      );
-      console.log(
-        `${'deep page 50000 (offset 999,980)'.padEnd(34)} ${fmt(
-          await timeGets(
-            catalog.url,
-            Array.from({ length: 20 }, () => '/api/Dac?page=50000'),
-          ),
-        )}`,
-      );
+      await printTimedGets('brand filter, pages 1-5', catalog.url, brandPaths);
+      await printTimedGets('deep page 5000 (offset 99,980)', catalog.url, Array(100).fill('/api/Dac?page=5000'));
+      await printTimedGets('deep page 50000 (offset 999,980)', catalog.url, Array(20).fill('/api/Dac?page=50000'));
       await readsAtScale(catalog.url, db, loaded!.n);
       if (REPLICA_SERVER) await replicaReads(db, loaded!.n);
     }

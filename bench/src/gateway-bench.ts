@@ -1,4 +1,3 @@
-import { parseArgs } from 'node:util';
 import { execFileSync } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import os from 'node:os';
@@ -15,6 +14,7 @@ import { measure, medianByCpu, row, type Load, type Measured } from './scenario.
 import { startOtlpSink, type OtlpSink } from './otlp-sink.js';
 import { startOwnRedis } from './own-redis.js';
 import { startGatewaySetup, type GatewaySetup } from './gateway-setup.js';
+import { benchOptions, seededKeysEnv } from './bench-options.js';
 
 const HELP = `Gateway benchmark on the real PostgreSQL and Redis, every service its own process.
 
@@ -43,22 +43,15 @@ without limits and with a rate-limited key); logins against the bcrypt bound.
 Environment: DATABASE_URL, REDIS_URL (default: the local servers), BCRYPT_COST (default 11).
 Creates and drops its own databases (acs_bench_*) and Redis prefix.`;
 
-const { values } = parseArgs({
-  options: {
-    seconds: { type: 'string', default: '10' },
-    connections: { type: 'string', default: '32' },
-    rounds: { type: 'string', default: '3' },
-    'isolated-only': { type: 'boolean' },
-    baseline: { type: 'string', multiple: true },
-    help: { type: 'boolean', short: 'h' },
-    'node-load': { type: 'boolean' },
-    tracing: { type: 'boolean' },
-  },
+const values = benchOptions(HELP, {
+  seconds: { type: 'string', default: '10' },
+  connections: { type: 'string', default: '32' },
+  rounds: { type: 'string', default: '3' },
+  'isolated-only': { type: 'boolean' },
+  baseline: { type: 'string', multiple: true },
+  'node-load': { type: 'boolean' },
+  tracing: { type: 'boolean' },
 });
-if (values.help) {
-  console.log(HELP);
-  process.exit(0);
-}
 const seconds = Number(values.seconds);
 const connections = Number(values.connections);
 const rounds = Number(values.rounds);
@@ -222,10 +215,7 @@ try {
   console.log(`load generator: ${useWrk ? 'wrk (1 thread)' : 'Node (undici); install wrk for figures less disturbed by the generator'}`);
   const keys = await start('keys', 'services/keys/dist/main.js', {
     ...common,
-    DATABASE_URL: dbUrl('keys'),
-    SEED_API_KEY: SYSTEM_KEY,
-    SEED_API_SECRET: SYSTEM_SECRET,
-    SEED_API_SCOPES: 'system:full-access',
+    ...seededKeysEnv(dbUrl('keys'), { key: SYSTEM_KEY, secret: SYSTEM_SECRET }),
   });
   const identity = await start('identity', 'services/identity/dist/main.js', {
     ...common,

@@ -1,8 +1,8 @@
 import { execFileSync } from 'node:child_process';
 import { createHash } from 'node:crypto';
-import { parseArgs } from 'node:util';
 import { apiKeyCacheKey, authzCacheKey, quotaCounterKey, rateLimitCacheKey } from '@acs/contracts';
 import { startOwnRedis } from './own-redis.js';
+import { benchOptions } from './bench-options.js';
 
 const HELP = `Redis CPU per gateway request, Redis alone (no gateway): each request's commands replayed with
 redis-benchmark (pipelined, as the gateway's connection batches them under load) against a redis-server of
@@ -16,17 +16,10 @@ Usage: npm run bench:redis -- [--requests N] [--pipeline N]
 A limited key's request: one MGET (its record, each window's previous-period counter, the user's record on
 layer 1 + 2) and one INCR per window, no script (gateway/src/limits/sliding-window.ts).`;
 
-const { values } = parseArgs({
-  options: {
-    requests: { type: 'string', default: '200000' },
-    pipeline: { type: 'string', default: '16' },
-    help: { type: 'boolean', short: 'h' },
-  },
+const values = benchOptions(HELP, {
+  requests: { type: 'string', default: '200000' },
+  pipeline: { type: 'string', default: '16' },
 });
-if (values.help) {
-  console.log(HELP);
-  process.exit(0);
-}
 const requests = Number(values.requests);
 const pipeline = Number(values.pipeline);
 

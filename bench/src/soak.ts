@@ -2,12 +2,12 @@ import { createWriteStream } from 'node:fs';
 import { mkdir, readFile, writeFile } from 'node:fs/promises';
 import { randomBytes } from 'node:crypto';
 import { fileURLToPath } from 'node:url';
-import { parseArgs } from 'node:util';
 import pg from 'pg';
 import { subscriptionQueueNames } from '@acs/bus';
 import { deleteAmqpObjects, deleteRedisKeys, startFaultProxy, testServerUrl, uniqueName, type FaultProxy } from '@acs/testing';
 import { startProcess, type ServiceProcess } from './processes.js';
 import { SoakJournal, type Outage } from './soak-journal.js';
+import { benchOptions, seededKeysEnv } from './bench-options.js';
 
 const HELP = `Soak run: mixed traffic of every operation through the gateway on the real PostgreSQL, Redis and
 RabbitMQ, every service its own process, while Redis, PostgreSQL and RabbitMQ are each cut once
@@ -28,19 +28,12 @@ Environment: DATABASE_URL, REDIS_URL, AMQP_URL (default: the local servers). Mak
 own databases (acs_soak_*), Redis prefix, exchange and queues; process logs go to
 bench/results/soak-<time>.log, the figures also to bench/results/soak-<time>.json.`;
 
-const { values } = parseArgs({
-  options: {
-    minutes: { type: 'string', default: '10' },
-    clients: { type: 'string', default: '6' },
-    'outage-seconds': { type: 'string', default: '10' },
-    'recovery-seconds': { type: 'string', default: '15' },
-    help: { type: 'boolean', short: 'h' },
-  },
+const values = benchOptions(HELP, {
+  minutes: { type: 'string', default: '10' },
+  clients: { type: 'string', default: '6' },
+  'outage-seconds': { type: 'string', default: '10' },
+  'recovery-seconds': { type: 'string', default: '15' },
 });
-if (values.help) {
-  console.log(HELP);
-  process.exit(0);
-}
 const minutes = Number(values.minutes);
 const clients = Number(values.clients);
 const outageSeconds = Number(values['outage-seconds']);
@@ -295,10 +288,7 @@ try {
   const keys = await start('keys', 'services/keys/dist/main.js', {
     ...common,
     ...redis,
-    DATABASE_URL: dbUrl('keys'),
-    SEED_API_KEY: SYSTEM_KEY,
-    SEED_API_SECRET: SYSTEM_SECRET,
-    SEED_API_SCOPES: 'system:full-access',
+    ...seededKeysEnv(dbUrl('keys'), { key: SYSTEM_KEY, secret: SYSTEM_SECRET }),
   });
   const identity = await start('identity', 'services/identity/dist/main.js', {
     ...common,

@@ -6,14 +6,15 @@ import { newExchange, type ApiExchange, type Outcome, type PipelineDeps } from '
 import { finish, type Finishable } from './pipeline/finish.js';
 import { runApi } from './pipeline/pipeline.js';
 import { sendError } from './respond.js';
-import type { RouteMatch } from './routing/route-matcher.js';
+import type { RouteMatch } from '@acs/http';
+import type { RouteSpec } from './routing/route-table.js';
 import type { GatewayTracer, RequestTrace } from './tracing/request-trace.js';
 
 /** Endpoints outside /api that answer without a key (docs/architecture.md, decision 8). */
 export type PublicEndpoint = (req: IncomingMessage, res: ServerResponse, requestId: string) => Promise<void> | void;
 
 export interface GatewayHandlerDeps extends PipelineDeps {
-  match: (method: string, path: string) => RouteMatch;
+  match: (method: string, path: string) => RouteMatch<RouteSpec>;
   publicEndpoints: ReadonlyMap<string, PublicEndpoint>;
   /** Null while tracing is off: then no request pays more than this null check. */
   tracing: GatewayTracer | null;
@@ -23,7 +24,7 @@ const isApiPath = (path: string): boolean => path.startsWith('/api/') || path ==
 
 /** The request's route (known before anything can fail, so every answer is counted under its pattern) and its trace. */
 interface Classified {
-  found: RouteMatch | null;
+  found: RouteMatch<RouteSpec> | null;
   endpoint: PublicEndpoint | undefined;
   recorder: RouteRecorder;
   trace: RequestTrace | null;

@@ -1,4 +1,4 @@
-import type { Cache } from '@acs/cache';
+import { cacheReadinessCheck, type Cache } from '@acs/cache';
 import { JWKS_PATH } from '@acs/contracts';
 import { unavailable } from '@acs/errors';
 import type { JwksStore } from './auth/jwks-store.js';
@@ -30,7 +30,7 @@ function upstreamCheck(upstreams: Upstreams, name: string): ReadinessCheck {
 
 /** Every check behind the gateway's readiness: the cache and each deployed upstream. */
 export function readinessChecks(upstreams: Upstreams, cache: Cache): Record<string, ReadinessCheck> {
-  const checks: Record<string, ReadinessCheck> = { cache: async () => ((await cache.ping()) ? 'ok' : 'not reachable') };
+  const checks: Record<string, ReadinessCheck> = cacheReadinessCheck(cache);
   for (const name of upstreams.keys()) checks[name] = upstreamCheck(upstreams, name);
   return checks;
 }

@@ -1,5 +1,5 @@
 import { redisServerAttributes, type Cache } from '@acs/cache';
-import { createClientAddressResolver, listen, type RunningServer } from '@acs/http';
+import { createClientAddressResolver, createRouteMatcher, listen, type RunningServer } from '@acs/http';
 import type { Logger } from '@acs/logger';
 import { createMetricsRegistry } from '@acs/metrics';
 import { createAuthzClient } from './auth/authz-client.js';
@@ -18,7 +18,6 @@ import { buildOpenApiDocument } from './openapi/build-openapi.js';
 import { closeUpstreams, createUpstreams } from './proxy/upstreams.js';
 import { createPublicEndpoints, readinessChecks } from './public-endpoints.js';
 import { createCachedReadiness } from './readiness.js';
-import { createRouteMatcher } from './routing/route-matcher.js';
 import { ROUTES } from './routing/route-table.js';
 import { tracingIsOn } from '@acs/tracing';
 import { GatewayTracer } from './tracing/request-trace.js';

@@ -1,7 +1,7 @@
 import { request } from 'node:http';
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
-import { metricValue, rawHttpExchange } from '@acs/testing';
-import { startFakeUpstream, startGatewayHarness, type FakeUpstream, type GatewayHarness } from './harness.js';
+import { metricValue, rawHttpExchange, startFakeUpstream, type FakeUpstream } from '@acs/testing';
+import { startGatewayHarness, type GatewayHarness } from './harness.js';
 
 // Issue 13, item 1: bodies sent with Transfer-Encoding: chunked (no Content-Length) are forwarded,
 // and MAX_BODY_BYTES holds for them while they stream.

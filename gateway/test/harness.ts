@@ -1,5 +1,3 @@
-import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
-import type { AddressInfo } from 'node:net';
 import { createRedisCache, type Cache } from '@acs/cache';
 import { createLogger } from '@acs/logger';
 import { createTestDatabase, deleteRedisKeys, testServerUrl, uniqueName } from '@acs/testing';
@@ -7,40 +5,6 @@ import { createApiKey, keysConfigSchema, startKeysService, type KeysService } fr
 import { gatewayConfigSchema, startGateway, type Gateway } from '@acs/gateway';
 
 export const INTERNAL_SECRET = 'gateway-tests-internal-secret-0123456789';
-
-/** A stand-in for a service behind the gateway: each test sets what it does. */
-export interface FakeUpstream {
-  url: string;
-  received: { method: string; url: string; headers: IncomingMessage['headers']; body: string }[];
-  handle: (req: IncomingMessage, res: ServerResponse) => void;
-  server: Server;
-  close(): Promise<void>;
-}
-
-export async function startFakeUpstream(): Promise<FakeUpstream> {
-  const fake: Partial<FakeUpstream> = { received: [] };
-  fake.handle = (_req, res) => {
-    res.writeHead(200, { 'content-type': 'application/json' });
-    res.end('{"ok":true}');
-  };
-  const server = createServer((req, res) => {
-    const chunks: Buffer[] = [];
-    req.on('data', (c: Buffer) => chunks.push(c));
-    req.on('end', () => {
-      fake.received!.push({ method: req.method!, url: req.url!, headers: req.headers, body: Buffer.concat(chunks).toString() });
-      fake.handle!(req, res);
-    });
-  });
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  fake.server = server;
-  fake.url = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
-  fake.close = () =>
-    new Promise<void>((resolve) => {
-      server.closeAllConnections();
-      server.close(() => resolve());
-    });
-  return fake as FakeUpstream;
-}
 
 export interface GatewayHarness {
   url: string;

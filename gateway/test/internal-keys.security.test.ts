@@ -1,7 +1,8 @@
+import { startFakeUpstream, type FakeUpstream } from '@acs/testing';
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import { verifyContext } from '@acs/auth';
 import { gatewayConfigSchema } from '@acs/gateway';
-import { INTERNAL_SECRET, startFakeUpstream, startGatewayHarness, type FakeUpstream, type GatewayHarness } from './harness.js';
+import { INTERNAL_SECRET, startGatewayHarness, type GatewayHarness } from './harness.js';
 
 // Issue 24.5: the gateway signs for each upstream with that service's own key. The keys service here
 // is real and verifies with its key (INTERNAL_SECRET); the catalog has another, which keys never holds.

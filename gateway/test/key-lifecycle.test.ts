@@ -1,7 +1,8 @@
+import { startFakeUpstream, type FakeUpstream } from '@acs/testing';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from '@jest/globals';
 import { changeApiKey, createApiKey, rollKey } from '@acs/keys-service';
 import type { Gateway } from '@acs/gateway';
-import { startFakeUpstream, startGatewayHarness, type FakeUpstream, type GatewayHarness } from './harness.js';
+import { startGatewayHarness, type GatewayHarness } from './harness.js';
 
 /*
  * Issue 17 through real gateways: expiry and the end of a grace period are instants in the key's record,

@@ -1,8 +1,9 @@
+import { startFakeUpstream, type FakeUpstream } from '@acs/testing';
 import { afterAll, afterEach, beforeAll, describe, expect, it, jest } from '@jest/globals';
 import { Pool } from 'undici';
 import { createLogger } from '@acs/logger';
 import { KeyUsageRecorder } from '../src/auth/key-usage-recorder.js';
-import { INTERNAL_SECRET, startFakeUpstream, type FakeUpstream } from './harness.js';
+import { INTERNAL_SECRET } from './harness.js';
 
 // The gateway's usage batch (issue 17): counts per key, UTC day and status class, kept in memory and
 // sent with lastUsedAt; a failed send is kept for the next one.

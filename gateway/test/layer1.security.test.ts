@@ -1,9 +1,10 @@
+import { startFakeUpstream, type FakeUpstream } from '@acs/testing';
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import { verifyContext } from '@acs/auth';
 import { apiKeyCacheKey } from '@acs/contracts';
 import { SPEC_ERRORS } from '@acs/errors';
 import { changeApiKey, createApiKey, revokeApiKey } from '@acs/keys-service';
-import { INTERNAL_SECRET, startFakeUpstream, startGatewayHarness, type FakeUpstream, type GatewayHarness } from './harness.js';
+import { INTERNAL_SECRET, startGatewayHarness, type GatewayHarness } from './harness.js';
 
 // The spec's error and message word for word for every 401; the code says whether a header was missing or
 // the credentials do not open anything, and never which part of them was wrong.

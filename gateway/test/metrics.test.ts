@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import type { Cache } from '@acs/cache';
-import { metricSamples, metricValue, unusedPort } from '@acs/testing';
-import { startFakeUpstream, startGatewayHarness, type FakeUpstream, type GatewayHarness } from './harness.js';
+import { metricSamples, metricValue, unusedPort, startFakeUpstream, type FakeUpstream } from '@acs/testing';
+import { startGatewayHarness, type GatewayHarness } from './harness.js';
 
 let h: GatewayHarness;
 let catalog: FakeUpstream;

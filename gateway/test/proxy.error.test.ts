@@ -1,8 +1,8 @@
 import { connect } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import { createRedisCache } from '@acs/cache';
-import { metricValue, startFaultProxy, testServerUrl, unusedPort } from '@acs/testing';
-import { startFakeUpstream, startGatewayHarness, type FakeUpstream, type GatewayHarness } from './harness.js';
+import { metricValue, startFaultProxy, testServerUrl, unusedPort, startFakeUpstream, type FakeUpstream } from '@acs/testing';
+import { startGatewayHarness, type GatewayHarness } from './harness.js';
 
 let h: GatewayHarness;
 let catalog: FakeUpstream;

@@ -3,7 +3,8 @@ import { AUTHZ_LOOKUP_PATH, authzCacheKey, quotaCounterKey, quotaPeriodStart, ty
 import { changeApiKey, createApiKey } from '@acs/keys-service';
 import type { Cache } from '@acs/cache';
 import type { Gateway } from '@acs/gateway';
-import { count, startFakeUpstream, startGatewayHarness, statuses, type FakeUpstream, type GatewayHarness } from './harness.js';
+import { startFakeUpstream, type FakeUpstream } from '@acs/testing';
+import { count, startGatewayHarness, statuses, type GatewayHarness } from './harness.js';
 
 /*
  * Issue 29 items 2 and 3: a user's plan quota counts every request of the user's keys, INCR'd in the request's

@@ -2,10 +2,10 @@ import { afterAll, beforeAll, beforeEach, describe, expect, it } from '@jest/glo
 import { SignJWT, exportJWK, generateKeyPair, type CryptoKey, type JWK } from 'jose';
 import { JWKS_PATH, apiKeyCacheKey, authzCacheKey } from '@acs/contracts';
 import { changeApiKey, createApiKey } from '@acs/keys-service';
-import { metricValue } from '@acs/testing';
+import { metricValue, startFakeUpstream, type FakeUpstream } from '@acs/testing';
 import { createMemoryCache } from '@acs/cache';
 import type { Gateway } from '@acs/gateway';
-import { count, startFakeUpstream, startGatewayHarness, statuses, type FakeUpstream, type GatewayHarness } from './harness.js';
+import { count, startGatewayHarness, statuses, type GatewayHarness } from './harness.js';
 
 /*
  * Issue 16: per-key rate limits, counted by INCRs in the round trip that reads the key (issue 25: no script),

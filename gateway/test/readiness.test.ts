@@ -1,6 +1,7 @@
+import { startFakeUpstream, type FakeUpstream } from '@acs/testing';
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import { createCachedReadiness, READINESS_CACHE_MS } from '../src/readiness.js';
-import { startFakeUpstream, startGatewayHarness, type FakeUpstream, type GatewayHarness } from './harness.js';
+import { startGatewayHarness, type GatewayHarness } from './harness.js';
 
 let h: GatewayHarness;
 let catalog: FakeUpstream;

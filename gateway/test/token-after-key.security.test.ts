@@ -1,8 +1,9 @@
+import { startFakeUpstream, type FakeUpstream } from '@acs/testing';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from '@jest/globals';
 import { SignJWT, exportJWK, generateKeyPair, type CryptoKey, type JWK } from 'jose';
 import { verifyContext } from '@acs/auth';
 import { JWKS_PATH, authzCacheKey } from '@acs/contracts';
-import { INTERNAL_SECRET, startFakeUpstream, startGatewayHarness, type FakeUpstream, type GatewayHarness } from './harness.js';
+import { INTERNAL_SECRET, startGatewayHarness, type GatewayHarness } from './harness.js';
 
 /*
  * Issue 14.11: a caller without a valid key must not make the gateway verify a JWT. Identity is a

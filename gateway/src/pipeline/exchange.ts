@@ -14,7 +14,7 @@ import type { RateLimiter } from '../limits/rate-limiter.js';
 import type { LimitVerdict } from '../limits/sliding-window.js';
 import type { GatewayMetrics } from '../metrics/gateway-metrics.js';
 import type { Upstreams } from '../proxy/upstreams.js';
-import type { RouteMatch } from '../routing/route-matcher.js';
+import type { RouteMatch } from '@acs/http';
 import type { RouteSpec } from '../routing/route-table.js';
 import type { RequestTrace } from '../tracing/request-trace.js';
 
@@ -46,7 +46,7 @@ export interface ApiExchange {
   readonly url: string;
   readonly path: string;
   readonly method: string;
-  readonly found: RouteMatch;
+  readonly found: RouteMatch<RouteSpec>;
   readonly recorder: RouteRecorder;
   readonly startedMs: number;
   /** The request's spans; null while tracing is off. */
@@ -90,7 +90,7 @@ export function newExchange(
   url: string,
   path: string,
   method: string,
-  found: RouteMatch,
+  found: RouteMatch<RouteSpec>,
   recorder: RouteRecorder,
   startedMs: number,
   trace: RequestTrace | null,

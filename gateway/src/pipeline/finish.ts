@@ -1,7 +1,8 @@
 import type { RouteRecorder } from '@acs/metrics';
 import type { RequestTrace } from '../tracing/request-trace.js';
 import type { KeyRecord } from '../auth/key-record.js';
-import type { RouteMatch } from '../routing/route-matcher.js';
+import type { RouteMatch } from '@acs/http';
+import type { RouteSpec } from '../routing/route-table.js';
 
 /** What the end-of-request accounting reads; an ApiExchange is one, a public endpoint's request makes a small one. */
 export interface Finishable {
@@ -11,7 +12,7 @@ export interface Finishable {
   readonly record: KeyRecord | null;
   readonly keyPassed: boolean;
   /** The route the path and method matched (an ApiExchange has it, also when its scope was refused): its operationId names the usage. */
-  readonly found?: RouteMatch;
+  readonly found?: RouteMatch<RouteSpec>;
 }
 
 /**

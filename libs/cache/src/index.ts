@@ -8,3 +8,4 @@ export { scriptOf } from './redis-scripts.js';
 export { RespError, type RespReply } from './resp-reader.js';
 export { parseVersioned } from './versioned-entry.js';
 export { redisAttributes } from './traced-command.js';
+export { cacheReadinessCheck } from './readiness.js';

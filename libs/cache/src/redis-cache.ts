@@ -5,11 +5,10 @@ import { RespError, type RespReply } from './resp-reader.js';
 import { logConnectionEvents } from './connection-log.js';
 import { MgetConnection } from './mget-connection.js';
 import { singleNodeRequestReads } from './request-reads.js';
-import { rethrowUnavailable } from './unavailable.js';
 import { INCR_WITH_TTL_LUA, SET_IF_NEWER_LUA } from './redis-scripts.js';
 import { assertTtlSeconds, assertVersion } from './validation.js';
-import { parseVersioned, parseVersionedList } from './versioned-entry.js';
-import { redisAttributes, tracedCommand } from './traced-command.js';
+import { closeClient, sharedCacheMethods, traceCacheMethods } from './ioredis-commands.js';
+import { redisAttributes } from './traced-command.js';
 import { COMMAND_TIMEOUT_MS, CONNECT_TIMEOUT_MS, MAX_RECONNECT_DELAY_MS, reconnectDelay, type CacheScripts } from './client-bounds.js';
 
 export interface RedisCacheOptions {
@@ -33,12 +32,6 @@ const MAX_RETRIES_PER_REQUEST = 1;
 
 // Module-level reply mappers so the per-call path creates no closures.
 function toVoid(): void {}
-function isPong(reply: string): boolean {
-  return reply === 'PONG';
-}
-function toFalse(): boolean {
-  return false;
-}
 
 /** The Redis command each method sends (the scripts run as EVALSHA), which names its span. */
 const TRACED_AS = {
@@ -92,20 +85,10 @@ export function createRedisCache({ url, keyPrefix, logger }: RedisCacheOptions):
   }
 
   const cache: Cache = {
-    get(key) {
-      return redis.get(key);
-    },
+    ...sharedCacheMethods(redis, mgetRaw),
     mget: mgetRaw,
     evalScript,
     requestReads: singleNodeRequestReads(reads),
-    async set(key, value, ttlSeconds) {
-      if (ttlSeconds === undefined) {
-        await redis.set(key, value);
-        return;
-      }
-      assertTtlSeconds(ttlSeconds);
-      await redis.set(key, value, 'EX', ttlSeconds);
-    },
     del(key) {
       return redis.del(key).then(toVoid);
     },
@@ -114,20 +97,6 @@ export function createRedisCache({ url, keyPrefix, logger }: RedisCacheOptions):
       assertTtlSeconds(ttlSeconds);
       return (await redis.cacheSetIfNewer(key, version, value, ttlSeconds)) === 1;
     },
-    getVersioned(key) {
-      return redis.get(key).then(parseVersioned);
-    },
-    mgetVersioned(keys) {
-      return mgetRaw(keys).then(parseVersionedList);
-    },
-    async incrWithTtl(key, ttlSeconds) {
-      assertTtlSeconds(ttlSeconds);
-      const [count, pttlMs] = await redis.cacheIncrWithTtl(key, ttlSeconds);
-      return { count, ttlSeconds: Math.ceil(pttlMs / 1000) };
-    },
-    ping() {
-      return redis.ping().then(isPong, toFalse);
-    },
     close() {
       closing ??= Promise.all([reads.close(), closeClient(redis)]).then(toVoid);
       return closing;
@@ -135,24 +104,5 @@ export function createRedisCache({ url, keyPrefix, logger }: RedisCacheOptions):
   };
   // The dedicated MGET connection marks its own errors (no extra promise on the gateway's hot path).
   // The services' writes and reads are traced here; the gateway traces its per-request read itself.
-  const server = redisAttributes(url);
-  for (const [name, command] of Object.entries(TRACED_AS) as [keyof typeof TRACED_AS, string][]) {
-    const call = cache[name] as (...args: unknown[]) => Promise<unknown>;
-    (cache as unknown as Record<string, unknown>)[name] = (...args: unknown[]) =>
-      tracedCommand(server, command, () => call(...args)).catch(rethrowUnavailable);
-  }
-  return cache;
-}
-
-/** QUIT waits for replies still in flight; when not connected there is nothing to wait for, so just drop the socket. */
-async function closeClient(redis: Redis): Promise<void> {
-  if (redis.status === 'ready') {
-    try {
-      await redis.quit();
-      return;
-    } catch {
-      // The connection broke during QUIT: fall through and make sure it stays down.
-    }
-  }
-  redis.disconnect();
+  return traceCacheMethods(cache, redisAttributes(url), TRACED_AS);
 }

@@ -8,10 +8,8 @@ import { clusterRequestReads } from './cluster-request-reads.js';
 import { logConnectionEvents } from './connection-log.js';
 import { INCR_WITH_TTL_LUA, SET_IF_NEWER_LUA } from './redis-scripts.js';
 import type { RespReply } from './resp-reader.js';
-import { tracedCommand } from './traced-command.js';
-import { rethrowUnavailable } from './unavailable.js';
+import { closeClient, sharedCacheMethods, traceCacheMethods } from './ioredis-commands.js';
 import { assertTtlSeconds, assertVersion } from './validation.js';
-import { parseVersioned, parseVersionedList } from './versioned-entry.js';
 import { COMMAND_TIMEOUT_MS, CONNECT_TIMEOUT_MS, reconnectDelay, type CacheScripts } from './client-bounds.js';
 
 /** One node of a Redis Cluster the client starts from; it learns the others from the cluster. */
@@ -60,13 +58,6 @@ const REPLICA_WAIT_MS = 50;
 type ScriptedCluster = Cluster & CacheScripts;
 type PipelineEntry = [error: Error | null, result: unknown];
 type PipelineReply = PipelineEntry[] | null;
-
-function isPong(reply: string): boolean {
-  return reply === 'PONG';
-}
-function toFalse(): boolean {
-  return false;
-}
 
 const TRACED_AS = {
   get: 'GET',
@@ -197,17 +188,9 @@ export function createRedisClusterCache(options: RedisClusterCacheOptions): Cach
   let closing: Promise<void> | undefined;
 
   const cache: Cache = {
-    get: getOne,
+    ...sharedCacheMethods(cluster, mgetRaw),
     mget: mgetRaw,
     requestReads: clusterRequestReads(cluster),
-    async set(key, value, ttlSeconds) {
-      if (ttlSeconds === undefined) {
-        await cluster.set(key, value);
-        return;
-      }
-      assertTtlSeconds(ttlSeconds);
-      await cluster.set(key, value, 'EX', ttlSeconds);
-    },
     async del(key) {
       await durably(confirmedWrites, () => confirmedWrites.pipeline().del(key));
     },
@@ -219,17 +202,6 @@ export function createRedisClusterCache(options: RedisClusterCacheOptions): Cach
       );
       return written === 1;
     },
-    getVersioned(key) {
-      return cluster.get(key).then(parseVersioned);
-    },
-    mgetVersioned(keys) {
-      return mgetRaw(keys).then(parseVersionedList);
-    },
-    async incrWithTtl(key, ttlSeconds) {
-      assertTtlSeconds(ttlSeconds);
-      const [count, pttlMs] = await cluster.cacheIncrWithTtl(key, ttlSeconds);
-      return { count, ttlSeconds: Math.ceil(pttlMs / 1000) };
-    },
     // The keys must share a slot (a hash tag); Redis answers CROSSSLOT otherwise.
     evalScript(script: CacheScript, keys: readonly string[], args: readonly string[]): Promise<RespReply[]> {
       return (cluster.evalsha(script.sha, keys.length, ...keys, ...args) as Promise<RespReply[]>).catch((err: unknown) => {
@@ -238,31 +210,10 @@ export function createRedisClusterCache(options: RedisClusterCacheOptions): Cach
         throw err;
       });
     },
-    ping() {
-      return cluster.ping().then(isPong, toFalse);
-    },
     close() {
-      closing ??= Promise.all([closeCluster(cluster), closeCluster(confirmedWrites)]).then(ignoreError);
+      closing ??= Promise.all([closeClient(cluster), closeClient(confirmedWrites)]).then(ignoreError);
       return closing;
     },
   };
-  const server = redisClusterAttributes(nodes);
-  for (const [name, command] of Object.entries(TRACED_AS) as [keyof typeof TRACED_AS, string][]) {
-    const call = cache[name] as (...args: unknown[]) => Promise<unknown>;
-    (cache as unknown as Record<string, unknown>)[name] = (...args: unknown[]) =>
-      tracedCommand(server, command, () => call(...args)).catch(rethrowUnavailable);
-  }
-  return cache;
-}
-
-async function closeCluster(cluster: Cluster): Promise<void> {
-  if (cluster.status === 'ready') {
-    try {
-      await cluster.quit();
-      return;
-    } catch {
-      // A node went away during QUIT: make sure every connection is down.
-    }
-  }
-  cluster.disconnect();
+  return traceCacheMethods(cache, redisClusterAttributes(nodes), TRACED_AS);
 }

@@ -78,7 +78,18 @@ export interface Endpoint {
 }
 
 /** Ids of keys and subscriptions are UUIDs; any other value (or someone else's id) answers 404. */
-export const uuidPathParameter = (what: string): PathParameterDoc => ({
+const uuidPathParameter = (what: string): PathParameterDoc => ({
   description: `id of the ${what} (a UUID; any other value, or the id of someone else's ${what}, answers 404)`,
   schema: { type: 'string', format: 'uuid' },
+});
+
+/**
+ * The parts every operation on one of the caller's own records by `{id}` shares (a key, a
+ * subscription): the id as a UUID path parameter and the 404 for an id that is unknown or someone
+ * else's (never told apart, so ids cannot be probed). Spread it into the contract with the
+ * operation's other errors: `...ownRecord('key', { 409: 'The key is revoked' })`.
+ */
+export const ownRecord = <const E extends Record<number, string>>(record: string, errors?: E) => ({
+  pathParameters: { id: uuidPathParameter(record) },
+  errors: { 404: `No such ${record} of this user`, ...errors } as { 404: string } & E,
 });

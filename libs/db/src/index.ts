@@ -1,7 +1,12 @@
 export type { Db, OpenDatabaseOptions, Queryable, QueryResult } from './db.js';
 export { openDatabase } from './open-database.js';
 export { listenForNotifications, type ListenOptions, type Listener } from './postgres/listener.js';
-export { openEmbeddedDatabase, openServiceDatabase, type ServiceDatabaseOptions } from './open-service-database.js';
+export {
+  openConfiguredDatabase,
+  openEmbeddedDatabase,
+  openServiceDatabase,
+  type ServiceDatabaseOptions,
+} from './open-service-database.js';
 export { migrate } from './migrations/migrate.js';
 export { pendingMigrations } from './migrations/pending.js';
 export { MigrationError } from './migrations/migration-error.js';

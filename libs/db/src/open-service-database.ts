@@ -50,3 +50,22 @@ export async function openServiceDatabase(options: ServiceDatabaseOptions): Prom
   }
   return db;
 }
+
+/** The fields of a service's parsed config (serviceFields in libs/config) its database is opened from. */
+export interface ServiceDatabaseConfig {
+  DATABASE_URL?: string | undefined;
+  DATA_DIR: string;
+  DB_POOL_SIZE?: number;
+}
+
+/** openServiceDatabase as every service's start-up calls it: from its config, with its own migrations. */
+export function openConfiguredDatabase(service: string, config: ServiceDatabaseConfig, migrationsDir: string, logger: Logger): Promise<Db> {
+  return openServiceDatabase({
+    service,
+    url: config.DATABASE_URL,
+    dataDir: config.DATA_DIR,
+    migrationsDir,
+    logger,
+    ...(config.DB_POOL_SIZE === undefined ? {} : { poolSize: config.DB_POOL_SIZE }),
+  });
+}

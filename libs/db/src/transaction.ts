@@ -32,7 +32,7 @@ export async function runTransaction<T>(
  * What the caller's fn gets: queries only, and only until the transaction ends. Afterwards a
  * pool client belongs to someone else, so a late query must fail instead of running there.
  */
-export function scopedQueryable(conn: Queryable): { tx: Queryable; end(): void } {
+function scopedQueryable(conn: Queryable): { tx: Queryable; end(): void } {
   let open = true;
   const finished = (): Promise<never> => Promise.reject(new Error('This transaction has already finished'));
   const tx: Queryable = {
@@ -46,4 +46,23 @@ export function scopedQueryable(conn: Queryable): { tx: Queryable; end(): void }
       open = false;
     },
   };
+}
+
+/**
+ * What `Db.transaction` runs on a connection it holds: fn gets a queryable that stops working when
+ * the transaction ends, inside BEGIN ... COMMIT (ROLLBACK when fn throws).
+ */
+export function runCallerTransaction<T>(conn: Connection, fn: (tx: Queryable) => Promise<T>, onBroken: (err: unknown) => void): Promise<T> {
+  return runTransaction(
+    conn,
+    async (tx) => {
+      const scope = scopedQueryable(tx);
+      try {
+        return await fn(scope.tx);
+      } finally {
+        scope.end();
+      }
+    },
+    onBroken,
+  );
 }

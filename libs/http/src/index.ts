@@ -19,3 +19,4 @@ export * from './run-standalone.js';
 export { NOT_UTF8_MESSAGE, nonUtf8QueryParameters } from './utf8-input.js';
 export { lingerAfterAnswer } from './lingering-close.js';
 export * from './operation-router.js';
+export * from './route-matcher.js';

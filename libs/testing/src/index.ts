@@ -13,3 +13,4 @@ export * from './redis-cluster.js';
 export * from './wait.js';
 export * from './raw-broker.js';
 export * from './test-tracing.js';
+export * from './fake-upstream.js';

@@ -1,7 +1,7 @@
 import { internalKeys } from '@acs/config';
 import { fileURLToPath } from 'node:url';
 import { createBusMetrics, instrumentBus, type Bus } from '@acs/bus';
-import { openServiceDatabase, type Db } from '@acs/db';
+import { openConfiguredDatabase, type Db } from '@acs/db';
 import type { Logger } from '@acs/logger';
 import { listen, startWithCloseStack, type RunningServer } from '@acs/http';
 import { createMetricsRegistry } from '@acs/metrics';
@@ -43,13 +43,7 @@ export function startBillingService(
 ): Promise<BillingService> {
   // A failed start closes what it opened (relay, pool) before the error goes on.
   return startWithCloseStack(logger, async (stack) => {
-    const db = await openServiceDatabase({
-      service: 'billing',
-      url: config.DATABASE_URL,
-      dataDir: config.DATA_DIR,
-      migrationsDir: BILLING_MIGRATIONS_DIR,
-      logger,
-    });
+    const db = await openConfiguredDatabase('billing', config, BILLING_MIGRATIONS_DIR, logger);
     stack.defer('the database', () => db.close());
     const metrics = createMetricsRegistry('billing');
     registerOutboxGauges(metrics, db, logger);

@@ -1,5 +1,5 @@
 import { readFile } from 'node:fs/promises';
-import { UsageError, assertNoOperands, openCliStore, runCli } from '@acs/cli';
+import { UsageError, assertNoOperands, cliStoreEnvironment, openCliStore, runCli } from '@acs/cli';
 import { importInBatches } from './domain/import-catalog.js';
 import { IMPORT_MAX_ROWS } from './domain/import-limits.js';
 import { importRows, problemsMessage, validateImport } from './domain/validate-import.js';
@@ -20,11 +20,7 @@ written in batches of ${IMPORT_MAX_ROWS} rows (the API's per-request limit) thro
 the API, all inside one transaction: an error part-way leaves the catalog as it was. Progress goes
 to stderr, the summary to stdout.
 
-Environment:
-  CATALOG_DATABASE_URL  the catalog database, used as is
-  DATABASE_URL          the system's PostgreSQL server; the catalog database is <name>_catalog (as npm start does)
-  DATA_DIR              embedded mode data (default ./.data); works while npm start runs there
-`;
+${cliStoreEnvironment('catalog', false)}`;
 
 /** Problems printed for a bad file; the count of all of them is printed as well. */
 const CLI_MAX_DETAILS = 1000;

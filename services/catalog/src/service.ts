@@ -1,6 +1,6 @@
 import { internalKeys } from '@acs/config';
 import { fileURLToPath } from 'node:url';
-import { openDatabase, openServiceDatabase, type Db } from '@acs/db';
+import { openDatabase, openConfiguredDatabase, type Db } from '@acs/db';
 import { listen, startWithCloseStack, type RunningServer } from '@acs/http';
 import type { Logger } from '@acs/logger';
 import { createMetricsRegistry } from '@acs/metrics';
@@ -40,14 +40,7 @@ async function openReplica(url: string, poolSize: number, logger: Logger): Promi
 export function startCatalogService(config: CatalogConfig, logger: Logger): Promise<CatalogService> {
   // A failed start (migration, seed, port taken) closes what it opened: no pool stays behind.
   return startWithCloseStack(logger, async (stack) => {
-    const db = await openServiceDatabase({
-      service: 'catalog',
-      url: config.DATABASE_URL,
-      dataDir: config.DATA_DIR,
-      migrationsDir: CATALOG_MIGRATIONS_DIR,
-      logger,
-      poolSize: config.DB_POOL_SIZE,
-    });
+    const db = await openConfiguredDatabase('catalog', config, CATALOG_MIGRATIONS_DIR, logger);
     stack.defer('the database', () => db.close());
     if (config.CATALOG_SEED) await seedCatalogOnce(db, logger);
     const metrics = createMetricsRegistry('catalog');

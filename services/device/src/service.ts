@@ -1,6 +1,6 @@
 import { internalKeys } from '@acs/config';
 import { fileURLToPath } from 'node:url';
-import { openServiceDatabase, type Db } from '@acs/db';
+import { openConfiguredDatabase, type Db } from '@acs/db';
 import { listen, startWithCloseStack, type RunningServer } from '@acs/http';
 import type { Logger } from '@acs/logger';
 import { createMetricsRegistry } from '@acs/metrics';
@@ -20,13 +20,7 @@ export interface DeviceService {
 export function startDeviceService(config: DeviceConfig, logger: Logger): Promise<DeviceService> {
   // A failed start (migration, port taken) closes what it opened: no pool stays behind.
   return startWithCloseStack(logger, async (stack) => {
-    const db = await openServiceDatabase({
-      service: 'device',
-      url: config.DATABASE_URL,
-      dataDir: config.DATA_DIR,
-      migrationsDir: DEVICE_MIGRATIONS_DIR,
-      logger,
-    });
+    const db = await openConfiguredDatabase('device', config, DEVICE_MIGRATIONS_DIR, logger);
     stack.defer('the database', () => db.close());
     const catalog = createCatalogClient(
       config.CATALOG_URL,

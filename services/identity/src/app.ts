@@ -1,5 +1,6 @@
 import type Koa from 'koa';
 import { createHttpApp, type AppState, type HttpAppOptions } from '@acs/http';
+import { cacheReadinessCheck } from '@acs/cache';
 import { databaseReadinessChecks } from '@acs/db';
 import type { Registry } from '@acs/metrics';
 import type { IdentityDeps } from './domain/deps.js';
@@ -18,7 +19,7 @@ export function buildIdentityApp({ deps, internalSecret, migrationsDir, metrics 
   return createHttpApp({
     readiness: {
       ...databaseReadinessChecks(deps.db, migrationsDir),
-      cache: async () => ((await deps.cache.ping()) ? 'ok' : 'not reachable'),
+      ...cacheReadinessCheck(deps.cache),
     },
     service: 'identity',
     logger: deps.logger,

@@ -1,4 +1,4 @@
-import { UsageError, assertNoOperands, openCliStore, runCli } from '@acs/cli';
+import { UsageError, assertNoOperands, cliStoreEnvironment, notWrittenThroughWarning, openCliStore, runCli } from '@acs/cli';
 import { AUTHZ_CACHE_TTL_SECONDS, ROLE_NAMES, roleName, type RoleName } from '@acs/contracts';
 import { setUserRole } from './domain/change-user.js';
 import { accessAt, nowSeconds } from './domain/user.js';
@@ -17,16 +17,9 @@ Commands:
 Options:
   -h, --help  Show this text.
 
-Environment:
-  IDENTITY_DATABASE_URL  the identity database, used as is
-  DATABASE_URL           the system's PostgreSQL server; the identity database is <name>_identity (as npm start does)
-  REDIS_URL              the gateway's Redis, written through so changes apply at once
-  REDIS_CLUSTER_NODES    or a Redis Cluster's host:port,... (docs/redis-cluster.md)
-  REDIS_PREFIX           Redis key prefix (default acs:)
-  DATA_DIR               embedded mode data (default ./.data); works while npm start runs there
-`;
+${cliStoreEnvironment('identity', true)}`;
 
-const NOT_WRITTEN_THROUGH = `Warning: REDIS_URL is not set, so the change is in the database only. A running gateway keeps its cached authorization record until the entry expires (up to ${AUTHZ_CACHE_TTL_SECONDS / 3600} h): set REDIS_URL (and REDIS_PREFIX) to the gateway's Redis, or restart the system.`;
+const NOT_WRITTEN_THROUGH = notWrittenThroughWarning('cached authorization record', AUTHZ_CACHE_TTL_SECONDS);
 
 runCli({
   help: HELP,

@@ -1,6 +1,6 @@
 import { internalKeys } from '@acs/config';
 import { fileURLToPath } from 'node:url';
-import { openServiceDatabase } from '@acs/db';
+import { openConfiguredDatabase } from '@acs/db';
 import { createMemoryCache, type Cache } from '@acs/cache';
 import { createAmqpBus, createBusMetrics, instrumentBus, type Bus, type Subscription } from '@acs/bus';
 import type { Logger } from '@acs/logger';
@@ -34,13 +34,7 @@ type StoreConfig = Pick<IdentityConfig, 'DATABASE_URL' | 'DATA_DIR'>;
 
 /** Opens this service's database (PostgreSQL when DATABASE_URL is set, else PGlite under DATA_DIR/identity), migrated. */
 export async function openIdentityStore(config: StoreConfig, logger: Logger, cache: Cache): Promise<UserStore> {
-  const db = await openServiceDatabase({
-    service: 'identity',
-    url: config.DATABASE_URL,
-    dataDir: config.DATA_DIR,
-    migrationsDir: IDENTITY_MIGRATIONS_DIR,
-    logger,
-  });
+  const db = await openConfiguredDatabase('identity', config, IDENTITY_MIGRATIONS_DIR, logger);
   return { db, cache, logger };
 }
 

@@ -1,5 +1,6 @@
 import type Koa from 'koa';
 import { createHttpApp, type AppState, type HttpAppOptions } from '@acs/http';
+import { cacheReadinessCheck } from '@acs/cache';
 import { databaseReadinessChecks } from '@acs/db';
 import type { RateLimits } from '@acs/contracts';
 import type { Registry } from '@acs/metrics';
@@ -36,7 +37,7 @@ export function buildKeysApp({
   return createHttpApp({
     readiness: {
       ...databaseReadinessChecks(deps.db, migrationsDir),
-      cache: async () => ((await deps.cache.ping()) ? 'ok' : 'not reachable'),
+      ...cacheReadinessCheck(deps.cache),
     },
     service: 'keys',
     logger: deps.logger,

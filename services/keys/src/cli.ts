@@ -1,5 +1,5 @@
 import { KEY_ENVIRONMENTS, type KeyEnvironment } from '@acs/auth';
-import { UsageError, openCliStore, runCli, type CliStore } from '@acs/cli';
+import { UsageError, cliStoreEnvironment, notWrittenThroughWarning, openCliStore, runCli, type CliStore } from '@acs/cli';
 import {
   API_KEY_CACHE_TTL_SECONDS,
   API_KEY_ROLL_DEFAULT_GRACE_SECONDS,
@@ -42,18 +42,12 @@ Commands:
 
 Scopes: auth:login auth:register register:device read:devices write:devices system:full-access
 
-Environment:
-  KEYS_DATABASE_URL  the keys database, used as is
-  IDENTITY_DATABASE_URL  identity's database (list reads owners' e-mails there); default as DATABASE_URL names it
-  DATABASE_URL       the system's PostgreSQL server; the keys database is <name>_keys (as npm start does)
-  REDIS_URL          the gateway's Redis, written through so changes apply at once
-  REDIS_CLUSTER_NODES  or a Redis Cluster's host:port,... (docs/redis-cluster.md)
-  REDIS_PREFIX       Redis key prefix (default acs:)
-  DATA_DIR           embedded mode data (default ./.data); works while npm start runs there
-  KEY_PREFIX         key prefix of this deployment (default acs)
-`;
+${cliStoreEnvironment('keys', true, [
+  ['IDENTITY_DATABASE_URL', "identity's database (list reads owners' e-mails there); default as DATABASE_URL names it"],
+  ['KEY_PREFIX', 'key prefix of this deployment (default acs)'],
+])}`;
 
-const NOT_WRITTEN_THROUGH = `Warning: REDIS_URL is not set, so the change is in the database only. A running gateway keeps its cached copy of the key until the entry expires (up to ${API_KEY_CACHE_TTL_SECONDS / 3600} h): set REDIS_URL (and REDIS_PREFIX) to the gateway's Redis, or restart the system.`;
+const NOT_WRITTEN_THROUGH = notWrittenThroughWarning('cached copy of the key', API_KEY_CACHE_TTL_SECONDS);
 
 function printKey(k: ApiKey, emails: ReadonlyMap<number, string> = new Map()): void {
   const owner = ownerLabel(k.ownerUserId, emails);

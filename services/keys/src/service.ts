@@ -1,6 +1,6 @@
 import { internalKeys } from '@acs/config';
 import { fileURLToPath } from 'node:url';
-import { openServiceDatabase } from '@acs/db';
+import { openConfiguredDatabase } from '@acs/db';
 import type { Cache } from '@acs/cache';
 import type { Logger } from '@acs/logger';
 import { listen, startWithCloseStack, type RunningServer } from '@acs/http';
@@ -25,13 +25,7 @@ export async function openKeysDeps(
   logger: Logger,
   cache: Cache,
 ): Promise<KeysDeps> {
-  const db = await openServiceDatabase({
-    service: 'keys',
-    url: config.DATABASE_URL,
-    dataDir: config.DATA_DIR,
-    migrationsDir: KEYS_MIGRATIONS_DIR,
-    logger,
-  });
+  const db = await openConfiguredDatabase('keys', config, KEYS_MIGRATIONS_DIR, logger);
   return { db, cache, logger, keyPrefix: config.KEY_PREFIX };
 }
 

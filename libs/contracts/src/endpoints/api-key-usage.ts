@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { ANY_USER, type Endpoint, uuidPathParameter } from '../endpoint.js';
+import { ANY_USER, type Endpoint, ownRecord } from '../endpoint.js';
 import { apiKeyOperationUsageResponseSchema, apiKeyUsageQuerySchema, apiKeyUsageResponseSchema } from '../api-keys.js';
 
 const instant = { type: 'string', description: 'YYYY-MM-DD (UTC midnight) or an ISO 8601 date-time' };
@@ -19,7 +19,7 @@ export const apiKeyUsageEndpoint = {
     'byStatus counts 2xx, 3xx, 4xx (429 excepted), 429 and 5xx answers. `format=csv` or `Accept: text/csv` answers the same rows as ' +
     'text/csv (a header line, then date or hour,operationId, requests and the five classes). Gateways send counts in batches ' +
     "(KEY_USAGE_FLUSH_MS, 10 s by default), so the newest requests may be missing for that long. Someone else's key gives 404.",
-  pathParameters: { id: uuidPathParameter('key') },
+  ...ownRecord('key', { 400: 'days not a whole number in 1..90; from or to not a date; from not before to; a range longer than kept' }),
   query: {
     schema: apiKeyUsageQuerySchema,
     parameters: [
@@ -39,9 +39,5 @@ export const apiKeyUsageEndpoint = {
     description: 'Daily counts, or counts per operation and hour (by=operation); text/csv when asked for',
     schema: z.union([apiKeyUsageResponseSchema, apiKeyOperationUsageResponseSchema]),
     csv: 'a header line (date or hour,operationId, then requests,2xx,3xx,4xx,429,5xx), then one line per day or per hour and operation',
-  },
-  errors: {
-    400: 'days not a whole number in 1..90; from or to not a date; from not before to; a range longer than kept',
-    404: 'No such key of this user',
   },
 } satisfies Endpoint;

@@ -1,4 +1,4 @@
-import { ANY_USER, type Endpoint, uuidPathParameter } from '../endpoint.js';
+import { ANY_USER, type Endpoint, ownRecord } from '../endpoint.js';
 import { subscriptionViewSchema } from '../billing.js';
 
 export const cancelSubscriptionEndpoint = {
@@ -12,7 +12,6 @@ export const cancelSubscriptionEndpoint = {
   description:
     'Sets cancelAtPeriodEnd; the status and the Subscriber role stay until the period ends (a Lifetime subscription ends at once). ' +
     "Cancelling twice answers the same. Someone else's or an unknown id gives 404; an ended subscription 409.",
-  pathParameters: { id: uuidPathParameter('subscription') },
+  ...ownRecord('subscription', { 409: 'The subscription has already ended' }),
   success: { status: 200, description: 'The subscription', schema: subscriptionViewSchema },
-  errors: { 404: 'No such subscription of this user', 409: 'The subscription has already ended' },
 } satisfies Endpoint;

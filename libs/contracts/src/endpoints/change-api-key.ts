@@ -1,4 +1,4 @@
-import { atLeast, type Endpoint, uuidPathParameter } from '../endpoint.js';
+import { atLeast, type Endpoint, ownRecord } from '../endpoint.js';
 import { apiKeyChangeRequestSchema, apiKeyViewSchema } from '../api-keys.js';
 import { ROLE } from '../roles.js';
 
@@ -13,8 +13,7 @@ export const changeApiKeyEndpoint = {
   description:
     "Needs system:full-access and the owner's JWT with role >= 1. The new scopes apply from the next request made with the key. " +
     "Someone else's key, or an unknown id, gives 404. A revoked key cannot be changed (409).",
-  pathParameters: { id: uuidPathParameter('key') },
+  ...ownRecord('key', { 400: 'Invalid body, unknown or reserved scope', 409: 'The key is revoked' }),
   requestBody: apiKeyChangeRequestSchema,
   success: { status: 200, description: 'The changed key', schema: apiKeyViewSchema },
-  errors: { 400: 'Invalid body, unknown or reserved scope', 404: 'No such key of this user', 409: 'The key is revoked' },
 } satisfies Endpoint;

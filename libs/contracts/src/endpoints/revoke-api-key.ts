@@ -1,4 +1,4 @@
-import { ANY_USER, type Endpoint, uuidPathParameter } from '../endpoint.js';
+import { ANY_USER, type Endpoint, ownRecord } from '../endpoint.js';
 import { apiKeyViewSchema } from '../api-keys.js';
 
 export const revokeApiKeyEndpoint = {
@@ -12,7 +12,6 @@ export const revokeApiKeyEndpoint = {
   description:
     "Needs system:full-access and the owner's JWT (any role, so a lapsed subscriber can still stop a leaked key). The key stops working on " +
     "the next request; the record is kept and listed with revokedAt. Revoking twice answers the same. Someone else's key gives 404.",
-  pathParameters: { id: uuidPathParameter('key') },
+  ...ownRecord('key'),
   success: { status: 200, description: 'The revoked key', schema: apiKeyViewSchema },
-  errors: { 404: 'No such key of this user' },
 } satisfies Endpoint;

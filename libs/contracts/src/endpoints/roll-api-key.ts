@@ -1,4 +1,4 @@
-import { atLeast, type Endpoint, uuidPathParameter } from '../endpoint.js';
+import { atLeast, type Endpoint, ownRecord } from '../endpoint.js';
 import { apiKeyRollRequestSchema, apiKeyRolledResponseSchema } from '../api-keys.js';
 import { ROLE } from '../roles.js';
 
@@ -15,9 +15,8 @@ export const rollApiKeyEndpoint = {
     'secret keeps working for graceSeconds (0..604800, default 86400; graceEndsAt says until when), then answers 401; ' +
     'graceSeconds 0 stops it at once (a leaked secret). Rolling again during a grace period ends the older secret at once. ' +
     "Someone else's key, or an unknown id, gives 404; a revoked or expired key 409. The body is optional.",
-  pathParameters: { id: uuidPathParameter('key') },
+  ...ownRecord('key', { 400: 'graceSeconds not a whole number in 0..604800', 409: 'The key is revoked or expired' }),
   requestBody: apiKeyRollRequestSchema,
   bodyReading: 'optional-json',
   success: { status: 200, description: 'The key and its new secret; the secret is shown this once', schema: apiKeyRolledResponseSchema },
-  errors: { 400: 'graceSeconds not a whole number in 0..604800', 404: 'No such key of this user', 409: 'The key is revoked or expired' },
 } satisfies Endpoint;

@@ -4,7 +4,7 @@ import { PGlite, type Results } from '@electric-sql/pglite';
 import type { Logger } from '@acs/logger';
 import type { Connection, SessionDb } from '../connection.js';
 import type { QueryResult, Queryable } from '../db.js';
-import { runTransaction, scopedQueryable } from '../transaction.js';
+import { runCallerTransaction } from '../transaction.js';
 import { PGLITE_PARSERS } from '../values/type-parsers.js';
 import { SerialQueue } from './serial-queue.js';
 import { pgliteTemplateFor } from './pglite-template.js';
@@ -84,20 +84,7 @@ export class PgliteDb implements SessionDb {
   }
 
   transaction<T>(fn: (tx: Queryable) => Promise<T>): Promise<T> {
-    return this.#run(() =>
-      runTransaction(
-        this.#conn,
-        async (tx) => {
-          const scope = scopedQueryable(tx);
-          try {
-            return await fn(scope.tx);
-          } finally {
-            scope.end();
-          }
-        },
-        (err) => this.#logger.error({ err }, 'PGlite ROLLBACK failed'),
-      ),
-    );
+    return this.#run(() => runCallerTransaction(this.#conn, fn, (err) => this.#logger.error({ err }, 'PGlite ROLLBACK failed')));
   }
 
   withSession<T>(fn: (conn: Connection) => Promise<T>): Promise<T> {

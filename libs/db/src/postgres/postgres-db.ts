@@ -2,7 +2,7 @@ import pg from 'pg';
 import type { Logger } from '@acs/logger';
 import type { Connection, SessionDb } from '../connection.js';
 import type { QueryResult, Queryable } from '../db.js';
-import { runTransaction, scopedQueryable } from '../transaction.js';
+import { runCallerTransaction } from '../transaction.js';
 import { clientConnection, toResult } from './client-connection.js';
 import { markIfConnectionLost } from './connection-loss.js';
 import { redactUrl } from './connection-url.js';
@@ -46,20 +46,7 @@ class PostgresDb implements SessionDb {
   }
 
   transaction<T>(fn: (tx: Queryable) => Promise<T>): Promise<T> {
-    return this.#withClient(false, (conn, markBroken) =>
-      runTransaction(
-        conn,
-        async (tx) => {
-          const scope = scopedQueryable(tx);
-          try {
-            return await fn(scope.tx);
-          } finally {
-            scope.end();
-          }
-        },
-        markBroken,
-      ),
-    );
+    return this.#withClient(false, (conn, markBroken) => runCallerTransaction(conn, fn, markBroken));
   }
 
   /** The connection is discarded when fn throws: it may still hold fn's session-level locks. */

@@ -26,16 +26,8 @@ interface Row {
   trace_context: unknown;
 }
 
-export interface NewOutboxEvent {
-  eventId: string;
-  userId: number;
-  type: string;
-  routingKey: string;
-  /** Everything but `sequence`, which is the row id and added by the relay. */
-  payload: Record<string, unknown>;
-  occurredAt: Date;
-  traceContext: TraceCarrier | null;
-}
+/** An event as the use case writes it; the row id (which the relay adds to the payload as `sequence`) and the attempts come from the table. */
+export type NewOutboxEvent = Omit<OutboxRow, 'id' | 'attempts'>;
 
 export async function insertOutboxEvent(tx: Queryable, event: NewOutboxEvent): Promise<number> {
   const { rows } = await tx.query<{ id: number | string }>(

@@ -1,8 +1,10 @@
+import { createRouteMatcher, type RouteMatch as PathMatch } from '@acs/http';
+
 export type PageMethod = 'GET' | 'POST';
 
 export interface RouteDefinition<H> {
   method: PageMethod;
-  /** `/keys/:id/revoke`: a `:name` segment matches one path segment of plain characters. */
+  /** `/keys/{id}/revoke`: a `{name}` segment matches one path segment of plain characters (PARAM). */
   pattern: string;
   handler: H;
 }
@@ -12,46 +14,26 @@ export type RouteMatch<H> =
   | { kind: 'method-not-allowed'; allow: string }
   | { kind: 'not-found' };
 
-/** Identifiers in paths (key, subscription ids) are uuids or plain words: nothing to decode or escape. */
+/** Identifiers in paths (key, subscription ids) are uuids or plain words: nothing to decode or escape, anything else is no page. */
 const PARAM = '([A-Za-z0-9_-]{1,64})';
 
-interface CompiledRoute<H> extends RouteDefinition<H> {
-  regex: RegExp;
-  names: string[];
+interface PageRoute<H> {
+  method: PageMethod;
+  path: string;
+  handler: H;
 }
 
-function compile<H>(route: RouteDefinition<H>): CompiledRoute<H> {
-  const names: string[] = [];
-  const source = route.pattern
-    .split('/')
-    .map((segment) => {
-      if (!segment.startsWith(':')) return segment.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
-      names.push(segment.slice(1));
-      return PARAM;
-    })
-    .join('/');
-  return { ...route, regex: new RegExp(`^${source}$`), names };
-}
-
-/** The dashboard's few pages do not need a router package: match method and path, collect parameters. */
+/** The dashboard's pages through the route matcher the gateway uses too (libs/http); HEAD is answered as GET. */
 export function createRouter<H>(routes: readonly RouteDefinition<H>[]): { match(method: string, path: string): RouteMatch<H> } {
-  const compiled = routes.map(compile);
-  return {
-    match(method, path) {
-      const wanted = method === 'HEAD' ? 'GET' : method;
-      const allowed: string[] = [];
-      for (const route of compiled) {
-        const found = route.regex.exec(path);
-        if (!found) continue;
-        if (route.method !== wanted) {
-          allowed.push(route.method === 'GET' ? 'GET, HEAD' : route.method);
-          continue;
-        }
-        const params: Record<string, string> = {};
-        for (const [i, name] of route.names.entries()) params[name] = found[i + 1]!;
-        return { kind: 'found', handler: route.handler, params };
-      }
-      return allowed.length > 0 ? { kind: 'method-not-allowed', allow: allowed.join(', ') } : { kind: 'not-found' };
-    },
-  };
+  const match = createRouteMatcher<PageRoute<H>>(
+    routes.map(({ method, pattern, handler }) => ({ method, path: pattern, handler })),
+    { parameter: PARAM },
+  );
+  return { match: (method, path) => pageMatch(match(method === 'HEAD' ? 'GET' : method, path)) };
+}
+
+function pageMatch<H>(found: PathMatch<PageRoute<H>>): RouteMatch<H> {
+  if (found.kind === 'found') return { kind: 'found', handler: found.route.handler, params: found.params };
+  if (found.kind === 'none') return { kind: 'not-found' };
+  return { kind: 'method-not-allowed', allow: found.allowed.map((method) => (method === 'GET' ? 'GET, HEAD' : method)).join(', ') };
 }

@@ -1,6 +1,7 @@
-import { firstInvalid, textField } from './form-fields.js';
+import { textField } from './form-fields.js';
+import { formPage } from './form-page.js';
 import { html, type SafeHtml } from './html.js';
-import { csrfField, layout, type Chrome } from './layout.js';
+import type { Chrome } from './layout.js';
 
 export interface RegisterValues {
   email?: string;
@@ -11,14 +12,14 @@ export interface RegisterValues {
 const FIELDS = ['email', 'firstName', 'lastName', 'password'] as const;
 
 export function registerPage(chrome: Chrome, values: RegisterValues = {}): SafeHtml {
-  const errors = chrome.fieldErrors;
-  const focused = firstInvalid(FIELDS, errors);
-  return layout(
-    'Create an account',
-    chrome,
-    html`<form method="post" action="/register" class="stacked">
-  ${csrfField(chrome.csrfToken)}
-  ${textField({ label: 'E-mail', name: 'email', type: 'email', value: values.email ?? '', attributes: html`required autocomplete="email" maxlength="254"` }, errors, focused)}
+  return formPage(chrome, {
+    title: 'Create an account',
+    action: '/register',
+    fieldOrder: FIELDS,
+    fields: (
+      errors,
+      focused,
+    ) => html`${textField({ label: 'E-mail', name: 'email', type: 'email', value: values.email ?? '', attributes: html`required autocomplete="email" maxlength="254"` }, errors, focused)}
   ${textField({ label: 'First name', name: 'firstName', value: values.firstName ?? '', attributes: html`required autocomplete="given-name" maxlength="100"` }, errors, focused)}
   ${textField({ label: 'Last name', name: 'lastName', value: values.lastName ?? '', attributes: html`required autocomplete="family-name" maxlength="100"` }, errors, focused)}
   ${textField(
@@ -32,8 +33,7 @@ export function registerPage(chrome: Chrome, values: RegisterValues = {}): SafeH
     errors,
     focused,
   )}
-  <button type="submit">Create account</button>
-</form>
-<p>Already registered? <a href="/sign-in">Sign in</a>.</p>`,
-  );
+  <button type="submit">Create account</button>`,
+    after: html`<p>Already registered? <a href="/sign-in">Sign in</a>.</p>`,
+  });
 }

@@ -1,6 +1,7 @@
-import { firstInvalid, textField } from './form-fields.js';
+import { textField } from './form-fields.js';
+import { formPage } from './form-page.js';
 import { html, type SafeHtml } from './html.js';
-import { csrfField, layout, type Chrome } from './layout.js';
+import type { Chrome } from './layout.js';
 
 export interface SignInValues {
   email?: string;
@@ -10,18 +11,14 @@ export interface SignInValues {
 
 /** The e-mail is filled in again after a failed attempt; the password never is. */
 export function signInPage(chrome: Chrome, values: SignInValues = {}): SafeHtml {
-  const errors = chrome.fieldErrors;
-  const focused = firstInvalid(['email', 'password'], errors);
-  return layout(
-    'Sign in',
-    chrome,
-    html`<form method="post" action="/sign-in" class="stacked">
-  ${csrfField(chrome.csrfToken)}
-  ${values.next ? html`<input type="hidden" name="next" value="${values.next}">` : ''}
+  return formPage(chrome, {
+    title: 'Sign in',
+    action: '/sign-in',
+    fieldOrder: ['email', 'password'],
+    fields: (errors, focused) => html`${values.next ? html`<input type="hidden" name="next" value="${values.next}">` : ''}
   ${textField({ label: 'E-mail', name: 'email', type: 'email', value: values.email ?? '', attributes: html`required autocomplete="username" maxlength="254"` }, errors, focused)}
   ${textField({ label: 'Password', name: 'password', type: 'password', attributes: html`required autocomplete="current-password" maxlength="200"` }, errors, focused)}
-  <button type="submit">Sign in</button>
-</form>
-<p>No account yet? <a href="/register">Create one</a>.</p>`,
-  );
+  <button type="submit">Sign in</button>`,
+    after: html`<p>No account yet? <a href="/register">Create one</a>.</p>`,
+  });
 }

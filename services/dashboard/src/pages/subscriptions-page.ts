@@ -2,6 +2,7 @@ import type { SubscriptionPlanView, SubscriptionView } from '@acs/contracts';
 import { html, type SafeHtml } from './html.js';
 import { formatPrice, formatTime, planTypeName } from './labels.js';
 import { csrfField, layout, type Chrome } from './layout.js';
+import { confirmPage } from './form-page.js';
 
 export interface SubscriptionsPageData {
   plans: SubscriptionPlanView[];
@@ -116,19 +117,17 @@ export function subscribePage(
 ): SafeHtml {
   const price = formatPrice(plan.price, plan.currency, plan.billingInterval);
   const verb = current ? 'Switch to' : 'Subscribe to';
-  return layout(
-    `${verb} ${plan.name}?`,
+  return confirmPage(
     chrome,
-    html`<section class="confirm">
-  <p>${verb} <strong>${plan.name}</strong> for <strong>${price}</strong>? It is active at once${plan.billingInterval === 'lifetime' ? ' and never ends' : ''}.</p>
-  ${current ? html`<p class="warning">Your current ${currentName ?? 'plan'} subscription ends now, without proration.</p>` : ''}
-  <form method="post" action="/subscriptions" class="confirm-actions">${csrfField(chrome.csrfToken)}
+    `${verb} ${plan.name}?`,
+    html`<p>${verb} <strong>${plan.name}</strong> for <strong>${price}</strong>? It is active at once${plan.billingInterval === 'lifetime' ? ' and never ends' : ''}.</p>
+${current ? html`<p class="warning">Your current ${currentName ?? 'plan'} subscription ends now, without proration.</p>` : ''}`,
+    html`<form method="post" action="/subscriptions" class="confirm-actions">${csrfField(chrome.csrfToken)}
     <input type="hidden" name="planId" value="${plan.id}">
     <input type="hidden" name="idempotencyKey" value="${idempotencyKey}">
     <button type="submit">${verb} ${plan.name} (${price})</button>
     <a class="button secondary" href="/subscriptions">Back to the plans</a>
-  </form>
-</section>`,
+  </form>`,
   );
 }
 
@@ -137,15 +136,13 @@ export function cancelSubscriptionPage(chrome: Chrome, subscription: Subscriptio
   const until = subscription.currentPeriodEnd
     ? html`It stays active until <strong>${formatTime(subscription.currentPeriodEnd)}</strong> and is not renewed.`
     : html`It ends now: a lifetime plan has no period to run out.`;
-  return layout(
-    `Cancel your ${name} subscription?`,
+  return confirmPage(
     chrome,
-    html`<section class="confirm">
-  <p>Cancel your <strong>${name}</strong> subscription? ${until} API keys need an active subscription or trial.</p>
-  <form method="post" action="/subscriptions/${encodeURIComponent(subscription.id)}/cancel" class="confirm-actions">${csrfField(chrome.csrfToken)}
+    `Cancel your ${name} subscription?`,
+    html`<p>Cancel your <strong>${name}</strong> subscription? ${until} API keys need an active subscription or trial.</p>`,
+    html`<form method="post" action="/subscriptions/${encodeURIComponent(subscription.id)}/cancel" class="confirm-actions">${csrfField(chrome.csrfToken)}
     <button type="submit" class="danger-solid">Cancel the ${name} subscription</button>
     <a class="button secondary" href="/subscriptions">Keep it</a>
-  </form>
-</section>`,
+  </form>`,
   );
 }

@@ -83,16 +83,16 @@ export function keyPageRoutes(api: AccountApi, publicGatewayUrl: string): RouteD
   }
 
   return [
-    { method: 'GET', pattern: '/keys/:id', handler: withKey(show) },
-    { method: 'GET', pattern: '/keys/:id/edit', handler: withKey(async (req, key) => editForm(req, key, editDraftOf(key)), true) },
-    { method: 'POST', pattern: '/keys/:id/edit', handler: withKey(saveEdit, true) },
-    { method: 'GET', pattern: '/keys/:id/roll', handler: withKey(async (req, key) => showPage(rollKeyPage(chromeFor(req), key)), true) },
-    { method: 'POST', pattern: '/keys/:id/roll', handler: withKey(roll, true) },
+    { method: 'GET', pattern: '/keys/{id}', handler: withKey(show) },
+    { method: 'GET', pattern: '/keys/{id}/edit', handler: withKey(async (req, key) => editForm(req, key, editDraftOf(key)), true) },
+    { method: 'POST', pattern: '/keys/{id}/edit', handler: withKey(saveEdit, true) },
+    { method: 'GET', pattern: '/keys/{id}/roll', handler: withKey(async (req, key) => showPage(rollKeyPage(chromeFor(req), key)), true) },
+    { method: 'POST', pattern: '/keys/{id}/roll', handler: withKey(roll, true) },
     {
       method: 'GET',
-      pattern: '/keys/:id/revoke',
+      pattern: '/keys/{id}/revoke',
       handler: withKey(async (req, key) => showPage(revokeKeyPage(chromeFor(req), key)), true),
     },
-    { method: 'POST', pattern: '/keys/:id/revoke', handler: withKey(revoke, true) },
+    { method: 'POST', pattern: '/keys/{id}/revoke', handler: withKey(revoke, true) },
   ];
 }

@@ -74,8 +74,8 @@ export function subscriptionRoutes(api: AccountApi): RouteDefinition<PageHandler
 
   return [
     { method: 'GET', pattern: '/subscriptions', handler: requireSignIn((req) => render(req)) },
-    { method: 'GET', pattern: '/subscriptions/plans/:planId', handler: requireSignIn(confirmSubscribe) },
-    { method: 'GET', pattern: '/subscriptions/:id/cancel', handler: requireSignIn(confirmCancel) },
+    { method: 'GET', pattern: '/subscriptions/plans/{planId}', handler: requireSignIn(confirmSubscribe) },
+    { method: 'GET', pattern: '/subscriptions/{id}/cancel', handler: requireSignIn(confirmCancel) },
     {
       method: 'POST',
       pattern: '/subscriptions',
@@ -97,7 +97,7 @@ export function subscriptionRoutes(api: AccountApi): RouteDefinition<PageHandler
     },
     {
       method: 'POST',
-      pattern: '/subscriptions/:id/cancel',
+      pattern: '/subscriptions/{id}/cancel',
       handler: requireSignIn(async (req) => {
         try {
           const canceled = await api.cancelSubscription(callerOf(req), req.params.id!);

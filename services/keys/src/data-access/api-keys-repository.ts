@@ -46,16 +46,9 @@ function fromRow(row: ApiKeyRow): ApiKey {
   };
 }
 
-export interface NewApiKey {
-  key: string;
-  secretHash: string;
-  name: string;
-  scopes: string[];
-  ownerUserId: number | null;
-  environment: KeyEnvironment;
-  rateLimits?: RateLimits | null;
-  expiresAt?: Date | null;
-}
+/** What a new key is stored with; the database fills in the id, the timestamps and the version. */
+export type NewApiKey = Pick<ApiKey, 'key' | 'secretHash' | 'name' | 'scopes' | 'ownerUserId' | 'environment'> &
+  Partial<Pick<ApiKey, 'rateLimits' | 'expiresAt'>>;
 
 export async function insertApiKey(db: Queryable, input: NewApiKey): Promise<ApiKey> {
   const { rows } = await db.query<ApiKeyRow>(

@@ -1,21 +1,15 @@
-import { generateApiKey, generateApiSecret, hashSecret, type KeyEnvironment } from '@acs/auth';
-import type { RateLimits } from '@acs/contracts';
+import { generateApiKey, generateApiSecret, hashSecret } from '@acs/auth';
 import { conflict } from '@acs/errors';
-import { countActiveKeysOfOwner, insertApiKey, lockOwnerKeys } from '../data-access/api-keys-repository.js';
+import { countActiveKeysOfOwner, insertApiKey, lockOwnerKeys, type NewApiKey } from '../data-access/api-keys-repository.js';
 import type { ApiKey } from './api-key.js';
 import type { KeysDeps } from './deps.js';
 import { changeWithWriteThrough } from './write-through.js';
 
-export interface CreateKeyInput {
-  name: string;
-  scopes: string[];
-  ownerUserId: number | null;
-  environment: KeyEnvironment;
-  rateLimits?: RateLimits | null;
-  expiresAt?: Date | null;
+/** A new key as its creator asks for it: the key and its secret are made here. */
+export type CreateKeyInput = Omit<NewApiKey, 'key' | 'secretHash'> & {
   /** A user's cap on active keys, checked under a per-owner lock (operators create without one). */
   maxActiveKeysOfOwner?: number;
-}
+};
 
 /**
  * The one way a key comes to exist (operators' CLI, the first-start system key, users' POST /api/ApiKeys):

@@ -1,7 +1,8 @@
-import { firstInvalid, textField } from '../form-fields.js';
+import { textField } from '../form-fields.js';
+import { formPage } from '../form-page.js';
 import { html, type SafeHtml } from '../html.js';
 import { defaultExpiryChoice, expiryField } from '../key-lifecycle.js';
-import { csrfField, layout, type Chrome } from '../layout.js';
+import type { Chrome } from '../layout.js';
 import { rateLimitsField } from '../rate-limits.js';
 import { scopeField } from './scope-field.js';
 
@@ -36,19 +37,18 @@ function environmentField(selected: string, error: string | undefined, focused: 
  * KEY_MAX_LIFETIME_DAYS (null: none), so the form never offers what the keys service would refuse.
  */
 export function createKeyPage(chrome: Chrome, draft: KeyDraft | undefined, maxLifetimeDays: number | null): SafeHtml {
-  const errors = chrome.fieldErrors;
-  const focused = firstInvalid(FIELDS, errors);
-  return layout(
-    'Create an API key',
-    chrome,
-    html`<form method="post" action="/keys" class="stacked">
-    ${csrfField(chrome.csrfToken)}
-    ${textField({ label: 'Name', name: 'name', value: draft?.name ?? '', attributes: html`required maxlength="100" autocomplete="off"`, hint: 'For you: which application uses it.' }, errors, focused)}
-    ${scopeField(draft?.scopes ?? [], errors?.scopes)}
-    ${environmentField(draft?.environment ?? 'live', errors?.environment, focused === 'environment')}
-    ${expiryField(draft?.expiresInDays ?? defaultExpiryChoice(maxLifetimeDays), draft?.expiresOn ?? '', errors?.expiresAt, maxLifetimeDays)}
-    ${rateLimitsField('field-rateLimits', draft?.rateLimits ?? '', errors?.rateLimits, focused === 'rateLimits')}
-    <p class="confirm-actions"><button type="submit">Create key</button> <a class="button secondary" href="/keys">Back to the keys</a></p>
-  </form>`,
-  );
+  return formPage(chrome, {
+    title: 'Create an API key',
+    action: '/keys',
+    fieldOrder: FIELDS,
+    fields: (
+      errors,
+      focused,
+    ) => html`${textField({ label: 'Name', name: 'name', value: draft?.name ?? '', attributes: html`required maxlength="100" autocomplete="off"`, hint: 'For you: which application uses it.' }, errors, focused)}
+  ${scopeField(draft?.scopes ?? [], errors?.scopes)}
+  ${environmentField(draft?.environment ?? 'live', errors?.environment, focused === 'environment')}
+  ${expiryField(draft?.expiresInDays ?? defaultExpiryChoice(maxLifetimeDays), draft?.expiresOn ?? '', errors?.expiresAt, maxLifetimeDays)}
+  ${rateLimitsField('field-rateLimits', draft?.rateLimits ?? '', errors?.rateLimits, focused === 'rateLimits')}
+  <p class="confirm-actions"><button type="submit">Create key</button> <a class="button secondary" href="/keys">Back to the keys</a></p>`,
+  });
 }

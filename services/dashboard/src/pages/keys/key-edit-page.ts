@@ -1,8 +1,9 @@
 import { formatRateLimits, type ApiKeyView } from '@acs/contracts';
-import { firstInvalid, textField } from '../form-fields.js';
+import { textField } from '../form-fields.js';
+import { formPage } from '../form-page.js';
 import { html, type SafeHtml } from '../html.js';
 import { expiryText } from '../key-lifecycle.js';
-import { csrfField, layout, type Chrome } from '../layout.js';
+import type { Chrome } from '../layout.js';
 import { CARD_HINT, rateLimitsField } from '../rate-limits.js';
 import { scopeField } from './scope-field.js';
 
@@ -24,19 +25,18 @@ export const editDraftOf = (key: ApiKeyView): KeyEditDraft => ({
 /** A key's settings: name, scopes and limits in one form; the expiry is fixed at creation, and said so. */
 export function editKeyPage(chrome: Chrome, key: ApiKeyView, draft: KeyEditDraft): SafeHtml {
   const id = encodeURIComponent(key.id);
-  const errors = chrome.fieldErrors;
-  const focused = firstInvalid(FIELDS, errors);
-  return layout(
-    `Edit key “${key.name}”`,
-    chrome,
-    html`<form method="post" action="/keys/${id}/edit" class="stacked">
-    ${csrfField(chrome.csrfToken)}
-    ${textField({ label: 'Name', name: 'name', value: draft.name, attributes: html`required maxlength="100" autocomplete="off"` }, errors, focused)}
-    ${scopeField(draft.scopes, errors?.scopes)}
-    ${rateLimitsField('field-rateLimits', draft.rateLimits, errors?.rateLimits, focused === 'rateLimits', CARD_HINT)}
-    <div class="field"><span class="label">Expires</span><p>${expiryText(key)}</p><p class="hint">Set when a key is created. For another expiry, create a new key and revoke this one.</p></div>
-    <p class="confirm-actions"><button type="submit">Save changes</button> <a class="button secondary" href="/keys/${id}">Cancel</a></p>
-  </form>
-<p class="hint">Saved changes apply to the key's very next request.</p>`,
-  );
+  return formPage(chrome, {
+    title: `Edit key “${key.name}”`,
+    action: `/keys/${id}/edit`,
+    fieldOrder: FIELDS,
+    fields: (
+      errors,
+      focused,
+    ) => html`${textField({ label: 'Name', name: 'name', value: draft.name, attributes: html`required maxlength="100" autocomplete="off"` }, errors, focused)}
+  ${scopeField(draft.scopes, errors?.scopes)}
+  ${rateLimitsField('field-rateLimits', draft.rateLimits, errors?.rateLimits, focused === 'rateLimits', CARD_HINT)}
+  <div class="field"><span class="label">Expires</span><p>${expiryText(key)}</p><p class="hint">Set when a key is created. For another expiry, create a new key and revoke this one.</p></div>
+  <p class="confirm-actions"><button type="submit">Save changes</button> <a class="button secondary" href="/keys/${id}">Cancel</a></p>`,
+    after: html`<p class="hint">Saved changes apply to the key's very next request.</p>`,
+  });
 }

@@ -2,9 +2,9 @@ import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import { createRedisCache, type Cache } from '@acs/cache';
 import { changeApiKey } from '@acs/keys-service';
 import { createLogger } from '@acs/logger';
-import { startFaultProxy, testServerUrl, type FaultProxy } from '@acs/testing';
+import { startFaultProxy, testServerUrl, type FaultProxy, startFakeUpstream, type FakeUpstream } from '@acs/testing';
 import type { Gateway } from '@acs/gateway';
-import { startFakeUpstream, startGatewayHarness, type FakeUpstream, type GatewayHarness } from '../../gateway/test/harness.js';
+import { startGatewayHarness, type GatewayHarness } from './harness.js';
 
 // Fault injection, issue 16: Redis goes away under a gateway that applies rate limits. The gateway must
 // neither let a key run unlimited nor refuse everyone: each replica admits its share of every window
