@@ -1,31 +1,8 @@
 import type { Cluster } from 'ioredis';
 import { clusterNodeClient, rawClusterClient, type ClusterNode } from '@acs/testing';
-import { startProcess, type ServiceProcess } from '../../bench/src/processes.js';
-import type { SystemUnderTest } from '../e2e/system-harness.js';
 
-// What the cluster tests share: a second gateway process on the same cluster, and a look at the
+// What the cluster tests share (the second gateway process is test/e2e/second-gateway.ts): a look at the
 // cluster's own view (which primary holds a key, its replica, killing a node).
-
-/** Another gateway *process* on the same Redis Cluster and services, as a scaled deployment runs it. */
-export function startSecondGateway(sut: SystemUnderTest, env: Record<string, string> = {}): Promise<ServiceProcess> {
-  return startProcess('second gateway', 'gateway/dist/main.js', {
-    HOST: '127.0.0.1',
-    LOG_LEVEL: 'error',
-    METRICS_PORT: 'off',
-    REDIS_CLUSTER_NODES: sut.env.REDIS_CLUSTER_NODES!,
-    REDIS_PREFIX: sut.env.REDIS_PREFIX!,
-    // The same per-service keys as the system's own gateway: each service verifies with its own.
-    INTERNAL_SECRET_KEYS: sut.system.internalKeys.keys,
-    INTERNAL_SECRET_IDENTITY: sut.system.internalKeys.identity,
-    INTERNAL_SECRET_CATALOG: sut.system.internalKeys.catalog,
-    INTERNAL_SECRET_DEVICE: sut.system.internalKeys.device,
-    KEYS_URL: sut.system.keys.server.url,
-    IDENTITY_URL: sut.system.identity.server.url,
-    CATALOG_URL: sut.system.catalog.server.url,
-    DEVICE_URL: sut.system.device.server.url,
-    ...env,
-  });
-}
 
 export interface ClusterView {
   raw: Cluster;

@@ -6,7 +6,8 @@ import { ensureTestCluster } from '@acs/testing';
 import type { ServiceProcess } from '../../bench/src/processes.js';
 import { appKey, bearer, json, newUser as createUser, PASSWORD, type Auth } from '../e2e/actors.js';
 import { startSystemUnderTest, type SystemUnderTest } from '../e2e/system-harness.js';
-import { clusterView, startSecondGateway, type ClusterView } from './cluster-system.js';
+import { startSecondGateway } from '../e2e/second-gateway.js';
+import { clusterView, type ClusterView } from './cluster-system.js';
 
 // Issue 25 item 3: the whole system on a real Redis Cluster (3 primaries, 3 replicas; scripts/
 // start-redis-cluster.sh), REDIS_CLUSTER_NODES in place of REDIS_URL, two gateway processes.

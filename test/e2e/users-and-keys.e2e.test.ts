@@ -4,7 +4,7 @@ import { apiKeyCreatedResponseSchema, apiKeyListResponseSchema } from '@acs/cont
 import { createApiKey } from '@acs/keys-service';
 import { setTrialEnd } from '@acs/identity-service';
 import { startSystemUnderTest, type SystemUnderTest } from './system-harness.js';
-import { startProcess, type ServiceProcess } from '../../bench/src/processes.js';
+import { startSecondGateway } from './second-gateway.js';
 import { PASSWORD, appKey, bearer, json, newUser as createUser, type Auth } from './actors.js';
 
 // Issues 3 and 4 through the gateway: the spec's trial state table, layer 2, and users' API keys.
@@ -152,7 +152,7 @@ describe("users' API keys", () => {
   });
 
   it('every change applies on the very next request, on every gateway process, and lastUsedAt follows', async () => {
-    const second = await startSecondGateway();
+    const second = await startSecondGateway(sut);
     try {
       const user = await newUser();
       const created = apiKeyCreatedResponseSchema.parse(
@@ -191,25 +191,3 @@ describe("users' API keys", () => {
     }
   }, 60_000);
 });
-
-/**
- * A second gateway *process* on the same Redis and services, as a scaled deployment runs it. Its
- * port is a free one and its metrics listener is off: a fixed or random port that something else
- * holds made it exit at start, and the test then waited out its timeout.
- */
-function startSecondGateway(): Promise<ServiceProcess> {
-  return startProcess('second gateway', 'gateway/dist/main.js', {
-    HOST: '127.0.0.1',
-    LOG_LEVEL: 'warn',
-    METRICS_PORT: 'off',
-    REDIS_URL: sut.env.REDIS_URL!,
-    REDIS_PREFIX: sut.env.REDIS_PREFIX!,
-    // The same per-service keys as the system's own gateway: each service verifies with its own.
-    INTERNAL_SECRET_KEYS: sut.system.internalKeys.keys,
-    INTERNAL_SECRET_IDENTITY: sut.system.internalKeys.identity,
-    INTERNAL_SECRET_CATALOG: sut.system.internalKeys.catalog,
-    KEYS_URL: sut.system.keys.server.url,
-    IDENTITY_URL: sut.system.identity.server.url,
-    CATALOG_URL: sut.system.catalog.server.url,
-  });
-}
