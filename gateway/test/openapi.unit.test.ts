@@ -27,6 +27,10 @@ const SPEC_ENDPOINTS = [
   // Not in the spec's table: rolling a key's secret and its daily usage (issue 17).
   ['POST', '/api/ApiKeys/{id}/roll', 'system:full-access', 'role>=1'],
   ['GET', '/api/ApiKeys/{id}/usage', 'system:full-access', 'user'],
+  // Sessions (issue 32).
+  ['GET', '/api/Sessions', 'system:full-access', 'user'],
+  ['DELETE', '/api/Sessions/{id}', 'system:full-access', 'user'],
+  ['POST', '/api/Sessions/EndOthers', 'system:full-access', 'user'],
 ] as const;
 
 const requirement = (route: (typeof ROUTES)[number]): string => {

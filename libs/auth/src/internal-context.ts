@@ -11,6 +11,8 @@ export interface InternalContext {
   scopes: string[];
   /** Present on routes that need a user (layer 2). */
   userId?: number;
+  /** The session of the user's token (its `sid` claim), when it names one. */
+  sessionId?: string;
   /** The user's effective role at this request (0-3), computed by the gateway from current state. */
   role?: number;
   /** The plan type of the user's active subscription (0 when none). */

@@ -14,5 +14,6 @@ export * from './billing.js';
 export * from './row-id.js';
 export * from './rate-limits.js';
 export * from './quota.js';
+export * from './sessions.js';
 export * from './endpoint.js';
 export * from './endpoints/index.js';

@@ -5,6 +5,7 @@ import type { Registry } from '@acs/metrics';
 import type { IdentityDeps } from './domain/deps.js';
 import { internalRoutes } from './routes/internal-routes.js';
 import { userRoutes } from './routes/user-routes.js';
+import { sessionRoutes } from './routes/session-routes.js';
 
 export interface IdentityAppOptions {
   deps: IdentityDeps;
@@ -23,7 +24,7 @@ export function buildIdentityApp({ deps, internalSecret, migrationsDir, metrics 
     service: 'identity',
     logger: deps.logger,
     internalSecret,
-    routers: [userRoutes(deps), internalRoutes(deps)],
+    routers: [userRoutes(deps), sessionRoutes(deps), internalRoutes(deps)],
     metrics,
   });
 }

@@ -15,6 +15,9 @@ import { changeApiKeyEndpoint } from './change-api-key.js';
 import { revokeApiKeyEndpoint } from './revoke-api-key.js';
 import { rollApiKeyEndpoint } from './roll-api-key.js';
 import { apiKeyUsageEndpoint } from './api-key-usage.js';
+import { listSessionsEndpoint } from './list-sessions.js';
+import { endSessionEndpoint } from './end-session.js';
+import { endOtherSessionsEndpoint } from './end-other-sessions.js';
 
 export const ENDPOINTS = [
   loginEndpoint,
@@ -33,6 +36,9 @@ export const ENDPOINTS = [
   revokeApiKeyEndpoint,
   rollApiKeyEndpoint,
   apiKeyUsageEndpoint,
+  listSessionsEndpoint,
+  endSessionEndpoint,
+  endOtherSessionsEndpoint,
 ] as const;
 
 export * from './login.js';
@@ -51,3 +57,6 @@ export * from './change-api-key.js';
 export * from './revoke-api-key.js';
 export * from './roll-api-key.js';
 export * from './api-key-usage.js';
+export * from './list-sessions.js';
+export * from './end-session.js';
+export * from './end-other-sessions.js';

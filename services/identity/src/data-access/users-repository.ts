@@ -12,12 +12,13 @@ interface UserRow {
   subscription_ends_at: Date | null;
   plan_type: number;
   version: number | string;
+  ended_sessions: string[] | null;
   created_at: Date;
   updated_at: Date;
 }
 
 const COLUMNS =
-  'id, email, password_hash, first_name, last_name, account_role, trial_ends_at, subscription_ends_at, plan_type, version, created_at, updated_at';
+  'id, email, password_hash, first_name, last_name, account_role, trial_ends_at, subscription_ends_at, plan_type, version, created_at, updated_at, ended_sessions';
 const U_COLUMNS = COLUMNS.split(', ')
   .map((column) => `u.${column}`)
   .join(', ');
@@ -34,6 +35,7 @@ function fromRow(row: UserRow): User {
     subscriptionEndsAt: row.subscription_ends_at,
     planType: Number(row.plan_type),
     version: Number(row.version),
+    endedSessions: row.ended_sessions ?? [],
     createdAt: row.created_at,
     updatedAt: row.updated_at,
   };

@@ -6,6 +6,7 @@ import type { IdentityDeps } from './deps.js';
 import { addressBucket } from './client-address.js';
 import { LoginThrottledError, beginLoginAttempt, type LoginAttempt } from './login-throttle.js';
 import { issueToken } from './tokens.js';
+import { openSession } from './sessions.js';
 
 /** One answer for an unknown e-mail and a wrong password: the body tells an attacker nothing. */
 export const INVALID_CREDENTIALS = {
@@ -31,7 +32,12 @@ export interface LoginInput {
  * same cost, so both failures take one bcrypt comparison. A success clears the (account, address)
  * count and remembers the address for the account.
  */
-export async function login(deps: IdentityDeps, input: LoginInput, clientIp: string | undefined): Promise<LoginResponse> {
+export async function login(
+  deps: IdentityDeps,
+  input: LoginInput,
+  clientIp: string | undefined,
+  userAgent?: string,
+): Promise<LoginResponse> {
   let attempt: LoginAttempt;
   try {
     attempt = await beginLoginAttempt(deps, input.email, clientIp);
@@ -58,8 +64,10 @@ export async function login(deps: IdentityDeps, input: LoginInput, clientIp: str
 
   const now = nowSeconds();
   const { role, onTrial } = accessAt(user, now);
-  const { token, expiresAt } = await issueToken(deps, user, now);
-  deps.logger.info({ audit: 'user.logged_in', userId: user.id, role }, 'user logged in');
+  // Every sign-in is a session (issue 32), living as long as its token.
+  const sessionId = await openSession(deps, user.id, { userAgent, clientIp }, now + deps.settings.jwtTtlSeconds);
+  const { token, expiresAt } = await issueToken(deps, user, now, sessionId);
+  deps.logger.info({ audit: 'user.logged_in', userId: user.id, role, sessionId }, 'user logged in');
   return {
     token,
     expiresAt: new Date(expiresAt * 1000).toISOString(),

@@ -14,6 +14,8 @@ export interface User {
   subscriptionEndsAt: Date | null;
   planType: number;
   version: number;
+  /** Ids of ended sessions whose tokens may still be unexpired (sessions.ts keeps it pruned). */
+  endedSessions: string[];
   createdAt: Date;
   updatedAt: Date;
 }
@@ -23,7 +25,7 @@ const unixSeconds = (date: Date | null): number | null => (date === null ? null 
 
 /** The projection the gateway reads on every user request (times in Unix seconds). */
 export function toAuthzRecord(user: User): AuthzRecord {
-  return {
+  const record: AuthzRecord = {
     userId: user.id,
     accountRole: user.accountRole,
     trialEndsAt: unixSeconds(user.trialEndsAt),
@@ -31,6 +33,9 @@ export function toAuthzRecord(user: User): AuthzRecord {
     planType: user.planType,
     disabled: false,
   };
+  // Only when there is one: a user who never ended a session reads the same record as before.
+  if (user.endedSessions.length > 0) record.endedSessions = user.endedSessions;
+  return record;
 }
 
 /** Role and trial state at one moment, from the same rules the gateway applies per request. */

@@ -18,7 +18,7 @@ export function userRoutes(deps: IdentityDeps): Router<AppState> {
     ctx.body = toRegisterResponse(user);
   });
   handle(router, loginEndpoint, async (ctx, { body }) => {
-    ctx.body = await login(forRequest(deps, ctx), body, ctx.state.caller?.clientIp);
+    ctx.body = await login(forRequest(deps, ctx), body, ctx.state.caller?.clientIp, ctx.get('user-agent') || undefined);
   });
   return router;
 }
