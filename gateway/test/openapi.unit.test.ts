@@ -31,6 +31,10 @@ const SPEC_ENDPOINTS = [
   ['GET', '/api/Sessions', 'system:full-access', 'user'],
   ['DELETE', '/api/Sessions/{id}', 'system:full-access', 'user'],
   ['POST', '/api/Sessions/EndOthers', 'system:full-access', 'user'],
+  // Password change and reset (issue 32).
+  ['POST', '/api/Users/Password', 'system:full-access', 'user'],
+  ['POST', '/api/Users/PasswordReset', 'auth:login', 'none'],
+  ['POST', '/api/Users/PasswordReset/Complete', 'auth:login', 'none'],
 ] as const;
 
 const requirement = (route: (typeof ROUTES)[number]): string => {

@@ -17,3 +17,4 @@ export * from './quota.js';
 export * from './sessions.js';
 export * from './endpoint.js';
 export * from './endpoints/index.js';
+export * from './passwords.js';

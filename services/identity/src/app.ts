@@ -6,6 +6,7 @@ import type { IdentityDeps } from './domain/deps.js';
 import { internalRoutes } from './routes/internal-routes.js';
 import { userRoutes } from './routes/user-routes.js';
 import { sessionRoutes } from './routes/session-routes.js';
+import { passwordRoutes } from './routes/password-routes.js';
 
 export interface IdentityAppOptions {
   deps: IdentityDeps;
@@ -24,7 +25,7 @@ export function buildIdentityApp({ deps, internalSecret, migrationsDir, metrics 
     service: 'identity',
     logger: deps.logger,
     internalSecret,
-    routers: [userRoutes(deps), sessionRoutes(deps), internalRoutes(deps)],
+    routers: [userRoutes(deps), sessionRoutes(deps), passwordRoutes(deps), internalRoutes(deps)],
     metrics,
   });
 }

@@ -18,6 +18,9 @@ import { apiKeyUsageEndpoint } from './api-key-usage.js';
 import { listSessionsEndpoint } from './list-sessions.js';
 import { endSessionEndpoint } from './end-session.js';
 import { endOtherSessionsEndpoint } from './end-other-sessions.js';
+import { changePasswordEndpoint } from './change-password.js';
+import { requestPasswordResetEndpoint } from './request-password-reset.js';
+import { completePasswordResetEndpoint } from './complete-password-reset.js';
 
 export const ENDPOINTS = [
   loginEndpoint,
@@ -39,6 +42,9 @@ export const ENDPOINTS = [
   listSessionsEndpoint,
   endSessionEndpoint,
   endOtherSessionsEndpoint,
+  changePasswordEndpoint,
+  requestPasswordResetEndpoint,
+  completePasswordResetEndpoint,
 ] as const;
 
 export * from './login.js';
@@ -60,3 +66,6 @@ export * from './api-key-usage.js';
 export * from './list-sessions.js';
 export * from './end-session.js';
 export * from './end-other-sessions.js';
+export * from './change-password.js';
+export * from './request-password-reset.js';
+export * from './complete-password-reset.js';

@@ -1,6 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import { SESSION_ID_PATTERN, type SessionView } from '@acs/contracts';
 import { notFound } from '@acs/errors';
+import type { Queryable } from '@acs/db';
 import {
   endSessions,
   findSession,
@@ -53,15 +54,25 @@ export async function listSessions(deps: UserStore, userId: number, currentId: s
 
 const noSuchSession = () => notFound('No session with this id for this user', 'session_not_found');
 
+/** Which of the user's live sessions to end: one, or all but one (null: every one). */
+export type SessionSelection = { only: string } | { except: string | null };
+
 /**
  * Ends sessions under the user's row lock and writes the recomputed ended list through to the
  * authorization record before the commit: once this answers, every gateway replica refuses the ended
- * tokens on their next request. Returns how many were ended (0: nothing changed, no write).
+ * tokens on their next request. `alsoInTx` runs first in the same transaction (a password change).
+ * Returns how many were ended (0: nothing to write through).
  */
-async function endAndWriteThrough(deps: UserStore, userId: number, which: { only: string } | { except: string | null }): Promise<number> {
+export async function endSessionsWithWriteThrough(
+  deps: UserStore,
+  userId: number,
+  which: SessionSelection,
+  alsoInTx?: (tx: Queryable) => Promise<void>,
+): Promise<number> {
   let ended = 0;
   await changeWithWriteThrough(deps, async (tx) => {
     if (!(await lockUserForSessions(tx, userId))) return null;
+    await alsoInTx?.(tx);
     ended = await endSessions(tx, userId, which);
     return ended > 0 ? refreshEndedSessions(tx, userId) : null;
   });
@@ -72,7 +83,7 @@ async function endAndWriteThrough(deps: UserStore, userId: number, which: { only
 export async function endSession(deps: UserStore, userId: number, sessionId: string): Promise<SessionView> {
   if (!SESSION_ID_PATTERN.test(sessionId)) throw noSuchSession();
   if (!(await findSession(deps.db, userId, sessionId))) throw noSuchSession();
-  const ended = await endAndWriteThrough(deps, userId, { only: sessionId });
+  const ended = await endSessionsWithWriteThrough(deps, userId, { only: sessionId });
   if (ended > 0) deps.logger.info({ audit: 'session.ended', userId, sessionId }, 'session ended');
   const session = await findSession(deps.db, userId, sessionId);
   if (!session) throw noSuchSession();
@@ -81,7 +92,7 @@ export async function endSession(deps: UserStore, userId: number, sessionId: str
 
 /** Ends every session of the user but `keepId` (null: every one, as a password reset does). */
 export async function endOtherSessions(deps: UserStore, userId: number, keepId: string | null): Promise<number> {
-  const ended = await endAndWriteThrough(deps, userId, { except: keepId });
+  const ended = await endSessionsWithWriteThrough(deps, userId, { except: keepId });
   if (ended > 0) deps.logger.info({ audit: 'session.ended_others', userId, kept: keepId, ended }, 'other sessions ended');
   return ended;
 }
