@@ -5,6 +5,10 @@ import {
   apiKeyUsageResponseSchema,
   apiKeyViewSchema,
   catalogPageSchema,
+  changePasswordResponseSchema,
+  completePasswordResetResponseSchema,
+  passwordResetRequestedSchema,
+  sessionViewSchema,
   deviceListResponseSchema,
   deviceSchema,
   loginResponseSchema,
@@ -57,6 +61,30 @@ export function createAccountApi(gateway: GatewayClient) {
     register: async (ctx: CallerContext, account: NewAccount): Promise<void> => {
       await gateway.send(z.unknown(), { ...ctx, method: 'POST', path: '/api/Users/Register', body: account });
     },
+
+    changePassword: async (ctx: CallerContext, currentPassword: string, newPassword: string) =>
+      (
+        await gateway.send(changePasswordResponseSchema, {
+          ...ctx,
+          method: 'POST',
+          path: '/api/Users/Password',
+          body: { currentPassword, newPassword },
+        })
+      ).data,
+    requestPasswordReset: async (ctx: CallerContext, email: string) =>
+      (await gateway.send(passwordResetRequestedSchema, { ...ctx, method: 'POST', path: '/api/Users/PasswordReset', body: { email } }))
+        .data,
+    completePasswordReset: async (ctx: CallerContext, token: string, newPassword: string) =>
+      (
+        await gateway.send(completePasswordResetResponseSchema, {
+          ...ctx,
+          method: 'POST',
+          path: '/api/Users/PasswordReset/Complete',
+          body: { token, newPassword },
+        })
+      ).data,
+    endSession: async (ctx: CallerContext, id: string) =>
+      (await gateway.send(sessionViewSchema, { ...ctx, method: 'DELETE', path: `/api/Sessions/${segment(id)}` })).data,
 
     listKeys: async (ctx: CallerContext) =>
       (await gateway.send(apiKeyListResponseSchema, { ...ctx, method: 'GET', path: '/api/ApiKeys' })).data.items,

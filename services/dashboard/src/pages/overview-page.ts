@@ -68,6 +68,7 @@ ${usageBox(status)}
   <dt>Trial</dt><dd>${status.trialEndsAt ? `active until ${formatTime(status.trialEndsAt)}` : 'none running'}</dd>
   <dt>User id</dt><dd>${account.userId}</dd>
   <dt>Signed in until</dt><dd>${formatTime(account.expiresAt)}</dd>
-</dl>`,
+</dl>
+<p><a href="/account/password">Change your password</a></p>`,
   );
 }

@@ -22,6 +22,7 @@ export function signInPage(chrome: Chrome, values: SignInValues = {}): SafeHtml 
   ${textField({ label: 'Password', name: 'password', type: 'password', attributes: html`required autocomplete="current-password" maxlength="200"` }, errors, focused)}
   <button type="submit">Sign in</button>
 </form>
-<p>No account yet? <a href="/register">Create one</a>.</p>`,
+<p>No account yet? <a href="/register">Create one</a>.</p>
+<p><a href="/forgot-password">Forgot your password?</a></p>`,
   );
 }

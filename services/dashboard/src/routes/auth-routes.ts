@@ -7,6 +7,7 @@ import { signInPage } from '../pages/sign-in-page.js';
 import { notice } from '../session/flash.js';
 import { isSignedIn, signedInSession } from '../session/session.js';
 import { safeNextPath } from './next-path.js';
+import { sessionIdOf } from '../session/token-session.js';
 import { callerOf, chromeFor, chromeForFailure, failureOf, field } from './route-kit.js';
 
 const WRONG_CREDENTIALS = 'The e-mail or password is incorrect.';
@@ -100,8 +101,17 @@ export function authRoutes(api: AccountApi): RouteDefinition<PageHandler>[] {
     {
       method: 'POST',
       pattern: '/sign-out',
-      // The JWT cannot be recalled, but the browser forgets it and the session id changes.
-      handler: async () => redirectTo('/sign-in', { session: null, flash: notice('You are signed out.') }),
+      // The token's session is ended at identity (the token is refused from its next request on, wherever
+      // it was copied to); the browser forgets it and the session id changes. Best effort: the sign-out
+      // never fails because the gateway is away.
+      handler: async (req) => {
+        const sessionId = req.session.token ? sessionIdOf(req.session.token) : null;
+        if (sessionId)
+          await api
+            .endSession(callerOf(req), sessionId)
+            .catch((err: unknown) => req.log.warn({ err }, 'could not end the session at sign-out'));
+        return redirectTo('/sign-in', { session: null, flash: notice('You are signed out.') });
+      },
     },
   ];
 }
