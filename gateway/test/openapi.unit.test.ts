@@ -35,6 +35,10 @@ const SPEC_ENDPOINTS = [
   ['POST', '/api/Users/Password', 'system:full-access', 'user'],
   ['POST', '/api/Users/PasswordReset', 'auth:login', 'none'],
   ['POST', '/api/Users/PasswordReset/Complete', 'auth:login', 'none'],
+  // E-mail verification and the account's own view (issue 32).
+  ['POST', '/api/Users/VerifyEmail', 'auth:login', 'none'],
+  ['POST', '/api/Users/VerifyEmail/Resend', 'system:full-access', 'user'],
+  ['GET', '/api/Users/Me', 'system:full-access', 'user'],
 ] as const;
 
 const requirement = (route: (typeof ROUTES)[number]): string => {

@@ -50,6 +50,8 @@ function admitUser(ex: ApiExchange, deps: PipelineDeps, minRole: number, verifie
   context.userId = authz.userId;
   // Identity marks the caller's own session (GET /api/Sessions); other services ignore it.
   if (verified.sessionId !== undefined) context.sessionId = verified.sessionId;
+  // The keys service refuses key creation to unverified addresses where the operator requires it.
+  if (authz.emailUnverified === true) context.emailUnverified = true;
   context.role = effectiveRole(authz, now);
   context.planType = currentPlanType(authz, now);
   return undefined;

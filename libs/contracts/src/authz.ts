@@ -26,6 +26,8 @@ export const authzRecordSchema = z.object({
    * `sid` is here is refused. Pruned as the tokens age out; absent when empty, so most records do not grow.
    */
   endedSessions: z.array(z.string()).optional(),
+  /** Present (true) while the account's e-mail address is not verified (issue 32); absent once it is. */
+  emailUnverified: z.literal(true).optional(),
 });
 export type AuthzRecord = z.infer<typeof authzRecordSchema>;
 

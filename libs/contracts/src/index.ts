@@ -18,3 +18,4 @@ export * from './sessions.js';
 export * from './endpoint.js';
 export * from './endpoints/index.js';
 export * from './passwords.js';
+export * from './email-verification.js';

@@ -7,6 +7,7 @@ import { internalRoutes } from './routes/internal-routes.js';
 import { userRoutes } from './routes/user-routes.js';
 import { sessionRoutes } from './routes/session-routes.js';
 import { passwordRoutes } from './routes/password-routes.js';
+import { verificationRoutes } from './routes/verification-routes.js';
 
 export interface IdentityAppOptions {
   deps: IdentityDeps;
@@ -25,7 +26,7 @@ export function buildIdentityApp({ deps, internalSecret, migrationsDir, metrics 
     service: 'identity',
     logger: deps.logger,
     internalSecret,
-    routers: [userRoutes(deps), sessionRoutes(deps), passwordRoutes(deps), internalRoutes(deps)],
+    routers: [userRoutes(deps), sessionRoutes(deps), passwordRoutes(deps), verificationRoutes(deps), internalRoutes(deps)],
     metrics,
   });
 }

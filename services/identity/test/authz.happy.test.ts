@@ -29,6 +29,8 @@ describe('POST /internal/users/authz (the gateway on a cache miss)', () => {
       subscriptionEndsAt: null,
       planType: 0,
       disabled: false,
+      // A new account's address is not verified yet (issue 32).
+      emailUnverified: true,
     });
     expect(await identity.cachedAuthz(user.id)).toEqual(original);
   });

@@ -72,6 +72,8 @@ describe('POST /api/Users/Register', () => {
         subscriptionEndsAt: null,
         planType: 0,
         disabled: false,
+        // A new account's address is not verified yet (issue 32).
+        emailUnverified: true,
       },
       ttlSeconds: expect.any(Number),
     });

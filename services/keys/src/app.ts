@@ -17,6 +17,8 @@ export interface KeysAppOptions {
   rateLimitCeiling?: RateLimits | null;
   /** KEY_MAX_LIFETIME_DAYS: how far ahead a user's key may expire; null: no maximum. */
   maxLifetimeDays?: number | null;
+  /** REQUIRE_VERIFIED_EMAIL_FOR_KEYS: users create keys only once their e-mail address is verified. */
+  requireVerifiedEmail?: boolean;
   metrics: Registry;
 }
 
@@ -27,6 +29,7 @@ export function buildKeysApp({
   keysPerUser,
   rateLimitCeiling = null,
   maxLifetimeDays = null,
+  requireVerifiedEmail = false,
   metrics,
 }: KeysAppOptions): Koa<AppState> {
   return createHttpApp({
@@ -37,7 +40,7 @@ export function buildKeysApp({
     service: 'keys',
     logger: deps.logger,
     internalSecret,
-    routers: [internalRoutes(deps), apiKeyRoutes(deps, { keysPerUser, rateLimitCeiling, maxLifetimeDays })],
+    routers: [internalRoutes(deps), apiKeyRoutes(deps, { keysPerUser, rateLimitCeiling, maxLifetimeDays, requireVerifiedEmail })],
     metrics,
   });
 }

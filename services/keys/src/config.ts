@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { redisFields, serviceFields } from '@acs/config';
+import { booleanFlag, redisFields, serviceFields } from '@acs/config';
 import { KEY_PREFIX_PATTERN } from '@acs/auth';
 import { rateLimitsEnv } from '@acs/contracts';
 
@@ -14,6 +14,8 @@ export const keysConfigSchema = z
     RATE_LIMIT_CEILING: rateLimitsEnv(),
     /** The longest lifetime a user may give a new key (expiresAt at most this many days ahead); unset: no maximum. */
     KEY_MAX_LIFETIME_DAYS: z.coerce.number().int().positive().max(36_500).optional(),
+    /** Users create keys only once their e-mail address is verified (403 email_unverified before); operators' CLI keys are not bound by it. */
+    REQUIRE_VERIFIED_EMAIL_FOR_KEYS: booleanFlag(false),
     SEED_API_KEY: z.string().optional(),
     SEED_API_SECRET: z.string().min(32, 'expected at least 32 characters').optional(),
     SEED_API_SCOPES: z.string().default('system:full-access'),

@@ -57,6 +57,7 @@ export async function startKeysService(config: KeysConfig, logger: Logger, cache
       keysPerUser: config.KEYS_PER_USER,
       rateLimitCeiling: config.RATE_LIMIT_CEILING,
       maxLifetimeDays: config.KEY_MAX_LIFETIME_DAYS ?? null,
+      requireVerifiedEmail: config.REQUIRE_VERIFIED_EMAIL_FOR_KEYS,
       metrics: createMetricsRegistry('keys'),
     });
     const server = await listen(app.callback(), config.PORT, config.HOST);

@@ -21,6 +21,9 @@ import { endOtherSessionsEndpoint } from './end-other-sessions.js';
 import { changePasswordEndpoint } from './change-password.js';
 import { requestPasswordResetEndpoint } from './request-password-reset.js';
 import { completePasswordResetEndpoint } from './complete-password-reset.js';
+import { verifyEmailEndpoint } from './verify-email.js';
+import { resendVerificationEndpoint } from './resend-verification.js';
+import { getAccountEndpoint } from './get-account.js';
 
 export const ENDPOINTS = [
   loginEndpoint,
@@ -45,6 +48,9 @@ export const ENDPOINTS = [
   changePasswordEndpoint,
   requestPasswordResetEndpoint,
   completePasswordResetEndpoint,
+  verifyEmailEndpoint,
+  resendVerificationEndpoint,
+  getAccountEndpoint,
 ] as const;
 
 export * from './login.js';
@@ -69,3 +75,6 @@ export * from './end-other-sessions.js';
 export * from './change-password.js';
 export * from './request-password-reset.js';
 export * from './complete-password-reset.js';
+export * from './verify-email.js';
+export * from './resend-verification.js';
+export * from './get-account.js';

@@ -13,12 +13,13 @@ interface UserRow {
   plan_type: number;
   version: number | string;
   ended_sessions: string[] | null;
+  email_verified_at: Date | null;
   created_at: Date;
   updated_at: Date;
 }
 
 const COLUMNS =
-  'id, email, password_hash, first_name, last_name, account_role, trial_ends_at, subscription_ends_at, plan_type, version, created_at, updated_at, ended_sessions';
+  'id, email, password_hash, first_name, last_name, account_role, trial_ends_at, subscription_ends_at, plan_type, version, created_at, updated_at, ended_sessions, email_verified_at';
 const U_COLUMNS = COLUMNS.split(', ')
   .map((column) => `u.${column}`)
   .join(', ');
@@ -36,6 +37,7 @@ function fromRow(row: UserRow): User {
     planType: Number(row.plan_type),
     version: Number(row.version),
     endedSessions: row.ended_sessions ?? [],
+    emailVerifiedAt: row.email_verified_at,
     createdAt: row.created_at,
     updatedAt: row.updated_at,
   };

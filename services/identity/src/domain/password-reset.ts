@@ -1,4 +1,3 @@
-import { createHash, randomBytes } from 'node:crypto';
 import { badRequest } from '@acs/errors';
 import { findUserByEmail, findUserById } from '../data-access/users-repository.js';
 import {
@@ -12,14 +11,12 @@ import type { IdentityDeps } from './deps.js';
 import { assertPasswordPolicy } from './password-policy.js';
 import { beginLoginAttempt } from './login-throttle.js';
 import { endSessionsWithWriteThrough } from './sessions.js';
+import { hashMailedToken, newMailedToken } from './mailed-token.js';
 
 export const RESET_TOKEN_SECONDS = 15 * 60;
 
 export const RESET_REQUESTED_MESSAGE =
   'If an account has this e-mail address, a link to reset its password is on its way. The link is valid for 15 minutes.';
-
-/** The token is 256 random bits: a fast hash is enough (nothing to brute-force), and the table holds no usable token. */
-const hashToken = (token: string): Buffer => createHash('sha256').update(token, 'utf8').digest();
 
 /**
  * Counted like a failed sign-in for the (e-mail, address) pair, the address and the account (login-throttle.ts),
@@ -39,8 +36,8 @@ async function sendResetLink(deps: IdentityDeps, email: string): Promise<void> {
     deps.logger.info({ audit: 'user.password_reset_requested', known: false }, 'password reset requested for an unknown address');
     return;
   }
-  const token = randomBytes(32).toString('base64url');
-  await insertPasswordReset(deps.db, hashToken(token), user.id, new Date(Date.now() + RESET_TOKEN_SECONDS * 1000));
+  const token = newMailedToken();
+  await insertPasswordReset(deps.db, hashMailedToken(token), user.id, new Date(Date.now() + RESET_TOKEN_SECONDS * 1000));
   const link = `${deps.settings.dashboardUrl}/reset-password?token=${token}`;
   await deps.mailer.send({
     to: user.email,
@@ -62,7 +59,7 @@ const invalidResetToken = () =>
  * the account before the reset is signed out).
  */
 export async function completePasswordReset(deps: IdentityDeps, token: string, newPassword: string): Promise<{ endedSessions: number }> {
-  const tokenHash = hashToken(token);
+  const tokenHash = hashMailedToken(token);
   // Read without spending it first, so a new password the policy refuses leaves the link usable.
   const userId = await findPasswordResetUser(deps.db, tokenHash);
   const user = userId === null ? null : await findUserById(deps.db, userId);

@@ -16,6 +16,8 @@ export interface User {
   version: number;
   /** Ids of ended sessions whose tokens may still be unexpired (sessions.ts keeps it pruned). */
   endedSessions: string[];
+  /** Null until the owner follows the verification link (issue 32). */
+  emailVerifiedAt: Date | null;
   createdAt: Date;
   updatedAt: Date;
 }
@@ -35,6 +37,7 @@ export function toAuthzRecord(user: User): AuthzRecord {
   };
   // Only when there is one: a user who never ended a session reads the same record as before.
   if (user.endedSessions.length > 0) record.endedSessions = user.endedSessions;
+  if (user.emailVerifiedAt === null) record.emailUnverified = true;
   return record;
 }
 
