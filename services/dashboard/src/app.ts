@@ -20,6 +20,7 @@ import { keyRoutes } from './routes/key-routes.js';
 import { overviewRoutes } from './routes/overview-routes.js';
 import { subscriptionRoutes } from './routes/subscription-routes.js';
 import { passwordRoutes } from './routes/password-routes.js';
+import { verificationRoutes } from './routes/verification-routes.js';
 import type { Flash } from './session/flash.js';
 import type { SessionCookies } from './session/session-cookies.js';
 import { anonymousSession, isSignedIn, type Session } from './session/session.js';
@@ -70,6 +71,7 @@ export function createDashboardHandler(deps: DashboardAppDeps): RequestListener 
     ...subscriptionRoutes(api),
     ...deviceRoutes(api),
     ...passwordRoutes(api, deps.devMailboxFile ?? null),
+    ...verificationRoutes(api),
   ]);
   const serveFixed = createFixedRoutes(deps);
 

@@ -97,6 +97,9 @@ describe('signed out', () => {
     await open('/reset-password?token=AAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAA');
     expect(await heading()).toBe('Choose a new password');
     await auditPage(page, 'reset-password', figures);
+    await open('/verify-email?token=AAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAA');
+    expect(await heading()).toBe('Verify your e-mail address');
+    await auditPage(page, 'verify-email', figures);
     await open('/dev/mailbox');
     expect(await heading()).toBe('Dev mailbox');
     await auditPage(page, 'dev-mailbox', figures);

@@ -100,3 +100,30 @@ describe('sign-out', () => {
     expect(await sessions()).toBe(1);
   });
 });
+
+describe('e-mail verification in the dashboard', () => {
+  it('the overview says the address is unverified; the link from the mailbox verifies it with a button', async () => {
+    const browser = system.browser();
+    const { email, page } = await registerUser(browser);
+    expect(textOf(page.html)).toContain('Your e-mail address is not verified');
+    const again = await browser.post('/account/verification', {});
+    expect(textOf(again.html)).toContain('A link to verify your e-mail address is on its way.');
+
+    let link: string | undefined;
+    for (let i = 0; i < 50 && !link; i++) {
+      const mailbox = await browser.get('/dev/mailbox');
+      link = mailbox.html
+        .split('<article class="mail">')
+        .find((m) => m.includes(email) && m.includes('verify-email'))
+        ?.match(/href="(http:\/\/127\.0\.0\.1:8086\/verify-email\?token=[A-Za-z0-9_-]+)"/)?.[1];
+      if (!link) await new Promise((resolve) => setTimeout(resolve, 100));
+    }
+    expect(link).toBeDefined();
+    const url = new URL(link!);
+    const form = await browser.get(url.pathname + url.search);
+    expect(textOf(form.html)).toContain('Confirm that this address is yours.');
+    const done = await browser.post('/verify-email', { token: url.searchParams.get('token')! });
+    expect(textOf(done.html)).toContain(`Thank you: ${email} is verified.`);
+    expect(textOf((await browser.get('/')).html)).not.toContain('not verified');
+  });
+});

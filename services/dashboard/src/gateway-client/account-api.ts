@@ -4,7 +4,10 @@ import {
   apiKeyRolledResponseSchema,
   apiKeyUsageResponseSchema,
   apiKeyViewSchema,
+  accountViewSchema,
   catalogPageSchema,
+  verificationSentSchema,
+  verifyEmailResponseSchema,
   changePasswordResponseSchema,
   completePasswordResetResponseSchema,
   passwordResetRequestedSchema,
@@ -83,6 +86,12 @@ export function createAccountApi(gateway: GatewayClient) {
           body: { token, newPassword },
         })
       ).data,
+    getAccount: async (ctx: CallerContext) =>
+      (await gateway.send(accountViewSchema, { ...ctx, method: 'GET', path: '/api/Users/Me' })).data,
+    resendVerification: async (ctx: CallerContext) =>
+      (await gateway.send(verificationSentSchema, { ...ctx, method: 'POST', path: '/api/Users/VerifyEmail/Resend' })).data,
+    verifyEmail: async (ctx: CallerContext, token: string) =>
+      (await gateway.send(verifyEmailResponseSchema, { ...ctx, method: 'POST', path: '/api/Users/VerifyEmail', body: { token } })).data,
     endSession: async (ctx: CallerContext, id: string) =>
       (await gateway.send(sessionViewSchema, { ...ctx, method: 'DELETE', path: `/api/Sessions/${segment(id)}` })).data,
 

@@ -2,7 +2,7 @@ import type { AccountStatus } from '../account/account-status.js';
 import type { AccountSummary } from '../account/account-summary.js';
 import { html, type SafeHtml } from './html.js';
 import { formatTime, planTypeName, roleName } from './labels.js';
-import { layout, type Chrome } from './layout.js';
+import { csrfField, layout, type Chrome } from './layout.js';
 
 const periodEnd = (status: AccountStatus): string =>
   status.subscription?.currentPeriodEnd ? `until ${formatTime(status.subscription.currentPeriodEnd)}` : 'for life';
@@ -51,11 +51,27 @@ function usageBox(status: AccountStatus): SafeHtml {
 }
 
 /** What the user can do now and why: role, trial, subscription, keys in use, this period's usage. */
-export function overviewPage(chrome: Chrome, account: AccountSummary, status: AccountStatus): SafeHtml {
+/** An unverified address (issue 32): said first, with the way to a new link. */
+function verificationBox(chrome: Chrome, emailVerified: boolean | null): SafeHtml {
+  if (emailVerified !== false) return html``;
+  return html`<section class="notice" aria-labelledby="verify-heading">
+  <h2 id="verify-heading">Your e-mail address is not verified</h2>
+  <p>Open the link we sent you at registration. Some features (such as creating API keys) may need a verified address.</p>
+  <form method="post" action="/account/verification">${csrfField(chrome.csrfToken)}<button type="submit">Send the link again</button></form>
+</section>`;
+}
+
+export function overviewPage(
+  chrome: Chrome,
+  account: AccountSummary,
+  status: AccountStatus,
+  emailVerified: boolean | null = null,
+): SafeHtml {
   return layout(
     'Overview',
     chrome,
-    html`<ul class="can-do">
+    html`${verificationBox(chrome, emailVerified)}
+<ul class="can-do">
 ${keysBox(status)}
 ${subscriptionBox(status)}
 <li><h2>Devices</h2><p class="yes">You can register devices</p><p>Every account can. <a href="/devices">Your devices</a></p></li>

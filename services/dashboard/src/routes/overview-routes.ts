@@ -20,13 +20,15 @@ export function overviewRoutes(api: AccountApi): RouteDefinition<PageHandler>[] 
     const account = summarizeToken(token);
     if (!account) return sessionEnded();
     const caller = callerOf(req);
-    const [subscriptions, keys] = await Promise.all([
+    const [subscriptions, keys, me] = await Promise.all([
       api.listSubscriptions(caller).catch(() => null),
       api
         .listKeys(caller)
         .catch((err: unknown): ApiKeyView[] | 'not-allowed' | null =>
           isGatewayError(err) && isInsufficientRole(err) ? 'not-allowed' : null,
         ),
+      // Unknown (null) when identity cannot be asked: the page then says nothing about the address.
+      api.getAccount(caller).catch(() => null),
     ]);
     let usages = null;
     if (Array.isArray(keys)) {
@@ -35,7 +37,7 @@ export function overviewRoutes(api: AccountApi): RouteDefinition<PageHandler>[] 
       usages = await Promise.all(keys.map((key) => api.keyUsage(caller, key.id, days))).catch(() => null);
     }
     const status = accountStatus({ account, subscriptions, keys, usages });
-    return showPage(overviewPage(chromeFor(req), account, status));
+    return showPage(overviewPage(chromeFor(req), account, status, me ? me.emailVerified : null));
   }
 
   return [
