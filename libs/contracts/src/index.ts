@@ -19,3 +19,4 @@ export * from './endpoint.js';
 export * from './endpoints/index.js';
 export * from './passwords.js';
 export * from './email-verification.js';
+export * from './two-factor.js';

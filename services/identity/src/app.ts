@@ -8,6 +8,7 @@ import { userRoutes } from './routes/user-routes.js';
 import { sessionRoutes } from './routes/session-routes.js';
 import { passwordRoutes } from './routes/password-routes.js';
 import { verificationRoutes } from './routes/verification-routes.js';
+import { twoFactorRoutes } from './routes/two-factor-routes.js';
 
 export interface IdentityAppOptions {
   deps: IdentityDeps;
@@ -26,7 +27,14 @@ export function buildIdentityApp({ deps, internalSecret, migrationsDir, metrics 
     service: 'identity',
     logger: deps.logger,
     internalSecret,
-    routers: [userRoutes(deps), sessionRoutes(deps), passwordRoutes(deps), verificationRoutes(deps), internalRoutes(deps)],
+    routers: [
+      userRoutes(deps),
+      sessionRoutes(deps),
+      passwordRoutes(deps),
+      verificationRoutes(deps),
+      twoFactorRoutes(deps),
+      internalRoutes(deps),
+    ],
     metrics,
   });
 }

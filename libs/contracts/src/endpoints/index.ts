@@ -24,6 +24,9 @@ import { completePasswordResetEndpoint } from './complete-password-reset.js';
 import { verifyEmailEndpoint } from './verify-email.js';
 import { resendVerificationEndpoint } from './resend-verification.js';
 import { getAccountEndpoint } from './get-account.js';
+import { enrollTwoFactorEndpoint } from './enroll-two-factor.js';
+import { confirmTwoFactorEndpoint } from './confirm-two-factor.js';
+import { completeTwoFactorLoginEndpoint } from './complete-two-factor-login.js';
 
 export const ENDPOINTS = [
   loginEndpoint,
@@ -51,6 +54,9 @@ export const ENDPOINTS = [
   verifyEmailEndpoint,
   resendVerificationEndpoint,
   getAccountEndpoint,
+  enrollTwoFactorEndpoint,
+  confirmTwoFactorEndpoint,
+  completeTwoFactorLoginEndpoint,
 ] as const;
 
 export * from './login.js';
@@ -78,3 +84,6 @@ export * from './complete-password-reset.js';
 export * from './verify-email.js';
 export * from './resend-verification.js';
 export * from './get-account.js';
+export * from './enroll-two-factor.js';
+export * from './confirm-two-factor.js';
+export * from './complete-two-factor-login.js';

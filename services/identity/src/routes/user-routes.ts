@@ -21,7 +21,10 @@ export function userRoutes(deps: IdentityDeps): Router<AppState> {
     ctx.body = toRegisterResponse(user);
   });
   handle(router, loginEndpoint, async (ctx, { body }) => {
-    ctx.body = await login(forRequest(deps, ctx), body, ctx.state.caller?.clientIp, ctx.get('user-agent') || undefined);
+    const answer = await login(forRequest(deps, ctx), body, ctx.state.caller?.clientIp, ctx.get('user-agent') || undefined);
+    // A two-factor account's challenge (issue 32): 202, no token yet.
+    if ('twoFactorRequired' in answer) ctx.status = 202;
+    ctx.body = answer;
   });
   return router;
 }
