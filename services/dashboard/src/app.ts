@@ -21,6 +21,7 @@ import { overviewRoutes } from './routes/overview-routes.js';
 import { subscriptionRoutes } from './routes/subscription-routes.js';
 import { passwordRoutes } from './routes/password-routes.js';
 import { verificationRoutes } from './routes/verification-routes.js';
+import { twoFactorRoutes } from './routes/two-factor-routes.js';
 import type { Flash } from './session/flash.js';
 import type { SessionCookies } from './session/session-cookies.js';
 import { anonymousSession, isSignedIn, type Session } from './session/session.js';
@@ -72,6 +73,7 @@ export function createDashboardHandler(deps: DashboardAppDeps): RequestListener 
     ...deviceRoutes(api),
     ...passwordRoutes(api, deps.devMailboxFile ?? null),
     ...verificationRoutes(api),
+    ...twoFactorRoutes(api),
   ]);
   const serveFixed = createFixedRoutes(deps);
 

@@ -138,6 +138,10 @@ describe('signed in', () => {
     await open('/account/password');
     expect(await heading()).toBe('Change your password');
     await auditPage(page, 'change-password', figures);
+    await open('/account/two-factor');
+    await page.getByRole('button', { name: 'Set up two-factor sign-in' }).click();
+    expect(await page.locator('#two-factor-secret').innerText()).toMatch(/^[A-Z2-7]{32}$/);
+    await auditPage(page, 'two-factor-enroll', figures);
   }, 120_000);
 
   it('creates three keys; the key page shows the secret once, a working copy button and a curl line the key may call', async () => {

@@ -14,7 +14,10 @@ import {
   sessionViewSchema,
   deviceListResponseSchema,
   deviceSchema,
+  loginChallengeSchema,
   loginResponseSchema,
+  twoFactorConfirmedSchema,
+  twoFactorEnrollmentSchema,
   subscriptionListResponseSchema,
   subscriptionPlanListResponseSchema,
   subscriptionViewSchema,
@@ -57,8 +60,29 @@ const segment = encodeURIComponent;
  */
 export function createAccountApi(gateway: GatewayClient) {
   return {
+    /** The token, or for an account with two-factor sign-in the challenge its code completes (issue 32). */
     login: async (ctx: CallerContext, email: string, password: string) =>
-      (await gateway.send(loginResponseSchema, { ...ctx, method: 'POST', path: '/api/Users/Login', body: { email, password } })).data,
+      (
+        await gateway.send(z.union([loginResponseSchema, loginChallengeSchema]), {
+          ...ctx,
+          method: 'POST',
+          path: '/api/Users/Login',
+          body: { email, password },
+        })
+      ).data,
+    completeTwoFactorLogin: async (ctx: CallerContext, challenge: string, answer: { code: string } | { recoveryCode: string }) =>
+      (
+        await gateway.send(loginResponseSchema, {
+          ...ctx,
+          method: 'POST',
+          path: '/api/Users/Login/TwoFactor',
+          body: { challenge, ...answer },
+        })
+      ).data,
+    enrollTwoFactor: async (ctx: CallerContext) =>
+      (await gateway.send(twoFactorEnrollmentSchema, { ...ctx, method: 'POST', path: '/api/Users/TwoFactor/Enroll' })).data,
+    confirmTwoFactor: async (ctx: CallerContext, code: string) =>
+      (await gateway.send(twoFactorConfirmedSchema, { ...ctx, method: 'POST', path: '/api/Users/TwoFactor/Confirm', body: { code } })).data,
     // Any 2xx will do, whatever its body: identity may acknowledge a taken e-mail exactly like a
     // new account (nothing is shown from the answer; the sign-in that follows is the proof).
     register: async (ctx: CallerContext, account: NewAccount): Promise<void> => {
