@@ -16,11 +16,11 @@ const VERIFICATION_SECONDS = 7 * 24 * 3600;
 const RESEND_WINDOW_SECONDS = 3600;
 const MAX_LINKS_PER_WINDOW = 5;
 
-export const VERIFICATION_SENT = 'A link to verify your e-mail address is on its way. It is valid for 7 days.';
+const VERIFICATION_SENT = 'A link to verify your e-mail address is on its way. It is valid for 7 days.';
 const ALREADY_VERIFIED = 'Your e-mail address is already verified.';
 
 /** Sends the link (registration, or the owner asking again); the token is stored hashed, valid 7 days, once. */
-export async function sendVerificationLink(deps: IdentityDeps, user: User): Promise<void> {
+async function sendVerificationLink(deps: IdentityDeps, user: User): Promise<void> {
   const token = newMailedToken();
   await insertEmailVerification(deps.db, hashMailedToken(token), user.id, new Date(Date.now() + VERIFICATION_SECONDS * 1000));
   await deps.mailer.send({

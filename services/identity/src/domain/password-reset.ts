@@ -13,9 +13,9 @@ import { beginLoginAttempt } from './login-throttle.js';
 import { endSessionsWithWriteThrough } from './sessions.js';
 import { hashMailedToken, newMailedToken } from './mailed-token.js';
 
-export const RESET_TOKEN_SECONDS = 15 * 60;
+const RESET_TOKEN_SECONDS = 15 * 60;
 
-export const RESET_REQUESTED_MESSAGE =
+const RESET_REQUESTED_MESSAGE =
   'If an account has this e-mail address, a link to reset its password is on its way. The link is valid for 15 minutes.';
 
 /**

@@ -17,7 +17,7 @@ import { deviceLabel } from './device-label.js';
 import { changeWithWriteThrough } from './write-through.js';
 
 /** last_seen_at moves at most this often: a session's activity to the nearest few minutes, not a write per request. */
-export const LAST_SEEN_EVERY_SECONDS = 300;
+const LAST_SEEN_EVERY_SECONDS = 300;
 
 /** 72 random bits as 12 base64url characters (SESSION_ID_PATTERN). */
 const newSessionId = (): string => randomBytes(9).toString('base64url');
