@@ -22,6 +22,7 @@ import { subscriptionRoutes } from './routes/subscription-routes.js';
 import { passwordRoutes } from './routes/password-routes.js';
 import { verificationRoutes } from './routes/verification-routes.js';
 import { twoFactorRoutes } from './routes/two-factor-routes.js';
+import { exportRoutes } from './routes/export-routes.js';
 import type { Flash } from './session/flash.js';
 import type { SessionCookies } from './session/session-cookies.js';
 import { anonymousSession, isSignedIn, type Session } from './session/session.js';
@@ -74,6 +75,7 @@ export function createDashboardHandler(deps: DashboardAppDeps): RequestListener 
     ...passwordRoutes(api, deps.devMailboxFile ?? null),
     ...verificationRoutes(api),
     ...twoFactorRoutes(api),
+    ...exportRoutes(api),
   ]);
   const serveFixed = createFixedRoutes(deps);
 

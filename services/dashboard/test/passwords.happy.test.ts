@@ -127,3 +127,27 @@ describe('e-mail verification in the dashboard', () => {
     expect(textOf((await browser.get('/')).html)).not.toContain('not verified');
   });
 });
+
+describe('account export', () => {
+  it('downloads the account, sessions, keys (no secrets), devices and subscriptions as one JSON file', async () => {
+    const browser = system.browser();
+    const { email } = await registerUser(browser);
+    await browser.get('/keys/new');
+    const created = await browser.post('/keys', { name: 'exported', scopes: ['read:devices'], environment: 'test' });
+    expect(created.status).toBe(200);
+    const download = await browser.get('/account/export');
+    expect(download.status).toBe(200);
+    expect(download.headers.get('content-type')).toContain('application/json');
+    expect(download.headers.get('content-disposition')).toMatch(/^attachment; filename="account-\d+-\d{4}-\d{2}-\d{2}\.json"$/);
+    const data = JSON.parse(download.html) as Record<string, unknown> & {
+      account: { email: string };
+      sessions: { current: boolean }[];
+      apiKeys: { name: string; secret?: string }[];
+    };
+    expect(data.account.email).toBe(email);
+    expect(data.sessions.filter((s) => s.current)).toHaveLength(1);
+    expect(data.apiKeys.map((k) => k.name)).toEqual(['exported']);
+    expect(data.apiKeys[0]!.secret).toBeUndefined();
+    expect(data).toMatchObject({ devices: [], subscriptions: [] });
+  });
+});

@@ -11,6 +11,7 @@ import {
   changePasswordResponseSchema,
   completePasswordResetResponseSchema,
   passwordResetRequestedSchema,
+  sessionListSchema,
   sessionViewSchema,
   deviceListResponseSchema,
   deviceSchema,
@@ -116,6 +117,8 @@ export function createAccountApi(gateway: GatewayClient) {
       (await gateway.send(verificationSentSchema, { ...ctx, method: 'POST', path: '/api/Users/VerifyEmail/Resend' })).data,
     verifyEmail: async (ctx: CallerContext, token: string) =>
       (await gateway.send(verifyEmailResponseSchema, { ...ctx, method: 'POST', path: '/api/Users/VerifyEmail', body: { token } })).data,
+    listSessions: async (ctx: CallerContext) =>
+      (await gateway.send(sessionListSchema, { ...ctx, method: 'GET', path: '/api/Sessions' })).data.items,
     endSession: async (ctx: CallerContext, id: string) =>
       (await gateway.send(sessionViewSchema, { ...ctx, method: 'DELETE', path: `/api/Sessions/${segment(id)}` })).data,
 
