@@ -23,6 +23,7 @@ import { passwordRoutes } from './routes/password-routes.js';
 import { verificationRoutes } from './routes/verification-routes.js';
 import { twoFactorRoutes } from './routes/two-factor-routes.js';
 import { exportRoutes } from './routes/export-routes.js';
+import { sessionRoutes } from './routes/session-routes.js';
 import type { Flash } from './session/flash.js';
 import type { SessionCookies } from './session/session-cookies.js';
 import { anonymousSession, isSignedIn, type Session } from './session/session.js';
@@ -76,6 +77,7 @@ export function createDashboardHandler(deps: DashboardAppDeps): RequestListener 
     ...verificationRoutes(api),
     ...twoFactorRoutes(api),
     ...exportRoutes(api),
+    ...sessionRoutes(api),
   ]);
   const serveFixed = createFixedRoutes(deps);
 

@@ -138,6 +138,9 @@ describe('signed in', () => {
     await open('/account/password');
     expect(await heading()).toBe('Change your password');
     await auditPage(page, 'change-password', figures);
+    await open('/account/sessions');
+    expect(await heading()).toBe('Where you are signed in');
+    await auditPage(page, 'sessions', figures, { phoneAxe: true });
     await open('/account/two-factor');
     await page.getByRole('button', { name: 'Set up two-factor sign-in' }).click();
     expect(await page.locator('#two-factor-secret').innerText()).toMatch(/^[A-Z2-7]{32}$/);

@@ -151,3 +151,32 @@ describe('account export', () => {
     expect(data).toMatchObject({ devices: [], subscriptions: [] });
   });
 });
+
+describe('sessions in the dashboard', () => {
+  it('lists where the user is signed in; ending a session signs that browser out; ending all others keeps this one', async () => {
+    const laptop = system.browser();
+    const { email } = await registerUser(laptop);
+    const phone = system.browser();
+    await signIn(phone, email);
+    const tablet = system.browser();
+    await signIn(tablet, email);
+
+    const listed = await laptop.get('/account/sessions');
+    expect(listed.status).toBe(200);
+    expect(textOf(listed.html)).toContain('This browser');
+    const ends = [...listed.html.matchAll(/action="\/account\/sessions\/([A-Za-z0-9_-]{12})\/end"/g)].map((m) => m[1]!);
+    expect(ends).toHaveLength(2);
+    // The newest other session is the tablet's (newest first).
+    const one = await laptop.post(`/account/sessions/${ends[0]}/end`, {});
+    expect(one.path).toBe('/account/sessions');
+    expect(textOf(one.html)).toContain('is ended.');
+    expect((await tablet.get('/keys')).path).toBe('/sign-in');
+    expect((await phone.get('/keys')).path).toBe('/keys');
+
+    const rest = await laptop.post('/account/sessions/end-others', {});
+    expect(textOf(rest.html)).toContain('1 other session is ended.');
+    expect(textOf(rest.html)).toContain('No other sessions.');
+    expect((await phone.get('/keys')).path).toBe('/sign-in');
+    expect((await laptop.get('/keys')).path).toBe('/keys');
+  });
+});

@@ -11,6 +11,7 @@ import {
   changePasswordResponseSchema,
   completePasswordResetResponseSchema,
   passwordResetRequestedSchema,
+  endOtherSessionsResponseSchema,
   sessionListSchema,
   sessionViewSchema,
   deviceListResponseSchema,
@@ -119,6 +120,8 @@ export function createAccountApi(gateway: GatewayClient) {
       (await gateway.send(verifyEmailResponseSchema, { ...ctx, method: 'POST', path: '/api/Users/VerifyEmail', body: { token } })).data,
     listSessions: async (ctx: CallerContext) =>
       (await gateway.send(sessionListSchema, { ...ctx, method: 'GET', path: '/api/Sessions' })).data.items,
+    endOtherSessions: async (ctx: CallerContext) =>
+      (await gateway.send(endOtherSessionsResponseSchema, { ...ctx, method: 'POST', path: '/api/Sessions/EndOthers' })).data,
     endSession: async (ctx: CallerContext, id: string) =>
       (await gateway.send(sessionViewSchema, { ...ctx, method: 'DELETE', path: `/api/Sessions/${segment(id)}` })).data,
 

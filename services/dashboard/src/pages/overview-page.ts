@@ -85,6 +85,6 @@ ${usageBox(status)}
   <dt>User id</dt><dd>${account.userId}</dd>
   <dt>Signed in until</dt><dd>${formatTime(account.expiresAt)}</dd>
 </dl>
-<p><a href="/account/password">Change your password</a> · <a href="/account/two-factor">Two-factor sign-in</a> · <a href="/account/export">Download your data (JSON)</a></p>`,
+<p><a href="/account/sessions">Where you are signed in</a> · <a href="/account/password">Change your password</a> · <a href="/account/two-factor">Two-factor sign-in</a> · <a href="/account/export">Download your data (JSON)</a></p>`,
   );
 }
