@@ -144,6 +144,29 @@ describe('sessions', () => {
     expect(Buffer.byteLength(raw!)).toBeLessThan(200 + 15 * 3);
   });
 
+  it('last seen moves when a gateway sees the session in use, at most every few minutes, not per request', async () => {
+    const user = await newUser(sut, app);
+    const token = await signIn(user.email, FIREFOX);
+    const sid = claimsOf(token).sid as string;
+    const db = sut.system.identity.deps.db;
+    await db.query("UPDATE sessions SET last_seen_at = now() - interval '10 minutes' WHERE id = $1", [sid]);
+    const lastSeen = async () =>
+      (await db.query<{ t: Date }>('SELECT last_seen_at AS t FROM sessions WHERE id = $1', [sid])).rows[0]!.t.getTime();
+    const before = await lastSeen();
+    // The second replica has not reported this session yet: its first request does (off the request path).
+    expect((await devicesVia(second.server.url, token)).status).toBe(200);
+    const deadline = Date.now() + 5000;
+    while ((await lastSeen()) === before && Date.now() < deadline) await new Promise((resolve) => setTimeout(resolve, 50));
+    const moved = await lastSeen();
+    expect(moved).toBeGreaterThan(before + 9 * 60 * 1000);
+    // More requests within the few minutes write nothing.
+    await db.query("UPDATE sessions SET last_seen_at = now() - interval '10 minutes' WHERE id = $1", [sid]);
+    const reset = await lastSeen();
+    for (let i = 0; i < 3; i++) expect((await devicesVia(second.server.url, token)).status).toBe(200);
+    await new Promise((resolve) => setTimeout(resolve, 300));
+    expect(await lastSeen()).toBe(reset);
+  });
+
   it("another user's session is 404, a malformed id 404; a token without a session can still end nothing of others", async () => {
     const alice = await newUser(sut, app);
     const bob = await newUser(sut, app);

@@ -49,7 +49,10 @@ function admitUser(ex: ApiExchange, deps: PipelineDeps, minRole: number, verifie
   if (sessionEnded(authz, verified.sessionId)) return refuse(ex, deps, 'user', sessionEndedError());
   context.userId = authz.userId;
   // Identity marks the caller's own session (GET /api/Sessions); other services ignore it.
-  if (verified.sessionId !== undefined) context.sessionId = verified.sessionId;
+  if (verified.sessionId !== undefined) {
+    context.sessionId = verified.sessionId;
+    deps.sessionsSeen?.seen(authz.userId, verified.sessionId, ex.requestId);
+  }
   // The keys service refuses key creation to unverified addresses where the operator requires it.
   if (authz.emailUnverified === true) context.emailUnverified = true;
   context.role = effectiveRole(authz, now);

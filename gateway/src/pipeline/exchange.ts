@@ -12,6 +12,7 @@ import type { LimitVerdict } from '../limits/gcra.js';
 import type { CountedIn, RateLimiter } from '../limits/rate-limiter.js';
 import type { GatewayMetrics } from '../metrics/gateway-metrics.js';
 import type { Upstreams } from '../proxy/upstreams.js';
+import type { SessionSeenReporter } from '../auth/session-seen.js';
 import type { RouteMatch } from '../routing/route-matcher.js';
 import type { RouteSpec } from '../routing/route-table.js';
 import type { RequestTrace } from '../tracing/request-trace.js';
@@ -21,6 +22,8 @@ export interface PipelineDeps {
   records: RecordReader;
   /** Null while the identity service is not deployed: user routes then answer 503 to a presented token. */
   tokens: TokenVerifier | null;
+  /** Tells identity, every few minutes per session, that a session is in use (null without identity). */
+  sessionsSeen?: SessionSeenReporter | null;
   usage: KeyUsageRecorder;
   limiter: RateLimiter;
   /** Each with the key that signs the contexts sent to it (docs/security.md). */

@@ -27,3 +27,8 @@ export const endOtherSessionsRequestSchema = z.object({}).strict();
 export const endOtherSessionsResponseSchema = z.object({
   ended: z.number().int().min(0).describe('how many sessions were ended'),
 });
+
+/** Gateway-to-identity, at most every few minutes per session and replica: the session was used (its last seen). */
+export const SESSION_SEEN_PATH = '/internal/sessions/seen';
+export const sessionSeenRequestSchema = z.object({ userId: z.number().int().positive(), sessionId: z.string().regex(SESSION_ID_PATTERN) });
+export const sessionSeenResponseSchema = z.object({ ok: z.literal(true) });

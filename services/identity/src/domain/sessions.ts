@@ -96,3 +96,8 @@ export async function endOtherSessions(deps: UserStore, userId: number, keepId: 
   if (ended > 0) deps.logger.info({ audit: 'session.ended_others', userId, kept: keepId, ended }, 'other sessions ended');
   return ended;
 }
+
+/** The gateway saw the session in use: last seen moves, at most every LAST_SEEN_EVERY_SECONDS (the SQL guards it). */
+export async function sessionSeen(deps: Pick<UserStore, 'db'>, userId: number, sessionId: string): Promise<void> {
+  await touchSession(deps.db, userId, sessionId, LAST_SEEN_EVERY_SECONDS);
+}
