@@ -3,6 +3,7 @@ import { createClientAddressResolver, createRouteMatcher, listen, type RunningSe
 import type { Logger } from '@acs/logger';
 import { createMetricsRegistry } from '@acs/metrics';
 import { createAuthzClient } from './auth/authz-client.js';
+import { SessionSeenReporter } from './auth/session-seen.js';
 import { JwksStore } from './auth/jwks-store.js';
 import { createKeysClient } from './auth/keys-client.js';
 import { TokenVerifier } from './auth/token-verifier.js';
@@ -97,6 +98,7 @@ function pipelineDeps(
       metrics,
     ),
     tokens,
+    sessionsSeen: identity ? new SessionSeenReporter(identity, identity.internalSecret, logger) : null,
     usage,
     limiter: new RateLimiter(
       cache,

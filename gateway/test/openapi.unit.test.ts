@@ -28,6 +28,22 @@ const SPEC_ENDPOINTS = [
   ['POST', '/api/ApiKeys/{id}/roll', 'system:full-access', 'role>=1'],
   ['GET', '/api/ApiKeys/{id}/usage', 'system:full-access', 'user'],
   ['GET', '/api/Usage', 'system:full-access', 'user'],
+  // Sessions (issue 32).
+  ['GET', '/api/Sessions', 'system:full-access', 'user'],
+  ['DELETE', '/api/Sessions/{id}', 'system:full-access', 'user'],
+  ['POST', '/api/Sessions/EndOthers', 'system:full-access', 'user'],
+  // Password change and reset (issue 32).
+  ['POST', '/api/Users/Password', 'system:full-access', 'user'],
+  ['POST', '/api/Users/PasswordReset', 'auth:login', 'none'],
+  ['POST', '/api/Users/PasswordReset/Complete', 'auth:login', 'none'],
+  // E-mail verification and the account's own view (issue 32).
+  ['POST', '/api/Users/VerifyEmail', 'auth:login', 'none'],
+  ['POST', '/api/Users/VerifyEmail/Resend', 'system:full-access', 'user'],
+  ['GET', '/api/Users/Me', 'system:full-access', 'user'],
+  // Two-factor sign-in (issue 32).
+  ['POST', '/api/Users/TwoFactor/Enroll', 'system:full-access', 'user'],
+  ['POST', '/api/Users/TwoFactor/Confirm', 'system:full-access', 'user'],
+  ['POST', '/api/Users/Login/TwoFactor', 'auth:login', 'none'],
 ] as const;
 
 const requirement = (route: (typeof ROUTES)[number]): string => {

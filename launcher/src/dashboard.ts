@@ -1,5 +1,6 @@
 import type { Logger } from '@acs/logger';
 import type { KeysDeps } from '@acs/keys-service';
+import { devMailboxFile } from '@acs/identity-service';
 import { startDashboard, type DashboardService } from '@acs/dashboard-service';
 import type { LauncherConfig } from './config.js';
 import { ensureDashboardKey, loadOrCreateSessionSecret } from './dashboard-credentials.js';
@@ -28,6 +29,8 @@ export async function startEmbeddedDashboard(
       DASHBOARD_API_SECRET: credentials.secret,
       SESSION_SECRET: sessionSecret,
       COOKIE_SECURE: 'false',
+      // No SMTP server: identity keeps mail in its dev mailbox, which the dashboard shows to this machine.
+      DEV_MAILBOX_FILE: config.env.SMTP_URL ? undefined : devMailboxFile(config.DATA_DIR),
     }),
     logger,
   );

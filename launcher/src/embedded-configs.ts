@@ -52,7 +52,17 @@ const SET_BY_LAUNCHER = {
     'DEVICE_URL',
     'BILLING_URL',
   ],
-  dashboard: ['HOST', 'PORT', 'LOG_LEVEL', 'COOKIE_SECURE', 'GATEWAY_URL', 'DASHBOARD_API_KEY', 'DASHBOARD_API_SECRET', 'SESSION_SECRET'],
+  dashboard: [
+    'HOST',
+    'PORT',
+    'LOG_LEVEL',
+    'COOKIE_SECURE',
+    'GATEWAY_URL',
+    'DASHBOARD_API_KEY',
+    'DASHBOARD_API_SECRET',
+    'SESSION_SECRET',
+    'DEV_MAILBOX_FILE',
+  ],
 } as const satisfies Record<EmbeddedProcess, readonly string[]>;
 
 export type EmbeddedProcess = keyof typeof SCHEMAS;

@@ -9,6 +9,13 @@ const KIB = 1024;
 const BODY_LIMIT_BYTES: Record<string, number> = {
   login: 8 * KIB,
   register: 8 * KIB,
+  // Issue 32's identity operations: a password, an e-mail, a code or a token each.
+  changePassword: 8 * KIB,
+  requestPasswordReset: 8 * KIB,
+  completePasswordReset: 8 * KIB,
+  verifyEmail: 8 * KIB,
+  confirmTwoFactor: 8 * KIB,
+  completeTwoFactorLogin: 8 * KIB,
   registerDevice: 16 * KIB,
   importCatalog: 16 * KIB * KIB,
 };

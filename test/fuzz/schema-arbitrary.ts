@@ -205,11 +205,15 @@ export function mutatedValue(schema: JsonSchema): fc.Arbitrary<unknown> {
           Object.defineProperty(copy, key, { value: extra, enumerable: true, writable: true, configurable: true });
           return copy;
         }),
-      fc
-        .tuple(base, fc.constantFrom(...names))
-        .chain(([value, key]) => mutatedValue(schema.properties![key]!).map((bad) => ({ ...value, [key]: bad }))),
       fc.constantFrom(...WRONG_TYPES),
     ];
+    // An object with no members (a body that takes no fields) has no member to mutate.
+    if (names.length > 0)
+      mutations.push(
+        fc
+          .tuple(base, fc.constantFrom(...names))
+          .chain(([value, key]) => mutatedValue(schema.properties![key]!).map((bad) => ({ ...value, [key]: bad }))),
+      );
     if (required.length > 0) mutations.push(fc.tuple(base, fc.constantFrom(...required)).map(([value, key]) => omit(value, key)));
     return fc.oneof(...mutations);
   }

@@ -6,6 +6,8 @@ export interface VerifiedToken {
   userId: number;
   /** Unix seconds. */
   exp: number;
+  /** The session the token names (its `sid`); absent in tokens issued before sessions. */
+  sessionId?: string;
 }
 
 const MAX_TOKEN_LENGTH = 4096;
@@ -79,6 +81,7 @@ export class TokenVerifier {
     const claims = userClaimsSchema.safeParse(payload);
     if (!claims.success) return null;
     const result: VerifiedToken = { userId: Number(claims.data.sub), exp: claims.data.exp };
+    if (claims.data.sid !== undefined) result.sessionId = claims.data.sid;
     this.remember(token, result);
     return result;
   }

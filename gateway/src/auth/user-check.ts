@@ -12,3 +12,13 @@ export function userRefusal(authz: AuthzRecord | null, minRole: number, nowSecon
   if (role >= minRole) return null;
   return role === 0 ? 'subscription_required' : 'role_too_low';
 }
+
+/**
+ * Whether the token's session was ended (issue 32): identity lists the ended sessions whose tokens may
+ * still be unexpired in the record this request read anyway, so this is an array scan of a few short
+ * strings, no round trip. A token without a session (issued before sessions) has none to end.
+ */
+export function sessionEnded(authz: AuthzRecord, sessionId: string | undefined): boolean {
+  const ended = authz.endedSessions;
+  return ended !== undefined && sessionId !== undefined && ended.includes(sessionId);
+}

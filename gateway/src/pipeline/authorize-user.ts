@@ -1,7 +1,7 @@
 import { currentPlanType, effectiveRole } from '@acs/contracts';
-import { insufficientUserError } from '@acs/errors';
+import { insufficientUserError, sessionEndedError } from '@acs/errors';
 import type { VerifiedToken } from '../auth/token-verifier.js';
-import { userRefusal } from '../auth/user-check.js';
+import { sessionEnded, userRefusal } from '../auth/user-check.js';
 import { notDeployed } from '../proxy/upstream-errors.js';
 import type { ApiExchange, PipelineDeps, Step } from './exchange.js';
 import { answer, giveBack, refuse } from './refuse.js';
@@ -46,7 +46,15 @@ function admitUser(ex: ApiExchange, deps: PipelineDeps, minRole: number, verifie
   const now = Math.floor(Date.now() / 1000);
   const refusal = userRefusal(authz ?? null, minRole, now);
   if (refusal !== null || !authz || !context) return refuse(ex, deps, 'user', insufficientUserError(refusal ?? 'token_required'));
+  if (sessionEnded(authz, verified.sessionId)) return refuse(ex, deps, 'user', sessionEndedError());
   context.userId = authz.userId;
+  // Identity marks the caller's own session (GET /api/Sessions); other services ignore it.
+  if (verified.sessionId !== undefined) {
+    context.sessionId = verified.sessionId;
+    deps.sessionsSeen?.seen(authz.userId, verified.sessionId, ex.requestId);
+  }
+  // The keys service refuses key creation to unverified addresses where the operator requires it.
+  if (authz.emailUnverified === true) context.emailUnverified = true;
   context.role = effectiveRole(authz, now);
   context.planType = currentPlanType(authz, now);
   return undefined;

@@ -15,6 +15,7 @@ import type { LimitVerdict } from '../limits/sliding-window.js';
 import type { GatewayMetrics } from '../metrics/gateway-metrics.js';
 import type { Upstreams } from '../proxy/upstreams.js';
 import type { RouteMatch } from '@acs/http';
+import type { SessionSeenReporter } from '../auth/session-seen.js';
 import type { RouteSpec } from '../routing/route-table.js';
 import type { RequestTrace } from '../tracing/request-trace.js';
 
@@ -23,6 +24,8 @@ export interface PipelineDeps {
   records: RecordReader;
   /** Null while the identity service is not deployed: user routes then answer 503 to a presented token. */
   tokens: TokenVerifier | null;
+  /** Tells identity, every few minutes per session, that a session is in use (null without identity). */
+  sessionsSeen?: SessionSeenReporter | null;
   usage: KeyUsageRecorder;
   limiter: RateLimiter;
   quota: QuotaLimiter;

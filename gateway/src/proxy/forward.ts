@@ -21,6 +21,8 @@ const FORWARDED_REQUEST_HEADERS = [
   'accept-language',
   'idempotency-key',
   'if-none-match',
+  // Identity labels a sign-in's session with the device it came from ("Firefox on Linux").
+  'user-agent',
 ] as const;
 const HOP_BY_HOP = new Set(['connection', 'keep-alive', 'transfer-encoding', 'proxy-connection', 'upgrade', 'te', 'trailer']);
 const CLIENT_GONE = new Error('client closed the connection');

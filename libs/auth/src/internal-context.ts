@@ -11,6 +11,10 @@ export interface InternalContext {
   scopes: string[];
   /** Present on routes that need a user (layer 2). */
   userId?: number;
+  /** True while the user's e-mail address is not verified (keys may require it: REQUIRE_VERIFIED_EMAIL_FOR_KEYS). */
+  emailUnverified?: boolean;
+  /** The session of the user's token (its `sid` claim), when it names one. */
+  sessionId?: string;
   /** The user's effective role at this request (0-3), computed by the gateway from current state. */
   role?: number;
   /** The plan type of the user's active subscription (0 when none). */

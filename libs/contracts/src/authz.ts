@@ -21,6 +21,13 @@ export const authzRecordSchema = z.object({
   disabled: z.boolean(),
   /** The plan quota that applies now (issue 29); absent or null: no quota (records written before quotas, operators). */
   quota: userQuotaSchema.nullable().optional(),
+  /**
+   * Ids of the user's sessions ended while their token may still be unexpired (issue 32): a token whose
+   * `sid` is here is refused. Pruned as the tokens age out; absent when empty, so most records do not grow.
+   */
+  endedSessions: z.array(z.string()).optional(),
+  /** Present (true) while the account's e-mail address is not verified (issue 32); absent once it is. */
+  emailUnverified: z.literal(true).optional(),
 });
 export type AuthzRecord = z.infer<typeof authzRecordSchema>;
 

@@ -3,7 +3,8 @@ import { pickRequestId, type ClientAddressResolver } from '@acs/http';
 import type { Logger } from '@acs/logger';
 import type { AccountApi } from './gateway-client/account-api.js';
 import type { GatewayClient } from './gateway-client/gateway-client.js';
-import type { PageHandler, PageResponse } from './http/page.js';
+import type { PageHandler, PageRequest, PageResponse } from './http/page.js';
+import { isEndedSession, sessionEnded } from './routes/route-kit.js';
 import { createRouter } from './http/router.js';
 import { admitPost } from './http/post-gate.js';
 import { cookiesWithheld } from './http/same-origin.js';
@@ -18,6 +19,11 @@ import { keyPageRoutes } from './routes/key-page-routes.js';
 import { keyRoutes } from './routes/key-routes.js';
 import { overviewRoutes } from './routes/overview-routes.js';
 import { subscriptionRoutes } from './routes/subscription-routes.js';
+import { passwordRoutes } from './routes/password-routes.js';
+import { verificationRoutes } from './routes/verification-routes.js';
+import { twoFactorRoutes } from './routes/two-factor-routes.js';
+import { exportRoutes } from './routes/export-routes.js';
+import { sessionRoutes } from './routes/session-routes.js';
 import type { Flash } from './session/flash.js';
 import type { SessionCookies } from './session/session-cookies.js';
 import { anonymousSession, isSignedIn, type Session } from './session/session.js';
@@ -36,6 +42,18 @@ export interface DashboardAppDeps {
   publicGatewayUrl: string;
   /** KEY_MAX_LIFETIME_DAYS, as the keys service applies it (absent or null: keys may never expire). */
   maxKeyLifetimeDays?: number | null;
+  /** `npm start` without SMTP: identity's dev mailbox file, shown to local visitors at /dev/mailbox (absent: no such page). */
+  devMailboxFile?: string | null;
+}
+
+/** A page whose gateway call found the user's session ended (from another browser, a password change): signed out here too. */
+async function handleSigningOutEnded(handler: PageHandler, request: PageRequest): Promise<PageResponse> {
+  try {
+    return await handler(request);
+  } catch (err) {
+    if (isEndedSession(err)) return sessionEnded();
+    throw err;
+  }
 }
 
 const parseUrl = (url: string | undefined): URL => new URL(url ?? '/', 'http://dashboard.invalid');
@@ -55,6 +73,11 @@ export function createDashboardHandler(deps: DashboardAppDeps): RequestListener 
     ...keyPageRoutes(api, deps.publicGatewayUrl),
     ...subscriptionRoutes(api),
     ...deviceRoutes(api),
+    ...passwordRoutes(api, deps.devMailboxFile ?? null),
+    ...verificationRoutes(api),
+    ...twoFactorRoutes(api),
+    ...exportRoutes(api),
+    ...sessionRoutes(api),
   ]);
   const serveFixed = createFixedRoutes(deps);
 
@@ -91,7 +114,7 @@ export function createDashboardHandler(deps: DashboardAppDeps): RequestListener 
       response =
         admission && !admission.admitted
           ? refuse(admission.status, admission.title, admission.message, admission.headers)
-          : await match.handler({
+          : await handleSigningOutEnded(match.handler, {
               method: req.method ?? 'GET',
               path,
               query: parseUrl(req.url).searchParams,

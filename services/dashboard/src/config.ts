@@ -37,6 +37,11 @@ export const dashboardConfigSchema = z.object({
    * The keys service's maximum key lifetime (days), when the deployment sets one: give both the same
    * value, so the create form offers only lifetimes the keys service accepts (no "never").
    */
+  /**
+   * Identity's dev mailbox (a JSON Lines file), shown to visitors from this machine at /dev/mailbox. `npm start`
+   * sets it when SMTP_URL is unset, so password reset links work offline; unset: no such page.
+   */
+  DEV_MAILBOX_FILE: z.string().min(1).optional(),
   KEY_MAX_LIFETIME_DAYS: z.coerce.number().int().positive().max(36_500).optional(),
 });
 

@@ -31,6 +31,7 @@ export async function startDashboard(config: DashboardConfig, logger: Logger): P
       clientAddress: createClientAddressResolver(config.TRUSTED_PROXIES),
       publicGatewayUrl: config.PUBLIC_GATEWAY_URL ?? new URL(config.GATEWAY_URL).origin,
       maxKeyLifetimeDays: config.KEY_MAX_LIFETIME_DAYS ?? null,
+      devMailboxFile: config.DEV_MAILBOX_FILE ?? null,
     });
     const server = await listen(handler, config.PORT, config.HOST);
     // The key id is public (it is in every request's header); the secret never reaches a log line.

@@ -91,6 +91,20 @@ describe('signed out', () => {
     await auditPage(page, 'not-found', figures);
   }, 240_000);
 
+  it('the password reset pages and the dev mailbox pass axe (issue 32)', async () => {
+    await open('/forgot-password');
+    await auditPage(page, 'forgot-password', figures);
+    await open('/reset-password?token=AAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAA');
+    expect(await heading()).toBe('Choose a new password');
+    await auditPage(page, 'reset-password', figures);
+    await open('/verify-email?token=AAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAA');
+    expect(await heading()).toBe('Verify your e-mail address');
+    await auditPage(page, 'verify-email', figures);
+    await open('/dev/mailbox');
+    expect(await heading()).toBe('Dev mailbox');
+    await auditPage(page, 'dev-mailbox', figures);
+  }, 240_000);
+
   it('a wrong password is said once, beside the password field, which has the focus', async () => {
     await open('/sign-in');
     await page.getByLabel('E-mail').fill('nobody@example.com');
@@ -121,6 +135,16 @@ describe('signed in', () => {
     expect(main).toContain('You can register devices');
     expect(main).toContain('0 active keys');
     await auditPage(page, 'overview', figures, { phoneAxe: true });
+    await open('/account/password');
+    expect(await heading()).toBe('Change your password');
+    await auditPage(page, 'change-password', figures);
+    await open('/account/sessions');
+    expect(await heading()).toBe('Where you are signed in');
+    await auditPage(page, 'sessions', figures, { phoneAxe: true });
+    await open('/account/two-factor');
+    await page.getByRole('button', { name: 'Set up two-factor sign-in' }).click();
+    expect(await page.locator('#two-factor-secret').innerText()).toMatch(/^[A-Z2-7]{32}$/);
+    await auditPage(page, 'two-factor-enroll', figures);
   }, 120_000);
 
   it('creates three keys; the key page shows the secret once, a working copy button and a curl line the key may call', async () => {

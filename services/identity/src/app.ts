@@ -6,6 +6,10 @@ import type { Registry } from '@acs/metrics';
 import type { IdentityDeps } from './domain/deps.js';
 import { internalRoutes } from './routes/internal-routes.js';
 import { userRoutes } from './routes/user-routes.js';
+import { sessionRoutes } from './routes/session-routes.js';
+import { passwordRoutes } from './routes/password-routes.js';
+import { verificationRoutes } from './routes/verification-routes.js';
+import { twoFactorRoutes } from './routes/two-factor-routes.js';
 
 export interface IdentityAppOptions {
   deps: IdentityDeps;
@@ -24,7 +28,14 @@ export function buildIdentityApp({ deps, internalSecret, migrationsDir, metrics 
     service: 'identity',
     logger: deps.logger,
     internalSecret,
-    routers: [userRoutes(deps), internalRoutes(deps)],
+    routers: [
+      userRoutes(deps),
+      sessionRoutes(deps),
+      passwordRoutes(deps),
+      verificationRoutes(deps),
+      twoFactorRoutes(deps),
+      internalRoutes(deps),
+    ],
     metrics,
   });
 }

@@ -84,6 +84,16 @@ export const identityConfigSchema = z.object({
   REGISTRATION_MAX_PER_ADDRESS: wholeNumber(1, 100_000, 20),
   REGISTRATION_WINDOW_SECONDS: wholeNumber(1, 24 * 3600, 3600),
   /**
+   * Outgoing mail (password reset links), e.g. smtp://user:pass@mail.example.com:587 or smtps://...:465.
+   * Unset: mail is appended to the dev mailbox DATA_DIR/identity/mailbox.jsonl, which `npm start`'s
+   * dashboard shows at a local-only page.
+   */
+  SMTP_URL: z.url({ protocol: /^smtps?$/, error: 'expected an smtp:// or smtps:// URL' }).optional(),
+  /** The From of identity's mail. */
+  MAIL_FROM: z.string().min(3).max(254).default('Audio Catalog Accounts <no-reply@localhost>'),
+  /** The account dashboard's address as users reach it: e-mailed links point there (`/reset-password?token=...`). */
+  DASHBOARD_PUBLIC_URL: z.url({ protocol: /^https?$/, error: 'expected an http(s) URL' }).default('http://127.0.0.1:8086'),
+  /**
    * RabbitMQ, for billing's subscription events. Used when no bus is passed to startIdentityService
    * (standalone); unset and no bus: no subscription events are consumed.
    */

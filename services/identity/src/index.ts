@@ -16,3 +16,4 @@ export {
   type ApplyOutcome,
   type SubscriptionConsumerOptions,
 } from './consumers/subscription-events-consumer.js';
+export { devMailboxFile } from './mail/mailbox-file-mailer.js';

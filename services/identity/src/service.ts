@@ -16,6 +16,15 @@ import { startSubscriptionEventsConsumer } from './consumers/subscription-events
 import { startProcessedEventsPruner } from './consumers/processed-events-pruner.js';
 import { createIdentityMetrics } from './identity-metrics.js';
 import { storeFallbackQuotas } from './data-access/plan-quotas-repository.js';
+import type { Mailer } from './mail/mailer.js';
+import { createSmtpMailer } from './mail/smtp-mailer.js';
+import { createMailboxFileMailer, devMailboxFile } from './mail/mailbox-file-mailer.js';
+
+/** SMTP when SMTP_URL is set, else the dev mailbox under DATA_DIR (npm start's offline flows). */
+const openMailer = (config: IdentityConfig): Mailer =>
+  config.SMTP_URL
+    ? createSmtpMailer(config.SMTP_URL, config.MAIL_FROM)
+    : createMailboxFileMailer(devMailboxFile(config.DATA_DIR), config.MAIL_FROM);
 
 export const IDENTITY_MIGRATIONS_DIR = fileURLToPath(new URL('../migrations/', import.meta.url));
 
@@ -79,9 +88,11 @@ export async function openIdentityDeps(
       knownAddressSeconds: config.LOGIN_KNOWN_ADDRESS_DAYS * 24 * 3600,
       maxRegistrationsPerAddress: config.REGISTRATION_MAX_PER_ADDRESS,
       registrationWindowSeconds: config.REGISTRATION_WINDOW_SECONDS,
+      dashboardUrl: config.DASHBOARD_PUBLIC_URL.replace(/\/+$/, ''),
     },
     metrics: createIdentityMetrics(registry),
     localLimiter: createMemoryCache(),
+    mailer: openMailer(config),
   };
 }
 
@@ -106,6 +117,8 @@ export async function startIdentityService(config: IdentityConfig, logger: Logge
     const deps = await openIdentityDeps(config, logger, cache, signer, metrics);
     stack.defer('the database', () => deps.db.close());
     stack.defer('the local sign-in limiter', () => deps.localLimiter.close());
+    stack.defer('the mailer', async () => deps.mailer.close());
+    logger.info({ mail: deps.mailer.describe }, 'identity sends mail through this');
     const ownBus =
       !bus && config.AMQP_URL
         ? createAmqpBus({ url: config.AMQP_URL, exchange: config.BUS_EXCHANGE, logger, connectionName: `identity-${process.pid}` })

@@ -30,6 +30,8 @@ describe('POST /internal/users/authz (the gateway on a cache miss)', () => {
       planType: 0,
       disabled: false,
       quota: { plan: 'trial', perMonth: 100_000, perDay: 10_000 }, // TRIAL_QUOTA's default
+      // A new account's address is not verified yet (issue 32).
+      emailUnverified: true,
     });
     expect(await identity.cachedAuthz(user.id)).toEqual(original);
   });

@@ -52,6 +52,8 @@ describe('POST /api/Users/Login during the trial', () => {
       aud: JWT_AUDIENCE_DEFAULT,
       iat: expect.any(Number),
       exp: expect.any(Number),
+      // The platform's own claim beside the spec's (issue 32): the session this sign-in opened.
+      sid: expect.stringMatching(/^[A-Za-z0-9_-]{12}$/),
     });
     expect(claims.iat).toBeGreaterThanOrEqual(before);
     expect(claims.exp - claims.iat).toBe(3600);

@@ -73,6 +73,8 @@ describe('POST /api/Users/Register', () => {
         planType: 0,
         disabled: false,
         quota: { plan: 'trial', perMonth: 100_000, perDay: 10_000 }, // TRIAL_QUOTA's default
+        // A new account's address is not verified yet (issue 32).
+        emailUnverified: true,
       },
       ttlSeconds: expect.any(Number),
     });

@@ -21,6 +21,8 @@ export interface KeysAppOptions {
   maxLifetimeDays?: number | null;
   /** USAGE_RETENTION_DAYS: how far back the per-operation usage is kept (and may be asked for). */
   usageRetentionDays?: number;
+  /** REQUIRE_VERIFIED_EMAIL_FOR_KEYS: users create keys only once their e-mail address is verified. */
+  requireVerifiedEmail?: boolean;
   metrics: Registry;
 }
 
@@ -32,6 +34,7 @@ export function buildKeysApp({
   rateLimitCeiling = null,
   maxLifetimeDays = null,
   usageRetentionDays = 90,
+  requireVerifiedEmail = false,
   metrics,
 }: KeysAppOptions): Koa<AppState> {
   return createHttpApp({
@@ -44,7 +47,7 @@ export function buildKeysApp({
     internalSecret,
     routers: [
       internalRoutes(deps),
-      apiKeyRoutes(deps, { keysPerUser, rateLimitCeiling, maxLifetimeDays }),
+      apiKeyRoutes(deps, { keysPerUser, rateLimitCeiling, maxLifetimeDays, requireVerifiedEmail }),
       usageRoutes(deps, usageRetentionDays),
     ],
     metrics,

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { redisFields, serviceFields } from '@acs/config';
+import { booleanFlag, redisFields, serviceFields } from '@acs/config';
 import { KEY_PREFIX_PATTERN } from '@acs/auth';
 import { rateLimitsEnv } from '@acs/contracts';
 
@@ -16,6 +16,8 @@ export const keysConfigSchema = z
     KEY_MAX_LIFETIME_DAYS: z.coerce.number().int().positive().max(36_500).optional(),
     /** Days the per-operation usage (hourly rows) is kept; older rows are purged every hour (issue 29). */
     USAGE_RETENTION_DAYS: z.coerce.number().int().min(1).max(3650).default(90),
+    /** Users create keys only once their e-mail address is verified (403 email_unverified before); operators' CLI keys are not bound by it. */
+    REQUIRE_VERIFIED_EMAIL_FOR_KEYS: booleanFlag(false),
     SEED_API_KEY: z.string().optional(),
     SEED_API_SECRET: z.string().min(32, 'expected at least 32 characters').optional(),
     SEED_API_SCOPES: z.string().default('system:full-access'),

@@ -55,6 +55,7 @@ export async function startKeysService(config: KeysConfig, logger: Logger, cache
       rateLimitCeiling: config.RATE_LIMIT_CEILING,
       maxLifetimeDays: config.KEY_MAX_LIFETIME_DAYS ?? null,
       usageRetentionDays: config.USAGE_RETENTION_DAYS,
+      requireVerifiedEmail: config.REQUIRE_VERIFIED_EMAIL_FOR_KEYS,
       metrics: createMetricsRegistry('keys'),
     });
     const server = await listen(app.callback(), config.PORT, config.HOST);

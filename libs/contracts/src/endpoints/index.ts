@@ -16,6 +16,18 @@ import { revokeApiKeyEndpoint } from './revoke-api-key.js';
 import { rollApiKeyEndpoint } from './roll-api-key.js';
 import { apiKeyUsageEndpoint } from './api-key-usage.js';
 import { usageEndpoint } from './usage.js';
+import { listSessionsEndpoint } from './list-sessions.js';
+import { endSessionEndpoint } from './end-session.js';
+import { endOtherSessionsEndpoint } from './end-other-sessions.js';
+import { changePasswordEndpoint } from './change-password.js';
+import { requestPasswordResetEndpoint } from './request-password-reset.js';
+import { completePasswordResetEndpoint } from './complete-password-reset.js';
+import { verifyEmailEndpoint } from './verify-email.js';
+import { resendVerificationEndpoint } from './resend-verification.js';
+import { getAccountEndpoint } from './get-account.js';
+import { enrollTwoFactorEndpoint } from './enroll-two-factor.js';
+import { confirmTwoFactorEndpoint } from './confirm-two-factor.js';
+import { completeTwoFactorLoginEndpoint } from './complete-two-factor-login.js';
 
 export const ENDPOINTS = [
   loginEndpoint,
@@ -35,6 +47,18 @@ export const ENDPOINTS = [
   rollApiKeyEndpoint,
   apiKeyUsageEndpoint,
   usageEndpoint,
+  listSessionsEndpoint,
+  endSessionEndpoint,
+  endOtherSessionsEndpoint,
+  changePasswordEndpoint,
+  requestPasswordResetEndpoint,
+  completePasswordResetEndpoint,
+  verifyEmailEndpoint,
+  resendVerificationEndpoint,
+  getAccountEndpoint,
+  enrollTwoFactorEndpoint,
+  confirmTwoFactorEndpoint,
+  completeTwoFactorLoginEndpoint,
 ] as const;
 
 export * from './login.js';
@@ -54,3 +78,15 @@ export * from './revoke-api-key.js';
 export * from './roll-api-key.js';
 export * from './api-key-usage.js';
 export * from './usage.js';
+export * from './list-sessions.js';
+export * from './end-session.js';
+export * from './end-other-sessions.js';
+export * from './change-password.js';
+export * from './request-password-reset.js';
+export * from './complete-password-reset.js';
+export * from './verify-email.js';
+export * from './resend-verification.js';
+export * from './get-account.js';
+export * from './enroll-two-factor.js';
+export * from './confirm-two-factor.js';
+export * from './complete-two-factor-login.js';

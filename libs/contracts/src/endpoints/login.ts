@@ -1,5 +1,6 @@
 import { NO_USER, type Endpoint } from '../endpoint.js';
 import { loginRequestSchema, loginResponseSchema } from '../identity.js';
+import { loginChallengeSchema } from '../two-factor.js';
 
 export const loginEndpoint = {
   operationId: 'login',
@@ -18,5 +19,13 @@ export const loginEndpoint = {
   // A login body is a few hundred bytes; anything near this is not a sign-in form.
   bodyLimitBytes: 8 * 1024,
   success: { status: 200, description: 'Signed in', schema: loginResponseSchema },
+  // Only accounts that turned two-factor sign-in on (issue 32): the spec's answer above is unchanged for every other account.
+  alsoSucceeds: [
+    {
+      status: 202,
+      description: 'Password correct, two-factor sign-in on: no token yet; complete with POST /api/Users/Login/TwoFactor',
+      schema: loginChallengeSchema,
+    },
+  ],
   errors: { 400: 'Invalid body', 429: 'Too many failed attempts; see Retry-After' },
 } satisfies Endpoint;

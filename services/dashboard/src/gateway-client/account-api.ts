@@ -6,10 +6,22 @@ import {
   apiKeyUsageResponseSchema,
   usageResponseSchema,
   apiKeyViewSchema,
+  accountViewSchema,
   catalogPageSchema,
+  verificationSentSchema,
+  verifyEmailResponseSchema,
+  changePasswordResponseSchema,
+  completePasswordResetResponseSchema,
+  passwordResetRequestedSchema,
+  endOtherSessionsResponseSchema,
+  sessionListSchema,
+  sessionViewSchema,
   deviceListResponseSchema,
   deviceSchema,
+  loginChallengeSchema,
   loginResponseSchema,
+  twoFactorConfirmedSchema,
+  twoFactorEnrollmentSchema,
   subscriptionListResponseSchema,
   subscriptionPlanListResponseSchema,
   subscriptionViewSchema,
@@ -52,13 +64,68 @@ const segment = encodeURIComponent;
  */
 export function createAccountApi(gateway: GatewayClient) {
   return {
+    /** The token, or for an account with two-factor sign-in the challenge its code completes (issue 32). */
     login: async (ctx: CallerContext, email: string, password: string) =>
-      (await gateway.send(loginResponseSchema, { ...ctx, method: 'POST', path: '/api/Users/Login', body: { email, password } })).data,
+      (
+        await gateway.send(z.union([loginResponseSchema, loginChallengeSchema]), {
+          ...ctx,
+          method: 'POST',
+          path: '/api/Users/Login',
+          body: { email, password },
+        })
+      ).data,
+    completeTwoFactorLogin: async (ctx: CallerContext, challenge: string, answer: { code: string } | { recoveryCode: string }) =>
+      (
+        await gateway.send(loginResponseSchema, {
+          ...ctx,
+          method: 'POST',
+          path: '/api/Users/Login/TwoFactor',
+          body: { challenge, ...answer },
+        })
+      ).data,
+    enrollTwoFactor: async (ctx: CallerContext) =>
+      (await gateway.send(twoFactorEnrollmentSchema, { ...ctx, method: 'POST', path: '/api/Users/TwoFactor/Enroll' })).data,
+    confirmTwoFactor: async (ctx: CallerContext, code: string) =>
+      (await gateway.send(twoFactorConfirmedSchema, { ...ctx, method: 'POST', path: '/api/Users/TwoFactor/Confirm', body: { code } })).data,
     // Any 2xx will do, whatever its body: identity may acknowledge a taken e-mail exactly like a
     // new account (nothing is shown from the answer; the sign-in that follows is the proof).
     register: async (ctx: CallerContext, account: NewAccount): Promise<void> => {
       await gateway.send(z.unknown(), { ...ctx, method: 'POST', path: '/api/Users/Register', body: account });
     },
+
+    changePassword: async (ctx: CallerContext, currentPassword: string, newPassword: string) =>
+      (
+        await gateway.send(changePasswordResponseSchema, {
+          ...ctx,
+          method: 'POST',
+          path: '/api/Users/Password',
+          body: { currentPassword, newPassword },
+        })
+      ).data,
+    requestPasswordReset: async (ctx: CallerContext, email: string) =>
+      (await gateway.send(passwordResetRequestedSchema, { ...ctx, method: 'POST', path: '/api/Users/PasswordReset', body: { email } }))
+        .data,
+    completePasswordReset: async (ctx: CallerContext, token: string, newPassword: string) =>
+      (
+        await gateway.send(completePasswordResetResponseSchema, {
+          ...ctx,
+          method: 'POST',
+          path: '/api/Users/PasswordReset/Complete',
+          body: { token, newPassword },
+        })
+      ).data,
+    getAccount: async (ctx: CallerContext) =>
+      (await gateway.send(accountViewSchema, { ...ctx, method: 'GET', path: '/api/Users/Me' })).data,
+    resendVerification: async (ctx: CallerContext) =>
+      (await gateway.send(verificationSentSchema, { ...ctx, method: 'POST', path: '/api/Users/VerifyEmail/Resend' })).data,
+    verifyEmail: async (ctx: CallerContext, token: string) =>
+      (await gateway.send(verifyEmailResponseSchema, { ...ctx, method: 'POST', path: '/api/Users/VerifyEmail', body: { token } })).data,
+    listSessions: async (ctx: CallerContext) =>
+      (await gateway.send(sessionListSchema, { ...ctx, method: 'GET', path: '/api/Sessions' })).data.items,
+    endOtherSessions: async (ctx: CallerContext) =>
+      (await gateway.send(endOtherSessionsResponseSchema, { ...ctx, method: 'POST', path: '/api/Sessions/EndOthers' })).data,
+    endSession: async (ctx: CallerContext, id: string) =>
+      (await gateway.send(sessionViewSchema, { ...ctx, method: 'DELETE', path: `/api/Sessions/${segment(id)}` })).data,
 
     listKeys: async (ctx: CallerContext) =>
       (await gateway.send(apiKeyListResponseSchema, { ...ctx, method: 'GET', path: '/api/ApiKeys' })).data.items,

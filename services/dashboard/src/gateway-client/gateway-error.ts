@@ -5,6 +5,8 @@ export const gatewayErrorBodySchema = z.object({
   error: z.string().max(200),
   message: z.string().max(2000),
   requestId: z.string().optional(),
+  /** The platform's machine-readable reason (docs/errors.md), e.g. session_ended. */
+  code: z.string().max(100).optional(),
   details: z
     .array(z.object({ path: z.string(), message: z.string() }))
     .max(100)

@@ -32,6 +32,8 @@ export interface PageResponse {
   session?: Session | null;
   /** For the next page, after the redirect. */
   flash?: Flash;
+  /** Instead of a page: a JSON document (the account export), sent as is. */
+  json?: unknown;
 }
 
 export type PageHandler = (req: PageRequest) => Promise<PageResponse>;

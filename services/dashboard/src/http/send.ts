@@ -8,6 +8,10 @@ export function sendPage(res: ServerResponse, response: PageResponse, cookies: s
   for (const [name, value] of Object.entries(response.headers ?? {})) res.setHeader(name, value);
   if (cookies.length > 0) res.setHeader('Set-Cookie', cookies);
   if (response.location) res.setHeader('Location', response.location);
+  if (response.json !== undefined) {
+    sendJson(res, response.status, response.json);
+    return;
+  }
   if (!response.html) {
     res.end();
     return;

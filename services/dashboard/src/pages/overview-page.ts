@@ -3,7 +3,7 @@ import type { UsageResponseBody } from '@acs/contracts';
 import type { AccountSummary } from '../account/account-summary.js';
 import { html, type SafeHtml } from './html.js';
 import { formatTime, planTypeName, roleName } from './labels.js';
-import { layout, type Chrome } from './layout.js';
+import { csrfField, layout, type Chrome } from './layout.js';
 import { quotaBox } from './quota-usage.js';
 
 const periodEnd = (status: AccountStatus): string =>
@@ -52,17 +52,29 @@ function usageBox(status: AccountStatus): SafeHtml {
   return html`<li><h2>Usage</h2>${figure}<p>Each key's page has its chart per day and its requests per operation.</p></li>`;
 }
 
+/** An unverified address (issue 32): said first, with the way to a new link. */
+function verificationBox(chrome: Chrome, emailVerified: boolean | null): SafeHtml {
+  if (emailVerified !== false) return html``;
+  return html`<section class="notice" aria-labelledby="verify-heading">
+  <h2 id="verify-heading">Your e-mail address is not verified</h2>
+  <p>Open the link we sent you at registration. Some features (such as creating API keys) may need a verified address.</p>
+  <form method="post" action="/account/verification">${csrfField(chrome.csrfToken)}<button type="submit">Send the link again</button></form>
+</section>`;
+}
+
 /** What the user can do now and why: role, trial, subscription, keys in use, this period's usage and quota. */
 export function overviewPage(
   chrome: Chrome,
   account: AccountSummary,
   status: AccountStatus,
   quota: UsageResponseBody | null = null,
+  emailVerified: boolean | null = null,
 ): SafeHtml {
   return layout(
     'Overview',
     chrome,
-    html`<ul class="can-do">
+    html`${verificationBox(chrome, emailVerified)}
+<ul class="can-do">
 ${keysBox(status)}
 ${subscriptionBox(status)}
 <li><h2>Devices</h2><p class="yes">You can register devices</p><p>Every account can. <a href="/devices">Your devices</a></p></li>
@@ -76,6 +88,7 @@ ${quotaBox(quota)}
   <dt>Trial</dt><dd>${status.trialEndsAt ? `active until ${formatTime(status.trialEndsAt)}` : 'none running'}</dd>
   <dt>User id</dt><dd>${account.userId}</dd>
   <dt>Signed in until</dt><dd>${formatTime(account.expiresAt)}</dd>
-</dl>`,
+</dl>
+<p><a href="/account/sessions">Where you are signed in</a> · <a href="/account/password">Change your password</a> · <a href="/account/two-factor">Two-factor sign-in</a> · <a href="/account/export">Download your data (JSON)</a></p>`,
   );
 }

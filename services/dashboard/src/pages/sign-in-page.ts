@@ -19,6 +19,7 @@ export function signInPage(chrome: Chrome, values: SignInValues = {}): SafeHtml 
   ${textField({ label: 'E-mail', name: 'email', type: 'email', value: values.email ?? '', attributes: html`required autocomplete="username" maxlength="254"` }, errors, focused)}
   ${textField({ label: 'Password', name: 'password', type: 'password', attributes: html`required autocomplete="current-password" maxlength="200"` }, errors, focused)}
   <button type="submit">Sign in</button>`,
-    after: html`<p>No account yet? <a href="/register">Create one</a>.</p>`,
+    after: html`<p>No account yet? <a href="/register">Create one</a>.</p>
+<p><a href="/forgot-password">Forgot your password?</a></p>`,
   });
 }

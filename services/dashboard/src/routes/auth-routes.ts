@@ -4,9 +4,11 @@ import { redirectTo, showPage, type PageHandler, type PageRequest } from '../htt
 import type { RouteDefinition } from '../http/router.js';
 import { registerPage, type RegisterValues } from '../pages/register-page.js';
 import { signInPage } from '../pages/sign-in-page.js';
+import { twoFactorSignInPage } from '../pages/two-factor-pages.js';
 import { notice } from '../session/flash.js';
 import { isSignedIn, signedInSession } from '../session/session.js';
 import { safeNextPath } from './next-path.js';
+import { sessionIdOf } from '../session/token-session.js';
 import { callerOf, chromeFor, chromeForFailure, failureOf, field } from './route-kit.js';
 
 const WRONG_CREDENTIALS = 'The e-mail or password is incorrect.';
@@ -23,8 +25,10 @@ const REGISTERED_PLEASE_SIGN_IN =
 export function authRoutes(api: AccountApi): RouteDefinition<PageHandler>[] {
   const alreadySignedIn = (req: PageRequest) => isSignedIn(req.session);
 
+  /** The signed-in session, or the challenge of an account with two-factor sign-in (its code is asked next). */
   async function signIn(req: PageRequest, email: string, password: string) {
     const login = await api.login(callerOf(req), email, password);
+    if ('twoFactorRequired' in login) return { challenge: login.challenge };
     // A new session id at sign-in: a session planted before it (fixation) is worth nothing after.
     return signedInSession(login.token, login.expiresAt);
   }
@@ -55,7 +59,9 @@ export function authRoutes(api: AccountApi): RouteDefinition<PageHandler>[] {
           return showPage(signInPage(chromeFor(req, 'Enter your e-mail and password.', fields), { email, next }), 400);
         }
         try {
-          return redirectTo(next ?? '/', { session: await signIn(req, email, password) });
+          const signedIn = await signIn(req, email, password);
+          if ('challenge' in signedIn) return showPage(twoFactorSignInPage(chromeFor(req), { challenge: signedIn.challenge, next }));
+          return redirectTo(next ?? '/', { session: signedIn });
         } catch (err) {
           const failure = failureOf(err, req, { unauthorized: WRONG_CREDENTIALS });
           // Wrong credentials: said beside the password (which is what is retyped), focused there.
@@ -88,7 +94,10 @@ export function authRoutes(api: AccountApi): RouteDefinition<PageHandler>[] {
           return showPage(registerPage(chromeForFailure(req, failure), values), failure.status, failure.headers);
         }
         try {
-          return redirectTo('/', { session: await signIn(req, values.email!, password), flash: notice('Welcome! Your account is ready.') });
+          const signedIn = await signIn(req, values.email!, password);
+          // A new account has no second factor; an existing one (a taken address) signs in on its own page.
+          if ('challenge' in signedIn) return redirectTo('/sign-in', { flash: notice(REGISTERED_PLEASE_SIGN_IN) });
+          return redirectTo('/', { session: signedIn, flash: notice('Welcome! Your account is ready.') });
         } catch (err) {
           // Registered (or acknowledged), but the sign-in did not go through: throttled, a service
           // blip, or an address that was taken (identity then creates nothing). Send them to sign in.
@@ -100,8 +109,17 @@ export function authRoutes(api: AccountApi): RouteDefinition<PageHandler>[] {
     {
       method: 'POST',
       pattern: '/sign-out',
-      // The JWT cannot be recalled, but the browser forgets it and the session id changes.
-      handler: async () => redirectTo('/sign-in', { session: null, flash: notice('You are signed out.') }),
+      // The token's session is ended at identity (the token is refused from its next request on, wherever
+      // it was copied to); the browser forgets it and the session id changes. Best effort: the sign-out
+      // never fails because the gateway is away.
+      handler: async (req) => {
+        const sessionId = req.session.token ? sessionIdOf(req.session.token) : null;
+        if (sessionId)
+          await api
+            .endSession(callerOf(req), sessionId)
+            .catch((err: unknown) => req.log.warn({ err }, 'could not end the session at sign-out'));
+        return redirectTo('/sign-in', { session: null, flash: notice('You are signed out.') });
+      },
     },
   ];
 }

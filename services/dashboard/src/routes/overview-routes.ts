@@ -20,7 +20,7 @@ export function overviewRoutes(api: AccountApi): RouteDefinition<PageHandler>[] 
     const account = summarizeToken(token);
     if (!account) return sessionEnded();
     const caller = callerOf(req);
-    const [subscriptions, keys, quota] = await Promise.all([
+    const [subscriptions, keys, quota, me] = await Promise.all([
       api.listSubscriptions(caller).catch(() => null),
       api
         .listKeys(caller)
@@ -28,6 +28,8 @@ export function overviewRoutes(api: AccountApi): RouteDefinition<PageHandler>[] 
           isGatewayError(err) && isInsufficientRole(err) ? 'not-allowed' : null,
         ),
       api.usage(caller).catch(() => null),
+      // Unknown (null) when identity cannot be asked: the page then says nothing about the address.
+      api.getAccount(caller).catch(() => null),
     ]);
     let usages = null;
     if (Array.isArray(keys)) {
@@ -36,7 +38,7 @@ export function overviewRoutes(api: AccountApi): RouteDefinition<PageHandler>[] 
       usages = await Promise.all(keys.map((key) => api.keyUsage(caller, key.id, days))).catch(() => null);
     }
     const status = accountStatus({ account, subscriptions, keys, usages });
-    return showPage(overviewPage(chromeFor(req), account, status, quota));
+    return showPage(overviewPage(chromeFor(req), account, status, quota, me ? me.emailVerified : null));
   }
 
   return [

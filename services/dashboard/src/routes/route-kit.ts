@@ -64,8 +64,14 @@ export interface Failure {
   fields?: Record<string, string>;
 }
 
+/**
+ * The user's sign-in was ended (signed out from another browser, a password change): the gateway answers
+ * 401 session_ended. Not a failure of the form: the page handler's caller turns it into a sign-out (app.ts).
+ */
+export const isEndedSession = (err: unknown): boolean => isGatewayError(err) && err.status === 401 && err.body?.code === 'session_ended';
+
 export function failureOf(err: unknown, req: PageRequest, topic: MessageTopic = {}): Failure {
-  if (!isGatewayError(err)) throw err;
+  if (!isGatewayError(err) || isEndedSession(err)) throw err;
   const failure: Failure = { status: pageStatusFor(err), message: describeGatewayError(err, req.requestId, topic) };
   const fields = fieldErrorsOf(err);
   if (Object.keys(fields).length > 0) failure.fields = fields;

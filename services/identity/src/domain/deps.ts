@@ -3,6 +3,7 @@ import type { Cache } from '@acs/cache';
 import type { Logger } from '@acs/logger';
 import type { PasswordHasher } from './passwords.js';
 import type { JwtSigner } from './signing-keys.js';
+import type { Mailer } from '../mail/mailer.js';
 
 /** What changes to a user need: the database, the cache they write through to, a logger. The CLI has only these. */
 export interface UserStore {
@@ -23,6 +24,8 @@ export interface IdentitySettings {
   knownAddressSeconds: number;
   maxRegistrationsPerAddress: number;
   registrationWindowSeconds: number;
+  /** Where e-mailed links point (DASHBOARD_PUBLIC_URL), without a trailing slash. */
+  dashboardUrl: string;
 }
 
 /**
@@ -50,4 +53,6 @@ export interface IdentityDeps extends UserStore {
    * reached: sign-in keeps working, limited per process, instead of failing for everyone.
    */
   localLimiter: Cache;
+  /** Outgoing mail: SMTP (SMTP_URL) or the dev mailbox file. */
+  mailer: Mailer;
 }

@@ -1,11 +1,11 @@
 import { AppError } from '@acs/errors';
-import type { LoginResponse } from '@acs/contracts';
+import type { LoginChallenge, LoginResponse } from '@acs/contracts';
 import { findUserByEmail } from '../data-access/users-repository.js';
-import { accessAt, nowSeconds } from './user.js';
 import type { IdentityDeps } from './deps.js';
 import { addressBucket } from './client-address.js';
 import { LoginThrottledError, beginLoginAttempt, type LoginAttempt } from './login-throttle.js';
-import { issueToken } from './tokens.js';
+import { signInAs } from './sign-in.js';
+import { twoFactorChallengeFor } from './two-factor.js';
 
 /** One answer for an unknown e-mail and a wrong password: the body tells an attacker nothing. */
 export const INVALID_CREDENTIALS = {
@@ -31,7 +31,12 @@ export interface LoginInput {
  * same cost, so both failures take one bcrypt comparison. A success clears the (account, address)
  * count and remembers the address for the account.
  */
-export async function login(deps: IdentityDeps, input: LoginInput, clientIp: string | undefined): Promise<LoginResponse> {
+export async function login(
+  deps: IdentityDeps,
+  input: LoginInput,
+  clientIp: string | undefined,
+  userAgent?: string,
+): Promise<LoginResponse | LoginChallenge> {
   let attempt: LoginAttempt;
   try {
     attempt = await beginLoginAttempt(deps, input.email, clientIp);
@@ -54,15 +59,11 @@ export async function login(deps: IdentityDeps, input: LoginInput, clientIp: str
     );
     throw invalidCredentials();
   }
+  // Two-factor accounts get a challenge instead of a token (issue 32); every other account the spec's answer.
+  // The password alone does not clear the count for a two-factor account: it stays a failure until the
+  // second factor holds, so signing in again with a stolen password buys no fresh code guesses.
+  const challenge = await twoFactorChallengeFor(deps, user, { userAgent, clientIp });
+  if (challenge) return challenge;
   await attempt.succeeded();
-
-  const now = nowSeconds();
-  const { role, onTrial } = accessAt(user, now);
-  const { token, expiresAt } = await issueToken(deps, user, now);
-  deps.logger.info({ audit: 'user.logged_in', userId: user.id, role }, 'user logged in');
-  return {
-    token,
-    expiresAt: new Date(expiresAt * 1000).toISOString(),
-    user: { id: user.id, email: user.email, role, isTrialSubscription: onTrial },
-  };
+  return signInAs(deps, user, { userAgent, clientIp });
 }

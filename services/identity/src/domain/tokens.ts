@@ -18,6 +18,7 @@ export async function issueToken(
   { signer, settings }: Pick<IdentityDeps, 'signer' | 'settings'>,
   user: User,
   now: number,
+  sessionId?: string,
 ): Promise<IssuedToken> {
   const { role, onTrial, record } = accessAt(user, now);
   const claims: Pick<UserClaims, 'email' | 'role' | 'plan_type' | 'trial_expires_at'> = {
@@ -26,8 +27,10 @@ export async function issueToken(
     plan_type: currentPlanType(record, now),
   };
   if (onTrial && record.trialEndsAt !== null) claims.trial_expires_at = record.trialEndsAt;
+  // Our own claim beside the spec's: the session this token belongs to, so ending it refuses the token.
+  const sid: Pick<UserClaims, 'sid'> = sessionId === undefined ? {} : { sid: sessionId };
   const expiresAt = now + settings.jwtTtlSeconds;
-  const token = await new SignJWT(claims)
+  const token = await new SignJWT({ ...claims, ...sid })
     .setProtectedHeader({ alg: JWT_ALGORITHM, kid: signer.kid, typ: 'JWT' })
     .setSubject(String(user.id))
     .setIssuer(settings.jwtIssuer)

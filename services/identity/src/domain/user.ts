@@ -26,6 +26,10 @@ export interface User {
   /** Quotas by plan id, as read with the row: the user's plan's, 'trial' and 'none' (plan_quotas). */
   quotas: Record<string, PlanQuota>;
   version: number;
+  /** Ids of ended sessions whose tokens may still be unexpired (sessions.ts keeps it pruned). */
+  endedSessions: string[];
+  /** Null until the owner follows the verification link (issue 32). */
+  emailVerifiedAt: Date | null;
   createdAt: Date;
   updatedAt: Date;
 }
@@ -35,7 +39,7 @@ const unixSeconds = (date: Date | null): number | null => (date === null ? null 
 
 /** The projection the gateway reads on every user request (times in Unix seconds). */
 export function toAuthzRecord(user: User): AuthzRecord {
-  return {
+  const record: AuthzRecord = {
     userId: user.id,
     accountRole: user.accountRole,
     trialEndsAt: unixSeconds(user.trialEndsAt),
@@ -44,6 +48,10 @@ export function toAuthzRecord(user: User): AuthzRecord {
     disabled: false,
     quota: quotaAt(user, nowSeconds()),
   };
+  // Only when there is one: a user who never ended a session reads the same record as before.
+  if (user.endedSessions.length > 0) record.endedSessions = user.endedSessions;
+  if (user.emailVerifiedAt === null) record.emailUnverified = true;
+  return record;
 }
 
 /**

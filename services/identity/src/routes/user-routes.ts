@@ -3,6 +3,7 @@ import { loginEndpoint, registerEndpoint } from '@acs/contracts';
 import type { IdentityDeps } from '../domain/deps.js';
 import { registerUser, toRegisterResponse } from '../domain/register.js';
 import { login } from '../domain/login.js';
+import { sendVerificationLinkLater } from '../domain/email-verification.js';
 import { registerBodySchema } from '../domain/user-input.js';
 
 /** The use cases log with the request's logger, so audit lines carry the request id. */
@@ -14,11 +15,16 @@ export function userRoutes(deps: IdentityDeps): Router<AppState> {
   handle(router, registerEndpoint, async (ctx) => {
     const input = parseInput(registerBodySchema, await readJsonBody(ctx, registerEndpoint.bodyLimitBytes), 'body');
     const user = await registerUser(forRequest(deps, ctx), input, ctx.state.caller?.clientIp);
+    // The verification link goes out after the answer (issue 32): registration does not wait for SMTP.
+    sendVerificationLinkLater(forRequest(deps, ctx), user);
     ctx.status = 201;
     ctx.body = toRegisterResponse(user);
   });
   handle(router, loginEndpoint, async (ctx, { body }) => {
-    ctx.body = await login(forRequest(deps, ctx), body, ctx.state.caller?.clientIp);
+    const answer = await login(forRequest(deps, ctx), body, ctx.state.caller?.clientIp, ctx.get('user-agent') || undefined);
+    // A two-factor account's challenge (issue 32): 202, no token yet.
+    if ('twoFactorRequired' in answer) ctx.status = 202;
+    ctx.body = answer;
   });
   return router;
 }

@@ -27,6 +27,8 @@ export interface UserKeyRules {
   rateLimitCeiling: RateLimits | null;
   /** KEY_MAX_LIFETIME_DAYS; null: no maximum. */
   maxLifetimeDays: number | null;
+  /** REQUIRE_VERIFIED_EMAIL_FOR_KEYS (issue 32); unset: false. */
+  requireVerifiedEmail?: boolean;
 }
 
 /** A user's new key: assignable scopes only, at most `keysPerUser` active keys, limits within the ceiling, expiry within the maximum. */

@@ -8,6 +8,7 @@ import {
   type ApiKeyCreatedResponseBody,
   type ApiKeyView,
 } from '@acs/contracts';
+import { AppError } from '@acs/errors';
 import type { ApiKey } from '../domain/api-key.js';
 import type { KeysDeps } from '../domain/deps.js';
 import { changeUserKey, createUserKey, listUserKeys, revokeUserKey, rollUserKey, type UserKeyRules } from '../domain/user-keys.js';
@@ -30,6 +31,12 @@ function toView(apiKey: ApiKey): ApiKeyView {
   };
 }
 
+const emailUnverified = (): AppError =>
+  new AppError('forbidden', 'E-mail address not verified', 'API keys can be created once your e-mail address is verified', {
+    code: 'email_unverified',
+    hint: 'Open the link sent to your address at registration, or ask for a new one (POST /api/Users/VerifyEmail/Resend).',
+  });
+
 /** The use cases log (and audit) with the request's own logger, so every line carries its request id. */
 const forRequest = (deps: KeysDeps, ctx: AppContext): KeysDeps => ({ ...deps, logger: ctx.state.log });
 
@@ -40,6 +47,8 @@ export function apiKeyRoutes(deps: KeysDeps, rules: UserKeyRules): Router<AppSta
     ctx.body = { items: (await listUserKeys(forRequest(deps, ctx), caller.userId)).map(toView) };
   });
   handle(router, createApiKeyEndpoint, async (ctx, { caller, body }) => {
+    // The gateway marks an unverified address from the user's authorization record (identity writes it).
+    if (rules.requireVerifiedEmail && ctx.state.caller?.emailUnverified === true) throw emailUnverified();
     const { apiKey, secret } = await createUserKey(forRequest(deps, ctx), caller.userId, body, rules);
     const { lastUsedAt: _l, revokedAt: _r, graceEndsAt: _g, ...view } = toView(apiKey);
     const created: ApiKeyCreatedResponseBody = { ...view, secret };

@@ -1,0 +1,19 @@
+import { ANY_USER, type Endpoint } from '../endpoint.js';
+import { endOtherSessionsRequestSchema, endOtherSessionsResponseSchema } from '../sessions.js';
+
+export const endOtherSessionsEndpoint = {
+  operationId: 'endOtherSessions',
+  method: 'POST',
+  path: '/api/Sessions/EndOthers',
+  scope: 'system:full-access',
+  user: ANY_USER,
+  upstream: 'identity',
+  summary: 'End every session but the calling one',
+  description:
+    'Signs the user out everywhere else: the tokens of every other session are refused on their next request (401, code session_ended). ' +
+    'The calling session stays. The body is optional and has no fields.',
+  requestBody: endOtherSessionsRequestSchema,
+  bodyReading: 'optional-json',
+  errors: { 400: 'A body with fields' },
+  success: { status: 200, description: 'How many sessions were ended', schema: endOtherSessionsResponseSchema },
+} satisfies Endpoint;

@@ -1,0 +1,57 @@
+import { firstInvalid, textField } from './form-fields.js';
+import { html, type SafeHtml } from './html.js';
+import { csrfField, layout, type Chrome } from './layout.js';
+
+/** The second step of a sign-in: the app's code (or a recovery code); the challenge rides in a hidden field. */
+export function twoFactorSignInPage(chrome: Chrome, values: { challenge: string; next?: string | null }): SafeHtml {
+  const errors = chrome.fieldErrors;
+  return layout(
+    'Two-factor sign-in',
+    chrome,
+    html`<form method="post" action="/sign-in/two-factor" class="stacked">
+  ${csrfField(chrome.csrfToken)}
+  <input type="hidden" name="challenge" value="${values.challenge}">
+  ${values.next ? html`<input type="hidden" name="next" value="${values.next}">` : ''}
+  ${textField({ label: 'Code', name: 'code', hint: 'The 6 digits your authenticator app shows, or one of your recovery codes.', attributes: html`required autocomplete="one-time-code" maxlength="64"` }, errors, firstInvalid(['code'], errors) ?? 'code')}
+  <button type="submit">Sign in</button>
+</form>`,
+  );
+}
+
+/** Enrollment: the secret to type (or its otpauth:// URI for a QR code), then a first code turns it on. */
+export function enrollTwoFactorPage(chrome: Chrome, enrollment: { secret: string; otpauthUri: string } | null): SafeHtml {
+  const errors = chrome.fieldErrors;
+  if (!enrollment)
+    return layout(
+      'Two-factor sign-in',
+      chrome,
+      html`<p>Sign in with a code from an authenticator app as well as your password.</p>
+<form method="post" action="/account/two-factor" class="stacked">${csrfField(chrome.csrfToken)}<input type="hidden" name="action" value="enroll"><button type="submit">Set up two-factor sign-in</button></form>`,
+    );
+  return layout(
+    'Two-factor sign-in',
+    chrome,
+    html`<p>Add this key to your authenticator app (or open the link on the phone that has it), then type the code it shows.</p>
+<dl class="facts"><dt>Key</dt><dd><code id="two-factor-secret">${enrollment.secret}</code></dd>
+<dt>Link</dt><dd><a href="${enrollment.otpauthUri}">${enrollment.otpauthUri}</a></dd></dl>
+<form method="post" action="/account/two-factor" class="stacked">
+  ${csrfField(chrome.csrfToken)}
+  <input type="hidden" name="action" value="confirm">
+  <input type="hidden" name="secret" value="${enrollment.secret}">
+  <input type="hidden" name="otpauthUri" value="${enrollment.otpauthUri}">
+  ${textField({ label: 'Code', name: 'code', attributes: html`required autocomplete="one-time-code" inputmode="numeric" pattern="[0-9]{6}" maxlength="6"` }, errors, firstInvalid(['code'], errors))}
+  <button type="submit">Turn on</button>
+</form>`,
+  );
+}
+
+/** Shown once: the recovery codes. */
+export function recoveryCodesPage(chrome: Chrome, codes: string[]): SafeHtml {
+  return layout(
+    'Two-factor sign-in is on',
+    chrome,
+    html`<p>Keep these recovery codes somewhere safe: each signs you in once if you lose your authenticator. They are not shown again.</p>
+<ul id="recovery-codes">${codes.map((code) => html`<li><code>${code}</code></li>`)}</ul>
+<p><a href="/">Back to your account</a></p>`,
+  );
+}
