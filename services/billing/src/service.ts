@@ -10,8 +10,8 @@ import { buildBillingApp } from './app.js';
 import { purgeExpiredAnswers } from './data-access/idempotency-repository.js';
 import type { BillingDeps } from './domain/deps.js';
 import { noPaymentGateway, type PaymentGateway } from './domain/payment-gateway.js';
-import { startOutboxRelay, type OutboxRelay } from './relay/outbox-relay.js';
-import { registerOutboxGauges } from './relay/outbox-gauges.js';
+import { registerOutboxGauges, startOutboxRelay, type OutboxRelay } from '@acs/outbox';
+import { BILLING_OUTBOX, BILLING_OUTBOX_GAUGES, toSubscriptionEnvelope } from './relay/billing-outbox.js';
 
 export const BILLING_MIGRATIONS_DIR = fileURLToPath(new URL('../migrations/', import.meta.url));
 
@@ -52,15 +52,17 @@ export function startBillingService(
     });
     stack.defer('the database', () => db.close());
     const metrics = createMetricsRegistry('billing');
-    registerOutboxGauges(metrics, db, logger);
+    registerOutboxGauges(metrics, db, logger, BILLING_OUTBOX, BILLING_OUTBOX_GAUGES);
     const relay = startOutboxRelay({
       db,
       // Publishes by outcome on this service's /metrics.
       bus: instrumentBus(bus, createBusMetrics(metrics)),
       logger,
+      table: BILLING_OUTBOX,
+      toEnvelope: toSubscriptionEnvelope,
       pollIntervalMs: config.OUTBOX_POLL_INTERVAL_MS,
       retryMinMs: config.OUTBOX_RETRY_MIN_MS,
-      retryMaxMs: Math.max(config.OUTBOX_RETRY_MIN_MS, config.OUTBOX_RETRY_MAX_MS),
+      retryMaxMs: config.OUTBOX_RETRY_MAX_MS,
     });
     stack.defer('the outbox relay', () => relay.close());
     const deps: BillingDeps = {

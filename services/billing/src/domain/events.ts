@@ -6,8 +6,8 @@ import {
   subscriptionEventPayloadSchema,
   type SubscriptionEventKind,
 } from '../contracts.js';
-import { insertOutboxEvent } from '../data-access/outbox-repository.js';
-import { currentTraceCarrier } from '../relay/trace-context.js';
+import { currentTraceCarrier, insertOutboxEvent } from '@acs/outbox';
+import { BILLING_OUTBOX } from '../relay/billing-outbox.js';
 import type { Subscription } from './subscription.js';
 
 /** Payload checked against the contract (with a placeholder sequence) before it is stored, so a bad event fails the request, not the relay. */
@@ -35,7 +35,7 @@ export async function recordEvent(
     cancelAtPeriodEnd: subscription.cancelAtPeriodEnd,
     occurredAt: occurredAt.toISOString(),
   });
-  await insertOutboxEvent(tx, {
+  await insertOutboxEvent(tx, BILLING_OUTBOX, {
     eventId,
     userId: subscription.userId,
     type: SUBSCRIPTION_EVENT_TYPES[kind],

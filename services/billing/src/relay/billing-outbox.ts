@@ -1,0 +1,22 @@
+import type { BusEnvelope } from '@acs/bus';
+import { defineOutboxTable, type OutboxRow } from '@acs/outbox';
+import { subscriptionEventSchema } from '../contracts.js';
+
+/** migrations/001_create_billing.sql; the lock key spells 'bill'. */
+export const BILLING_OUTBOX = defineOutboxTable('outbox', 0x62696c6c);
+
+export const BILLING_OUTBOX_GAUGES = {
+  pending: 'billing_outbox_pending_events',
+  oldestAge: 'billing_outbox_oldest_pending_age_seconds',
+  subject: 'subscription',
+};
+
+/** The envelope exactly as consumers parse it; the row id is the per-user ordering sequence. */
+export function toSubscriptionEnvelope(row: OutboxRow): BusEnvelope {
+  return subscriptionEventSchema.parse({
+    id: row.eventId,
+    type: row.type,
+    occurredAt: row.occurredAt.toISOString(),
+    payload: { ...row.payload, sequence: row.id },
+  });
+}
