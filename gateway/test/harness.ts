@@ -1,5 +1,6 @@
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
+import { createMemoryBus } from '@acs/bus';
 import { createRedisCache, type Cache } from '@acs/cache';
 import { createLogger } from '@acs/logger';
 import { createTestDatabase, deleteRedisKeys, testServerUrl, uniqueName } from '@acs/testing';
@@ -68,6 +69,7 @@ export async function startGatewayHarness(
     keysConfigSchema.parse({ PORT: '0', HOST: '127.0.0.1', DATABASE_URL: database.url, INTERNAL_SECRET }),
     logger,
     cache,
+    createMemoryBus(),
   );
   // METRICS_PORT 0: a free port, so gateways of parallel test files never compete for 9464.
   const gatewayVariables = {

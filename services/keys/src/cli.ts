@@ -130,7 +130,13 @@ runCli({
       sharedCache: true,
       env: { KEY_PREFIX: keysConfigSchema.shape.KEY_PREFIX },
     });
-    const deps: KeysDeps = { db: store.db, cache: store.cache, logger: store.logger, keyPrefix: store.env.KEY_PREFIX };
+    const deps: KeysDeps = {
+      db: store.db,
+      cache: store.cache,
+      logger: store.logger,
+      keyPrefix: store.env.KEY_PREFIX,
+      onOutboxWrite: () => undefined,
+    };
     try {
       if (command === 'create') {
         const expiresAt = expiresInSeconds === undefined ? null : new Date(Date.now() + expiresInSeconds * 1000);

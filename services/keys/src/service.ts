@@ -1,6 +1,8 @@
 import { internalKeys } from '@acs/config';
 import { fileURLToPath } from 'node:url';
+import { createBusMetrics, instrumentBus, type Bus } from '@acs/bus';
 import { openServiceDatabase } from '@acs/db';
+import { registerOutboxGauges, startOutboxRelay, type OutboxRelay } from '@acs/outbox';
 import type { Cache } from '@acs/cache';
 import type { Logger } from '@acs/logger';
 import { listen, startWithCloseStack, type RunningServer } from '@acs/http';
@@ -9,16 +11,22 @@ import type { KeysConfig } from './config.js';
 import { buildKeysApp } from './app.js';
 import type { KeysDeps } from './domain/deps.js';
 import { applySeedKey } from './domain/operator-keys.js';
+import { KEYS_OUTBOX, KEYS_OUTBOX_GAUGES, toApiKeyEnvelope } from './events/keys-outbox.js';
 
 export const KEYS_MIGRATIONS_DIR = fileURLToPath(new URL('../migrations/', import.meta.url));
 
 export interface KeysService {
   server: RunningServer;
   deps: KeysDeps;
+  relay: OutboxRelay;
+  /** Stops the HTTP server and the relay, then closes the database. The bus and the cache belong to the caller. */
   close(): Promise<void>;
 }
 
-/** Opens this service's database (PostgreSQL when DATABASE_URL is set, else PGlite under DATA_DIR/keys), migrated. */
+/**
+ * Opens this service's database (PostgreSQL when DATABASE_URL is set, else PGlite under DATA_DIR/keys), migrated.
+ * Outbox rows written through these deps wait for a relay's next poll (startKeysService wakes its own).
+ */
 export async function openKeysDeps(
   config: Pick<KeysConfig, 'DATABASE_URL' | 'DATA_DIR' | 'KEY_PREFIX'>,
   logger: Logger,
@@ -31,17 +39,36 @@ export async function openKeysDeps(
     migrationsDir: KEYS_MIGRATIONS_DIR,
     logger,
   });
-  return { db, cache, logger, keyPrefix: config.KEY_PREFIX };
+  return { db, cache, logger, keyPrefix: config.KEY_PREFIX, onOutboxWrite: () => undefined };
 }
 
-/** Starts the keys service; the cache is passed in because the embedded mode shares one with the gateway. */
-export async function startKeysService(config: KeysConfig, logger: Logger, cache: Cache): Promise<KeysService> {
+/**
+ * Starts the keys service and its outbox relay (API key events). The cache and the bus are passed
+ * in: the embedded mode shares them with the gateway and the other services; main.ts makes them
+ * from REDIS_URL and AMQP_URL.
+ */
+export async function startKeysService(config: KeysConfig, logger: Logger, cache: Cache, bus: Bus): Promise<KeysService> {
   // Checked before anything is opened: a bad seed must not leave a database pool behind.
   if (config.SEED_API_KEY && !config.SEED_API_SECRET) throw new Error('SEED_API_SECRET is required when SEED_API_KEY is set');
   // A failed start (bad seed, port taken) closes what it opened: no pool stays behind.
   return startWithCloseStack(logger, async (stack) => {
-    const deps = await openKeysDeps(config, logger, cache);
-    stack.defer('the database', () => deps.db.close());
+    const opened = await openKeysDeps(config, logger, cache);
+    stack.defer('the database', () => opened.db.close());
+    const metrics = createMetricsRegistry('keys');
+    registerOutboxGauges(metrics, opened.db, logger, KEYS_OUTBOX, KEYS_OUTBOX_GAUGES);
+    const relay = startOutboxRelay({
+      db: opened.db,
+      // Publishes by outcome on this service's /metrics.
+      bus: instrumentBus(bus, createBusMetrics(metrics)),
+      logger,
+      table: KEYS_OUTBOX,
+      toEnvelope: toApiKeyEnvelope,
+      pollIntervalMs: config.OUTBOX_POLL_INTERVAL_MS,
+      retryMinMs: config.OUTBOX_RETRY_MIN_MS,
+      retryMaxMs: config.OUTBOX_RETRY_MAX_MS,
+    });
+    stack.defer('the outbox relay', () => relay.close());
+    const deps: KeysDeps = { ...opened, onOutboxWrite: () => relay.wake() };
     if (config.SEED_API_KEY) {
       await applySeedKey(deps, {
         key: config.SEED_API_KEY,
@@ -57,11 +84,11 @@ export async function startKeysService(config: KeysConfig, logger: Logger, cache
       keysPerUser: config.KEYS_PER_USER,
       rateLimitCeiling: config.RATE_LIMIT_CEILING,
       maxLifetimeDays: config.KEY_MAX_LIFETIME_DAYS ?? null,
-      metrics: createMetricsRegistry('keys'),
+      metrics,
     });
     const server = await listen(app.callback(), config.PORT, config.HOST);
     stack.defer('the HTTP server', () => server.close());
     logger.info({ url: server.url }, 'keys service listening');
-    return { server, deps, close: stack.close };
+    return { server, deps, relay, close: stack.close };
   });
 }

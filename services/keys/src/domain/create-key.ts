@@ -2,6 +2,7 @@ import { generateApiKey, generateApiSecret, hashSecret, type KeyEnvironment } fr
 import type { RateLimits } from '@acs/contracts';
 import { conflict } from '@acs/errors';
 import { countActiveKeysOfOwner, insertApiKey, lockOwnerKeys } from '../data-access/api-keys-repository.js';
+import { recordKeyEvent } from '../events/record-key-event.js';
 import type { ApiKey } from './api-key.js';
 import type { KeysDeps } from './deps.js';
 import { changeWithWriteThrough } from './write-through.js';
@@ -33,7 +34,7 @@ export async function createApiKey(deps: KeysDeps, input: CreateKeyInput): Promi
           hint: 'Revoke a key you no longer use (DELETE /api/ApiKeys/{id}), then create the new one.',
         });
     }
-    return insertApiKey(tx, {
+    const created = await insertApiKey(tx, {
       key: generateApiKey(deps.keyPrefix, input.environment),
       secretHash: hashSecret(secret),
       name: input.name,
@@ -43,7 +44,10 @@ export async function createApiKey(deps: KeysDeps, input: CreateKeyInput): Promi
       rateLimits: input.rateLimits ?? null,
       expiresAt: input.expiresAt ?? null,
     });
+    await recordKeyEvent(tx, 'created', created);
+    return created;
   });
+  deps.onOutboxWrite();
   deps.logger.info(
     {
       audit: 'api_key.created',

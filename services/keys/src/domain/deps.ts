@@ -8,4 +8,6 @@ export interface KeysDeps {
   cache: Cache;
   logger: Logger;
   keyPrefix: string;
+  /** Called after a commit that wrote outbox rows, so the relay publishes now rather than at its next poll. */
+  onOutboxWrite(): void;
 }

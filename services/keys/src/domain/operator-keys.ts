@@ -14,6 +14,7 @@ import {
 import type { ApiKey } from './api-key.js';
 import { createApiKey } from './create-key.js';
 import type { KeysDeps } from './deps.js';
+import { revokeKey } from './revoke-key.js';
 import { rollApiKey } from './roll-key.js';
 import { parseOperatorScopes } from './scope-rules.js';
 import { changeWithWriteThrough } from './write-through.js';
@@ -103,7 +104,7 @@ export async function changeApiKey(
 
 /** Revocation keeps the record (for the owner's history) and stops the key on the next request. */
 export async function revokeApiKey(deps: KeysDeps, id: string): Promise<ApiKey> {
-  const revoked = await changeWithWriteThrough(deps, (tx) => updateApiKey(tx, id, { revoke: true }));
+  const revoked = await revokeKey(deps, id, () => true);
   if (!revoked) throw notFound('No such API key', 'key_not_found');
   deps.logger.info({ audit: 'api_key.revoked', keyId: id, userId: revoked.ownerUserId }, 'API key revoked');
   return revoked;

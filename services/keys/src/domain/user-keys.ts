@@ -8,6 +8,7 @@ import type { ApiKey } from './api-key.js';
 import { createApiKey } from './create-key.js';
 import type { KeysDeps } from './deps.js';
 import { userKeyExpiry } from './expiry-rules.js';
+import { revokeKey } from './revoke-key.js';
 import { rollApiKey } from './roll-key.js';
 import { dailyUsage } from './usage.js';
 import { assertWithinCeiling } from './rate-limit-rules.js';
@@ -106,10 +107,8 @@ export async function changeUserKey(
 /** Revocation by the owner; revoking a revoked key answers the same record. */
 export async function revokeUserKey(deps: KeysDeps, userId: number, keyId: string): Promise<ApiKey> {
   if (!UUID.test(keyId)) throw noSuchKey();
-  const existing = await findApiKeyById(deps.db, keyId);
-  if (!existing || existing.ownerUserId !== userId) throw noSuchKey();
-  if (existing.revokedAt) return existing;
-  const revoked = await changeWithWriteThrough(deps, (tx) => updateApiKey(tx, keyId, { revoke: true }));
+  const revoked = await revokeKey(deps, keyId, (apiKey) => apiKey.ownerUserId === userId);
+  if (!revoked) throw noSuchKey();
   deps.logger.info({ audit: 'api_key.revoked', keyId, userId }, 'API key revoked');
   return revoked!;
 }
