@@ -9,3 +9,4 @@ export { isUniqueViolation, sqlStateOf } from './sql-errors.js';
 export { acquireDataDirLock, assertDataDirFree, runningPid } from './data-dir-lock.js';
 export { databaseReadinessChecks } from './readiness.js';
 export { makeDataDirPrivate, privateFileModes } from './data-dir-privacy.js';
+export { assertSqlIdentifier } from './sql-identifier.js';
