@@ -33,7 +33,7 @@ const wholeNumberOption = (name: string, value: string | undefined): number | un
 };
 
 /** One line of the export: the entry as stored, its service named, times in ISO 8601. */
-export function entryLine(entry: AuditEntry): string {
+function entryLine(entry: AuditEntry): string {
   return JSON.stringify({ ...entry, occurredAt: entry.occurredAt.toISOString() });
 }
 

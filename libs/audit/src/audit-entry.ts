@@ -1,3 +1,4 @@
+import { userInfo } from 'node:os';
 /** Who made a change: a signed-in user (through the API), an operator (a CLI), or the system itself (a consumer, a start-up seed). */
 export type ActorType = 'user' | 'operator' | 'system';
 
@@ -34,3 +35,28 @@ export interface AuditEntry extends AuditChange {
 
 /** The system acting on its own (no request): a consumer, a seed, a scheduled job. */
 export const systemActor = (component: string): AuditActor => ({ type: 'system', id: component, requestId: null, clientAddress: null });
+
+/** An operator at a CLI: named by their login on the machine that ran it, and the tool ("alice via keys cli"). */
+export function operatorActor(tool: string): AuditActor {
+  let login = 'unknown';
+  try {
+    login = userInfo().username;
+  } catch {
+    // No passwd entry (some containers): the tool alone still says it was an operator.
+  }
+  return { type: 'operator', id: `${login} via ${tool}`, requestId: null, clientAddress: null };
+}
+
+/** The signed-in user of a request, with its id and the client address the gateway signed (a service's ctx.state fits). */
+export function userActor(request: {
+  requestId: string;
+  caller?: { userId?: number | undefined; clientIp?: string | undefined } | undefined;
+}): AuditActor {
+  const userId = request.caller?.userId;
+  return {
+    type: 'user',
+    id: userId === undefined ? null : String(userId),
+    requestId: request.requestId,
+    clientAddress: request.caller?.clientIp ?? null,
+  };
+}

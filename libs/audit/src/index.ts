@@ -1,5 +1,13 @@
 export { defineAuditTable, type AuditTable } from './audit-table.js';
-export { systemActor, type ActorType, type AuditActor, type AuditChange, type AuditEntry } from './audit-entry.js';
+export {
+  operatorActor,
+  systemActor,
+  userActor,
+  type ActorType,
+  type AuditActor,
+  type AuditChange,
+  type AuditEntry,
+} from './audit-entry.js';
 export { appendAudit, listAudit, pruneAudit, type AuditFilter } from './audit-repository.js';
 export { verifyAuditChain, type ChainProblem, type ChainReport } from './verify-chain.js';
 export { auditCli } from './audit-cli.js';

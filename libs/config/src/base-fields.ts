@@ -59,3 +59,8 @@ export const outboxFields = () => ({
   OUTBOX_RETRY_MIN_MS: wholeNumber(10, 60_000, 250),
   OUTBOX_RETRY_MAX_MS: wholeNumber(10, 600_000, 30_000),
 });
+
+/** A service that keeps an audit trail (libs/audit): how long entries are kept, in days (0: forever). */
+export const auditFields = () => ({
+  AUDIT_RETENTION_DAYS: wholeNumber(0, 36_500, 365),
+});

@@ -28,16 +28,8 @@ interface Row {
   trace_context: unknown;
 }
 
-export interface NewOutboxEvent {
-  eventId: string;
-  userId: number | null;
-  type: string;
-  routingKey: string;
-  /** The payload as stored; the relay's toEnvelope may add to it (billing adds `sequence`, the row id). */
-  payload: Record<string, unknown>;
-  occurredAt: Date;
-  traceContext: TraceCarrier | null;
-}
+/** A row to write: everything but the id and the attempts, which the table and the relay keep. The payload is as stored; the relay's toEnvelope may add to it (billing adds `sequence`, the row id). */
+export type NewOutboxEvent = Omit<OutboxRow, 'id' | 'attempts'>;
 
 /** Written inside the caller's transaction, so the change and its event commit together or not at all. */
 export async function insertOutboxEvent(tx: Queryable, table: OutboxTable, event: NewOutboxEvent): Promise<number> {

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { busFields, outboxFields, serviceFields, wholeNumber } from '@acs/config';
+import { auditFields, busFields, outboxFields, serviceFields, wholeNumber } from '@acs/config';
 
 const DAY = 24 * 3600;
 
@@ -12,6 +12,7 @@ export const billingConfigSchema = z.object({
   /** How long an Idempotency-Key answer is replayed. */
   IDEMPOTENCY_KEY_TTL_SECONDS: wholeNumber(60, 30 * DAY, DAY),
   ...outboxFields(),
+  ...auditFields(),
 });
 
 export type BillingConfig = z.infer<typeof billingConfigSchema>;

@@ -11,6 +11,8 @@ import { purgeExpiredAnswers } from './data-access/idempotency-repository.js';
 import type { BillingDeps } from './domain/deps.js';
 import { noPaymentGateway, type PaymentGateway } from './domain/payment-gateway.js';
 import { registerOutboxGauges, startOutboxRelay, type OutboxRelay } from '@acs/outbox';
+import { startAuditRetention, systemActor } from '@acs/audit';
+import { BILLING_AUDIT } from './domain/billing-audit.js';
 import { BILLING_OUTBOX, BILLING_OUTBOX_GAUGES, toSubscriptionEnvelope } from './relay/billing-outbox.js';
 
 export const BILLING_MIGRATIONS_DIR = fileURLToPath(new URL('../migrations/', import.meta.url));
@@ -65,6 +67,7 @@ export function startBillingService(
       retryMaxMs: config.OUTBOX_RETRY_MAX_MS,
     });
     stack.defer('the outbox relay', () => relay.close());
+    stack.defer('the audit retention', startAuditRetention(db, BILLING_AUDIT, config.AUDIT_RETENTION_DAYS, logger));
     const deps: BillingDeps = {
       db,
       logger,
@@ -74,6 +77,7 @@ export function startBillingService(
         idempotencyKeyTtlSeconds: config.IDEMPOTENCY_KEY_TTL_SECONDS,
       },
       onOutboxWrite: () => relay.wake(),
+      actor: systemActor('billing'),
     };
     const purge = setInterval(() => {
       purgeExpiredAnswers(db, config.IDEMPOTENCY_KEY_TTL_SECONDS).catch((err: unknown) =>

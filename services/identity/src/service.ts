@@ -1,3 +1,5 @@
+import { startAuditRetention, systemActor } from '@acs/audit';
+import { IDENTITY_AUDIT } from './domain/account-audit.js';
 import { internalKeys } from '@acs/config';
 import { fileURLToPath } from 'node:url';
 import { openServiceDatabase } from '@acs/db';
@@ -40,7 +42,7 @@ export async function openIdentityStore(config: StoreConfig, logger: Logger, cac
     migrationsDir: IDENTITY_MIGRATIONS_DIR,
     logger,
   });
-  return { db, cache, logger };
+  return { db, cache, logger, actor: systemActor('identity') };
 }
 
 /**
@@ -105,6 +107,7 @@ export async function startIdentityService(config: IdentityConfig, logger: Logge
     const deps = await openIdentityDeps(config, logger, cache, signer, metrics);
     stack.defer('the database', () => deps.db.close());
     stack.defer('the local sign-in limiter', () => deps.localLimiter.close());
+    stack.defer('the audit retention', startAuditRetention(deps.db, IDENTITY_AUDIT, config.AUDIT_RETENTION_DAYS, logger));
     const ownBus =
       !bus && config.AMQP_URL
         ? createAmqpBus({ url: config.AMQP_URL, exchange: config.BUS_EXCHANGE, logger, connectionName: `identity-${process.pid}` })

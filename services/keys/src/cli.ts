@@ -1,4 +1,5 @@
 import { KEY_ENVIRONMENTS, type KeyEnvironment } from '@acs/auth';
+import { operatorActor } from '@acs/audit';
 import { UsageError, openCliStore, runCli } from '@acs/cli';
 import {
   API_KEY_CACHE_TTL_SECONDS,
@@ -136,6 +137,7 @@ runCli({
       logger: store.logger,
       keyPrefix: store.env.KEY_PREFIX,
       onOutboxWrite: () => undefined,
+      actor: operatorActor('keys cli'),
     };
     try {
       if (command === 'create') {

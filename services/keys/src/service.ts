@@ -2,6 +2,7 @@ import { internalKeys } from '@acs/config';
 import { fileURLToPath } from 'node:url';
 import { createBusMetrics, instrumentBus, type Bus } from '@acs/bus';
 import { openServiceDatabase } from '@acs/db';
+import { startAuditRetention, systemActor } from '@acs/audit';
 import { registerOutboxGauges, startOutboxRelay, type OutboxRelay } from '@acs/outbox';
 import type { Cache } from '@acs/cache';
 import type { Logger } from '@acs/logger';
@@ -11,6 +12,7 @@ import type { KeysConfig } from './config.js';
 import { buildKeysApp } from './app.js';
 import type { KeysDeps } from './domain/deps.js';
 import { applySeedKey } from './domain/operator-keys.js';
+import { KEYS_AUDIT } from './events/keys-audit.js';
 import { KEYS_OUTBOX, KEYS_OUTBOX_GAUGES, toApiKeyEnvelope } from './events/keys-outbox.js';
 
 export const KEYS_MIGRATIONS_DIR = fileURLToPath(new URL('../migrations/', import.meta.url));
@@ -39,7 +41,7 @@ export async function openKeysDeps(
     migrationsDir: KEYS_MIGRATIONS_DIR,
     logger,
   });
-  return { db, cache, logger, keyPrefix: config.KEY_PREFIX, onOutboxWrite: () => undefined };
+  return { db, cache, logger, keyPrefix: config.KEY_PREFIX, onOutboxWrite: () => undefined, actor: systemActor('keys') };
 }
 
 /**
@@ -68,6 +70,7 @@ export async function startKeysService(config: KeysConfig, logger: Logger, cache
       retryMaxMs: config.OUTBOX_RETRY_MAX_MS,
     });
     stack.defer('the outbox relay', () => relay.close());
+    stack.defer('the audit retention', startAuditRetention(opened.db, KEYS_AUDIT, config.AUDIT_RETENTION_DAYS, logger));
     const deps: KeysDeps = { ...opened, onOutboxWrite: () => relay.wake() };
     if (config.SEED_API_KEY) {
       await applySeedKey(deps, {

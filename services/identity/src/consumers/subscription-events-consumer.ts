@@ -1,3 +1,5 @@
+import { systemActor } from '@acs/audit';
+import { recordAccountChange } from '../domain/account-audit.js';
 import type { Bus, BusEnvelope, Subscription } from '@acs/bus';
 import { SpanStatusCode, trace } from '@opentelemetry/api';
 import { findUserById } from '../data-access/users-repository.js';
@@ -30,6 +32,9 @@ export class InvalidSubscriptionEventError extends Error {
     this.name = 'InvalidSubscriptionEventError';
   }
 }
+
+/** The trail names the consumer: the change came from billing's event, not from a request here. */
+const SUBSCRIPTION_CONSUMER_ACTOR = systemActor('identity subscription-events consumer');
 
 export function parseSubscriptionEvent(message: BusEnvelope): SubscriptionEvent {
   const parsed = subscriptionEventSchema.safeParse(message);
@@ -90,8 +95,11 @@ async function applyInTransaction(store: UserStore, event: SubscriptionEvent): P
       return null;
     }
     await recordProcessedEvent(tx, ref, true);
+    const before = await findUserById(tx, payload.userId);
     await updateUserSubscription(tx, payload.userId, subscriptionEndOf(payload.currentPeriodEnd), payload.planType);
-    return findUserById(tx, payload.userId);
+    const after = await findUserById(tx, payload.userId);
+    if (before && after) await recordAccountChange(tx, SUBSCRIPTION_CONSUMER_ACTOR, 'account.subscription_changed', before, after);
+    return after;
   });
   const level = outcome === 'applied' ? 'info' : 'debug';
   store.logger[level](

@@ -2,6 +2,7 @@ import { generateApiKey, generateApiSecret, hashSecret, type KeyEnvironment } fr
 import type { RateLimits } from '@acs/contracts';
 import { conflict } from '@acs/errors';
 import { countActiveKeysOfOwner, insertApiKey, lockOwnerKeys } from '../data-access/api-keys-repository.js';
+import { recordKeyChange } from '../events/keys-audit.js';
 import { recordKeyEvent } from '../events/record-key-event.js';
 import type { ApiKey } from './api-key.js';
 import type { KeysDeps } from './deps.js';
@@ -45,6 +46,7 @@ export async function createApiKey(deps: KeysDeps, input: CreateKeyInput): Promi
       expiresAt: input.expiresAt ?? null,
     });
     await recordKeyEvent(tx, 'created', created);
+    await recordKeyChange(tx, deps.actor, 'api_key.created', null, created);
     return created;
   });
   deps.onOutboxWrite();

@@ -1,4 +1,5 @@
 import { lockApiKey, updateApiKey } from '../data-access/api-keys-repository.js';
+import { recordKeyChange } from '../events/keys-audit.js';
 import { recordKeyEvent } from '../events/record-key-event.js';
 import type { ApiKey } from './api-key.js';
 import type { KeysDeps } from './deps.js';
@@ -15,7 +16,10 @@ export async function revokeKey(deps: KeysDeps, keyId: string, owns: (apiKey: Ap
     // A second revocation keeps the first time but still moves the version on, so the cached
     // record is written again (a repair for an operator); only the first one is an event.
     const changed = await updateApiKey(tx, keyId, { revoke: true });
-    if (changed && !current.revokedAt) await recordKeyEvent(tx, 'revoked', changed);
+    if (changed && !current.revokedAt) {
+      await recordKeyEvent(tx, 'revoked', changed);
+      await recordKeyChange(tx, deps.actor, 'api_key.revoked', current, changed);
+    }
     return changed;
   });
   deps.onOutboxWrite();

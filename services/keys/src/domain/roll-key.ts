@@ -1,6 +1,7 @@
 import { generateApiSecret, hashSecret } from '@acs/auth';
 import { conflict } from '@acs/errors';
 import { lockApiKey, replaceSecretHash } from '../data-access/api-keys-repository.js';
+import { recordKeyChange } from '../events/keys-audit.js';
 import { recordKeyEvent } from '../events/record-key-event.js';
 import type { ApiKey } from './api-key.js';
 import type { KeysDeps } from './deps.js';
@@ -32,7 +33,10 @@ export async function rollApiKey(
       hashSecret(secret),
       graceSeconds > 0 ? new Date(Date.now() + graceSeconds * 1000) : null,
     );
-    if (replaced) await recordKeyEvent(tx, 'rolled', replaced);
+    if (replaced) {
+      await recordKeyEvent(tx, 'rolled', replaced);
+      await recordKeyChange(tx, deps.actor, 'api_key.rolled', current, replaced);
+    }
     return replaced;
   });
   deps.onOutboxWrite();

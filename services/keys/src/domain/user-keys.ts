@@ -4,6 +4,7 @@ import type { KeyEnvironment } from '@acs/auth';
 import type { ApiKeyUsageResponseBody, RateLimits } from '@acs/contracts';
 import { type AppError, conflict, notFound } from '@acs/errors';
 import { findApiKeyById, listApiKeys, lockApiKey, updateApiKey } from '../data-access/api-keys-repository.js';
+import { recordKeyChange } from '../events/keys-audit.js';
 import type { ApiKey } from './api-key.js';
 import { createApiKey } from './create-key.js';
 import type { KeysDeps } from './deps.js';
@@ -91,11 +92,13 @@ export async function changeUserKey(
     const current = await lockApiKey(tx, keyId);
     if (!current || current.ownerUserId !== userId) throw noSuchKey();
     if (current.revokedAt) throw conflict('The key is revoked; create a new one', { code: 'key_revoked' });
-    return updateApiKey(tx, keyId, {
+    const updated = await updateApiKey(tx, keyId, {
       ...(scopes ? { scopes } : {}),
       ...(changes.name ? { name: changes.name } : {}),
       ...(changes.rateLimits !== undefined ? { rateLimits: changes.rateLimits } : {}),
     });
+    if (updated) await recordKeyChange(tx, deps.actor, 'api_key.changed', current, updated);
+    return updated;
   });
   deps.logger.info(
     { audit: 'api_key.changed', keyId, userId, scopes: changed!.scopes, rateLimits: changed!.rateLimits },
