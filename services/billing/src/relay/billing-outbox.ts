@@ -1,11 +1,11 @@
 import type { BusEnvelope } from '@acs/bus';
-import { defineOutboxTable, type OutboxRow } from '@acs/outbox';
+import { defineOutboxTable, type OutboxGaugeNames, type OutboxRow } from '@acs/outbox';
 import { subscriptionEventSchema } from '../contracts.js';
 
 /** migrations/001_create_billing.sql; the lock key spells 'bill'. */
 export const BILLING_OUTBOX = defineOutboxTable('outbox', 0x62696c6c);
 
-export const BILLING_OUTBOX_GAUGES = {
+export const BILLING_OUTBOX_GAUGES: OutboxGaugeNames = {
   pending: 'billing_outbox_pending_events',
   oldestAge: 'billing_outbox_oldest_pending_age_seconds',
   subject: 'subscription',

@@ -1,11 +1,11 @@
 import type { BusEnvelope } from '@acs/bus';
 import { apiKeyEventSchema } from '@acs/contracts';
-import { defineOutboxTable, type OutboxRow } from '@acs/outbox';
+import { defineOutboxTable, type OutboxGaugeNames, type OutboxRow } from '@acs/outbox';
 
 /** migrations/007_outbox.sql; the lock key spells 'keys'. */
 export const KEYS_OUTBOX = defineOutboxTable('outbox', 0x6b657973);
 
-export const KEYS_OUTBOX_GAUGES = {
+export const KEYS_OUTBOX_GAUGES: OutboxGaugeNames = {
   pending: 'keys_outbox_pending_events',
   oldestAge: 'keys_outbox_oldest_pending_age_seconds',
   subject: 'API key',
