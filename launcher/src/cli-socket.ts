@@ -2,12 +2,18 @@ import { serveSystemSocket } from '@acs/cli';
 import type { Cache } from '@acs/cache';
 import { openServiceDatabase, type Db } from '@acs/db';
 import type { Logger } from '@acs/logger';
+import { BILLING_MIGRATIONS_DIR } from '@acs/billing-service';
 import { CATALOG_MIGRATIONS_DIR } from '@acs/catalog-service';
 import { IDENTITY_MIGRATIONS_DIR } from '@acs/identity-service';
 import { KEYS_MIGRATIONS_DIR } from '@acs/keys-service';
 
-/** The services with a CLI (npm run keys, users, catalog) and where their migrations are. */
-const CLI_SERVICES = { keys: KEYS_MIGRATIONS_DIR, identity: IDENTITY_MIGRATIONS_DIR, catalog: CATALOG_MIGRATIONS_DIR };
+/** The services with a CLI (npm run keys, users, catalog; npm run audit also reads billing) and where their migrations are. */
+const CLI_SERVICES = {
+  keys: KEYS_MIGRATIONS_DIR,
+  identity: IDENTITY_MIGRATIONS_DIR,
+  catalog: CATALOG_MIGRATIONS_DIR,
+  billing: BILLING_MIGRATIONS_DIR,
+};
 
 /**
  * Embedded mode only: the socket the CLIs use while the system runs (libs/cli, system-socket).
