@@ -27,6 +27,8 @@ const SPEC_ENDPOINTS = [
   // Not in the spec's table: rolling a key's secret and its daily usage (issue 17).
   ['POST', '/api/ApiKeys/{id}/roll', 'system:full-access', 'role>=1'],
   ['GET', '/api/ApiKeys/{id}/usage', 'system:full-access', 'user'],
+  // Not in the spec's table: the user's own audit trail (issue 30).
+  ['GET', '/api/AuditLog', 'system:full-access', 'user'],
 ] as const;
 
 const requirement = (route: (typeof ROUTES)[number]): string => {

@@ -48,16 +48,21 @@ function toEntry(table: AuditTable, row: Row): AuditEntry {
  * The table's advisory lock is held until that transaction ends, so appends are one at a time and
  * each links to the entry committed before it.
  */
-export async function appendAudit(tx: Queryable, table: AuditTable, actor: AuditActor, change: AuditChange): Promise<void> {
+export async function appendAudit(
+  tx: Queryable,
+  table: AuditTable,
+  actor: AuditActor,
+  change: AuditChange,
+): Promise<{ id: number; occurredAt: Date }> {
   await tx.query('SELECT pg_advisory_xact_lock($1::bigint)', [table.lockKey]);
   const { rows } = await tx.query<{ hash: string }>(`SELECT hash FROM ${table.name} ORDER BY id DESC LIMIT 1`);
   const prevHash = rows[0]?.hash ?? GENESIS_HASH;
   // Milliseconds, as a JS Date holds them: the stored instant reads back exactly, so the hash does too.
   const occurredAt = new Date();
   const hash = entryHash(prevHash, { occurredAt, actor, change });
-  await tx.query(
+  const inserted = await tx.query<{ id: number | string }>(
     `INSERT INTO ${table.name} (occurred_at, actor_type, actor_id, request_id, client_address, action, target_type, target_id, user_id, before, after, prev_hash, hash)
-     VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10::jsonb, $11::jsonb, $12, $13)`,
+     VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10::jsonb, $11::jsonb, $12, $13) RETURNING id`,
     [
       occurredAt,
       actor.type,
@@ -74,6 +79,7 @@ export async function appendAudit(tx: Queryable, table: AuditTable, actor: Audit
       hash,
     ],
   );
+  return { id: Number(inserted.rows[0]!.id), occurredAt };
 }
 
 export interface AuditFilter {

@@ -12,3 +12,5 @@ export { appendAudit, listAudit, pruneAudit, type AuditFilter } from './audit-re
 export { verifyAuditChain, type ChainProblem, type ChainReport } from './verify-chain.js';
 export { auditCli } from './audit-cli.js';
 export { startAuditRetention } from './audit-retention.js';
+export { auditRecordedPayload } from './audit-recorded.js';
+export { startAuditRelay } from './audit-relay.js';

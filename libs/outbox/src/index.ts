@@ -4,3 +4,4 @@ export { startOutboxRelay, type OutboxRelay, type OutboxRelayOptions } from './o
 export { relayBackoffMs } from './backoff.js';
 export { registerOutboxGauges, type OutboxGaugeNames } from './outbox-gauges.js';
 export { currentTraceCarrier, type TraceCarrier } from './trace-context.js';
+export { recordAuditEvent } from './record-audit-event.js';

@@ -38,3 +38,22 @@ CREATE TRIGGER audit_log_append_only BEFORE UPDATE OR DELETE ON audit_log
   FOR EACH ROW EXECUTE FUNCTION audit_log_append_only();
 CREATE TRIGGER audit_log_no_truncate BEFORE TRUNCATE ON audit_log
   FOR EACH STATEMENT EXECUTE FUNCTION audit_log_append_only();
+
+-- audit.recorded events (libs/contracts audit.ts) for identity's feed behind GET /api/AuditLog:
+-- written with the entry, published by a relay of their own (libs/outbox), so the service's other
+-- events keep their outbox, order and metrics unchanged. Same columns as every outbox.
+CREATE TABLE audit_outbox (
+  id            bigint GENERATED ALWAYS AS IDENTITY PRIMARY KEY,
+  event_id      uuid NOT NULL UNIQUE,
+  user_id       bigint,
+  type          text NOT NULL,
+  routing_key   text NOT NULL,
+  payload       jsonb NOT NULL,
+  occurred_at   timestamptz NOT NULL,
+  sent_at       timestamptz,
+  attempts      integer NOT NULL DEFAULT 0,
+  last_error    text,
+  trace_context jsonb
+);
+
+CREATE INDEX audit_outbox_unsent_idx ON audit_outbox (id) WHERE sent_at IS NULL;

@@ -11,8 +11,8 @@ import { purgeExpiredAnswers } from './data-access/idempotency-repository.js';
 import type { BillingDeps } from './domain/deps.js';
 import { noPaymentGateway, type PaymentGateway } from './domain/payment-gateway.js';
 import { registerOutboxGauges, startOutboxRelay, type OutboxRelay } from '@acs/outbox';
-import { startAuditRetention, systemActor } from '@acs/audit';
-import { BILLING_AUDIT } from './domain/billing-audit.js';
+import { startAuditRelay, startAuditRetention, systemActor } from '@acs/audit';
+import { BILLING_AUDIT, BILLING_AUDIT_OUTBOX } from './domain/billing-audit.js';
 import { BILLING_OUTBOX, BILLING_OUTBOX_GAUGES, toSubscriptionEnvelope } from './relay/billing-outbox.js';
 
 export const BILLING_MIGRATIONS_DIR = fileURLToPath(new URL('../migrations/', import.meta.url));
@@ -67,6 +67,8 @@ export function startBillingService(
       retryMaxMs: config.OUTBOX_RETRY_MAX_MS,
     });
     stack.defer('the outbox relay', () => relay.close());
+    const auditRelay = startAuditRelay({ db, bus, logger, table: BILLING_AUDIT_OUTBOX }, config);
+    stack.defer('the audit relay', () => auditRelay.close());
     stack.defer('the audit retention', startAuditRetention(db, BILLING_AUDIT, config.AUDIT_RETENTION_DAYS, logger));
     const deps: BillingDeps = {
       db,
@@ -76,7 +78,10 @@ export function startBillingService(
         periodSeconds: { month: config.BILLING_PERIOD_SECONDS_MONTHLY, year: config.BILLING_PERIOD_SECONDS_YEARLY },
         idempotencyKeyTtlSeconds: config.IDEMPOTENCY_KEY_TTL_SECONDS,
       },
-      onOutboxWrite: () => relay.wake(),
+      onOutboxWrite: () => {
+        relay.wake();
+        auditRelay.wake();
+      },
       actor: systemActor('billing'),
     };
     const purge = setInterval(() => {

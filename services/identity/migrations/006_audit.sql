@@ -38,3 +38,26 @@ CREATE TRIGGER audit_log_append_only BEFORE UPDATE OR DELETE ON audit_log
   FOR EACH ROW EXECUTE FUNCTION audit_log_append_only();
 CREATE TRIGGER audit_log_no_truncate BEFORE TRUNCATE ON audit_log
   FOR EACH STATEMENT EXECUTE FUNCTION audit_log_append_only();
+
+-- The feed behind GET /api/AuditLog (docs/architecture.md, decision 14): every entry of a user's
+-- trail, identity's own (written with the entry) and keys' and billing's (from their
+-- audit.recorded events, at least once: (service, entry_id) makes a redelivery a no-op). A copy
+-- for reading; each service's audit_log chain stays the record that `npm run audit -- verify` checks.
+CREATE TABLE audit_feed (
+  id             bigint GENERATED ALWAYS AS IDENTITY PRIMARY KEY,
+  service        text NOT NULL,
+  entry_id       bigint NOT NULL,
+  occurred_at    timestamptz NOT NULL,
+  actor          jsonb NOT NULL,
+  action         text NOT NULL,
+  target_type    text NOT NULL,
+  target_id      text NOT NULL,
+  user_id        bigint NOT NULL,
+  before         jsonb,
+  after          jsonb,
+  UNIQUE (service, entry_id)
+);
+
+-- Newest first by when the change happened (entries of other services arrive in any order).
+CREATE INDEX audit_feed_user_idx ON audit_feed (user_id, occurred_at, id);
+CREATE INDEX audit_feed_occurred_idx ON audit_feed (occurred_at);

@@ -1,3 +1,4 @@
+import { auditRoutes } from './routes/audit-routes.js';
 import type Koa from 'koa';
 import { createHttpApp, type AppState, type HttpAppOptions } from '@acs/http';
 import { databaseReadinessChecks } from '@acs/db';
@@ -23,7 +24,7 @@ export function buildIdentityApp({ deps, internalSecret, migrationsDir, metrics 
     service: 'identity',
     logger: deps.logger,
     internalSecret,
-    routers: [userRoutes(deps), internalRoutes(deps)],
+    routers: [userRoutes(deps), auditRoutes(deps), internalRoutes(deps)],
     metrics,
   });
 }

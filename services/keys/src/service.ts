@@ -2,7 +2,7 @@ import { internalKeys } from '@acs/config';
 import { fileURLToPath } from 'node:url';
 import { createBusMetrics, instrumentBus, type Bus } from '@acs/bus';
 import { openServiceDatabase } from '@acs/db';
-import { startAuditRetention, systemActor } from '@acs/audit';
+import { startAuditRelay, startAuditRetention, systemActor } from '@acs/audit';
 import { registerOutboxGauges, startOutboxRelay, type OutboxRelay } from '@acs/outbox';
 import type { Cache } from '@acs/cache';
 import type { Logger } from '@acs/logger';
@@ -12,7 +12,7 @@ import type { KeysConfig } from './config.js';
 import { buildKeysApp } from './app.js';
 import type { KeysDeps } from './domain/deps.js';
 import { applySeedKey } from './domain/operator-keys.js';
-import { KEYS_AUDIT } from './events/keys-audit.js';
+import { KEYS_AUDIT, KEYS_AUDIT_OUTBOX } from './events/keys-audit.js';
 import { KEYS_OUTBOX, KEYS_OUTBOX_GAUGES, toApiKeyEnvelope } from './events/keys-outbox.js';
 
 export const KEYS_MIGRATIONS_DIR = fileURLToPath(new URL('../migrations/', import.meta.url));
@@ -71,7 +71,15 @@ export async function startKeysService(config: KeysConfig, logger: Logger, cache
     });
     stack.defer('the outbox relay', () => relay.close());
     stack.defer('the audit retention', startAuditRetention(opened.db, KEYS_AUDIT, config.AUDIT_RETENTION_DAYS, logger));
-    const deps: KeysDeps = { ...opened, onOutboxWrite: () => relay.wake() };
+    const auditRelay = startAuditRelay({ db: opened.db, bus, logger, table: KEYS_AUDIT_OUTBOX }, config);
+    stack.defer('the audit relay', () => auditRelay.close());
+    const deps: KeysDeps = {
+      ...opened,
+      onOutboxWrite: () => {
+        relay.wake();
+        auditRelay.wake();
+      },
+    };
     if (config.SEED_API_KEY) {
       await applySeedKey(deps, {
         key: config.SEED_API_KEY,

@@ -1,6 +1,12 @@
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import { createAmqpBus, subscriptionQueueNames, type AmqpBus, type BusEnvelope } from '@acs/bus';
-import { API_KEY_EVENT_TYPES, API_KEY_EVENTS_BINDING, apiKeyEventSchema } from '@acs/contracts';
+import {
+  API_KEY_EVENT_TYPES,
+  API_KEY_EVENTS_BINDING,
+  AUDIT_RECORDED_ROUTING_KEY,
+  apiKeyEventSchema,
+  auditRecordedEventSchema,
+} from '@acs/contracts';
 import { RawBroker, testServerUrl, uniqueName, waitFor } from '@acs/testing';
 import { createApiKey, revokeApiKey, rollKey } from '../src/index.js';
 import { createUserKey } from '../src/domain/user-keys.js';
@@ -20,7 +26,7 @@ beforeAll(async () => {
   await waitFor('a connection to RabbitMQ', () => bus.ready(), 5_000);
   await bus.subscribe({
     queue,
-    bindings: [API_KEY_EVENTS_BINDING],
+    bindings: [API_KEY_EVENTS_BINDING, AUDIT_RECORDED_ROUTING_KEY],
     retryDelaysMs: [50],
     handler: async (message) => void received.push(message),
   });
@@ -34,7 +40,8 @@ afterAll(async () => {
   await raw?.close();
 });
 
-const eventsOf = (keyId: string) => received.filter((event) => (event.payload as { keyId: string }).keyId === keyId);
+const eventsOf = (keyId: string) => received.filter((event) => (event.payload as { keyId?: string }).keyId === keyId);
+const auditOf = (keyId: string) => received.filter((event) => (event.payload as { targetId?: string }).targetId === keyId);
 
 describe('API key events', () => {
   it('publishes created, rolled and revoked in order, parsed by the contract, without a secret, a hash or the key', async () => {
@@ -57,7 +64,15 @@ describe('API key events', () => {
     expect(events[1]!.payload.previousSecretEndsAt).toBe(rolled.apiKey.previousSecretEndsAt!.toISOString());
     const sequences = events.map((event) => event.payload.sequence);
     expect([...sequences].sort((a, b) => a - b)).toEqual(sequences);
-    const text = JSON.stringify(events);
+    // The same changes' audit entries, for identity's feed (GET /api/AuditLog).
+    await waitFor('three audit entries', () => auditOf(apiKey.id).length >= 3);
+    const audit = auditOf(apiKey.id).map((event) => auditRecordedEventSchema.parse(event).payload);
+    expect(audit.map((entry) => [entry.service, entry.action])).toEqual([
+      ['keys', 'api_key.created'],
+      ['keys', 'api_key.rolled'],
+      ['keys', 'api_key.revoked'],
+    ]);
+    const text = JSON.stringify([events, audit]);
     for (const secretish of [secret, rolled.secret, apiKey.secretHash, rolled.apiKey.secretHash, apiKey.key])
       expect(text).not.toContain(secretish);
     // A row is marked sent after the broker's confirm, so the consumer may see an event a moment before.

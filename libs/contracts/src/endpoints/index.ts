@@ -15,6 +15,7 @@ import { changeApiKeyEndpoint } from './change-api-key.js';
 import { revokeApiKeyEndpoint } from './revoke-api-key.js';
 import { rollApiKeyEndpoint } from './roll-api-key.js';
 import { apiKeyUsageEndpoint } from './api-key-usage.js';
+import { listAuditLogEndpoint } from './list-audit-log.js';
 
 export const ENDPOINTS = [
   loginEndpoint,
@@ -33,6 +34,7 @@ export const ENDPOINTS = [
   revokeApiKeyEndpoint,
   rollApiKeyEndpoint,
   apiKeyUsageEndpoint,
+  listAuditLogEndpoint,
 ] as const;
 
 export * from './login.js';
@@ -51,3 +53,4 @@ export * from './change-api-key.js';
 export * from './revoke-api-key.js';
 export * from './roll-api-key.js';
 export * from './api-key-usage.js';
+export * from './list-audit-log.js';

@@ -1,3 +1,5 @@
+import { AUDIT_RECORDED_EVENT_TYPE, AUDIT_RECORDED_ROUTING_KEY, auditRecordedEventSchema } from '@acs/contracts';
+import { insertFeedEntry } from '../data-access/audit-feed-repository.js';
 import { systemActor } from '@acs/audit';
 import { recordAccountChange } from '../domain/account-audit.js';
 import type { Bus, BusEnvelope, Subscription } from '@acs/bus';
@@ -136,8 +138,15 @@ export function startSubscriptionEventsConsumer(
 ): Promise<Subscription> {
   return bus.subscribe({
     queue: options.queue ?? SUBSCRIPTION_EVENTS_QUEUE,
-    bindings: [SUBSCRIPTION_EVENTS_BINDING],
+    // The same queue takes the audit entries keys and billing publish for the user's trail
+    // (GET /api/AuditLog): no second queue, so identity's broker permissions stay as they are.
+    bindings: [SUBSCRIPTION_EVENTS_BINDING, AUDIT_RECORDED_ROUTING_KEY],
     handler: async (message) => {
+      if (message.type === AUDIT_RECORDED_EVENT_TYPE) {
+        const { eventId: _eventId, ...entry } = auditRecordedEventSchema.parse(message).payload;
+        await insertFeedEntry(store.db, entry);
+        return;
+      }
       await applySubscriptionEvent(store, parseSubscriptionEvent(message));
     },
     ...(options.maxAttempts !== undefined ? { maxAttempts: options.maxAttempts } : {}),

@@ -1,4 +1,5 @@
-import { appendAudit, defineAuditTable, type AuditActor } from '@acs/audit';
+import { appendAudit, defineAuditTable, type AuditActor, type AuditChange } from '@acs/audit';
+import { insertFeedEntry } from '../data-access/audit-feed-repository.js';
 import type { Queryable } from '@acs/db';
 import type { User } from './user.js';
 
@@ -29,7 +30,7 @@ function accountView(user: User): Record<string, unknown> {
  * Records an account change in identity's audit trail, inside the change's transaction. A
  * registration has no signed-in user yet: the new account is the actor.
  */
-export function recordAccountChange(
+export async function recordAccountChange(
   tx: Queryable,
   actor: AuditActor,
   action: AccountAuditAction,
@@ -37,12 +38,26 @@ export function recordAccountChange(
   after: User,
 ): Promise<void> {
   const who = actor.type === 'user' && actor.id === null ? { ...actor, id: String(after.id) } : actor;
-  return appendAudit(tx, IDENTITY_AUDIT, who, {
+  const change: AuditChange = {
     action,
     targetType: 'account',
     targetId: String(after.id),
     userId: after.id,
     before: before ? accountView(before) : null,
     after: accountView(after),
+  };
+  const entry = await appendAudit(tx, IDENTITY_AUDIT, who, change);
+  // Identity's own entries reach the feed behind GET /api/AuditLog directly, in the same transaction.
+  await insertFeedEntry(tx, {
+    service: IDENTITY_AUDIT.service,
+    entryId: entry.id,
+    occurredAt: entry.occurredAt.toISOString(),
+    actor: who,
+    action,
+    targetType: change.targetType,
+    targetId: change.targetId,
+    userId: after.id,
+    before: change.before,
+    after: change.after,
   });
 }

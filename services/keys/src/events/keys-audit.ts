@@ -1,9 +1,13 @@
-import { appendAudit, defineAuditTable, type AuditActor } from '@acs/audit';
+import { appendAudit, auditRecordedPayload, defineAuditTable, type AuditActor, type AuditChange } from '@acs/audit';
+import { defineOutboxTable, recordAuditEvent } from '@acs/outbox';
 import type { Queryable } from '@acs/db';
 import type { ApiKey } from '../domain/api-key.js';
 
 /** migrations/008_audit.sql; the lock key spells 'kaud' (the outbox relay's is 'keys'). */
 export const KEYS_AUDIT = defineAuditTable('keys', 'audit_log', 0x6b617564);
+
+/** migrations/008_audit.sql: audit.recorded events for identity's feed; the relay's lock key spells 'kaob'. */
+export const KEYS_AUDIT_OUTBOX = defineOutboxTable('audit_outbox', 0x6b616f62);
 
 export type KeyAuditAction = 'api_key.created' | 'api_key.changed' | 'api_key.rolled' | 'api_key.revoked' | 'api_key.seeded';
 
@@ -21,20 +25,25 @@ function auditView(apiKey: ApiKey): Record<string, unknown> {
   };
 }
 
-/** Records a key change in the audit trail, inside the change's transaction (docs/architecture.md, "The audit trail"). */
-export function recordKeyChange(
+/**
+ * Records a key change in the audit trail, inside the change's transaction, and hands the entry to
+ * identity's feed (GET /api/AuditLog) through the outbox (docs/architecture.md, decision 14).
+ */
+export async function recordKeyChange(
   tx: Queryable,
   actor: AuditActor,
   action: KeyAuditAction,
   before: ApiKey | null,
   after: ApiKey,
 ): Promise<void> {
-  return appendAudit(tx, KEYS_AUDIT, actor, {
+  const change: AuditChange = {
     action,
     targetType: 'api_key',
     targetId: after.id,
     userId: after.ownerUserId,
     before: before ? auditView(before) : null,
     after: auditView(after),
-  });
+  };
+  const entry = await appendAudit(tx, KEYS_AUDIT, actor, change);
+  await recordAuditEvent(tx, KEYS_AUDIT_OUTBOX, auditRecordedPayload(KEYS_AUDIT.service, entry, actor, change));
 }
