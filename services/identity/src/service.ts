@@ -1,5 +1,6 @@
 import { startAuditRetention, systemActor } from '@acs/audit';
 import { IDENTITY_AUDIT } from './domain/account-audit.js';
+import { pruneFeed } from './data-access/audit-feed-repository.js';
 import { internalKeys } from '@acs/config';
 import { fileURLToPath } from 'node:url';
 import { openServiceDatabase } from '@acs/db';
@@ -107,7 +108,7 @@ export async function startIdentityService(config: IdentityConfig, logger: Logge
     const deps = await openIdentityDeps(config, logger, cache, signer, metrics);
     stack.defer('the database', () => deps.db.close());
     stack.defer('the local sign-in limiter', () => deps.localLimiter.close());
-    stack.defer('the audit retention', startAuditRetention(deps.db, IDENTITY_AUDIT, config.AUDIT_RETENTION_DAYS, logger));
+    stack.defer('the audit retention', startAuditRetention(deps.db, IDENTITY_AUDIT, config.AUDIT_RETENTION_DAYS, logger, pruneFeed));
     const ownBus =
       !bus && config.AMQP_URL
         ? createAmqpBus({ url: config.AMQP_URL, exchange: config.BUS_EXCHANGE, logger, connectionName: `identity-${process.pid}` })

@@ -3,6 +3,7 @@ import { randomUUID } from 'node:crypto';
 import { createMemoryBus, type MemoryBus } from '@acs/bus';
 import { AUDIT_RECORDED_EVENT_TYPE, AUDIT_RECORDED_ROUTING_KEY, auditLogResponseSchema } from '@acs/contracts';
 import { signedFetch, waitFor } from '@acs/testing';
+import { pruneFeed } from '../src/data-access/audit-feed-repository.js';
 import { INTERNAL_SECRET, registered, startIdentity, type IdentityHarness } from './harness.js';
 
 // Issue 30: GET /api/AuditLog answers the signed-in user's own trail from identity's feed: its own
@@ -91,5 +92,12 @@ describe('GET /api/AuditLog', () => {
       expect(response.status).toBe(400);
       expect(await response.json()).toMatchObject({ error: expect.any(String), code: expect.any(String) });
     }
+  });
+
+  it('retention deletes feed entries with the trail they copy', async () => {
+    const { user } = await registered(identity);
+    await identity.db.query("UPDATE audit_feed SET occurred_at = now() - interval '40 days' WHERE user_id = $1", [user.id]);
+    expect(await pruneFeed(identity.db, 30)).toBe(1);
+    expect((await (await read(user.id)).json()) as unknown).toEqual({ items: [], nextCursor: null });
   });
 });

@@ -35,6 +35,12 @@ interface Row {
   after: Record<string, unknown> | null;
 }
 
+/** Retention for the feed, with the trail it copies (AUDIT_RETENTION_DAYS). */
+export async function pruneFeed(db: Queryable, days: number): Promise<number> {
+  const { rowCount } = await db.query('DELETE FROM audit_feed WHERE occurred_at < now() - make_interval(days => $1)', [days]);
+  return rowCount ?? 0;
+}
+
 export interface FeedQuery {
   userId: number;
   /** Entries after this one in newest-first order (the cursor: its time in ms and feed id). */
