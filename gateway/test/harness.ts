@@ -1,3 +1,4 @@
+import { createMemoryBus } from '@acs/bus';
 import { createRedisCache, type Cache } from '@acs/cache';
 import { createLogger } from '@acs/logger';
 import { createTestDatabase, deleteRedisKeys, testServerUrl, uniqueName } from '@acs/testing';
@@ -32,6 +33,7 @@ export async function startGatewayHarness(
     keysConfigSchema.parse({ PORT: '0', HOST: '127.0.0.1', DATABASE_URL: database.url, INTERNAL_SECRET }),
     logger,
     cache,
+    createMemoryBus(),
   );
   // METRICS_PORT 0: a free port, so gateways of parallel test files never compete for 9464.
   const gatewayVariables = {

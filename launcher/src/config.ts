@@ -33,7 +33,7 @@ const launcherFieldsSchema = z.object({
   /** A PostgreSQL server: each service gets its own database <name>_<service>, created when missing. */
   DATABASE_URL: postgresUrl().optional(),
   ...redisFields(),
-  /** RabbitMQ for subscription events (billing publishes, identity consumes); unset: an in-process bus. */
+  /** RabbitMQ for subscription events (billing publishes, identity consumes) and API key events (keys publishes); unset: an in-process bus. */
   AMQP_URL: amqpUrl().optional(),
   BUS_EXCHANGE: z.string().default('acs.events'),
   /** Each service's internal key is derived from it; unset: random keys, made once and kept under DATA_DIR (internal-keys.json). */

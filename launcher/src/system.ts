@@ -91,7 +91,7 @@ export function startSystem(config: LauncherConfig, logger: Logger, progress: St
       ? createSharedCache(redis, { keyPrefix: config.REDIS_PREFIX, logger: serviceLogger(logger, 'cache') })
       : createMemoryCache();
     stack.defer('the cache', () => cache.close());
-    // One bus for billing (publisher) and identity (consumer): RabbitMQ, or in-process in the embedded mode.
+    // One bus for billing and keys (publishers) and identity (consumer): RabbitMQ, or in-process in the embedded mode.
     const bus = config.AMQP_URL
       ? createAmqpBus({ url: config.AMQP_URL, exchange: config.BUS_EXCHANGE, logger: serviceLogger(logger, 'bus') })
       : createMemoryBus({ exchange: config.BUS_EXCHANGE, logger: serviceLogger(logger, 'bus') });
@@ -107,7 +107,7 @@ export function startSystem(config: LauncherConfig, logger: Logger, progress: St
       INTERNAL_SECRET: internalKeys[service],
     });
     const keysConfig = embeddedConfig('keys', config.env, behindGateway('keys'));
-    const keys = await phase(progress, 'keys', () => startKeysService(keysConfig, serviceLogger(logger, 'keys'), cache));
+    const keys = await phase(progress, 'keys', () => startKeysService(keysConfig, serviceLogger(logger, 'keys'), cache, bus));
     stack.defer('the keys service', () => keys.close());
     const identity = await phase(progress, 'identity', () =>
       startIdentityService(

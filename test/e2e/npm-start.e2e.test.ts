@@ -259,7 +259,14 @@ describe('npm start on a DATA_DIR of the older layout (a PGlite folder per servi
     const old = await openDatabase({ dataDir: join(legacyDataDir, 'keys'), logger });
     await migrate(old, KEYS_MIGRATIONS_DIR, logger);
     const { apiKey, secret } = await createApiKey(
-      { db: old, cache: createMemoryCache(), logger, keyPrefix: 'acs' },
+      {
+        db: old,
+        cache: createMemoryCache(),
+        logger,
+        keyPrefix: 'acs',
+        onOutboxWrite: () => undefined,
+        actor: { type: 'operator', id: 'older version', requestId: null, clientAddress: null },
+      },
       { name: 'older layout', scopes: ['system:full-access'], ownerUserId: null, environment: 'live' },
     );
     await old.close();

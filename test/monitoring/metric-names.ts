@@ -71,6 +71,12 @@ function scanSources(): Map<string, RegisteredMetric> {
       metrics.set(name, { type: CONSTRUCTORS[match[1]!]!, labels: quotedNames((listed ?? shorthand)?.[1] ?? '') });
     }
   }
+  // libs/outbox registers two gauges per service under the names the service declares as OutboxGaugeNames.
+  for (const text of texts) {
+    for (const [, body] of text.matchAll(/: OutboxGaugeNames = \{([^}]*)\}/g)) {
+      for (const [, name] of body!.matchAll(/\b(?:pending|oldestAge):\s*'([^']+)'/g)) metrics.set(name!, { type: 'gauge', labels: [] });
+    }
+  }
   return metrics;
 }
 

@@ -56,6 +56,8 @@ describe('the metric names found in the code', () => {
       identity_login_local_limiter_total: 'counter',
       identity_login_throttled_total: 'counter',
       identity_registration_throttled_total: 'counter',
+      keys_outbox_oldest_pending_age_seconds: 'gauge',
+      keys_outbox_pending_events: 'gauge',
     });
   });
 

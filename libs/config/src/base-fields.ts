@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { booleanFlag, logLevel, port, postgresUrl, redisClusterNodes, redisUrl, secret } from './fields.js';
+import { amqpUrl, booleanFlag, logLevel, port, postgresUrl, redisClusterNodes, redisUrl, secret, wholeNumber } from './fields.js';
 
 // The variables every process shares, spelled once; a service's schema spreads these and adds its own:
 // `z.object({ ...serviceFields(8082), CATALOG_SEED: booleanFlag(true) })`.
@@ -42,4 +42,25 @@ export const redisFields = () => ({
   REDIS_CLUSTER_PASSWORD: z.string().optional(),
   REDIS_CLUSTER_TLS: booleanFlag(false),
   REDIS_PREFIX: z.string().default('acs:'),
+});
+
+/** A service that publishes events. AMQP_URL is required by its main.ts (standalone); the embedded mode passes its in-process bus instead. */
+export const busFields = () => ({
+  AMQP_URL: amqpUrl().optional(),
+  /** The exchange every service publishes to unless BUS_EXCHANGE says otherwise. */
+  BUS_EXCHANGE: z.string().min(1).default('acs.events'),
+});
+
+/** A service with a transactional outbox (libs/outbox): how often its relay polls and how it backs off after a failed publish. */
+export const outboxFields = () => ({
+  /** The outbox relay polls this often even when nothing wakes it (a write by another replica or a CLI). */
+  OUTBOX_POLL_INTERVAL_MS: wholeNumber(10, 60_000, 1_000),
+  /** Backoff after a failed publish starts at OUTBOX_RETRY_MIN_MS and doubles up to OUTBOX_RETRY_MAX_MS. */
+  OUTBOX_RETRY_MIN_MS: wholeNumber(10, 60_000, 250),
+  OUTBOX_RETRY_MAX_MS: wholeNumber(10, 600_000, 30_000),
+});
+
+/** A service that keeps an audit trail (libs/audit): how long entries are kept, in days (0: forever). */
+export const auditFields = () => ({
+  AUDIT_RETENTION_DAYS: wholeNumber(0, 36_500, 365),
 });

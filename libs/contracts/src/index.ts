@@ -10,6 +10,8 @@ export * from './api-keys.js';
 export * from './catalog-internal.js';
 export * from './devices.js';
 export * from './subscription-events.js';
+export * from './api-key-events.js';
+export * from './audit.js';
 export * from './billing.js';
 export * from './row-id.js';
 export * from './rate-limits.js';

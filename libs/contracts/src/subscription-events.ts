@@ -25,9 +25,6 @@ export const SUBSCRIPTION_ROUTING_KEYS = {
 
 export const SUBSCRIPTION_EVENTS_BINDING = 'subscription.*';
 
-/** The exchange every service publishes to unless BUS_EXCHANGE says otherwise. */
-export const DEFAULT_BUS_EXCHANGE = 'acs.events';
-
 /**
  * Status of the subscription the event is about: `active` (also after a cancel at period end,
  * until that end), `canceled` (ended at once: a Lifetime subscription has no period end to wait for).

@@ -15,3 +15,4 @@ export { acquireDataDirLock, assertDataDirFree, runningPid } from './data-dir-lo
 export { databaseReadinessChecks } from './readiness.js';
 export { makeDataDirPrivate, privateFileModes } from './data-dir-privacy.js';
 export { startPeriodicPurge, type PeriodicPurge } from './periodic-purge.js';
+export { assertSqlIdentifier } from './sql-identifier.js';

@@ -10,8 +10,10 @@ import { buildBillingApp } from './app.js';
 import { purgeExpiredAnswers } from './data-access/idempotency-repository.js';
 import type { BillingDeps } from './domain/deps.js';
 import { noPaymentGateway, type PaymentGateway } from './domain/payment-gateway.js';
-import { startOutboxRelay, type OutboxRelay } from './relay/outbox-relay.js';
-import { registerOutboxGauges } from './relay/outbox-gauges.js';
+import { registerOutboxGauges, startOutboxRelay, type OutboxRelay } from '@acs/outbox';
+import { startAuditRelay, startAuditRetention, systemActor } from '@acs/audit';
+import { BILLING_AUDIT, BILLING_AUDIT_OUTBOX } from './domain/billing-audit.js';
+import { BILLING_OUTBOX, BILLING_OUTBOX_GAUGES, toSubscriptionEnvelope } from './relay/billing-outbox.js';
 
 export const BILLING_MIGRATIONS_DIR = fileURLToPath(new URL('../migrations/', import.meta.url));
 
@@ -46,17 +48,22 @@ export function startBillingService(
     const db = await openConfiguredDatabase('billing', config, BILLING_MIGRATIONS_DIR, logger);
     stack.defer('the database', () => db.close());
     const metrics = createMetricsRegistry('billing');
-    registerOutboxGauges(metrics, db, logger);
+    registerOutboxGauges(metrics, db, logger, BILLING_OUTBOX, BILLING_OUTBOX_GAUGES);
     const relay = startOutboxRelay({
       db,
       // Publishes by outcome on this service's /metrics.
       bus: instrumentBus(bus, createBusMetrics(metrics)),
       logger,
+      table: BILLING_OUTBOX,
+      toEnvelope: toSubscriptionEnvelope,
       pollIntervalMs: config.OUTBOX_POLL_INTERVAL_MS,
       retryMinMs: config.OUTBOX_RETRY_MIN_MS,
-      retryMaxMs: Math.max(config.OUTBOX_RETRY_MIN_MS, config.OUTBOX_RETRY_MAX_MS),
+      retryMaxMs: config.OUTBOX_RETRY_MAX_MS,
     });
     stack.defer('the outbox relay', () => relay.close());
+    const auditRelay = startAuditRelay({ db, bus, logger, table: BILLING_AUDIT_OUTBOX }, config);
+    stack.defer('the audit relay', () => auditRelay.close());
+    stack.defer('the audit retention', startAuditRetention(db, BILLING_AUDIT, config.AUDIT_RETENTION_DAYS, logger));
     const deps: BillingDeps = {
       db,
       logger,
@@ -65,7 +72,11 @@ export function startBillingService(
         periodSeconds: { month: config.BILLING_PERIOD_SECONDS_MONTHLY, year: config.BILLING_PERIOD_SECONDS_YEARLY },
         idempotencyKeyTtlSeconds: config.IDEMPOTENCY_KEY_TTL_SECONDS,
       },
-      onOutboxWrite: () => relay.wake(),
+      onOutboxWrite: () => {
+        relay.wake();
+        auditRelay.wake();
+      },
+      actor: systemActor('billing'),
     };
     const purge = setInterval(() => {
       purgeExpiredAnswers(db, config.IDEMPOTENCY_KEY_TTL_SECONDS).catch((err: unknown) =>

@@ -24,7 +24,7 @@ import { silentLogger as silent, type LogLine } from '@acs/testing';
 export type { LogLine };
 const silentLogger = (): Logger => silent('billing-test');
 
-const INTERNAL_SECRET = `billing-test-secret-${randomBytes(16).toString('hex')}`;
+export const INTERNAL_SECRET = `billing-test-secret-${randomBytes(16).toString('hex')}`;
 const AMQP_URL = testServerUrl('AMQP_URL');
 export const SUBSCRIPTIONS_PATH = '/api/Subscriptions';
 export const PLANS_PATH = '/api/SubscriptionPlans';

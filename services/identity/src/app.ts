@@ -1,3 +1,4 @@
+import { auditRoutes } from './routes/audit-routes.js';
 import type Koa from 'koa';
 import { createHttpApp, type AppState, type HttpAppOptions } from '@acs/http';
 import { cacheReadinessCheck } from '@acs/cache';
@@ -30,6 +31,7 @@ export function buildIdentityApp({ deps, internalSecret, migrationsDir, metrics 
     internalSecret,
     routers: [
       userRoutes(deps),
+      auditRoutes(deps),
       sessionRoutes(deps),
       passwordRoutes(deps),
       verificationRoutes(deps),

@@ -1,3 +1,4 @@
+import { operatorActor } from '@acs/audit';
 import { UsageError, assertNoOperands, cliStoreEnvironment, notWrittenThroughWarning, openCliStore, runCli } from '@acs/cli';
 import { AUTHZ_CACHE_TTL_SECONDS, ROLE_NAMES, roleName, type RoleName } from '@acs/contracts';
 import { setUserRole } from './domain/change-user.js';
@@ -37,7 +38,7 @@ runCli({
 
     const store = await openCliStore({ service: 'identity', cli: 'users cli', migrationsDir: IDENTITY_MIGRATIONS_DIR, sharedCache: true });
     try {
-      const user = await setUserRole(store, values.email, role);
+      const user = await setUserRole({ ...store, actor: operatorActor('users cli') }, values.email, role);
       const { role: effective } = accessAt(user, nowSeconds());
       console.log(
         `User ${user.id} (${user.email}): account role ${roleName(user.accountRole)} (${user.accountRole}); effective role now ${roleName(effective)} (${effective}).`,

@@ -1,3 +1,6 @@
+import { startAuditRetention, systemActor } from '@acs/audit';
+import { IDENTITY_AUDIT } from './domain/account-audit.js';
+import { pruneFeed } from './data-access/audit-feed-repository.js';
 import { internalKeys } from '@acs/config';
 import { fileURLToPath } from 'node:url';
 import { openConfiguredDatabase } from '@acs/db';
@@ -44,7 +47,7 @@ type StoreConfig = Pick<IdentityConfig, 'DATABASE_URL' | 'DATA_DIR'>;
 /** Opens this service's database (PostgreSQL when DATABASE_URL is set, else PGlite under DATA_DIR/identity), migrated. */
 export async function openIdentityStore(config: StoreConfig, logger: Logger, cache: Cache): Promise<UserStore> {
   const db = await openConfiguredDatabase('identity', config, IDENTITY_MIGRATIONS_DIR, logger);
-  return { db, cache, logger };
+  return { db, cache, logger, actor: systemActor('identity') };
 }
 
 /**
@@ -119,6 +122,7 @@ export async function startIdentityService(config: IdentityConfig, logger: Logge
     stack.defer('the local sign-in limiter', () => deps.localLimiter.close());
     stack.defer('the mailer', async () => deps.mailer.close());
     logger.info({ mail: deps.mailer.describe }, 'identity sends mail through this');
+    stack.defer('the audit retention', startAuditRetention(deps.db, IDENTITY_AUDIT, config.AUDIT_RETENTION_DAYS, logger, pruneFeed));
     const ownBus =
       !bus && config.AMQP_URL
         ? createAmqpBus({ url: config.AMQP_URL, exchange: config.BUS_EXCHANGE, logger, connectionName: `identity-${process.pid}` })

@@ -1,4 +1,5 @@
 import { KEY_ENVIRONMENTS, type KeyEnvironment } from '@acs/auth';
+import { operatorActor } from '@acs/audit';
 import { UsageError, cliStoreEnvironment, notWrittenThroughWarning, openCliStore, runCli, type CliStore } from '@acs/cli';
 import {
   API_KEY_CACHE_TTL_SECONDS,
@@ -142,7 +143,14 @@ runCli({
       peers: ['identity'],
       env: { KEY_PREFIX: keysConfigSchema.shape.KEY_PREFIX },
     });
-    const deps: KeysDeps = { db: store.db, cache: store.cache, logger: store.logger, keyPrefix: store.env.KEY_PREFIX };
+    const deps: KeysDeps = {
+      db: store.db,
+      cache: store.cache,
+      logger: store.logger,
+      keyPrefix: store.env.KEY_PREFIX,
+      onOutboxWrite: () => undefined,
+      actor: operatorActor('keys cli'),
+    };
     try {
       if (command === 'create') {
         const expiresAt = expiresInSeconds === undefined ? null : new Date(Date.now() + expiresInSeconds * 1000);

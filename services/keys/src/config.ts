@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { booleanFlag, redisFields, serviceFields } from '@acs/config';
+import { auditFields, booleanFlag, busFields, outboxFields, redisFields, serviceFields } from '@acs/config';
 import { KEY_PREFIX_PATTERN } from '@acs/auth';
 import { rateLimitsEnv } from '@acs/contracts';
 
@@ -7,6 +7,10 @@ export const keysConfigSchema = z
   .object({
     ...serviceFields(8081),
     ...redisFields(),
+    /** RabbitMQ for API key events (api_key.*, published through the outbox); required by main.ts. */
+    ...busFields(),
+    ...outboxFields(),
+    ...auditFields(),
     KEY_PREFIX: z.string().regex(KEY_PREFIX_PATTERN, 'expected 2-16 lower-case letters or digits, starting with a letter').default('acs'),
     /** Active (not revoked) keys a user may hold; creating one more answers 409. */
     KEYS_PER_USER: z.coerce.number().int().positive().default(25),

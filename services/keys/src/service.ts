@@ -1,6 +1,9 @@
 import { internalKeys } from '@acs/config';
 import { fileURLToPath } from 'node:url';
+import { createBusMetrics, instrumentBus, type Bus } from '@acs/bus';
 import { openConfiguredDatabase } from '@acs/db';
+import { startAuditRelay, startAuditRetention, systemActor } from '@acs/audit';
+import { registerOutboxGauges, startOutboxRelay, type OutboxRelay } from '@acs/outbox';
 import type { Cache } from '@acs/cache';
 import type { Logger } from '@acs/logger';
 import { listen, startWithCloseStack, type RunningServer } from '@acs/http';
@@ -10,33 +13,68 @@ import { buildKeysApp } from './app.js';
 import type { KeysDeps } from './domain/deps.js';
 import { startUsagePurge } from './domain/usage-purge.js';
 import { applySeedKey } from './domain/operator-keys.js';
+import { KEYS_AUDIT, KEYS_AUDIT_OUTBOX } from './events/keys-audit.js';
+import { KEYS_OUTBOX, KEYS_OUTBOX_GAUGES, toApiKeyEnvelope } from './events/keys-outbox.js';
 
 export const KEYS_MIGRATIONS_DIR = fileURLToPath(new URL('../migrations/', import.meta.url));
 
 export interface KeysService {
   server: RunningServer;
   deps: KeysDeps;
+  relay: OutboxRelay;
+  /** Stops the HTTP server and the relay, then closes the database. The bus and the cache belong to the caller. */
   close(): Promise<void>;
 }
 
-/** Opens this service's database (PostgreSQL when DATABASE_URL is set, else PGlite under DATA_DIR/keys), migrated. */
+/**
+ * Opens this service's database (PostgreSQL when DATABASE_URL is set, else PGlite under DATA_DIR/keys), migrated.
+ * Outbox rows written through these deps wait for a relay's next poll (startKeysService wakes its own).
+ */
 export async function openKeysDeps(
   config: Pick<KeysConfig, 'DATABASE_URL' | 'DATA_DIR' | 'KEY_PREFIX'>,
   logger: Logger,
   cache: Cache,
 ): Promise<KeysDeps> {
   const db = await openConfiguredDatabase('keys', config, KEYS_MIGRATIONS_DIR, logger);
-  return { db, cache, logger, keyPrefix: config.KEY_PREFIX };
+  return { db, cache, logger, keyPrefix: config.KEY_PREFIX, onOutboxWrite: () => undefined, actor: systemActor('keys') };
 }
 
-/** Starts the keys service; the cache is passed in because the embedded mode shares one with the gateway. */
-export async function startKeysService(config: KeysConfig, logger: Logger, cache: Cache): Promise<KeysService> {
+/**
+ * Starts the keys service and its outbox relay (API key events). The cache and the bus are passed
+ * in: the embedded mode shares them with the gateway and the other services; main.ts makes them
+ * from REDIS_URL and AMQP_URL.
+ */
+export async function startKeysService(config: KeysConfig, logger: Logger, cache: Cache, bus: Bus): Promise<KeysService> {
   // Checked before anything is opened: a bad seed must not leave a database pool behind.
   if (config.SEED_API_KEY && !config.SEED_API_SECRET) throw new Error('SEED_API_SECRET is required when SEED_API_KEY is set');
   // A failed start (bad seed, port taken) closes what it opened: no pool stays behind.
   return startWithCloseStack(logger, async (stack) => {
-    const deps = await openKeysDeps(config, logger, cache);
-    stack.defer('the database', () => deps.db.close());
+    const opened = await openKeysDeps(config, logger, cache);
+    stack.defer('the database', () => opened.db.close());
+    const metrics = createMetricsRegistry('keys');
+    registerOutboxGauges(metrics, opened.db, logger, KEYS_OUTBOX, KEYS_OUTBOX_GAUGES);
+    const relay = startOutboxRelay({
+      db: opened.db,
+      // Publishes by outcome on this service's /metrics.
+      bus: instrumentBus(bus, createBusMetrics(metrics)),
+      logger,
+      table: KEYS_OUTBOX,
+      toEnvelope: toApiKeyEnvelope,
+      pollIntervalMs: config.OUTBOX_POLL_INTERVAL_MS,
+      retryMinMs: config.OUTBOX_RETRY_MIN_MS,
+      retryMaxMs: config.OUTBOX_RETRY_MAX_MS,
+    });
+    stack.defer('the outbox relay', () => relay.close());
+    stack.defer('the audit retention', startAuditRetention(opened.db, KEYS_AUDIT, config.AUDIT_RETENTION_DAYS, logger));
+    const auditRelay = startAuditRelay({ db: opened.db, bus, logger, table: KEYS_AUDIT_OUTBOX }, config);
+    stack.defer('the audit relay', () => auditRelay.close());
+    const deps: KeysDeps = {
+      ...opened,
+      onOutboxWrite: () => {
+        relay.wake();
+        auditRelay.wake();
+      },
+    };
     if (config.SEED_API_KEY) {
       await applySeedKey(deps, {
         key: config.SEED_API_KEY,
@@ -56,11 +94,11 @@ export async function startKeysService(config: KeysConfig, logger: Logger, cache
       maxLifetimeDays: config.KEY_MAX_LIFETIME_DAYS ?? null,
       usageRetentionDays: config.USAGE_RETENTION_DAYS,
       requireVerifiedEmail: config.REQUIRE_VERIFIED_EMAIL_FOR_KEYS,
-      metrics: createMetricsRegistry('keys'),
+      metrics,
     });
     const server = await listen(app.callback(), config.PORT, config.HOST);
     stack.defer('the HTTP server', () => server.close());
     logger.info({ url: server.url }, 'keys service listening');
-    return { server, deps, close: stack.close };
+    return { server, deps, relay, close: stack.close };
   });
 }

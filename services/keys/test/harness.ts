@@ -1,6 +1,7 @@
 import { createHash, randomBytes } from 'node:crypto';
 import { Redis } from 'ioredis';
 import pg from 'pg';
+import { createMemoryBus, type Bus } from '@acs/bus';
 import { createRedisCache, type Cache } from '@acs/cache';
 import { apiKeyCacheKey, apiKeyCacheRecordSchema, type ApiKeyCacheRecord } from '@acs/contracts';
 import type { Db } from '@acs/db';
@@ -67,6 +68,8 @@ export interface StartKeysOptions {
   logger?: Logger;
   /** Used instead of the harness's Redis cache (it is not closed by the harness then). */
   cache?: Cache;
+  /** Where key events are published (owned by the caller); default: an in-process bus of the harness's own. */
+  bus?: Bus;
 }
 
 export function keysConfig(database: TestDatabase, prefix: string, env: Record<string, string> = {}): KeysConfig {
@@ -89,16 +92,18 @@ export async function startKeys(options: StartKeysOptions = {}): Promise<KeysHar
   const logger = options.logger ?? silentLogger();
   const cache = options.cache ?? createRedisCache({ url: REDIS_URL, keyPrefix: prefix, logger });
   const redis = rawRedis();
+  const bus = options.bus ?? createMemoryBus();
   let service: KeysService | null = null;
   const cleanup = async (): Promise<void> => {
     await service?.close();
     service = null;
     if (!options.cache) await cache.close();
+    if (!options.bus) await bus.close();
     await deleteKeysWithPrefix(redis, prefix).finally(() => redis.disconnect());
     await database.drop();
   };
   try {
-    service = await startKeysService(keysConfig(database, prefix, options.env), logger, cache);
+    service = await startKeysService(keysConfig(database, prefix, options.env), logger, cache, bus);
   } catch (err) {
     await cleanup();
     throw err;
@@ -134,7 +139,7 @@ export async function startKeys(options: StartKeysOptions = {}): Promise<KeysHar
     },
     async restart(env) {
       await harness.stopService();
-      service = await startKeysService(keysConfig(database, prefix, env ?? options.env), logger, cache);
+      service = await startKeysService(keysConfig(database, prefix, env ?? options.env), logger, cache, bus);
     },
     async stopService() {
       const running = service;

@@ -1,6 +1,7 @@
 import { createServer } from 'node:net';
 import pg from 'pg';
 import { describe, it, expect, beforeAll, afterAll } from '@jest/globals';
+import { createMemoryBus } from '@acs/bus';
 import { createRedisCache, type Cache } from '@acs/cache';
 import { createTestDatabase, uniqueName, type TestDatabase } from '@acs/testing';
 import { keysConfigSchema, startKeysService } from '../src/index.js';
@@ -24,7 +25,7 @@ afterAll(async () => {
 
 async function startWith(env: Record<string, string>): Promise<unknown> {
   try {
-    const service = await startKeysService(keysConfig(database, prefix, env), silentLogger(), cache);
+    const service = await startKeysService(keysConfig(database, prefix, env), silentLogger(), cache, createMemoryBus());
     await service.close();
     return null;
   } catch (err) {

@@ -141,4 +141,9 @@ export async function runJourney(input: JourneyInput): Promise<void> {
   if (must('revoke key', revoked.data).revokedAt === null) throw new Error('the key is not revoked');
   const unknown = await dashboard.DELETE('/api/ApiKeys/{id}', { params: { path: { id: '00000000-0000-4000-8000-000000000000' } } });
   expectStatus('revoke an unknown key', unknown.response, 404);
+  // Identity's own entries are in the trail at once; those of keys and billing follow through the bus.
+  const trail = await dashboard.GET('/api/AuditLog', { params: { query: { pageSize: 50 } } });
+  expectStatus('audit log', trail.response, 200);
+  if (!must('audit log', trail.data).items.some((item) => item.action === 'account.created'))
+    throw new Error('the audit log misses the registration');
 }

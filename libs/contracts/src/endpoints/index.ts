@@ -28,6 +28,7 @@ import { getAccountEndpoint } from './get-account.js';
 import { enrollTwoFactorEndpoint } from './enroll-two-factor.js';
 import { confirmTwoFactorEndpoint } from './confirm-two-factor.js';
 import { completeTwoFactorLoginEndpoint } from './complete-two-factor-login.js';
+import { listAuditLogEndpoint } from './list-audit-log.js';
 
 export const ENDPOINTS = [
   loginEndpoint,
@@ -59,6 +60,7 @@ export const ENDPOINTS = [
   enrollTwoFactorEndpoint,
   confirmTwoFactorEndpoint,
   completeTwoFactorLoginEndpoint,
+  listAuditLogEndpoint,
 ] as const;
 
 export * from './login.js';
@@ -90,3 +92,4 @@ export * from './get-account.js';
 export * from './enroll-two-factor.js';
 export * from './confirm-two-factor.js';
 export * from './complete-two-factor-login.js';
+export * from './list-audit-log.js';

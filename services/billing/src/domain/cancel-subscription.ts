@@ -2,6 +2,7 @@ import { conflict, notFound, type AppError } from '@acs/errors';
 import type { SubscriptionView } from '../contracts.js';
 import { endSubscription, findSubscription, lockUser, markCancelAtPeriodEnd } from '../data-access/subscriptions-repository.js';
 import type { BillingDeps } from './deps.js';
+import { recordSubscriptionChange } from './billing-audit.js';
 import { recordEvent } from './events.js';
 import { isLive, toView } from './subscription.js';
 
@@ -27,6 +28,7 @@ export async function cancelSubscription(deps: BillingDeps, userId: number, id: 
     const changed =
       existing.currentPeriodEnd === null ? await endSubscription(tx, id, 'canceled', now) : await markCancelAtPeriodEnd(tx, id, now);
     await recordEvent(tx, 'canceled', changed, now);
+    await recordSubscriptionChange(tx, deps.actor, 'subscription.canceled', existing, changed, now);
     emitted = true;
     deps.logger.info(
       { audit: 'subscription.canceled', userId, subscriptionId: id, endsAt: changed.currentPeriodEnd?.toISOString() },

@@ -1,4 +1,5 @@
 import type { Db } from '@acs/db';
+import type { AuditActor } from '@acs/audit';
 import type { Logger } from '@acs/logger';
 import type { PaymentGateway } from './payment-gateway.js';
 
@@ -16,4 +17,6 @@ export interface BillingDeps {
   settings: BillingSettings;
   /** Called after a commit that wrote outbox rows, so the relay publishes now rather than at its next poll. */
   onOutboxWrite(): void;
+  /** Who the audit trail names for the changes made through these deps (the routes put the request's user here). */
+  actor: AuditActor;
 }

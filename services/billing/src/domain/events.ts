@@ -6,9 +6,9 @@ import {
   subscriptionEventPayloadSchema,
   type SubscriptionEventKind,
 } from '../contracts.js';
-import { insertOutboxEvent } from '../data-access/outbox-repository.js';
+import { currentTraceCarrier, insertOutboxEvent } from '@acs/outbox';
 import { planQuotaForEvent } from '../data-access/plans-repository.js';
-import { currentTraceCarrier } from '../relay/trace-context.js';
+import { BILLING_OUTBOX } from '../relay/billing-outbox.js';
 import type { Subscription } from './subscription.js';
 
 /** Payload checked against the contract (with a placeholder sequence) before it is stored, so a bad event fails the request, not the relay. */
@@ -40,7 +40,7 @@ export async function recordEvent(
     planId: subscription.planId,
     ...(quota ? { quota } : {}),
   });
-  await insertOutboxEvent(tx, {
+  await insertOutboxEvent(tx, BILLING_OUTBOX, {
     eventId,
     userId: subscription.userId,
     type: SUBSCRIPTION_EVENT_TYPES[kind],

@@ -1,7 +1,8 @@
 import { randomUUID } from 'node:crypto';
 import type { Db } from '@acs/db';
 import { PLAN_QUOTA_EVENT_TYPE, PLAN_QUOTA_ROUTING_KEY, planQuotaEventPayloadSchema, type PlanQuota } from '../contracts.js';
-import { insertOutboxEvent } from '../data-access/outbox-repository.js';
+import { insertOutboxEvent } from '@acs/outbox';
+import { BILLING_OUTBOX } from '../relay/billing-outbox.js';
 import { updatePlanQuota } from '../data-access/plans-repository.js';
 import type { Plan } from './plan.js';
 
@@ -24,7 +25,7 @@ export async function setPlanQuota(db: Db, planId: string, change: Partial<PlanQ
     const eventId = randomUUID();
     const occurredAt = new Date();
     const payload = storedPayloadSchema.parse({ eventId, planId, quota: plan.quota, occurredAt: occurredAt.toISOString() });
-    const outboxId = await insertOutboxEvent(tx, {
+    const outboxId = await insertOutboxEvent(tx, BILLING_OUTBOX, {
       eventId,
       userId: NO_USER_ID,
       type: PLAN_QUOTA_EVENT_TYPE,

@@ -5,6 +5,7 @@ import { findAnswer, saveAnswer } from '../data-access/idempotency-repository.js
 import { findPlan } from '../data-access/plans-repository.js';
 import { endSubscription, findActiveSubscription, insertSubscription, lockUser } from '../data-access/subscriptions-repository.js';
 import type { BillingDeps } from './deps.js';
+import { recordSubscriptionChange } from './billing-audit.js';
 import { recordEvent } from './events.js';
 import { PLAN_TYPE_FREE, type Plan } from './plan.js';
 import { isLive, toView } from './subscription.js';
@@ -93,6 +94,7 @@ export async function subscribe(
       currentPeriodEnd: periodEnd(deps, plan, now),
     });
     await recordEvent(tx, current ? 'changed' : 'activated', created, now);
+    await recordSubscriptionChange(tx, deps.actor, current ? 'subscription.changed' : 'subscription.activated', current, created, now);
     const fresh: Answer = { status: 201, body: toView(created, now), replayed: false };
     if (idempotencyKey) await saveAnswer(tx, userId, idempotencyKey, { requestHash: hash, status: fresh.status, body: fresh.body });
     deps.logger.info(

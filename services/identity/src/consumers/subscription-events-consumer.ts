@@ -1,3 +1,7 @@
+import { AUDIT_RECORDED_EVENT_TYPE, AUDIT_RECORDED_ROUTING_KEY, auditRecordedEventSchema } from '@acs/contracts';
+import { insertFeedEntry } from '../data-access/audit-feed-repository.js';
+import { systemActor } from '@acs/audit';
+import { recordAccountChange } from '../domain/account-audit.js';
 import type { Bus, BusEnvelope, Subscription } from '@acs/bus';
 import { SpanStatusCode, trace } from '@opentelemetry/api';
 import { findUserById } from '../data-access/users-repository.js';
@@ -41,6 +45,9 @@ export class InvalidSubscriptionEventError extends Error {
     this.name = 'InvalidSubscriptionEventError';
   }
 }
+
+/** The trail names the consumer: the change came from billing's event, not from a request here. */
+const SUBSCRIPTION_CONSUMER_ACTOR = systemActor('identity subscription-events consumer');
 
 export function parseSubscriptionEvent(message: BusEnvelope): SubscriptionEvent {
   const parsed = subscriptionEventSchema.safeParse(message);
@@ -104,8 +111,11 @@ async function applyInTransaction(store: UserStore, event: SubscriptionEvent): P
     const planId = payload.planId ?? PLAN_ID_OF_TYPE[payload.planType]!;
     // The quota rides with the event (issue 29); kept unless a newer plan event already replaced it.
     if (payload.quota) await storePlanQuota(tx, planId, payload.quota, payload.sequence);
+    const before = await findUserById(tx, payload.userId);
     await updateUserSubscription(tx, payload.userId, subscriptionEndOf(payload.currentPeriodEnd), payload.planType, planId);
-    return findUserById(tx, payload.userId);
+    const after = await findUserById(tx, payload.userId);
+    if (before && after) await recordAccountChange(tx, SUBSCRIPTION_CONSUMER_ACTOR, 'account.subscription_changed', before, after);
+    return after;
   });
   const level = outcome === 'applied' ? 'info' : 'debug';
   store.logger[level](
@@ -142,9 +152,16 @@ export function startSubscriptionEventsConsumer(
 ): Promise<Subscription> {
   return bus.subscribe({
     queue: options.queue ?? SUBSCRIPTION_EVENTS_QUEUE,
-    // Plan events share the queue: one consumer, in billing's outbox order.
-    bindings: [SUBSCRIPTION_EVENTS_BINDING, PLAN_EVENTS_BINDING],
+    // Plan events share the queue: one consumer, in billing's outbox order. The same queue takes the audit
+    // entries keys and billing publish for the user's trail (GET /api/AuditLog): no second queue, so
+    // identity's broker permissions stay as they are.
+    bindings: [SUBSCRIPTION_EVENTS_BINDING, PLAN_EVENTS_BINDING, AUDIT_RECORDED_ROUTING_KEY],
     handler: async (message) => {
+      if (message.type === AUDIT_RECORDED_EVENT_TYPE) {
+        const { eventId: _eventId, ...entry } = auditRecordedEventSchema.parse(message).payload;
+        await insertFeedEntry(store.db, entry);
+        return;
+      }
       if (isPlanEvent(message)) await applyPlanQuotaEvent(store, message);
       else await applySubscriptionEvent(store, parseSubscriptionEvent(message));
     },

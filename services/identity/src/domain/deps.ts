@@ -1,5 +1,6 @@
 import type { Db } from '@acs/db';
 import type { Cache } from '@acs/cache';
+import type { AuditActor } from '@acs/audit';
 import type { Logger } from '@acs/logger';
 import type { PasswordHasher } from './passwords.js';
 import type { JwtSigner } from './signing-keys.js';
@@ -10,6 +11,8 @@ export interface UserStore {
   db: Db;
   cache: Cache;
   logger: Logger;
+  /** Who the audit trail names for the changes made through this store: the request's user, an operator's CLI, or the system. */
+  actor: AuditActor;
 }
 
 export interface IdentitySettings {

@@ -1,3 +1,4 @@
+import { recordAccountChange } from './account-audit.js';
 import { AppError, conflict } from '@acs/errors';
 import { isUniqueViolation } from '@acs/db';
 import type { RegisterResponse } from '@acs/contracts';
@@ -78,9 +79,17 @@ export async function registerUser(deps: IdentityDeps, input: RegisterInput, cli
   const trialEndsAt = trialSeconds > 0 ? new Date((nowSeconds() + trialSeconds) * 1000) : null;
   let user: User;
   try {
-    user = (await changeWithWriteThrough(deps, (tx) =>
-      insertUser(tx, { email: input.email, passwordHash, firstName: input.firstName, lastName: input.lastName, trialEndsAt }),
-    ))!;
+    user = (await changeWithWriteThrough(deps, async (tx) => {
+      const created = await insertUser(tx, {
+        email: input.email,
+        passwordHash,
+        firstName: input.firstName,
+        lastName: input.lastName,
+        trialEndsAt,
+      });
+      await recordAccountChange(tx, deps.actor, 'account.created', null, created);
+      return created;
+    }))!;
   } catch (err) {
     if (isUniqueViolation(err)) throw emailTaken();
     throw err;

@@ -1,4 +1,5 @@
-import { upsertAdmin } from '../data-access/users-repository.js';
+import { findUserByEmail, upsertAdmin } from '../data-access/users-repository.js';
+import { recordAccountChange } from './account-audit.js';
 import { ROLE } from '@acs/contracts';
 import type { User } from './user.js';
 import type { IdentityDeps } from './deps.js';
@@ -29,9 +30,13 @@ export function assertSeedAdmin(email: string | undefined, password: string | un
  */
 export async function applySeedAdmin(deps: IdentityDeps, seed: SeedAdmin): Promise<User> {
   const passwordHash = await deps.passwords.hash(seed.password);
-  const user = (await changeWithWriteThrough(deps, (tx) =>
-    upsertAdmin(tx, { email: seed.email, passwordHash, firstName: 'Admin', lastName: 'Admin', role: ROLE.admin }),
-  ))!;
+  const user = (await changeWithWriteThrough(deps, async (tx) => {
+    const before = await findUserByEmail(tx, seed.email);
+    const seeded = await upsertAdmin(tx, { email: seed.email, passwordHash, firstName: 'Admin', lastName: 'Admin', role: ROLE.admin });
+    // Every start applies the seed again (with a fresh bcrypt salt): only a new account or a changed role is a change to record.
+    if (!before || before.accountRole !== seeded.accountRole) await recordAccountChange(tx, deps.actor, 'account.seeded', before, seeded);
+    return seeded;
+  }))!;
   deps.logger.info({ audit: 'user.seeded', userId: user.id, role: user.accountRole }, 'seed Admin applied');
   return user;
 }

@@ -1,3 +1,4 @@
+import { userActor } from '@acs/audit';
 import { Router, handle, parseInput, readJsonBody, type AppContext, type AppState } from '@acs/http';
 import { loginEndpoint, registerEndpoint } from '@acs/contracts';
 import type { IdentityDeps } from '../domain/deps.js';
@@ -7,7 +8,7 @@ import { sendVerificationLinkLater } from '../domain/email-verification.js';
 import { registerBodySchema } from '../domain/user-input.js';
 
 /** The use cases log with the request's logger, so audit lines carry the request id. */
-const forRequest = (deps: IdentityDeps, ctx: AppContext): IdentityDeps => ({ ...deps, logger: ctx.state.log });
+const forRequest = (deps: IdentityDeps, ctx: AppContext): IdentityDeps => ({ ...deps, logger: ctx.state.log, actor: userActor(ctx.state) });
 
 /** The public routes (the gateway has checked the key's scope: auth:register, auth:login). */
 export function userRoutes(deps: IdentityDeps): Router<AppState> {

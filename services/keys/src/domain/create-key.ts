@@ -1,6 +1,8 @@
 import { generateApiKey, generateApiSecret, hashSecret } from '@acs/auth';
 import { conflict } from '@acs/errors';
 import { countActiveKeysOfOwner, insertApiKey, lockOwnerKeys, type NewApiKey } from '../data-access/api-keys-repository.js';
+import { recordKeyChange } from '../events/keys-audit.js';
+import { recordKeyEvent } from '../events/record-key-event.js';
 import type { ApiKey } from './api-key.js';
 import type { KeysDeps } from './deps.js';
 import { changeWithWriteThrough } from './write-through.js';
@@ -27,7 +29,7 @@ export async function createApiKey(deps: KeysDeps, input: CreateKeyInput): Promi
           hint: 'Revoke a key you no longer use (DELETE /api/ApiKeys/{id}), then create the new one.',
         });
     }
-    return insertApiKey(tx, {
+    const created = await insertApiKey(tx, {
       key: generateApiKey(deps.keyPrefix, input.environment),
       secretHash: hashSecret(secret),
       name: input.name,
@@ -37,7 +39,11 @@ export async function createApiKey(deps: KeysDeps, input: CreateKeyInput): Promi
       rateLimits: input.rateLimits ?? null,
       expiresAt: input.expiresAt ?? null,
     });
+    await recordKeyEvent(tx, 'created', created);
+    await recordKeyChange(tx, deps.actor, 'api_key.created', null, created);
+    return created;
   });
+  deps.onOutboxWrite();
   deps.logger.info(
     {
       audit: 'api_key.created',

@@ -7,13 +7,16 @@ import {
   findApiKeyByKey,
   hasActiveSystemKey,
   listApiKeys,
+  lockApiKey,
   seedKeyWasRolled,
   updateApiKey,
   upsertUnrevokedApiKey,
 } from '../data-access/api-keys-repository.js';
+import { recordKeyChange } from '../events/keys-audit.js';
 import type { ApiKey } from './api-key.js';
 import { createApiKey } from './create-key.js';
 import type { KeysDeps } from './deps.js';
+import { revokeKey } from './revoke-key.js';
 import { rollApiKey } from './roll-key.js';
 import { parseOperatorScopes } from './scope-rules.js';
 import { changeWithWriteThrough } from './write-through.js';
@@ -44,16 +47,27 @@ export async function applySeedKey(deps: KeysDeps, seed: SeedKeyInput): Promise<
   }
   const scopes = parseOperatorScopes(seed.scopes);
   if (await seedKeyWasRolled(deps.db, seed.key)) throw new Error(ROLLED_SEED_MESSAGE);
-  const apiKey = await changeWithWriteThrough(deps, (tx) =>
-    upsertUnrevokedApiKey(tx, {
+  const apiKey = await changeWithWriteThrough(deps, async (tx) => {
+    const before = await findApiKeyByKey(tx, seed.key);
+    const seeded = await upsertUnrevokedApiKey(tx, {
       key: seed.key,
       secretHash: hashSecret(seed.secret),
       name: seed.name,
       scopes,
       ownerUserId: null,
       environment: parsed.environment,
-    }),
-  );
+    });
+    // Every start applies the seed again: only a start that changed it is a change to record.
+    if (
+      seeded &&
+      (!before ||
+        before.secretHash !== seeded.secretHash ||
+        before.name !== seeded.name ||
+        before.scopes.join(' ') !== seeded.scopes.join(' '))
+    )
+      await recordKeyChange(tx, deps.actor, 'api_key.seeded', before, seeded);
+    return seeded;
+  });
   if (!apiKey) throw new Error(REVOKED_SEED_MESSAGE);
   deps.logger.info({ audit: 'api_key.seeded', keyId: apiKey.id, scopes }, 'seed API key applied');
   return apiKey;
@@ -92,7 +106,13 @@ export async function changeApiKey(
   id: string,
   changes: { scopes?: string[]; name?: string; rateLimits?: RateLimits | null },
 ): Promise<ApiKey> {
-  const changed = await changeWithWriteThrough(deps, (tx) => updateApiKey(tx, id, changes));
+  const changed = await changeWithWriteThrough(deps, async (tx) => {
+    const current = await lockApiKey(tx, id);
+    if (!current) return null;
+    const updated = await updateApiKey(tx, id, changes);
+    if (updated) await recordKeyChange(tx, deps.actor, 'api_key.changed', current, updated);
+    return updated;
+  });
   if (!changed) throw notFound('No such API key', 'key_not_found');
   deps.logger.info(
     { audit: 'api_key.changed', keyId: id, userId: changed.ownerUserId, scopes: changed.scopes, rateLimits: changed.rateLimits },
@@ -103,7 +123,7 @@ export async function changeApiKey(
 
 /** Revocation keeps the record (for the owner's history) and stops the key on the next request. */
 export async function revokeApiKey(deps: KeysDeps, id: string): Promise<ApiKey> {
-  const revoked = await changeWithWriteThrough(deps, (tx) => updateApiKey(tx, id, { revoke: true }));
+  const revoked = await revokeKey(deps, id, () => true);
   if (!revoked) throw notFound('No such API key', 'key_not_found');
   deps.logger.info({ audit: 'api_key.revoked', keyId: id, userId: revoked.ownerUserId }, 'API key revoked');
   return revoked;

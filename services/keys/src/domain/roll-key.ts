@@ -1,6 +1,8 @@
 import { generateApiSecret, hashSecret } from '@acs/auth';
 import { conflict } from '@acs/errors';
 import { lockApiKey, replaceSecretHash } from '../data-access/api-keys-repository.js';
+import { recordKeyChange } from '../events/keys-audit.js';
+import { recordKeyEvent } from '../events/record-key-event.js';
 import type { ApiKey } from './api-key.js';
 import type { KeysDeps } from './deps.js';
 import { changeWithWriteThrough } from './write-through.js';
@@ -25,8 +27,19 @@ export async function rollApiKey(
     if (current.revokedAt) throw conflict('The key is revoked; create a new one', { code: 'key_revoked' });
     if (current.expiresAt && current.expiresAt.getTime() <= Date.now())
       throw conflict('The key has expired; create a new one', { code: 'key_expired' });
-    return replaceSecretHash(tx, keyId, hashSecret(secret), graceSeconds > 0 ? new Date(Date.now() + graceSeconds * 1000) : null);
+    const replaced = await replaceSecretHash(
+      tx,
+      keyId,
+      hashSecret(secret),
+      graceSeconds > 0 ? new Date(Date.now() + graceSeconds * 1000) : null,
+    );
+    if (replaced) {
+      await recordKeyEvent(tx, 'rolled', replaced);
+      await recordKeyChange(tx, deps.actor, 'api_key.rolled', current, replaced);
+    }
+    return replaced;
   });
+  deps.onOutboxWrite();
   deps.logger.info(
     {
       audit: 'api_key.rolled',

@@ -4,10 +4,12 @@ import type { KeyEnvironment } from '@acs/auth';
 import type { ApiKeyUsageResponseBody, RateLimits } from '@acs/contracts';
 import { type AppError, conflict, notFound } from '@acs/errors';
 import { findApiKeyById, listApiKeys, lockApiKey, updateApiKey } from '../data-access/api-keys-repository.js';
+import { recordKeyChange } from '../events/keys-audit.js';
 import type { ApiKey } from './api-key.js';
 import { createApiKey } from './create-key.js';
 import type { KeysDeps } from './deps.js';
 import { userKeyExpiry } from './expiry-rules.js';
+import { revokeKey } from './revoke-key.js';
 import { rollApiKey } from './roll-key.js';
 import { dailyUsage } from './usage.js';
 import { assertWithinCeiling } from './rate-limit-rules.js';
@@ -98,11 +100,13 @@ export async function changeUserKey(
     const current = await lockApiKey(tx, keyId);
     if (!current || current.ownerUserId !== userId) throw noSuchKey();
     if (current.revokedAt) throw conflict('The key is revoked; create a new one', { code: 'key_revoked' });
-    return updateApiKey(tx, keyId, {
+    const updated = await updateApiKey(tx, keyId, {
       ...(scopes ? { scopes } : {}),
       ...(changes.name ? { name: changes.name } : {}),
       ...(changes.rateLimits !== undefined ? { rateLimits: changes.rateLimits } : {}),
     });
+    if (updated) await recordKeyChange(tx, deps.actor, 'api_key.changed', current, updated);
+    return updated;
   });
   deps.logger.info(
     { audit: 'api_key.changed', keyId, userId, scopes: changed!.scopes, rateLimits: changed!.rateLimits },
@@ -114,10 +118,8 @@ export async function changeUserKey(
 /** Revocation by the owner; revoking a revoked key answers the same record. */
 export async function revokeUserKey(deps: KeysDeps, userId: number, keyId: string): Promise<ApiKey> {
   if (!UUID.test(keyId)) throw noSuchKey();
-  const existing = await findApiKeyById(deps.db, keyId);
-  if (!existing || existing.ownerUserId !== userId) throw noSuchKey();
-  if (existing.revokedAt) return existing;
-  const revoked = await changeWithWriteThrough(deps, (tx) => updateApiKey(tx, keyId, { revoke: true }));
+  const revoked = await revokeKey(deps, keyId, (apiKey) => apiKey.ownerUserId === userId);
+  if (!revoked) throw noSuchKey();
   deps.logger.info({ audit: 'api_key.revoked', keyId, userId }, 'API key revoked');
   return revoked!;
 }

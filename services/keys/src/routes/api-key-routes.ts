@@ -1,3 +1,4 @@
+import { userActor } from '@acs/audit';
 import { Router, handle, type AppContext, type AppState } from '@acs/http';
 import {
   changeApiKeyEndpoint,
@@ -37,8 +38,15 @@ const emailUnverified = (): AppError =>
     hint: 'Open the link sent to your address at registration, or ask for a new one (POST /api/Users/VerifyEmail/Resend).',
   });
 
-/** The use cases log (and audit) with the request's own logger, so every line carries its request id. */
-const forRequest = (deps: KeysDeps, ctx: AppContext): KeysDeps => ({ ...deps, logger: ctx.state.log });
+/**
+ * The use cases log with the request's own logger, so every line carries its request id, and the
+ * audit trail names the signed-in user, the request and the client address the gateway signed.
+ */
+const forRequest = (deps: KeysDeps, ctx: AppContext): KeysDeps => ({
+  ...deps,
+  logger: ctx.state.log,
+  actor: userActor(ctx.state),
+});
 
 /** The user's key operations: reached only through the gateway with system:full-access and the user's JWT. */
 export function apiKeyRoutes(deps: KeysDeps, rules: UserKeyRules): Router<AppState> {

@@ -1,0 +1,132 @@
+import type { Db, Queryable } from '@acs/db';
+import type { AuditActor, AuditChange, AuditEntry, ActorType } from './audit-entry.js';
+import { GENESIS_HASH, entryHash } from './audit-hash.js';
+import type { AuditTable } from './audit-table.js';
+
+const COLUMNS =
+  'id, occurred_at, actor_type, actor_id, request_id, client_address, action, target_type, target_id, user_id, before, after, prev_hash, hash';
+
+interface Row {
+  id: number | string;
+  occurred_at: Date;
+  actor_type: ActorType;
+  actor_id: string | null;
+  request_id: string | null;
+  client_address: string | null;
+  action: string;
+  target_type: string;
+  target_id: string;
+  user_id: number | string | null;
+  before: Record<string, unknown> | string | null;
+  after: Record<string, unknown> | string | null;
+  prev_hash: string;
+  hash: string;
+}
+
+const json = (value: Record<string, unknown> | string | null): Record<string, unknown> | null =>
+  typeof value === 'string' ? (JSON.parse(value) as Record<string, unknown>) : value;
+
+function toEntry(table: AuditTable, row: Row): AuditEntry {
+  return {
+    id: Number(row.id),
+    service: table.service,
+    occurredAt: row.occurred_at,
+    actor: { type: row.actor_type, id: row.actor_id, requestId: row.request_id, clientAddress: row.client_address },
+    action: row.action,
+    targetType: row.target_type,
+    targetId: row.target_id,
+    userId: row.user_id === null ? null : Number(row.user_id),
+    before: json(row.before),
+    after: json(row.after),
+    prevHash: row.prev_hash,
+    hash: row.hash,
+  };
+}
+
+/**
+ * Appends one entry inside the caller's transaction (the change and its entry commit together).
+ * The table's advisory lock is held until that transaction ends, so appends are one at a time and
+ * each links to the entry committed before it.
+ */
+export async function appendAudit(
+  tx: Queryable,
+  table: AuditTable,
+  actor: AuditActor,
+  change: AuditChange,
+): Promise<{ id: number; occurredAt: Date }> {
+  await tx.query('SELECT pg_advisory_xact_lock($1::bigint)', [table.lockKey]);
+  const { rows } = await tx.query<{ hash: string }>(`SELECT hash FROM ${table.name} ORDER BY id DESC LIMIT 1`);
+  const prevHash = rows[0]?.hash ?? GENESIS_HASH;
+  // Milliseconds, as a JS Date holds them: the stored instant reads back exactly, so the hash does too.
+  const occurredAt = new Date();
+  const hash = entryHash(prevHash, { occurredAt, actor, change });
+  const inserted = await tx.query<{ id: number | string }>(
+    `INSERT INTO ${table.name} (occurred_at, actor_type, actor_id, request_id, client_address, action, target_type, target_id, user_id, before, after, prev_hash, hash)
+     VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10::jsonb, $11::jsonb, $12, $13) RETURNING id`,
+    [
+      occurredAt,
+      actor.type,
+      actor.id,
+      actor.requestId,
+      actor.clientAddress,
+      change.action,
+      change.targetType,
+      change.targetId,
+      change.userId,
+      change.before === null ? null : JSON.stringify(change.before),
+      change.after === null ? null : JSON.stringify(change.after),
+      prevHash,
+      hash,
+    ],
+  );
+  return { id: Number(inserted.rows[0]!.id), occurredAt };
+}
+
+export interface AuditFilter {
+  userId?: number;
+  action?: string;
+  targetType?: string;
+  targetId?: string;
+  /** Entries with a smaller id only (the cursor of the page before). */
+  beforeId?: number;
+  /** Entries with a larger id only (verify and export walk forward). */
+  afterId?: number;
+  limit: number;
+  order: 'newest' | 'oldest';
+}
+
+/** A page of entries; every filter is a parameter, and (user_id, id) is indexed. */
+export async function listAudit(db: Queryable, table: AuditTable, filter: AuditFilter): Promise<AuditEntry[]> {
+  const where: string[] = [];
+  const values: unknown[] = [];
+  const add = (sql: string, value: unknown) => {
+    values.push(value);
+    where.push(sql.replace('?', `$${values.length}`));
+  };
+  if (filter.userId !== undefined) add('user_id = ?', filter.userId);
+  if (filter.action !== undefined) add('action = ?', filter.action);
+  if (filter.targetType !== undefined) add('target_type = ?', filter.targetType);
+  if (filter.targetId !== undefined) add('target_id = ?', filter.targetId);
+  if (filter.beforeId !== undefined) add('id < ?', filter.beforeId);
+  if (filter.afterId !== undefined) add('id > ?', filter.afterId);
+  values.push(filter.limit);
+  const { rows } = await db.query<Row>(
+    `SELECT ${COLUMNS} FROM ${table.name} ${where.length ? `WHERE ${where.join(' AND ')}` : ''}
+     ORDER BY id ${filter.order === 'newest' ? 'DESC' : 'ASC'} LIMIT $${values.length}`,
+    values,
+  );
+  return rows.map((row) => toEntry(table, row));
+}
+
+/**
+ * Retention: deletes entries older than `days`. The table's trigger refuses every other DELETE;
+ * this one announces itself with a transaction-local setting. The chain then starts at the oldest
+ * kept entry, whose prev_hash verify takes as given.
+ */
+export function pruneAudit(db: Db, table: AuditTable, days: number): Promise<number> {
+  return db.transaction(async (tx) => {
+    await tx.query("SELECT set_config('audit.pruning', 'on', true)");
+    const { rowCount } = await tx.query(`DELETE FROM ${table.name} WHERE occurred_at < now() - make_interval(days => $1)`, [days]);
+    return rowCount ?? 0;
+  });
+}

@@ -1,0 +1,94 @@
+import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
+import { readFileSync } from 'node:fs';
+import pg from 'pg';
+import { openDatabase, type Db } from '@acs/db';
+import { createTestDatabase, silentLogger, type TestDatabase } from '@acs/testing';
+import { appendAudit, defineAuditTable, listAudit, pruneAudit, verifyAuditChain, type AuditActor } from '../src/index.js';
+
+// The migration every service ships (keys 008, identity 006, billing 004 are the same file).
+const MIGRATION = readFileSync(new URL('../../../services/keys/migrations/008_audit.sql', import.meta.url), 'utf8');
+const table = defineAuditTable('test', 'audit_log', 4242);
+const actor: AuditActor = { type: 'user', id: '7', requestId: 'req-1', clientAddress: '203.0.113.9' };
+
+let database: TestDatabase;
+let db: Db;
+/** A superuser connection that bypasses the trigger, as someone with direct database access would. */
+let raw: pg.Client;
+
+beforeAll(async () => {
+  database = await createTestDatabase('audit_lib');
+  db = await openDatabase({ url: database.url, logger: silentLogger() });
+  await db.transaction((tx) => tx.query(MIGRATION));
+  raw = new pg.Client({ connectionString: database.url });
+  await raw.connect();
+});
+afterAll(async () => {
+  await raw.end();
+  await db.close();
+  await database.drop();
+});
+
+const append = (n: number, userId = 7) =>
+  db.transaction((tx) =>
+    appendAudit(tx, table, actor, {
+      action: 'thing.changed',
+      targetType: 'thing',
+      targetId: `t${n}`,
+      userId,
+      before: { n, nested: { b: 1, a: [1, 'x'] } },
+      after: { n: n + 1, name: 'ü ✓' },
+    }),
+  );
+
+async function tamper(sql: string, values: unknown[]): Promise<void> {
+  await raw.query('BEGIN');
+  await raw.query('SET LOCAL session_replication_role = replica');
+  await raw.query(sql, values);
+  await raw.query('COMMIT');
+}
+
+describe('the audit chain', () => {
+  it('links entries appended concurrently into one intact chain', async () => {
+    await Promise.all(Array.from({ length: 20 }, (_, n) => append(n)));
+    const report = await verifyAuditChain(db, table);
+    expect(report).toMatchObject({ checked: 20, problems: [], startsAfterPrune: false });
+  });
+
+  it('refuses UPDATE, DELETE and TRUNCATE for the service', async () => {
+    await expect(db.query("UPDATE audit_log SET action = 'x'")).rejects.toThrow(/append-only/);
+    await expect(db.query('DELETE FROM audit_log')).rejects.toThrow(/append-only/);
+    await expect(db.query('TRUNCATE audit_log')).rejects.toThrow(/append-only/);
+  });
+
+  it('names an edited entry', async () => {
+    const [victim] = await listAudit(db, table, { targetId: 't5', limit: 1, order: 'oldest' });
+    await tamper('UPDATE audit_log SET after = $2::jsonb WHERE id = $1', [victim!.id, JSON.stringify({ n: 999 })]);
+    const report = await verifyAuditChain(db, table);
+    expect(report.problems).toEqual([expect.objectContaining({ id: victim!.id, kind: 'edited' })]);
+    await tamper('UPDATE audit_log SET after = $2::jsonb WHERE id = $1', [victim!.id, JSON.stringify(victim!.after)]);
+    expect((await verifyAuditChain(db, table)).problems).toEqual([]);
+  });
+
+  it('names the entry after a deleted one, and an entry edited and rehashed by the one after it', async () => {
+    const entries = await listAudit(db, table, { limit: 100, order: 'oldest' });
+    await tamper('DELETE FROM audit_log WHERE id = $1', [entries[8]!.id]);
+    await tamper("UPDATE audit_log SET actor_id = '8', hash = $2 WHERE id = $1", [entries[12]!.id, 'f'.repeat(64)]);
+    const report = await verifyAuditChain(db, table);
+    expect(report.problems).toEqual([
+      expect.objectContaining({ id: entries[9]!.id, kind: 'missing-before' }),
+      expect.objectContaining({ id: entries[12]!.id, kind: 'edited' }),
+      expect.objectContaining({ id: entries[13]!.id, kind: 'missing-before' }),
+    ]);
+  });
+
+  it('retention deletes old entries only through pruneAudit, and the chain then starts after them', async () => {
+    await tamper('TRUNCATE audit_log', []);
+    for (let n = 0; n < 4; n += 1) await append(n);
+    const entries = await listAudit(db, table, { limit: 100, order: 'oldest' });
+    // Age the first two (their hashes no longer match, but they are the ones retention deletes).
+    await tamper("UPDATE audit_log SET occurred_at = occurred_at - interval '40 days' WHERE id <= $1", [entries[1]!.id]);
+    expect(await pruneAudit(db, table, 30)).toBe(2);
+    const report = await verifyAuditChain(db, table);
+    expect(report).toMatchObject({ checked: 2, firstId: entries[2]!.id, startsAfterPrune: true, problems: [] });
+  });
+});

@@ -1,0 +1,74 @@
+import { z } from 'zod';
+
+// The audit trail as users read it (GET /api/AuditLog) and as keys and billing hand their entries
+// to identity, which answers it (docs/architecture.md, decision 14).
+
+const isoTimestamp = z.iso.datetime({ offset: true });
+const view = z.record(z.string(), z.unknown()).nullable();
+
+const auditActorSchema = z.object({
+  type: z.enum(['user', 'operator', 'system']),
+  id: z.string().nullable(),
+  requestId: z.string().nullable(),
+  clientAddress: z.string().nullable(),
+});
+
+/** `audit.recorded.v1`: an entry of a service's own trail, published through its outbox in the entry's transaction. */
+export const AUDIT_RECORDED_EVENT_TYPE = 'audit.recorded.v1';
+export const AUDIT_RECORDED_ROUTING_KEY = 'audit.recorded';
+
+const auditRecordedPayloadSchema = z.object({
+  eventId: z.uuid(),
+  /** The service whose chain holds the entry, and the entry's id there: (service, entryId) is unique. */
+  service: z.string().min(1).max(40),
+  entryId: z.number().int().positive(),
+  occurredAt: isoTimestamp,
+  actor: auditActorSchema,
+  action: z.string().min(1).max(100),
+  targetType: z.string().min(1).max(40),
+  targetId: z.string().min(1).max(100),
+  userId: z.number().int().positive(),
+  before: view,
+  after: view,
+});
+export type AuditRecordedPayload = z.infer<typeof auditRecordedPayloadSchema>;
+
+export const auditRecordedEventSchema = z.object({
+  id: z.uuid(),
+  type: z.literal(AUDIT_RECORDED_EVENT_TYPE),
+  occurredAt: isoTimestamp,
+  payload: auditRecordedPayloadSchema.passthrough(),
+});
+
+export const AUDIT_LOG_DEFAULT_PAGE_SIZE = 50;
+export const AUDIT_LOG_MAX_PAGE_SIZE = 200;
+/** `<occurredAt in ms>_<feed id>` of the last entry of a page: the next page starts after it. */
+export const AUDIT_LOG_CURSOR_PATTERN = /^[0-9]{1,15}_[1-9][0-9]{0,17}$/;
+
+export const auditLogQuerySchema = z
+  .object({
+    cursor: z.string().regex(AUDIT_LOG_CURSOR_PATTERN, 'expected the nextCursor of an earlier answer').optional(),
+    pageSize: z.coerce.number().int().min(1).max(AUDIT_LOG_MAX_PAGE_SIZE).default(AUDIT_LOG_DEFAULT_PAGE_SIZE),
+    action: z.string().min(1).max(100).optional(),
+    targetType: z.string().min(1).max(40).optional(),
+    targetId: z.string().min(1).max(100).optional(),
+  })
+  .strict();
+
+const auditLogEntrySchema = z.object({
+  service: z.string(),
+  occurredAt: isoTimestamp,
+  actor: auditActorSchema,
+  action: z.string(),
+  targetType: z.string(),
+  targetId: z.string(),
+  before: view,
+  after: view,
+});
+
+export const auditLogResponseSchema = z.object({
+  items: z.array(auditLogEntrySchema),
+  /** Pass as `cursor` for older entries; null on the last page. */
+  nextCursor: z.string().nullable(),
+});
+export type AuditLogResponseBody = z.infer<typeof auditLogResponseSchema>;

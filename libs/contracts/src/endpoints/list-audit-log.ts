@@ -1,0 +1,50 @@
+import { ANY_USER, type Endpoint } from '../endpoint.js';
+import {
+  AUDIT_LOG_CURSOR_PATTERN,
+  AUDIT_LOG_DEFAULT_PAGE_SIZE,
+  AUDIT_LOG_MAX_PAGE_SIZE,
+  auditLogQuerySchema,
+  auditLogResponseSchema,
+} from '../audit.js';
+
+export const listAuditLogEndpoint = {
+  operationId: 'listAuditLog',
+  method: 'GET',
+  path: '/api/AuditLog',
+  scope: 'system:full-access',
+  user: ANY_USER,
+  upstream: 'identity',
+  summary: "The signed-in user's audit trail",
+  description:
+    'Every change to the account, its API keys and its subscriptions, newest first: who made it (the user, an operator, the system), ' +
+    'the action, the target, before and after (never a secret), the request id and the client address. ' +
+    `pageSize defaults to ${AUDIT_LOG_DEFAULT_PAGE_SIZE}, at most ${AUDIT_LOG_MAX_PAGE_SIZE}; pass nextCursor as cursor for older entries (null on the last page). ` +
+    "Entries of other services arrive through the bus, so one may show a moment after the change. Needs system:full-access and the user's JWT.",
+  query: {
+    schema: auditLogQuerySchema,
+    parameters: [
+      {
+        name: 'cursor',
+        description: 'The nextCursor of an earlier answer (opaque)',
+        schema: { type: 'string', pattern: AUDIT_LOG_CURSOR_PATTERN.source },
+      },
+      {
+        name: 'pageSize',
+        description: 'Entries per page',
+        schema: { type: 'integer', minimum: 1, maximum: AUDIT_LOG_MAX_PAGE_SIZE, default: AUDIT_LOG_DEFAULT_PAGE_SIZE },
+      },
+      { name: 'action', description: 'Only this action, e.g. api_key.revoked', schema: { type: 'string', minLength: 1, maxLength: 100 } },
+      {
+        name: 'targetType',
+        description: 'Only this kind of target: account, api_key, subscription',
+        schema: { type: 'string', minLength: 1, maxLength: 40 },
+      },
+      {
+        name: 'targetId',
+        description: 'Only this target (a key id, a subscription id)',
+        schema: { type: 'string', minLength: 1, maxLength: 100 },
+      },
+    ],
+  },
+  success: { status: 200, description: 'A page of the trail', schema: auditLogResponseSchema },
+} satisfies Endpoint;

@@ -1,0 +1,86 @@
+import type { AuditLogResponseBody, AuditRecordedPayload } from '@acs/contracts';
+import type { Queryable } from '@acs/db';
+
+type FeedEntry = Omit<AuditRecordedPayload, 'eventId'>;
+
+/** Adds an entry of a user's trail; a redelivered one (same service and entry id) changes nothing. */
+export async function insertFeedEntry(tx: Queryable, entry: FeedEntry): Promise<void> {
+  await tx.query(
+    `INSERT INTO audit_feed (service, entry_id, occurred_at, actor, action, target_type, target_id, user_id, before, after)
+     VALUES ($1, $2, $3, $4::jsonb, $5, $6, $7, $8, $9::jsonb, $10::jsonb) ON CONFLICT (service, entry_id) DO NOTHING`,
+    [
+      entry.service,
+      entry.entryId,
+      entry.occurredAt,
+      JSON.stringify(entry.actor),
+      entry.action,
+      entry.targetType,
+      entry.targetId,
+      entry.userId,
+      entry.before === null ? null : JSON.stringify(entry.before),
+      entry.after === null ? null : JSON.stringify(entry.after),
+    ],
+  );
+}
+
+interface Row {
+  id: number | string;
+  service: string;
+  occurred_at: Date;
+  actor: AuditLogResponseBody['items'][number]['actor'];
+  action: string;
+  target_type: string;
+  target_id: string;
+  before: Record<string, unknown> | null;
+  after: Record<string, unknown> | null;
+}
+
+/** Retention for the feed, with the trail it copies (AUDIT_RETENTION_DAYS). */
+export async function pruneFeed(db: Queryable, days: number): Promise<number> {
+  const { rowCount } = await db.query('DELETE FROM audit_feed WHERE occurred_at < now() - make_interval(days => $1)', [days]);
+  return rowCount ?? 0;
+}
+
+export interface FeedQuery {
+  userId: number;
+  /** Entries after this one in newest-first order (the cursor: its time in ms and feed id). */
+  after?: { occurredAtMs: number; id: number } | undefined;
+  action?: string | undefined;
+  targetType?: string | undefined;
+  targetId?: string | undefined;
+  limit: number;
+}
+
+/** A user's entries, newest first by the time of the change, through (user_id, occurred_at, id); every filter a parameter. */
+export async function listFeed(db: Queryable, query: FeedQuery): Promise<AuditLogResponseBody> {
+  const { rows } = await db.query<Row>(
+    `SELECT id, service, occurred_at, actor, action, target_type, target_id, before, after FROM audit_feed
+     WHERE user_id = $1 AND ($2::timestamptz IS NULL OR (occurred_at, id) < ($2, $3)) AND ($4::text IS NULL OR action = $4)
+       AND ($5::text IS NULL OR target_type = $5) AND ($6::text IS NULL OR target_id = $6)
+     ORDER BY occurred_at DESC, id DESC LIMIT $7`,
+    [
+      query.userId,
+      query.after ? new Date(query.after.occurredAtMs) : null,
+      query.after?.id ?? null,
+      query.action ?? null,
+      query.targetType ?? null,
+      query.targetId ?? null,
+      query.limit + 1,
+    ],
+  );
+  const page = rows.slice(0, query.limit);
+  const last = page.at(-1);
+  return {
+    items: page.map((row) => ({
+      service: row.service,
+      occurredAt: row.occurred_at.toISOString(),
+      actor: row.actor,
+      action: row.action,
+      targetType: row.target_type,
+      targetId: row.target_id,
+      before: row.before,
+      after: row.after,
+    })),
+    nextCursor: rows.length > query.limit && last ? `${last.occurred_at.getTime()}_${last.id}` : null,
+  };
+}
