@@ -13,7 +13,8 @@ export interface SmtpSink {
   url: string;
   received: ReceivedMail[];
   /** Resolves with the first message to `address` (case-insensitive) that arrives, waiting up to `ms`. */
-  next(address: string, ms?: number): Promise<ReceivedMail>;
+  /** The oldest mail to `address` not yet taken (with `subject`: the oldest whose raw text matches it). */
+  next(address: string, ms?: number, subject?: RegExp): Promise<ReceivedMail>;
   close(): Promise<void>;
 }
 
@@ -43,10 +44,12 @@ export async function startSmtpSink(): Promise<SmtpSink> {
   return {
     url: `smtp://127.0.0.1:${port}`,
     received,
-    async next(address, ms = 10_000) {
+    async next(address, ms = 10_000, subject) {
       const deadline = Date.now() + ms;
       for (;;) {
-        const mail = received.find((m) => !taken.has(m) && m.to.includes(address.toLowerCase()));
+        const mail = received.find(
+          (m) => !taken.has(m) && m.to.includes(address.toLowerCase()) && (subject === undefined || subject.test(m.raw)),
+        );
         if (mail) {
           taken.add(mail);
           return mail;

@@ -59,3 +59,12 @@ export function keyIdOf(page: Page, key: string): string {
   if (!id) throw new Error(`no row for ${key}`);
   return id;
 }
+
+/** The key's own windows in RateLimit-Policy, without the plan quota's items that follow them (issue 29). */
+export const keyWindows = (policy: string | null): string | null =>
+  policy === null
+    ? null
+    : policy
+        .split(', ')
+        .filter((item) => !item.startsWith('"quota-'))
+        .join(', ') || null;

@@ -135,7 +135,13 @@ export async function runJourney(input: JourneyInput): Promise<void> {
   if (must('roll key', rolled.data).secret === must('create key', created.data).secret) throw new Error('the rolled secret is the old one');
   const usage = await dashboard.GET('/api/ApiKeys/{id}/usage', { params: { path: { id: keyId }, query: { days: 7 } } });
   expectStatus('key usage', usage.response, 200);
-  if (must('key usage', usage.data).days.length !== 7) throw new Error('usage does not list 7 days');
+  // The answer may be JSON or (format=csv, Accept: text/csv) CSV: the JSON one is an object with `days`.
+  const daily = must('key usage', usage.data);
+  if (typeof daily === 'string' || !('days' in daily) || daily.days.length !== 7) throw new Error('usage does not list 7 days');
+  const mine = await dashboard.GET('/api/Usage');
+  expectStatus('usage this period', mine.response, 200);
+  const period = must('usage this period', mine.data);
+  if (typeof period === 'string' || !period.periods.some((p) => p.period === 'month')) throw new Error('usage has no month');
   const revoked = await dashboard.DELETE('/api/ApiKeys/{id}', { params: { path: { id: keyId } } });
   expectStatus('revoke key', revoked.response, 200);
   if (must('revoke key', revoked.data).revokedAt === null) throw new Error('the key is not revoked');

@@ -25,6 +25,9 @@ interface PageRoute<H> {
 
 /** The dashboard's pages through the route matcher the gateway uses too (libs/http); HEAD is answered as GET. */
 export function createRouter<H>(routes: readonly RouteDefinition<H>[]): { match(method: string, path: string): RouteMatch<H> } {
+  // `:id` was this router's old parameter syntax: such a page would only ever answer 404.
+  const stale = routes.find(({ pattern }) => pattern.includes('/:'));
+  if (stale) throw new Error(`page pattern ${stale.pattern}: name parameters as {id}, not :id`);
   const match = createRouteMatcher<PageRoute<H>>(
     routes.map(({ method, pattern, handler }) => ({ method, path: pattern, handler })),
     { parameter: PARAM },

@@ -30,7 +30,7 @@ export function sessionRoutes(api: AccountApi): RouteDefinition<PageHandler>[] {
     { method: 'GET', pattern: '/account/sessions', handler: requireSignIn((req) => list(api, req)) },
     {
       method: 'POST',
-      pattern: '/account/sessions/:id/end',
+      pattern: '/account/sessions/{id}/end',
       handler: requireSignIn((req) =>
         act(req, async () => {
           const ended = await api.endSession(callerOf(req), req.params.id ?? '');
