@@ -120,3 +120,13 @@ export const planQuotaEventSchema = z
     path: ['payload', 'eventId'],
   });
 export type PlanQuotaEvent = z.infer<typeof planQuotaEventSchema>;
+
+/** The whole bus envelope of a `quota.threshold.v1` event, as keys' outbox relay checks it before publishing. */
+export const quotaThresholdEventSchema = z
+  .object({
+    id: z.uuid(),
+    type: z.literal(QUOTA_THRESHOLD_EVENT_TYPE),
+    occurredAt: z.iso.datetime({ offset: true }),
+    payload: quotaThresholdEventPayloadSchema,
+  })
+  .refine((event) => event.payload.eventId === event.id, { message: 'payload.eventId must equal the envelope id' });

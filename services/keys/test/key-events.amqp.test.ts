@@ -4,12 +4,15 @@ import {
   API_KEY_EVENT_TYPES,
   API_KEY_EVENTS_BINDING,
   AUDIT_RECORDED_ROUTING_KEY,
+  QUOTA_THRESHOLD_ROUTING_KEY,
   apiKeyEventSchema,
+  quotaThresholdEventSchema,
   auditRecordedEventSchema,
 } from '@acs/contracts';
 import { RawBroker, testServerUrl, uniqueName, waitFor } from '@acs/testing';
 import { createApiKey, revokeApiKey, rollKey } from '../src/index.js';
 import { createUserKey } from '../src/domain/user-keys.js';
+import { recordQuotaThresholdEvents } from '../src/events/record-quota-crossings.js';
 import { buildKeyInput, silentLogger, startKeys, type KeysHarness } from './harness.js';
 
 // Key events go through keys' outbox to real RabbitMQ, in the transaction of the change.
@@ -26,7 +29,7 @@ beforeAll(async () => {
   await waitFor('a connection to RabbitMQ', () => bus.ready(), 5_000);
   await bus.subscribe({
     queue,
-    bindings: [API_KEY_EVENTS_BINDING, AUDIT_RECORDED_ROUTING_KEY],
+    bindings: [API_KEY_EVENTS_BINDING, AUDIT_RECORDED_ROUTING_KEY, QUOTA_THRESHOLD_ROUTING_KEY],
     retryDelaysMs: [50],
     handler: async (message) => void received.push(message),
   });
@@ -98,5 +101,27 @@ describe('API key events', () => {
     });
     const { rows } = await keys.db.query<{ n: string }>('SELECT count(*) AS n FROM outbox WHERE user_id = $1', [ownerUserId]);
     expect(Number(rows[0]!.n)).toBe(1);
+  });
+});
+
+describe('quota threshold events (issue 29)', () => {
+  it('publishes each crossing the gateways report once, as quota.threshold.v1 parsed by the contract', async () => {
+    const userId = 4_000_000 + Math.floor(Math.random() * 1_000_000);
+    const crossing = { userId, plan: 'trial', period: 'day' as const, periodStart: '2026-11-26', quota: 6 };
+    await keys.deps.db.transaction((tx) =>
+      recordQuotaThresholdEvents(tx, [
+        { ...crossing, percent: 80 },
+        { ...crossing, percent: 100 },
+      ]),
+    );
+    // The same crossings again (another gateway, a retried batch): nothing new.
+    expect(await keys.deps.db.transaction((tx) => recordQuotaThresholdEvents(tx, [{ ...crossing, percent: 80 }]))).toBe(0);
+    const ofUser = () =>
+      received.filter((event) => (event.payload as { userId?: number }).userId === userId && event.type === 'quota.threshold.v1');
+    await waitFor('two quota events', () => ofUser().length >= 2);
+    await new Promise((resolve) => setTimeout(resolve, 500)); // a duplicate would arrive within a few relay passes
+    const events = ofUser().map((event) => quotaThresholdEventSchema.parse(event));
+    expect(events.map((event) => event.payload.percent).sort((a, b) => a - b)).toEqual([80, 100]);
+    expect(events[0]!.payload).toMatchObject({ plan: 'trial', period: 'day', periodStart: '2026-11-26', quota: 6 });
   });
 });

@@ -9,7 +9,7 @@ import {
 } from '@acs/contracts';
 import { signedFetch } from '@acs/testing';
 import { purgeOperationUsage } from '../src/data-access/usage-repository.js';
-import { markQuotaCrossingPublished, unpublishedQuotaCrossings } from '../src/data-access/quota-crossings-repository.js';
+import { toApiKeyEnvelope } from '../src/events/keys-outbox.js';
 import { INTERNAL_SECRET, startKeys, type KeysHarness } from './harness.js';
 
 // Issue 29 at the keys service: usage per operation and hour, the user's usage against the quota, CSV, threshold crossings.
@@ -174,32 +174,49 @@ describe('GET /api/Usage', () => {
 });
 
 describe('quota threshold crossings in the usage batch', () => {
-  it('records each crossing once per user, period, period start and percent, unpublished', async () => {
+  it('records each crossing once per user, period, period start and percent, and puts each in the outbox once', async () => {
     const crossing = (percent: number) => ({ userId: 81, plan: 'monthly', period: 'month', periodStart: '2026-11', percent, quota: 1000 });
     expect((await sendBatch({ quotaThresholds: [crossing(80), crossing(80)] })).status).toBe(200);
     expect((await sendBatch({ quotaThresholds: [crossing(80), crossing(90)] })).status).toBe(200);
-    const { rows } = await h.db.query<{ percent: number; published_at: Date | null }>(
-      'SELECT percent, published_at FROM quota_threshold_crossings WHERE user_id = 81 ORDER BY percent',
+    const { rows } = await h.db.query<{ percent: number; published: boolean }>(
+      'SELECT percent, published_at IS NOT NULL AS published FROM quota_threshold_crossings WHERE user_id = 81 ORDER BY percent',
     );
     expect(rows).toEqual([
-      { percent: 80, published_at: null },
-      { percent: 90, published_at: null },
+      { percent: 80, published: true },
+      { percent: 90, published: true },
     ]);
     expect((await sendBatch({ quotaThresholds: [{ ...crossing(80), percent: 85 }] })).status).toBe(400);
-    // What the publisher reads: quota.threshold.v1 events, each with its row's id, until marked published.
-    const events = (await unpublishedQuotaCrossings(h.db, 100)).filter((event) => event.envelope.payload.userId === 81);
-    expect(events.map((event) => [event.routingKey, event.envelope.type, event.envelope.payload.percent])).toEqual([
-      ['quota.threshold', 'quota.threshold.v1', 80],
-      ['quota.threshold', 'quota.threshold.v1', 90],
+    // What the relay publishes: one quota.threshold.v1 event per crossing, whose envelope passes the contract.
+    const outbox = await h.db.query<{
+      id: string;
+      event_id: string;
+      type: string;
+      routing_key: string;
+      payload: Record<string, unknown>;
+      occurred_at: Date;
+    }>(
+      "SELECT id, event_id, type, routing_key, payload, occurred_at FROM outbox WHERE type = 'quota.threshold.v1' AND payload->>'userId' = '81' ORDER BY id",
+    );
+    expect(outbox.rows.map((row) => [row.routing_key, row.payload.percent])).toEqual([
+      ['quota.threshold', 80],
+      ['quota.threshold', 90],
     ]);
-    expect(events[0]!.envelope.payload).toMatchObject({
-      eventId: events[0]!.envelope.id,
-      plan: 'monthly',
-      periodStart: '2026-11',
-      quota: 1000,
+    const row = outbox.rows[0]!;
+    const envelope = toApiKeyEnvelope({
+      id: Number(row.id),
+      eventId: row.event_id,
+      userId: 81,
+      type: row.type,
+      routingKey: row.routing_key,
+      payload: row.payload,
+      occurredAt: row.occurred_at,
+      traceContext: null,
+      attempts: 0,
     });
-    await markQuotaCrossingPublished(h.db, events[0]!.envelope.id);
-    const left = (await unpublishedQuotaCrossings(h.db, 100)).filter((event) => event.envelope.payload.userId === 81);
-    expect(left.map((event) => event.envelope.payload.percent)).toEqual([90]);
+    expect(envelope).toMatchObject({
+      id: row.event_id,
+      type: 'quota.threshold.v1',
+      payload: { eventId: row.event_id, plan: 'monthly', periodStart: '2026-11', quota: 1000 },
+    });
   });
 });

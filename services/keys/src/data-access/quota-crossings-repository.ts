@@ -1,74 +1,44 @@
-import {
-  QUOTA_THRESHOLD_EVENT_TYPE,
-  QUOTA_THRESHOLD_ROUTING_KEY,
-  quotaThresholdEventPayloadSchema,
-  type QuotaThresholdCrossing,
-  type QuotaThresholdEventPayload,
-} from '@acs/contracts';
+import type { QuotaThresholdCrossing } from '@acs/contracts';
 import type { Queryable } from '@acs/db';
+
+/** A crossing this call recorded for the first time, with the event id it is published under. */
+export interface NewQuotaCrossing extends QuotaThresholdCrossing {
+  eventId: string;
+  occurredAt: Date;
+}
 
 /**
  * Records the gateways' threshold crossings, each once per (user, period, period start, percent):
- * several gateways (or a retried batch) reporting the same one add nothing. The rows stay unpublished
- * (published_at NULL) for the bus publisher. Returns how many were new.
+ * several gateways (or a retried batch) reporting the same one add nothing. Returns the crossings that
+ * are new, for the caller to put in the outbox in the same transaction (published_at: when that was).
  */
-export async function recordQuotaCrossings(db: Queryable, crossings: readonly QuotaThresholdCrossing[]): Promise<number> {
-  if (crossings.length === 0) return 0;
-  const { rowCount } = await db.query(
-    `INSERT INTO quota_threshold_crossings (user_id, period, period_start, percent, plan, quota)
-     SELECT DISTINCT ON (c."userId", c.period, c."periodStart", c.percent) c."userId", c.period, c."periodStart", c.percent, c.plan, c.quota
-       FROM jsonb_to_recordset($1::jsonb) AS c("userId" bigint, period text, "periodStart" text, percent smallint, plan text, quota bigint)
-     ON CONFLICT (user_id, period, period_start, percent) DO NOTHING`,
-    [JSON.stringify(crossings)],
-  );
-  return rowCount;
-}
-
-/** A recorded crossing as the bus event it becomes (`quota.threshold.v1`), with the routing key to publish it under. */
-export interface QuotaThresholdOutboxEvent {
-  routingKey: string;
-  envelope: { id: string; type: string; occurredAt: string; payload: QuotaThresholdEventPayload };
-}
-
-/**
- * Where the keys service's bus publisher hooks in: the oldest crossings not yet published, as events
- * (the row's event_id is the event id, so a republish after a crash is deduplicated by consumers).
- * Publish each, then markQuotaCrossingPublished.
- */
-export async function unpublishedQuotaCrossings(db: Queryable, limit: number): Promise<QuotaThresholdOutboxEvent[]> {
-  const { rows } = await db.query<{
+export async function recordQuotaCrossings(tx: Queryable, crossings: readonly QuotaThresholdCrossing[]): Promise<NewQuotaCrossing[]> {
+  if (crossings.length === 0) return [];
+  const { rows } = await tx.query<{
     event_id: string;
     user_id: string;
-    period: string;
+    period: 'day' | 'month';
     period_start: string;
-    percent: number;
+    percent: 80 | 90 | 100;
     plan: string;
     quota: string;
     occurred_at: Date;
   }>(
-    `SELECT event_id, user_id, period, period_start, percent, plan, quota, occurred_at FROM quota_threshold_crossings
-      WHERE published_at IS NULL ORDER BY occurred_at, event_id LIMIT $1`,
-    [limit],
+    `INSERT INTO quota_threshold_crossings (user_id, period, period_start, percent, plan, quota, published_at)
+     SELECT DISTINCT ON (c."userId", c.period, c."periodStart", c.percent) c."userId", c.period, c."periodStart", c.percent, c.plan, c.quota, now()
+       FROM jsonb_to_recordset($1::jsonb) AS c("userId" bigint, period text, "periodStart" text, percent smallint, plan text, quota bigint)
+     ON CONFLICT (user_id, period, period_start, percent) DO NOTHING
+     RETURNING event_id, user_id, period, period_start, percent, plan, quota, occurred_at`,
+    [JSON.stringify(crossings)],
   );
-  return rows.map((row) => {
-    const occurredAt = row.occurred_at.toISOString();
-    const payload = quotaThresholdEventPayloadSchema.parse({
-      eventId: row.event_id,
-      userId: Number(row.user_id),
-      plan: row.plan,
-      period: row.period,
-      periodStart: row.period_start,
-      percent: Number(row.percent),
-      quota: Number(row.quota),
-      occurredAt,
-    });
-    return {
-      routingKey: QUOTA_THRESHOLD_ROUTING_KEY,
-      envelope: { id: row.event_id, type: QUOTA_THRESHOLD_EVENT_TYPE, occurredAt, payload },
-    };
-  });
-}
-
-export async function markQuotaCrossingPublished(db: Queryable, eventId: string): Promise<void> {
-  await db.query('UPDATE quota_threshold_crossings SET published_at = now() WHERE event_id = $1', [eventId]);
+  return rows.map((row) => ({
+    eventId: row.event_id,
+    userId: Number(row.user_id),
+    plan: row.plan,
+    period: row.period,
+    periodStart: row.period_start,
+    percent: Number(row.percent) as 80 | 90 | 100,
+    quota: Number(row.quota),
+    occurredAt: row.occurred_at,
+  }));
 }

@@ -1,5 +1,5 @@
 import type { BusEnvelope } from '@acs/bus';
-import { apiKeyEventSchema } from '@acs/contracts';
+import { QUOTA_THRESHOLD_EVENT_TYPE, apiKeyEventSchema, quotaThresholdEventSchema } from '@acs/contracts';
 import { defineOutboxTable, type OutboxGaugeNames, type OutboxRow } from '@acs/outbox';
 
 /** migrations/007_outbox.sql; the lock key spells 'keys'. */
@@ -11,8 +11,18 @@ export const KEYS_OUTBOX_GAUGES: OutboxGaugeNames = {
   subject: 'API key',
 };
 
-/** The envelope exactly as consumers parse it; the row id is the ordering sequence. */
+/**
+ * The envelope exactly as consumers parse it: an API key event (the row id is its ordering sequence),
+ * or a quota threshold crossing (issue 29).
+ */
 export function toApiKeyEnvelope(row: OutboxRow): BusEnvelope {
+  if (row.type === QUOTA_THRESHOLD_EVENT_TYPE)
+    return quotaThresholdEventSchema.parse({
+      id: row.eventId,
+      type: row.type,
+      occurredAt: row.occurredAt.toISOString(),
+      payload: row.payload,
+    });
   return apiKeyEventSchema.parse({
     id: row.eventId,
     type: row.type,

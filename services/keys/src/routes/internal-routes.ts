@@ -2,7 +2,7 @@ import { Router, parseInput, readJsonBody, type AppState } from '@acs/http';
 import { KEY_LOOKUP_PATH, KEY_USAGE_PATH, keyLookupRequestSchema, keyUsageRequestSchema, type KeyLookupResponse } from '@acs/contracts';
 import { recordKeyUsage } from '../data-access/api-keys-repository.js';
 import { addDailyUsage, addOperationUsage } from '../data-access/usage-repository.js';
-import { recordQuotaCrossings } from '../data-access/quota-crossings-repository.js';
+import { recordQuotaThresholdEvents } from '../events/record-quota-crossings.js';
 import type { KeysDeps } from '../domain/deps.js';
 import { lookupApiKeyForGateway } from '../domain/lookup-key.js';
 
@@ -29,7 +29,7 @@ export function internalRoutes(deps: KeysDeps): Router<AppState> {
       if (counts) await addDailyUsage(tx, counts);
       if (operationCounts) await addOperationUsage(tx, operationCounts);
       // Each crossing once (quota_threshold_crossings' key); publishing them is the outbox publisher's job.
-      if (quotaThresholds) await recordQuotaCrossings(tx, quotaThresholds);
+      if (quotaThresholds) await recordQuotaThresholdEvents(tx, quotaThresholds);
       return n;
     });
     ctx.body = { updated };
