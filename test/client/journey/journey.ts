@@ -43,6 +43,13 @@ function must<T>(what: string, data: T | undefined): T {
   return data;
 }
 
+/** A login's token: the spec's one-step answer (a two-factor account gets a challenge instead). */
+function tokenOf(what: string, data: { token: string } | { twoFactorRequired: true } | undefined): string {
+  const body = must(what, data);
+  if (!('token' in body)) throw new Error(`${what}: a two-factor challenge, not a token`);
+  return body.token;
+}
+
 /** Calls every operation of the document once or more, as a typed client would; returns nothing, throws on a surprise. */
 export async function runJourney(input: JourneyInput): Promise<void> {
   const app = clientFor(input, input.app);
@@ -59,10 +66,10 @@ export async function runJourney(input: JourneyInput): Promise<void> {
 
   const login = await app.POST('/api/Users/Login', { body: { email: input.user.email, password: input.user.password } });
   expectStatus('login', login.response, 200);
-  const userToken = must('login', login.data).token;
+  const userToken = tokenOf('login', login.data);
   const adminLogin = await app.POST('/api/Users/Login', { body: { email: input.admin.email, password: input.admin.password } });
   expectStatus('admin login', adminLogin.response, 200);
-  const adminToken = must('admin login', adminLogin.data).token;
+  const adminToken = tokenOf('admin login', adminLogin.data);
 
   const reader = clientFor(input, input.dashboard);
   const plans = await reader.GET('/api/SubscriptionPlans');
@@ -152,4 +159,49 @@ export async function runJourney(input: JourneyInput): Promise<void> {
   expectStatus('audit log', trail.response, 200);
   if (!must('audit log', trail.data).items.some((item) => item.action === 'account.created'))
     throw new Error('the audit log misses the registration');
+  await accountJourney(input, app, dashboard);
+}
+
+/** Issue 32's operations: the account, its sessions, e-mail verification, password reset and change, two-factor sign-in. */
+async function accountJourney(input: JourneyInput, app: Client<paths>, dashboard: Client<paths>): Promise<void> {
+  const me = await dashboard.GET('/api/Users/Me');
+  expectStatus('me', me.response, 200);
+  if (must('me', me.data).email.toLowerCase() !== input.user.email.toLowerCase()) throw new Error('me is someone else');
+  // A second sign-in opens a second session: end it by id, then end all others (none left).
+  expectStatus(
+    'second login',
+    (await app.POST('/api/Users/Login', { body: { email: input.user.email, password: input.user.password } })).response,
+    200,
+  );
+  const sessions = await dashboard.GET('/api/Sessions');
+  expectStatus('sessions', sessions.response, 200);
+  const other = must('sessions', sessions.data).items.find((session) => !session.current);
+  if (!other) throw new Error('the second sign-in has no session');
+  expectStatus('end a session', (await dashboard.DELETE('/api/Sessions/{id}', { params: { path: { id: other.id } } })).response, 200);
+  expectStatus('end the others', (await dashboard.POST('/api/Sessions/EndOthers', { body: {} })).response, 200);
+  expectStatus('resend verification', (await dashboard.POST('/api/Users/VerifyEmail/Resend', { body: {} })).response, 202, 429);
+  expectStatus(
+    'verify with a wrong token',
+    (await app.POST('/api/Users/VerifyEmail', { body: { token: 'not-a-real-token' } })).response,
+    400,
+  );
+  expectStatus('ask for a reset', (await app.POST('/api/Users/PasswordReset', { body: { email: input.user.email } })).response, 202);
+  const reset = await app.POST('/api/Users/PasswordReset/Complete', {
+    body: { token: 'not-a-real-token', newPassword: 'quartz-lantern-8812-meadow' },
+  });
+  expectStatus('reset with a wrong token', reset.response, 400);
+  expectStatus('enroll two-factor', (await dashboard.POST('/api/Users/TwoFactor/Enroll', { body: {} })).response, 200);
+  // 000000 is the right code once in a million: then the confirmation answers 200.
+  expectStatus(
+    'confirm with a wrong code',
+    (await dashboard.POST('/api/Users/TwoFactor/Confirm', { body: { code: '000000' } })).response,
+    400,
+    200,
+  );
+  const twoFactor = await app.POST('/api/Users/Login/TwoFactor', { body: { challenge: 'not-a-challenge', code: '000000' } });
+  expectStatus('two-factor login with a wrong challenge', twoFactor.response, 401);
+  const changed = await dashboard.POST('/api/Users/Password', {
+    body: { currentPassword: input.user.password, newPassword: 'quartz-lantern-8812-meadow' },
+  });
+  expectStatus('change the password', changed.response, 200);
 }
