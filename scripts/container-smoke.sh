@@ -153,12 +153,13 @@ start_servers() {
   say "redis-server on 127.0.0.1:$REDIS_PORT with the ACL users of deploy/redis/acl-users.sh: $(sed -n 's/^user \([^ ]*\).*/\1/p' "$WORK/users.acl" | tr '\n' ' ')"
   RABBITMQ_USER_PREFIX="$RUN_ID-" BUS_EXCHANGE="$RUN_ID.events" SUBSCRIPTION_EVENTS_QUEUE="$RUN_ID.subscription-events" \
     RABBITMQ_BILLING_PASSWORD="$(secret RABBITMQ_BILLING_PASSWORD)" RABBITMQ_IDENTITY_PASSWORD="$(secret RABBITMQ_IDENTITY_PASSWORD)" \
+    RABBITMQ_KEYS_PASSWORD="$(secret RABBITMQ_KEYS_PASSWORD)" \
     sh deploy/rabbitmq/users.sh --definitions | node -e 'const d = JSON.parse(require("fs").readFileSync(0, "utf8")); delete d.vhosts; process.stdout.write(JSON.stringify(d))' \
     >"$WORK/definitions.json"
-  MQ_USERS=" $RUN_ID-billing $RUN_ID-identity"
+  MQ_USERS=" $RUN_ID-billing $RUN_ID-identity $RUN_ID-keys"
   rabbitmqctl -q import_definitions --format json <"$WORK/definitions.json" >/dev/null
   for _ in $(seq 50); do
-    [ "$(rabbitmqctl -q list_users | grep -c "^$RUN_ID-")" = 2 ] && break
+    [ "$(rabbitmqctl -q list_users | grep -c "^$RUN_ID-")" = 3 ] && break
     sleep 0.2
   done
   say "RabbitMQ users$MQ_USERS imported from deploy/rabbitmq/users.sh --definitions"
