@@ -12,7 +12,7 @@
 #      deploy/rabbitmq/users.sh --definitions, and a redis-server of the run's own started from the
 #      ACL file deploy/redis/acl-users.sh prints: each process as its own user): services started in depends_on
 #      order as their health checks pass, the user journey through the compose gateway, and each
-#      container stopped with SIGTERM, timed;
+#      container stopped with SIGTERM, timed, once keys' outboxes are emptied onto RabbitMQ (its own user);
 #   5. the Deployments, ConfigMaps and a Secret of `kubectl kustomize k8s/` with `podman kube
 #      play`, after the Job redis-acl-users' pod (it must exit 0): commands, users, environment,
 #      ports and probes checked against the manifests, the
@@ -132,6 +132,27 @@ stop_timed() { # label container...
   [ -z "$slow" ] || fail "$label: did not exit 0 within 10 s of SIGTERM:$slow"
 }
 
+# keys publishes on RabbitMQ as its own user (deploy/rabbitmq/users.sh): once the journey's key events
+# (created, revoked) and audit entries are in its outboxes, the relays must empty them; a permission the
+# script forgot would leave them pending (keys_*outbox_pending_events on its /metrics) while every HTTP
+# answer stays right.
+outbox_drained() { # label container
+  local seen=""
+  for _ in $(seq 80); do
+    if seen="$(podman exec "$2" node -e '
+      fetch("http://127.0.0.1:8081/metrics").then((r) => r.text()).then((text) => {
+        const lines = text.split("\n").filter((l) => /^keys_\w*outbox_pending_events(\{[^}]*\})? /.test(l));
+        console.log(lines.join("; "));
+        process.exit(lines.length > 0 && lines.every((l) => Number(l.split(" ").pop()) === 0) ? 0 : 1);
+      }, () => process.exit(1))' 2>&1)"; then
+      say "$1: keys' outboxes are published to RabbitMQ: $seen"
+      return
+    fi
+    sleep 0.25
+  done
+  fail "$1: keys' outboxes were not emptied onto RabbitMQ within 20 s: $seen"
+}
+
 free_port() { node -e 'const s=require("net").createServer().listen(0,"127.0.0.1",()=>{console.log(s.address().port);s.close()})'; }
 
 secret() { node -p 'require(process.argv[1])[process.argv[2]]' "$WORK/secrets.json" "$1"; }
@@ -153,12 +174,13 @@ start_servers() {
   say "redis-server on 127.0.0.1:$REDIS_PORT with the ACL users of deploy/redis/acl-users.sh: $(sed -n 's/^user \([^ ]*\).*/\1/p' "$WORK/users.acl" | tr '\n' ' ')"
   RABBITMQ_USER_PREFIX="$RUN_ID-" BUS_EXCHANGE="$RUN_ID.events" SUBSCRIPTION_EVENTS_QUEUE="$RUN_ID.subscription-events" \
     RABBITMQ_BILLING_PASSWORD="$(secret RABBITMQ_BILLING_PASSWORD)" RABBITMQ_IDENTITY_PASSWORD="$(secret RABBITMQ_IDENTITY_PASSWORD)" \
+    RABBITMQ_KEYS_PASSWORD="$(secret RABBITMQ_KEYS_PASSWORD)" \
     sh deploy/rabbitmq/users.sh --definitions | node -e 'const d = JSON.parse(require("fs").readFileSync(0, "utf8")); delete d.vhosts; process.stdout.write(JSON.stringify(d))' \
     >"$WORK/definitions.json"
-  MQ_USERS=" $RUN_ID-billing $RUN_ID-identity"
+  MQ_USERS=" $RUN_ID-billing $RUN_ID-identity $RUN_ID-keys"
   rabbitmqctl -q import_definitions --format json <"$WORK/definitions.json" >/dev/null
   for _ in $(seq 50); do
-    [ "$(rabbitmqctl -q list_users | grep -c "^$RUN_ID-")" = 2 ] && break
+    [ "$(rabbitmqctl -q list_users | grep -c "^$RUN_ID-")" = 3 ] && break
     sleep 0.2
   done
   say "RabbitMQ users$MQ_USERS imported from deploy/rabbitmq/users.sh --definitions"
@@ -219,6 +241,7 @@ EOF
     DASHBOARD_API_SECRET="$(node -p 'require(process.argv[1]).DASHBOARD_API_SECRET' "$WORK/secrets.json")" \
     node scripts/container-smoke/journey.mjs "http://127.0.0.1:$gateway_port" | sed -u 's/^/smoke: compose: /'
   [ "${PIPESTATUS[0]}" -eq 0 ] || fail "compose: the journey through the gateway"
+  outbox_drained compose "${PROJECT}_keys_1"
   curl -fsS "http://127.0.0.1:$dashboard_port/readyz" >/dev/null || fail "compose: the dashboard's /readyz on its published port"
   say "compose: the dashboard answers /readyz on its published port"
   # Dependants first, as `docker compose down` stops them.
@@ -247,6 +270,7 @@ run_kube() { # k8s dir
     DASHBOARD_API_SECRET="$(node -p 'require(process.argv[1]).DASHBOARD_API_SECRET' "$WORK/secrets.json")" \
     node scripts/container-smoke/journey.mjs "$(cat "$WORK/kube/gateway-url")" | sed -u 's/^/smoke: kube: /'
   [ "${PIPESTATUS[0]}" -eq 0 ] || fail "kube: the journey through the gateway pod"
+  outbox_drained kube "$(grep -m1 '^keys-' "$WORK/kube/containers")"
   local containers
   mapfile -t containers < <(tac "$WORK/kube/containers")
   stop_timed kube "${containers[@]}"

@@ -10,21 +10,25 @@
 #                               (POST /api/definitions). Importing it adds or updates these users and
 #                               their permissions and leaves every other user alone.
 #
-#   RABBITMQ_BILLING_PASSWORD, RABBITMQ_IDENTITY_PASSWORD   one password each
+#   RABBITMQ_BILLING_PASSWORD, RABBITMQ_IDENTITY_PASSWORD, RABBITMQ_KEYS_PASSWORD   one password each
 #   BUS_EXCHANGE                the events exchange (default acs.events)
 #   SUBSCRIPTION_EVENTS_QUEUE   identity's queue (default identity.subscription-events)
-#   RABBITMQ_USER_PREFIX        user names' prefix (default acs-): acs-billing, acs-identity
+#   RABBITMQ_USER_PREFIX        user names' prefix (default acs-): acs-billing, acs-identity, acs-keys
 #   RABBITMQ_VHOST              default /
 #   RABBITMQ_ADMIN_USER, RABBITMQ_ADMIN_PASSWORD   --definitions only, optional: an administrator as
 #                               well (a broker that boots from the document has no other user)
 #
-#   billing   declares the exchange and publishes to it; reads nothing, declares no queue
+#   billing   declares the exchange and publishes to it (subscription.*, plan.*, audit.recorded); reads
+#             nothing, declares no queue
+#   keys      the same as billing: declares the exchange and publishes its outboxes' events to it
+#             (api_key.*, quota.threshold, audit.recorded); reads nothing, declares no queue
 #   identity  declares the exchange (to bind to it) and its queues (the queue, .dlq, .retry.*), binds,
 #             consumes, and moves failed messages to its retry and dead-letter queues through the
 #             default exchange; it cannot publish to the events exchange (no forged subscription event)
 set -eu
 : "${RABBITMQ_BILLING_PASSWORD:?set RABBITMQ_BILLING_PASSWORD}"
 : "${RABBITMQ_IDENTITY_PASSWORD:?set RABBITMQ_IDENTITY_PASSWORD}"
+: "${RABBITMQ_KEYS_PASSWORD:?set RABBITMQ_KEYS_PASSWORD}"
 exchange="${BUS_EXCHANGE:-acs.events}"
 queue="${SUBSCRIPTION_EVENTS_QUEUE:-identity.subscription-events}"
 users="${RABBITMQ_USER_PREFIX:-acs-}"
@@ -40,6 +44,7 @@ each_user() { # command
   #   name                  password                          configure                 write                                 read
   "$1" "${users}billing"  "$RABBITMQ_BILLING_PASSWORD"  "^${ex}\$"                 "^${ex}\$"                             "^\$"
   "$1" "${users}identity" "$RABBITMQ_IDENTITY_PASSWORD" "^(${ex}|${q}(\\..*)?)\$"  "^(${q}(\\..*)?|amq\\.default)\$"      "^(${ex}|${q}(\\..*)?)\$"
+  "$1" "${users}keys"     "$RABBITMQ_KEYS_PASSWORD"     "^${ex}\$"                 "^${ex}\$"                             "^\$"
 }
 
 with_rabbitmqctl() {
@@ -79,7 +84,7 @@ case "${1:-}" in
   --definitions) definitions ;;
   "")
     each_user with_rabbitmqctl
-    echo "RabbitMQ users ${users}billing and ${users}identity are set on vhost ${vhost}"
+    echo "RabbitMQ users ${users}billing, ${users}identity and ${users}keys are set on vhost ${vhost}"
     ;;
   *) echo "usage: sh users.sh [--definitions]" >&2; exit 2 ;;
 esac

@@ -33,6 +33,7 @@ const passwords = {
   RABBITMQ_PASSWORD: token(16),
   RABBITMQ_BILLING_PASSWORD: token(16),
   RABBITMQ_IDENTITY_PASSWORD: token(16),
+  RABBITMQ_KEYS_PASSWORD: token(16),
 };
 const redis = (process) => `redis://acs-${process}:${passwords[`REDIS_${process.toUpperCase()}_PASSWORD`]}@redis:6379`;
 const amqp = (service) => `amqp://${runId}-${service}:${passwords[`RABBITMQ_${service.toUpperCase()}_PASSWORD`]}@rabbitmq:5672`;
@@ -75,6 +76,10 @@ const secrets = {
   REDIS_ADMIN_URL: `redis://default:${passwords.REDIS_PASSWORD}@redis:6379`,
   IDENTITY_AMQP_URL: amqp('identity'),
   BILLING_AMQP_URL: amqp('billing'),
+  KEYS_AMQP_URL: amqp('keys'),
+  // identity's outgoing mail: a port nothing listens on, so a link's send fails at once (logged); the
+  // journeys read no mail.
+  SMTP_URL: 'smtp://smoke:unused@127.0.0.1:9',
   // The Job rabbitmq-users is read, not run (the shared broker has no HTTP API): the users are made with rabbitmqctl.
   RABBITMQ_MANAGEMENT_URL: 'http://rabbitmq:15672',
 };

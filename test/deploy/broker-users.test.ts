@@ -23,7 +23,7 @@ const compose = loadCompose();
 const variables = composeVariables();
 const repoPath = (path: string) => fileURLToPath(new URL(path, ROOT));
 const CACHE_USERS = ['gateway', 'keys', 'identity'] as const;
-const BUS_USERS = ['identity', 'billing'] as const;
+const BUS_USERS = ['identity', 'billing', 'keys'] as const;
 
 /** A compose service's environment with the fixtures as values. */
 const envOf = (service: string) => composeEnv(compose.services[service]!, variables).values;
@@ -242,6 +242,7 @@ describe('docker-compose.yml: RabbitMQ users', () => {
       'acs:administrator',
       'acs-billing:',
       'acs-identity:',
+      'acs-keys:',
     ]);
   });
 });

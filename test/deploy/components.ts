@@ -79,12 +79,15 @@ function schemaRequired(schema: z.ZodObject): string[] {
 
 /**
  * What the process needs beyond its schema when it runs alone in a container: the variables its
- * main.ts refuses to start (or should not start) without, `if (!config.X)`, and DATABASE_URL, since
+ * main.ts refuses to start (or should not start) without, `if (!config.X)` or
+ * `requireWhenRunningAlone(name, 'X', ...)`, and DATABASE_URL, since
  * without it a service would put an embedded database on the container's (read-only) disk.
  */
 export function containerRequired(component: Component): string[] {
   const main = readRepoFile(`${component.dir}/src/main.ts`);
-  const checked = [...main.matchAll(/if \(!config\.([A-Z0-9_]+)\)/g)].map((m) => m[1]!);
+  const checked = [...main.matchAll(/if \(!config\.([A-Z0-9_]+)\)|requireWhenRunningAlone\(\s*'[^']+',\s*'([A-Z0-9_]+)'/g)].map(
+    (m) => (m[1] ?? m[2])!,
+  );
   const database = 'DATABASE_URL' in component.schema.shape ? ['DATABASE_URL'] : [];
   return [...new Set([...schemaRequired(component.schema), ...checked, ...database])].sort();
 }

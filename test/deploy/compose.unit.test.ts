@@ -112,9 +112,10 @@ describe('docker-compose.yml', () => {
   it('starts a container after what it connects to is healthy', () => {
     for (const { name, service, component } of ours) {
       const config = parsedConfig(component as Component, composeEnv(service, variables));
-      // PUBLIC_* URLs are addresses shown to users (the dashboard's curl line), not connections.
+      // PUBLIC_* URLs are addresses shown to users (the dashboard's curl line, identity's mailed links), not
+      // connections; SMTP_URL is the operator's mail server, outside this file.
       const hosts = Object.entries(config)
-        .filter(([variable]) => !variable.startsWith('PUBLIC_'))
+        .filter(([variable]) => !variable.startsWith('PUBLIC_') && !variable.endsWith('_PUBLIC_URL') && variable !== 'SMTP_URL')
         .map(([, value]) => value)
         .filter((value): value is string => typeof value === 'string' && /^[a-z]+s?:\/\//.test(value))
         .map((value) => new URL(value).hostname);

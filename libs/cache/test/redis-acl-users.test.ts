@@ -90,18 +90,32 @@ describe('Redis ACL users per process', () => {
     expect(await admin.get(`${prefix}apikey:acs_live_A`)).toBe('{"record":1}');
   });
 
-  it('the gateway counts plan quotas (INCR, INCRBY, expiry) and nothing more there; keys reads them, never writes', async () => {
+  it('the gateway counts plan quotas (INCR, INCRBY, DECR, expiry) and nothing more there; keys reads them, never writes', async () => {
     const counter = `${prefix}quota:{7}:d:2026-11-26`;
     expect(await as('gateway').incr(counter)).toBe(1);
     expect(await as('gateway').incrby(counter, 2)).toBe(3);
+    // A refused request's count is given back (DECR); a new counter gets its window's end (PEXPIREAT).
+    expect(await as('gateway').incr(counter)).toBe(4);
+    expect(await as('gateway').decr(counter)).toBe(3);
+    expect(await as('gateway').pexpireat(counter, Date.now() + 60_000)).toBe(1);
     expect(await as('gateway').pexpire(counter, 60_000)).toBe(1);
     expect(await as('gateway').expire(counter, 60)).toBe(1);
+    // The same on its rate-limit counters.
+    const window = `${prefix}ratelimit:{acs_live_Q}:1:1800000000`;
+    expect(await as('gateway').incr(window)).toBe(1);
+    expect(await as('gateway').decr(window)).toBe(0);
+    expect(await as('gateway').pexpireat(window, Date.now() + 60_000)).toBe(1);
     await expect(as('gateway').set(counter, '0')).rejects.toThrow(NOPERM);
     await expect(as('gateway').del(counter)).rejects.toThrow(NOPERM);
     expect(await as('keys').get(counter)).toBe('3');
     expect(await as('keys').mget(counter, `${prefix}apikey:acs_live_A`)).toEqual(['3', '{"record":1}']);
     await expect(as('keys').set(counter, '0')).rejects.toThrow(NOPERM);
     await expect(as('keys').incr(counter)).rejects.toThrow(NOPERM);
+    await expect(as('keys').decr(counter)).rejects.toThrow(NOPERM);
+    await expect(as('keys').pexpireat(counter, Date.now())).rejects.toThrow(NOPERM);
+    // GET /api/Usage also reads the user's authorization record (plan, quota), which identity owns.
+    expect(await as('keys').get(`${prefix}authz:1`)).toBe('{"role":1}');
+    await expect(as('keys').set(`${prefix}authz:1`, 'forged')).rejects.toThrow(NOPERM);
     await expect(as('identity').get(counter)).rejects.toThrow(NOPERM);
   });
 
