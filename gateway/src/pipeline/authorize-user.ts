@@ -44,9 +44,10 @@ function admitUser(ex: ApiExchange, deps: PipelineDeps, minRole: number, verifie
   // The authorization record was read for the claimed user: it must be the verified one.
   if (!verified || verified.userId !== ex.claimedUserId) return refuse(ex, deps, 'user', insufficientUserError('token_required'));
   const now = Math.floor(Date.now() / 1000);
+  // An ended session is no signed-in user at all: 401 before any question of role.
+  if (authz && sessionEnded(authz, verified.sessionId)) return refuse(ex, deps, 'user', sessionEndedError());
   const refusal = userRefusal(authz ?? null, minRole, now);
   if (refusal !== null || !authz || !context) return refuse(ex, deps, 'user', insufficientUserError(refusal ?? 'token_required'));
-  if (sessionEnded(authz, verified.sessionId)) return refuse(ex, deps, 'user', sessionEndedError());
   context.userId = authz.userId;
   // Identity marks the caller's own session (GET /api/Sessions); other services ignore it.
   if (verified.sessionId !== undefined) {
