@@ -17,6 +17,14 @@ export function benchOptions<const O extends OptionSpecs>(help: string, options:
   return values as Parsed<O>;
 }
 
+/**
+ * The bus the keys service publishes its events on (it needs one to start alone): this machine's
+ * RabbitMQ (AMQP_URL, else guest on 127.0.0.1), on an exchange of the run's own so nothing else sees them.
+ */
+export function keysBusEnv(tag: string): Record<string, string> {
+  return { AMQP_URL: process.env.AMQP_URL ?? 'amqp://guest:guest@127.0.0.1:5672', BUS_EXCHANGE: `${tag}.events` };
+}
+
 /** The keys service's environment in a bench run: its database and the seeded system:full-access key the run calls with. */
 export function seededKeysEnv(databaseUrl: string, system: { key: string; secret: string }): Record<string, string> {
   return {

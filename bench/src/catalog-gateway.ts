@@ -1,3 +1,4 @@
+import { keysBusEnv } from './bench-options.js';
 import { execFileSync } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import { mkdtempSync, rmSync } from 'node:fs';
@@ -48,7 +49,11 @@ export async function startGatewayFor(catalog: ServiceProcess, base: string, int
     await admin.end();
   };
   try {
-    const keys = await startProcess('keys', 'services/keys/dist/main.js', { ...common, DATABASE_URL: dbUrl('keys') });
+    const keys = await startProcess('keys', 'services/keys/dist/main.js', {
+      ...common,
+      ...keysBusEnv(base),
+      DATABASE_URL: dbUrl('keys'),
+    });
     started.push(keys);
     // bcrypt cost 10: one registration and one login, not what is measured.
     const identity = await startProcess('identity', 'services/identity/dist/main.js', {

@@ -14,7 +14,7 @@ import { measure, medianByCpu, row, type Load, type Measured } from './scenario.
 import { startOtlpSink, type OtlpSink } from './otlp-sink.js';
 import { startOwnRedis } from './own-redis.js';
 import { startGatewaySetup, type GatewaySetup } from './gateway-setup.js';
-import { benchOptions, seededKeysEnv } from './bench-options.js';
+import { benchOptions, keysBusEnv, seededKeysEnv } from './bench-options.js';
 
 const HELP = `Gateway benchmark on the real PostgreSQL and Redis, every service its own process.
 
@@ -215,6 +215,7 @@ try {
   console.log(`load generator: ${useWrk ? 'wrk (1 thread)' : 'Node (undici); install wrk for figures less disturbed by the generator'}`);
   const keys = await start('keys', 'services/keys/dist/main.js', {
     ...common,
+    ...keysBusEnv(base),
     ...seededKeysEnv(dbUrl('keys'), { key: SYSTEM_KEY, secret: SYSTEM_SECRET }),
   });
   const identity = await start('identity', 'services/identity/dist/main.js', {

@@ -1,3 +1,4 @@
+import { keysBusEnv } from './bench-options.js';
 import { execFileSync } from 'node:child_process';
 import { resolve } from 'node:path';
 import type { ServiceProcess } from './processes.js';
@@ -49,7 +50,11 @@ export async function startGatewaySetup(o: SetupOptions): Promise<GatewaySetup> 
   const prefix = `${o.tag}:`;
   const common = { INTERNAL_SECRET: o.internalSecret, LOG_LEVEL: 'warn', HOST: '127.0.0.1', REDIS_URL: o.redisUrl, REDIS_PREFIX: prefix };
   const keysDb = o.dbUrl(`${o.tag}_keys`);
-  const keys = await o.start(`keys (${o.label})`, resolve(o.root, 'services/keys/dist/main.js'), { ...common, DATABASE_URL: keysDb });
+  const keys = await o.start(`keys (${o.label})`, resolve(o.root, 'services/keys/dist/main.js'), {
+    ...common,
+    ...keysBusEnv(o.tag),
+    DATABASE_URL: keysDb,
+  });
   const identity = await o.start(`identity (${o.label})`, resolve(o.root, 'services/identity/dist/main.js'), {
     ...common,
     DATABASE_URL: o.dbUrl(`${o.tag}_identity`),

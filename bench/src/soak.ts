@@ -288,6 +288,7 @@ try {
   const keys = await start('keys', 'services/keys/dist/main.js', {
     ...common,
     ...redis,
+    ...bus,
     ...seededKeysEnv(dbUrl('keys'), { key: SYSTEM_KEY, secret: SYSTEM_SECRET }),
   });
   const identity = await start('identity', 'services/identity/dist/main.js', {

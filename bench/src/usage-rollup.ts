@@ -1,3 +1,4 @@
+import { keysBusEnv } from './bench-options.js';
 import { parseArgs } from 'node:util';
 import pg from 'pg';
 import { Pool } from 'undici';
@@ -53,6 +54,7 @@ const keys = await startProcess('keys', 'services/keys/dist/main.js', {
   DATABASE_URL: dbUrl.toString(),
   REDIS_URL: redis.url,
   REDIS_PREFIX: `${base}:`,
+  ...keysBusEnv(base),
 });
 const db = new pg.Client({ connectionString: dbUrl.toString() });
 await db.connect();

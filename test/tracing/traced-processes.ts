@@ -45,10 +45,10 @@ export async function startTracedSystem({ env, gatewayEnv = {}, withBilling = fa
   const exchange = `${base}.events`;
   const queue = `${base}.subscription-events`;
   const services = withBilling ? ['keys', 'identity', 'billing'] : ['keys', 'identity'];
-  // The RabbitMQ names are this run's own; the queues are durable, so stop() removes them.
-  const bus: Record<string, string> = withBilling
-    ? { AMQP_URL: testServerUrl('AMQP_URL'), BUS_EXCHANGE: exchange, SUBSCRIPTION_EVENTS_QUEUE: queue }
-    : {};
+  // The RabbitMQ names are this run's own; the queues are durable, so stop() removes them. Keys publishes
+  // its key events on the exchange in every run; identity and billing use the bus only with billing.
+  const keysBus = { AMQP_URL: testServerUrl('AMQP_URL'), BUS_EXCHANGE: exchange };
+  const bus: Record<string, string> = withBilling ? { ...keysBus, SUBSCRIPTION_EVENTS_QUEUE: queue } : {};
   const common = {
     INTERNAL_SECRET,
     LOG_LEVEL: 'warn',
@@ -66,10 +66,8 @@ export async function startTracedSystem({ env, gatewayEnv = {}, withBilling = fa
     for (const p of started.reverse()) await p.stop();
     await receiver.close();
     await deleteRedisKeys(redisPrefix);
-    if (withBilling) {
-      const retryDelays = identityConfigSchema.shape.SUBSCRIPTION_EVENTS_RETRY_DELAYS_MS.parse(undefined);
-      await deleteAmqpObjects({ queues: subscriptionQueueNames(queue, retryDelays), exchanges: [exchange] });
-    }
+    const retryDelays = identityConfigSchema.shape.SUBSCRIPTION_EVENTS_RETRY_DELAYS_MS.parse(undefined);
+    await deleteAmqpObjects({ queues: withBilling ? subscriptionQueueNames(queue, retryDelays) : [], exchanges: [exchange] });
     const admin = new pg.Client({ connectionString: testServerUrl('DATABASE_URL') });
     await admin.connect();
     try {
@@ -82,6 +80,7 @@ export async function startTracedSystem({ env, gatewayEnv = {}, withBilling = fa
     const keys = await startProcess('keys', 'services/keys/dist/main.js', {
       ...common,
       DATABASE_URL: dbUrl('keys'),
+      ...keysBus,
       SEED_API_KEY: SYSTEM_KEY,
       SEED_API_SECRET: SYSTEM_SECRET,
       SEED_API_SCOPES: 'system:full-access',
