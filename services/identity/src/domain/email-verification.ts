@@ -1,12 +1,8 @@
 import { AppError, badRequest, insufficientUserError } from '@acs/errors';
 import type { AccountView } from '@acs/contracts';
 import { findUserById } from '../data-access/users-repository.js';
-import {
-  countRecentVerifications,
-  insertEmailVerification,
-  markEmailVerified,
-  spendEmailVerification,
-} from '../data-access/verification-repository.js';
+import { countRecentVerifications, markEmailVerified } from '../data-access/verification-repository.js';
+import { insertSingleUseToken, spendSingleUseToken } from '../data-access/single-use-token-repository.js';
 import type { IdentityDeps, UserStore } from './deps.js';
 import type { User } from './user.js';
 import { changeWithWriteThrough } from './write-through.js';
@@ -22,7 +18,13 @@ const ALREADY_VERIFIED = 'Your e-mail address is already verified.';
 /** Sends the link (registration, or the owner asking again); the token is stored hashed, valid 7 days, once. */
 async function sendVerificationLink(deps: IdentityDeps, user: User): Promise<void> {
   const token = newMailedToken();
-  await insertEmailVerification(deps.db, hashMailedToken(token), user.id, new Date(Date.now() + VERIFICATION_SECONDS * 1000));
+  await insertSingleUseToken(
+    deps.db,
+    'email_verifications',
+    hashMailedToken(token),
+    user.id,
+    new Date(Date.now() + VERIFICATION_SECONDS * 1000),
+  );
   await deps.mailer.send({
     to: user.email,
     subject: 'Verify your e-mail address',
@@ -59,7 +61,7 @@ export async function resendVerification(deps: IdentityDeps, userId: number): Pr
 /** Spends the token and marks the address verified, written through to the authorization record (keys read it). */
 export async function verifyEmail(deps: UserStore, token: string): Promise<{ email: string; emailVerifiedAt: string }> {
   const user = await changeWithWriteThrough(deps, async (tx) => {
-    const userId = await spendEmailVerification(tx, hashMailedToken(token));
+    const userId = await spendSingleUseToken(tx, 'email_verifications', hashMailedToken(token));
     if (userId === null) return null;
     await markEmailVerified(tx, userId);
     return findUserById(tx, userId);
