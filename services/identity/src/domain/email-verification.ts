@@ -2,11 +2,11 @@ import { AppError, badRequest, insufficientUserError } from '@acs/errors';
 import type { AccountView } from '@acs/contracts';
 import { findUserById } from '../data-access/users-repository.js';
 import { countRecentVerifications, markEmailVerified } from '../data-access/verification-repository.js';
-import { insertSingleUseToken, spendSingleUseToken } from '../data-access/single-use-token-repository.js';
+import { spendSingleUseToken } from '../data-access/single-use-token-repository.js';
 import type { IdentityDeps, UserStore } from './deps.js';
 import type { User } from './user.js';
 import { changeWithWriteThrough } from './write-through.js';
-import { hashMailedToken, newMailedToken } from './mailed-token.js';
+import { hashMailedToken, issueMailedToken } from './mailed-token.js';
 
 const VERIFICATION_SECONDS = 7 * 24 * 3600;
 const RESEND_WINDOW_SECONDS = 3600;
@@ -17,14 +17,7 @@ const ALREADY_VERIFIED = 'Your e-mail address is already verified.';
 
 /** Sends the link (registration, or the owner asking again); the token is stored hashed, valid 7 days, once. */
 async function sendVerificationLink(deps: IdentityDeps, user: User): Promise<void> {
-  const token = newMailedToken();
-  await insertSingleUseToken(
-    deps.db,
-    'email_verifications',
-    hashMailedToken(token),
-    user.id,
-    new Date(Date.now() + VERIFICATION_SECONDS * 1000),
-  );
+  const token = await issueMailedToken(deps.db, 'email_verifications', user.id, VERIFICATION_SECONDS);
   await deps.mailer.send({
     to: user.email,
     subject: 'Verify your e-mail address',

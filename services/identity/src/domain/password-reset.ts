@@ -1,17 +1,12 @@
 import { badRequest } from '@acs/errors';
 import { findUserByEmail, findUserById } from '../data-access/users-repository.js';
 import { updatePasswordHash } from '../data-access/password-repository.js';
-import {
-  findSingleUseTokenUser,
-  insertSingleUseToken,
-  spendSingleUseToken,
-  spendUserTokens,
-} from '../data-access/single-use-token-repository.js';
+import { findSingleUseTokenUser, spendSingleUseToken, spendUserTokens } from '../data-access/single-use-token-repository.js';
 import type { IdentityDeps } from './deps.js';
 import { assertPasswordPolicy } from './password-policy.js';
 import { beginLoginAttempt } from './login-throttle.js';
 import { endSessionsWithWriteThrough } from './sessions.js';
-import { hashMailedToken, newMailedToken } from './mailed-token.js';
+import { hashMailedToken, issueMailedToken } from './mailed-token.js';
 
 const RESET_TOKEN_SECONDS = 15 * 60;
 
@@ -36,14 +31,7 @@ async function sendResetLink(deps: IdentityDeps, email: string): Promise<void> {
     deps.logger.info({ audit: 'user.password_reset_requested', known: false }, 'password reset requested for an unknown address');
     return;
   }
-  const token = newMailedToken();
-  await insertSingleUseToken(
-    deps.db,
-    'password_resets',
-    hashMailedToken(token),
-    user.id,
-    new Date(Date.now() + RESET_TOKEN_SECONDS * 1000),
-  );
+  const token = await issueMailedToken(deps.db, 'password_resets', user.id, RESET_TOKEN_SECONDS);
   const link = `${deps.settings.dashboardUrl}/reset-password?token=${token}`;
   await deps.mailer.send({
     to: user.email,
