@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { busEventSchema } from './bus-event.js';
+import { busEventSchema, routingKeysOf } from './bus-event.js';
 
 /**
  * API key events: keys publishes them through its outbox (migrations/007_outbox.sql) to the same
@@ -16,11 +16,7 @@ export const API_KEY_EVENT_TYPES = {
 export type ApiKeyEventKind = keyof typeof API_KEY_EVENT_TYPES;
 
 /** Routing keys on the exchange; consumers bind `api_key.*`. */
-export const API_KEY_ROUTING_KEYS = {
-  created: 'api_key.created',
-  revoked: 'api_key.revoked',
-  rolled: 'api_key.rolled',
-} as const satisfies Record<ApiKeyEventKind, string>;
+export const API_KEY_ROUTING_KEYS = routingKeysOf(API_KEY_EVENT_TYPES);
 
 export const API_KEY_EVENTS_BINDING = 'api_key.*';
 

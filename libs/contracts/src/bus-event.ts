@@ -19,3 +19,15 @@ export function busEventSchema<const T extends readonly [string, ...string[]], P
       })
   );
 }
+
+/** An event type's routing key: the type without its `.vN` version, so a consumer's binding (`api_key.*`) receives every version. */
+type RoutingKeyOf<T> = T extends `${infer Key}.v${number}` ? Key : never;
+
+/** The routing key of each event type of a family (their kinds mapped to `RoutingKeyOf` their types). */
+export function routingKeysOf<const Types extends Record<string, `${string}.v${number}`>>(
+  types: Types,
+): { readonly [Kind in keyof Types]: RoutingKeyOf<Types[Kind]> } {
+  return Object.fromEntries(Object.entries(types).map(([kind, type]) => [kind, type.replace(/\.v\d+$/, '')])) as {
+    [Kind in keyof Types]: RoutingKeyOf<Types[Kind]>;
+  };
+}

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { busEventSchema } from './bus-event.js';
+import { busEventSchema, routingKeysOf } from './bus-event.js';
 import { planQuotaSchema } from './quota.js';
 
 /**
@@ -18,11 +18,7 @@ export type SubscriptionEventKind = keyof typeof SUBSCRIPTION_EVENT_TYPES;
 export type SubscriptionEventType = (typeof SUBSCRIPTION_EVENT_TYPES)[SubscriptionEventKind];
 
 /** Routing keys on the exchange; consumers bind `subscription.*`. */
-export const SUBSCRIPTION_ROUTING_KEYS = {
-  activated: 'subscription.activated',
-  changed: 'subscription.changed',
-  canceled: 'subscription.canceled',
-} as const satisfies Record<SubscriptionEventKind, string>;
+export const SUBSCRIPTION_ROUTING_KEYS = routingKeysOf(SUBSCRIPTION_EVENT_TYPES);
 
 export const SUBSCRIPTION_EVENTS_BINDING = 'subscription.*';
 

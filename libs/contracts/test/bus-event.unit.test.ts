@@ -1,6 +1,8 @@
 import { describe, expect, it } from '@jest/globals';
 import { z } from 'zod';
-import { busEventSchema } from '../src/bus-event.js';
+import { busEventSchema, routingKeysOf } from '../src/bus-event.js';
+import { API_KEY_ROUTING_KEYS } from '../src/api-key-events.js';
+import { SUBSCRIPTION_ROUTING_KEYS } from '../src/subscription-events.js';
 
 const schema = busEventSchema(['thing.done.v1'], z.object({ eventId: z.uuid() }));
 const id = '3f1c2b9e-8a44-4f5e-9d0e-0c6c2a1b7e11';
@@ -18,5 +20,17 @@ describe('busEventSchema', () => {
     expect(schema.safeParse({ id, type: 'thing.undone.v1', occurredAt: '2026-11-26T22:00:00Z', payload: { eventId: id } }).success).toBe(
       false,
     );
+  });
+});
+
+describe('routingKeysOf', () => {
+  it('drops the version of each type, kind by kind', () => {
+    expect(API_KEY_ROUTING_KEYS).toEqual({ created: 'api_key.created', revoked: 'api_key.revoked', rolled: 'api_key.rolled' });
+    expect(SUBSCRIPTION_ROUTING_KEYS).toEqual({
+      activated: 'subscription.activated',
+      changed: 'subscription.changed',
+      canceled: 'subscription.canceled',
+    });
+    expect(routingKeysOf({ done: 'thing.done.v12' })).toEqual({ done: 'thing.done' });
   });
 });
