@@ -21,22 +21,18 @@ export interface HashedFields {
 }
 
 /**
+ * The scalar fields of an entry between its time and its before/after images, in column order
+ * (actor_type … user_id): the hash and the INSERT read them from here, so the two cannot drift apart.
+ */
+export function scalarFields(actor: AuditActor, change: AuditChange): unknown[] {
+  return [actor.type, actor.id, actor.requestId, actor.clientAddress, change.action, change.targetType, change.targetId, change.userId];
+}
+
+/**
  * SHA-256 over the previous entry's hash and every stored field of this one: editing any field of
  * a row, or removing a row, breaks the link to the next one (verify-chain.ts).
  */
 export function entryHash(prevHash: string, { occurredAt, actor, change }: HashedFields): string {
-  const fields = [
-    occurredAt.toISOString(),
-    actor.type,
-    actor.id,
-    actor.requestId,
-    actor.clientAddress,
-    change.action,
-    change.targetType,
-    change.targetId,
-    change.userId,
-    change.before,
-    change.after,
-  ];
+  const fields = [occurredAt.toISOString(), ...scalarFields(actor, change), change.before, change.after];
   return createHash('sha256').update(prevHash).update('\n').update(canonicalJson(fields)).digest('hex');
 }

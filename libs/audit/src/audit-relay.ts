@@ -2,16 +2,11 @@ import type { Bus, BusEnvelope } from '@acs/bus';
 import { auditRecordedEventSchema } from '@acs/contracts';
 import type { Db } from '@acs/db';
 import type { Logger } from '@acs/logger';
-import { startOutboxRelay, type OutboxRelay, type OutboxRow, type OutboxTable } from '@acs/outbox';
+import { outboxEnvelope, startOutboxRelay, type OutboxRelay, type OutboxRow, type OutboxTable } from '@acs/outbox';
 
 /** The envelope exactly as identity's feed parses it. */
 function toAuditRecordedEnvelope(row: OutboxRow): BusEnvelope {
-  return auditRecordedEventSchema.parse({
-    id: row.eventId,
-    type: row.type,
-    occurredAt: row.occurredAt.toISOString(),
-    payload: row.payload,
-  });
+  return auditRecordedEventSchema.parse(outboxEnvelope(row, false));
 }
 
 /** The relay of a service's `audit_outbox` (its audit migration): the entries of users' trails on their way to identity's feed. */

@@ -1,6 +1,6 @@
-import type { Db, Queryable } from '@acs/db';
+import { type Db, type Queryable, jsonbParameter } from '@acs/db';
 import type { AuditActor, AuditChange, AuditEntry, ActorType } from './audit-entry.js';
-import { GENESIS_HASH, entryHash } from './audit-hash.js';
+import { GENESIS_HASH, entryHash, scalarFields } from './audit-hash.js';
 import type { AuditTable } from './audit-table.js';
 
 const COLUMNS =
@@ -63,21 +63,7 @@ export async function appendAudit(
   const inserted = await tx.query<{ id: number | string }>(
     `INSERT INTO ${table.name} (occurred_at, actor_type, actor_id, request_id, client_address, action, target_type, target_id, user_id, before, after, prev_hash, hash)
      VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10::jsonb, $11::jsonb, $12, $13) RETURNING id`,
-    [
-      occurredAt,
-      actor.type,
-      actor.id,
-      actor.requestId,
-      actor.clientAddress,
-      change.action,
-      change.targetType,
-      change.targetId,
-      change.userId,
-      change.before === null ? null : JSON.stringify(change.before),
-      change.after === null ? null : JSON.stringify(change.after),
-      prevHash,
-      hash,
-    ],
+    [occurredAt, ...scalarFields(actor, change), jsonbParameter(change.before), jsonbParameter(change.after), prevHash, hash],
   );
   return { id: Number(inserted.rows[0]!.id), occurredAt };
 }

@@ -13,4 +13,5 @@ export { verifyAuditChain, type ChainProblem, type ChainReport } from './verify-
 export { auditCli } from './audit-cli.js';
 export { startAuditRetention } from './audit-retention.js';
 export { auditRecordedPayload } from './audit-recorded.js';
+export { auditView } from './audit-view.js';
 export { startAuditRelay } from './audit-relay.js';

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { busEventSchema, routingKeysOf } from './bus-event.js';
 
 /**
  * API key events: keys publishes them through its outbox (migrations/007_outbox.sql) to the same
@@ -15,11 +16,7 @@ export const API_KEY_EVENT_TYPES = {
 export type ApiKeyEventKind = keyof typeof API_KEY_EVENT_TYPES;
 
 /** Routing keys on the exchange; consumers bind `api_key.*`. */
-export const API_KEY_ROUTING_KEYS = {
-  created: 'api_key.created',
-  revoked: 'api_key.revoked',
-  rolled: 'api_key.rolled',
-} as const satisfies Record<ApiKeyEventKind, string>;
+export const API_KEY_ROUTING_KEYS = routingKeysOf(API_KEY_EVENT_TYPES);
 
 export const API_KEY_EVENTS_BINDING = 'api_key.*';
 
@@ -44,15 +41,8 @@ export const apiKeyEventPayloadSchema = z.object({
 export type ApiKeyEventPayload = z.infer<typeof apiKeyEventPayloadSchema>;
 
 /** The whole envelope of an API key event, as it travels on the bus. */
-export const apiKeyEventSchema = z
-  .object({
-    id: z.uuid(),
-    type: z.enum([API_KEY_EVENT_TYPES.created, API_KEY_EVENT_TYPES.revoked, API_KEY_EVENT_TYPES.rolled]),
-    occurredAt: isoTimestamp,
-    payload: apiKeyEventPayloadSchema,
-  })
-  .refine((event) => event.payload.eventId === event.id, {
-    message: 'payload.eventId must equal the envelope id',
-    path: ['payload', 'eventId'],
-  });
+export const apiKeyEventSchema = busEventSchema(
+  [API_KEY_EVENT_TYPES.created, API_KEY_EVENT_TYPES.revoked, API_KEY_EVENT_TYPES.rolled],
+  apiKeyEventPayloadSchema,
+);
 export type ApiKeyEvent = z.infer<typeof apiKeyEventSchema>;

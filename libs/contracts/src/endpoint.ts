@@ -1,5 +1,5 @@
 import type { Scope } from '@acs/auth';
-import type { z } from 'zod';
+import { z } from 'zod';
 import { ROLE } from './roles.js';
 
 /** The services behind the gateway: each operation names the one that owns it. */
@@ -93,3 +93,9 @@ export const ownRecord = <const E extends Record<number, string>>(record: string
   pathParameters: { id: uuidPathParameter(record) },
   errors: { 404: `No such ${record} of this user`, ...errors } as { 404: string } & E,
 });
+
+/**
+ * The body of a POST that carries nothing (the caller and the path say it all: end my other
+ * sessions, send me a new link): no body, or `{}`; any field is 400.
+ */
+export const NO_FIELDS_BODY = { requestBody: z.object({}).strict(), bodyReading: 'optional-json' } as const;

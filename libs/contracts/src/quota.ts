@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { busEventSchema } from './bus-event.js';
 
 /**
  * Plan quotas (issue 29): how many requests a user's keys together may make per UTC calendar month
@@ -108,25 +109,8 @@ export const planQuotaEventPayloadSchema = z.object({
   sequence: z.number().int().positive(),
   occurredAt: z.iso.datetime({ offset: true }),
 });
-export const planQuotaEventSchema = z
-  .object({
-    id: z.uuid(),
-    type: z.literal(PLAN_QUOTA_EVENT_TYPE),
-    occurredAt: z.iso.datetime({ offset: true }),
-    payload: planQuotaEventPayloadSchema,
-  })
-  .refine((event) => event.payload.eventId === event.id, {
-    message: 'payload.eventId must equal the envelope id',
-    path: ['payload', 'eventId'],
-  });
+export const planQuotaEventSchema = busEventSchema([PLAN_QUOTA_EVENT_TYPE], planQuotaEventPayloadSchema);
 export type PlanQuotaEvent = z.infer<typeof planQuotaEventSchema>;
 
 /** The whole bus envelope of a `quota.threshold.v1` event, as keys' outbox relay checks it before publishing. */
-export const quotaThresholdEventSchema = z
-  .object({
-    id: z.uuid(),
-    type: z.literal(QUOTA_THRESHOLD_EVENT_TYPE),
-    occurredAt: z.iso.datetime({ offset: true }),
-    payload: quotaThresholdEventPayloadSchema,
-  })
-  .refine((event) => event.payload.eventId === event.id, { message: 'payload.eventId must equal the envelope id' });
+export const quotaThresholdEventSchema = busEventSchema([QUOTA_THRESHOLD_EVENT_TYPE], quotaThresholdEventPayloadSchema);

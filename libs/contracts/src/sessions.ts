@@ -21,9 +21,6 @@ export const sessionListSchema = z.object({
   items: z.array(sessionViewSchema).describe('live sessions (not ended, token not expired), newest first'),
 });
 
-/** POST /api/Sessions/EndOthers takes no fields; the body is optional (an empty one parses as {}). */
-export const endOtherSessionsRequestSchema = z.object({}).strict();
-
 export const endOtherSessionsResponseSchema = z.object({
   ended: z.number().int().min(0).describe('how many sessions were ended'),
 });

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { busEventSchema, routingKeysOf } from './bus-event.js';
 import { planQuotaSchema } from './quota.js';
 
 /**
@@ -17,11 +18,7 @@ export type SubscriptionEventKind = keyof typeof SUBSCRIPTION_EVENT_TYPES;
 export type SubscriptionEventType = (typeof SUBSCRIPTION_EVENT_TYPES)[SubscriptionEventKind];
 
 /** Routing keys on the exchange; consumers bind `subscription.*`. */
-export const SUBSCRIPTION_ROUTING_KEYS = {
-  activated: 'subscription.activated',
-  changed: 'subscription.changed',
-  canceled: 'subscription.canceled',
-} as const satisfies Record<SubscriptionEventKind, string>;
+export const SUBSCRIPTION_ROUTING_KEYS = routingKeysOf(SUBSCRIPTION_EVENT_TYPES);
 
 export const SUBSCRIPTION_EVENTS_BINDING = 'subscription.*';
 
@@ -54,17 +51,10 @@ export const subscriptionEventPayloadSchema = z.object({
 export type SubscriptionEventPayload = z.infer<typeof subscriptionEventPayloadSchema>;
 
 /** The whole envelope of a subscription event, as it travels on the bus. */
-export const subscriptionEventSchema = z
-  .object({
-    id: z.uuid(),
-    type: z.enum([SUBSCRIPTION_EVENT_TYPES.activated, SUBSCRIPTION_EVENT_TYPES.changed, SUBSCRIPTION_EVENT_TYPES.canceled]),
-    occurredAt: isoTimestamp,
-    payload: subscriptionEventPayloadSchema,
-  })
-  .refine((event) => event.payload.eventId === event.id, {
-    message: 'payload.eventId must equal the envelope id',
-    path: ['payload', 'eventId'],
-  });
+export const subscriptionEventSchema = busEventSchema(
+  [SUBSCRIPTION_EVENT_TYPES.activated, SUBSCRIPTION_EVENT_TYPES.changed, SUBSCRIPTION_EVENT_TYPES.canceled],
+  subscriptionEventPayloadSchema,
+);
 export type SubscriptionEvent = z.infer<typeof subscriptionEventSchema>;
 
 /**

@@ -16,3 +16,4 @@ export { databaseReadinessChecks } from './readiness.js';
 export { makeDataDirPrivate, privateFileModes } from './data-dir-privacy.js';
 export { startPeriodicPurge, type PeriodicPurge } from './periodic-purge.js';
 export { assertSqlIdentifier } from './sql-identifier.js';
+export { jsonbParameter } from './values/jsonb-parameter.js';

@@ -65,44 +65,43 @@ class JsonWalker {
     }
   }
 
-  private object(): void {
+  /**
+   * The inside of an object or an array, from its opening bracket: nothing, or `element` read one at
+   * a time with a ',' between them, up to the closing bracket.
+   */
+  private container(close: '}' | ']', element: () => void, elementName: string): void {
     this.at++;
     this.skipWhitespace();
-    if (this.text[this.at] === '}') {
+    if (this.text[this.at] === close) {
       this.at++;
       return;
     }
     for (;;) {
-      this.skipWhitespace();
-      if (this.text[this.at] !== '"') throw new SyntaxStop(this.at, 'a property name in double quotes');
-      this.string();
-      this.skipWhitespace();
-      if (this.text[this.at] !== ':') throw new SyntaxStop(this.at, "':' after the property name");
-      this.at++;
-      this.value();
+      element();
       this.skipWhitespace();
       const next = this.text[this.at];
       this.at++;
-      if (next === '}') return;
-      if (next !== ',') throw new SyntaxStop(this.at - 1, "',' or '}' after the property value");
+      if (next === close) return;
+      if (next !== ',') throw new SyntaxStop(this.at - 1, `',' or '${close}' after the ${elementName}`);
     }
   }
 
-  private array(): void {
-    this.at++;
+  private object(): void {
+    this.container('}', () => this.member(), 'property value');
+  }
+
+  private member(): void {
     this.skipWhitespace();
-    if (this.text[this.at] === ']') {
-      this.at++;
-      return;
-    }
-    for (;;) {
-      this.value();
-      this.skipWhitespace();
-      const next = this.text[this.at];
-      this.at++;
-      if (next === ']') return;
-      if (next !== ',') throw new SyntaxStop(this.at - 1, "',' or ']' after the array element");
-    }
+    if (this.text[this.at] !== '"') throw new SyntaxStop(this.at, 'a property name in double quotes');
+    this.string();
+    this.skipWhitespace();
+    if (this.text[this.at] !== ':') throw new SyntaxStop(this.at, "':' after the property name");
+    this.at++;
+    this.value();
+  }
+
+  private array(): void {
+    this.container(']', () => this.value(), 'array element');
   }
 
   private string(): void {

@@ -13,6 +13,11 @@ export interface OutboxGaugeNames {
   subject: string;
 }
 
+/** The gauges' names by the convention every service follows: `<service>_outbox_pending_events`, `<service>_outbox_oldest_pending_age_seconds`. */
+export function outboxGaugeNames(service: string, subject: string): OutboxGaugeNames {
+  return { pending: `${service}_outbox_pending_events`, oldestAge: `${service}_outbox_oldest_pending_age_seconds`, subject };
+}
+
 /**
  * Events waiting in the outbox, and how long the oldest has waited: growing figures mean the relay
  * cannot publish (broker down, relay stuck). Read from the database at scrape time, so every

@@ -1,4 +1,4 @@
-import type { Queryable } from '@acs/db';
+import { type Queryable, jsonbParameter } from '@acs/db';
 import type { OutboxTable } from './outbox-table.js';
 import { parseTraceCarrier, type TraceCarrier } from './trace-context.js';
 
@@ -43,7 +43,7 @@ export async function insertOutboxEvent(tx: Queryable, table: OutboxTable, event
       event.routingKey,
       JSON.stringify(event.payload),
       event.occurredAt,
-      event.traceContext === null ? null : JSON.stringify(event.traceContext),
+      jsonbParameter(event.traceContext),
     ],
   );
   return Number(rows[0]!.id);

@@ -6,6 +6,7 @@ import { createTestDatabase, silentLogger, sleep, waitFor, type TestDatabase } f
 import {
   defineOutboxTable,
   insertOutboxEvent,
+  outboxEnvelope,
   pendingOutbox,
   startOutboxRelay,
   type OutboxRelay,
@@ -22,12 +23,7 @@ const tableSql = (name: string) => `CREATE TABLE ${name} (
 
 const A = defineOutboxTable('a_outbox', 901);
 const B = defineOutboxTable('b_outbox', 902);
-const toEnvelope = (row: OutboxRow): BusEnvelope => ({
-  id: row.eventId,
-  type: row.type,
-  occurredAt: row.occurredAt.toISOString(),
-  payload: { ...row.payload, sequence: row.id },
-});
+const toEnvelope = (row: OutboxRow): BusEnvelope => outboxEnvelope(row, true);
 
 let database: TestDatabase;
 let db: Db;

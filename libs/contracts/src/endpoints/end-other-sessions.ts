@@ -1,5 +1,5 @@
-import { ANY_USER, type Endpoint } from '../endpoint.js';
-import { endOtherSessionsRequestSchema, endOtherSessionsResponseSchema } from '../sessions.js';
+import { ANY_USER, NO_FIELDS_BODY, type Endpoint } from '../endpoint.js';
+import { endOtherSessionsResponseSchema } from '../sessions.js';
 
 export const endOtherSessionsEndpoint = {
   operationId: 'endOtherSessions',
@@ -12,8 +12,7 @@ export const endOtherSessionsEndpoint = {
   description:
     'Signs the user out everywhere else: the tokens of every other session are refused on their next request (401, code session_ended). ' +
     'The calling session stays. The body is optional and has no fields.',
-  requestBody: endOtherSessionsRequestSchema,
-  bodyReading: 'optional-json',
+  ...NO_FIELDS_BODY,
   errors: { 400: 'A body with fields' },
   success: { status: 200, description: 'How many sessions were ended', schema: endOtherSessionsResponseSchema },
 } satisfies Endpoint;

@@ -1,6 +1,5 @@
-import { ANY_USER, type Endpoint } from '../endpoint.js';
+import { ANY_USER, NO_FIELDS_BODY, type Endpoint } from '../endpoint.js';
 import { verificationSentSchema } from '../email-verification.js';
-import { endOtherSessionsRequestSchema } from '../sessions.js';
 
 export const resendVerificationEndpoint = {
   operationId: 'resendVerification',
@@ -13,8 +12,7 @@ export const resendVerificationEndpoint = {
   description:
     "Sends a new link to the signed-in user's address (an already verified address gets none). At most 5 links per hour per account: 429 " +
     'with Retry-After beyond. The body is optional and has no fields.',
-  requestBody: endOtherSessionsRequestSchema,
-  bodyReading: 'optional-json',
+  ...NO_FIELDS_BODY,
   success: { status: 202, description: 'Sent (or nothing to send)', schema: verificationSentSchema },
   errors: { 400: 'A body with fields', 429: 'Too many links asked for; see Retry-After' },
 } satisfies Endpoint;

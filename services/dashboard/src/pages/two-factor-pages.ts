@@ -1,21 +1,19 @@
 import { firstInvalid, textField } from './form-fields.js';
 import { html, type SafeHtml } from './html.js';
 import { csrfField, layout, type Chrome } from './layout.js';
+import { formPage } from './form-page.js';
 
 /** The second step of a sign-in: the app's code (or a recovery code); the challenge rides in a hidden field. */
 export function twoFactorSignInPage(chrome: Chrome, values: { challenge: string; next?: string | null }): SafeHtml {
-  const errors = chrome.fieldErrors;
-  return layout(
-    'Two-factor sign-in',
-    chrome,
-    html`<form method="post" action="/sign-in/two-factor" class="stacked">
-  ${csrfField(chrome.csrfToken)}
-  <input type="hidden" name="challenge" value="${values.challenge}">
+  return formPage(chrome, {
+    title: 'Two-factor sign-in',
+    action: '/sign-in/two-factor',
+    fieldOrder: ['code'],
+    fields: (errors, focused) => html`<input type="hidden" name="challenge" value="${values.challenge}">
   ${values.next ? html`<input type="hidden" name="next" value="${values.next}">` : ''}
-  ${textField({ label: 'Code', name: 'code', hint: 'The 6 digits your authenticator app shows, or one of your recovery codes.', attributes: html`required autocomplete="one-time-code" maxlength="64"` }, errors, firstInvalid(['code'], errors) ?? 'code')}
-  <button type="submit">Sign in</button>
-</form>`,
-  );
+  ${textField({ label: 'Code', name: 'code', hint: 'The 6 digits your authenticator app shows, or one of your recovery codes.', attributes: html`required autocomplete="one-time-code" maxlength="64"` }, errors, focused ?? 'code')}
+  <button type="submit">Sign in</button>`,
+  });
 }
 
 /** Enrollment: the secret to type (or its otpauth:// URI for a QR code), then a first code turns it on. */

@@ -8,9 +8,9 @@ import { messagePage } from '../pages/message-page.js';
 import { changePasswordPage, forgotPasswordPage, resetPasswordPage } from '../pages/password-pages.js';
 import { notice } from '../session/flash.js';
 import { callerOf, chromeFor, chromeForFailure, failureOf, field, requireSignIn } from './route-kit.js';
+import { MAILED_TOKEN_SHAPE, mailedLinkLanding } from './mailed-link.js';
 
 const WRONG_CURRENT = 'The current password is incorrect.';
-const TOKEN_SHAPE = /^[A-Za-z0-9_-]{1,256}$/;
 const MAILBOX_SHOWN = 30;
 
 const others = (n: number): string => (n === 1 ? '1 other sign-in was' : `${n} other sign-ins were`);
@@ -71,7 +71,7 @@ async function completeReset(api: AccountApi, req: PageRequest) {
   } catch (err) {
     const failure = failureOf(err, req);
     return showPage(
-      resetPasswordPage(chromeForFailure(req, failure), TOKEN_SHAPE.test(token) ? token : ''),
+      resetPasswordPage(chromeForFailure(req, failure), MAILED_TOKEN_SHAPE.test(token) ? token : ''),
       failure.status,
       failure.headers,
     );
@@ -85,16 +85,7 @@ export function passwordRoutes(api: AccountApi, devMailboxFile: string | null): 
     { method: 'POST', pattern: '/account/password', handler: requireSignIn((req) => changePassword(api, req)) },
     { method: 'GET', pattern: '/forgot-password', handler: async (req) => showPage(forgotPasswordPage(chromeFor(req))) },
     { method: 'POST', pattern: '/forgot-password', handler: (req) => requestReset(api, req) },
-    {
-      method: 'GET',
-      pattern: '/reset-password',
-      handler: async (req) => {
-        const token = req.query.get('token') ?? '';
-        if (!TOKEN_SHAPE.test(token))
-          return showPage(messagePage(chromeFor(req), 'Reset link not valid', 'This link is not complete. Ask for a new one.'), 400);
-        return showPage(resetPasswordPage(chromeFor(req), token));
-      },
-    },
+    { method: 'GET', pattern: '/reset-password', handler: mailedLinkLanding('Reset link not valid', resetPasswordPage) },
     { method: 'POST', pattern: '/reset-password', handler: (req) => completeReset(api, req) },
   ];
   if (devMailboxFile) {

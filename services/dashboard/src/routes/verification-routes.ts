@@ -5,8 +5,7 @@ import { messagePage } from '../pages/message-page.js';
 import { verifyEmailPage } from '../pages/verify-email-page.js';
 import { notice } from '../session/flash.js';
 import { callerOf, chromeFor, failureOf, field, requireSignIn } from './route-kit.js';
-
-const TOKEN_SHAPE = /^[A-Za-z0-9_-]{1,256}$/;
+import { mailedLinkLanding } from './mailed-link.js';
 
 /** E-mail verification (issue 32): the link's page, and a new link from the overview. */
 export function verificationRoutes(api: AccountApi): RouteDefinition<PageHandler>[] {
@@ -14,12 +13,7 @@ export function verificationRoutes(api: AccountApi): RouteDefinition<PageHandler
     {
       method: 'GET',
       pattern: '/verify-email',
-      handler: async (req) => {
-        const token = req.query.get('token') ?? '';
-        if (!TOKEN_SHAPE.test(token))
-          return showPage(messagePage(chromeFor(req), 'Verification link not valid', 'This link is not complete. Ask for a new one.'), 400);
-        return showPage(verifyEmailPage(chromeFor(req), token));
-      },
+      handler: mailedLinkLanding('Verification link not valid', verifyEmailPage),
     },
     {
       method: 'POST',

@@ -1,5 +1,5 @@
 import type { AuditLogResponseBody, AuditRecordedPayload } from '@acs/contracts';
-import type { Queryable } from '@acs/db';
+import { type Queryable, jsonbParameter } from '@acs/db';
 
 type FeedEntry = Omit<AuditRecordedPayload, 'eventId'>;
 
@@ -17,8 +17,8 @@ export async function insertFeedEntry(tx: Queryable, entry: FeedEntry): Promise<
       entry.targetType,
       entry.targetId,
       entry.userId,
-      entry.before === null ? null : JSON.stringify(entry.before),
-      entry.after === null ? null : JSON.stringify(entry.after),
+      jsonbParameter(entry.before),
+      jsonbParameter(entry.after),
     ],
   );
 }

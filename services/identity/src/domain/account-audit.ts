@@ -1,4 +1,4 @@
-import { appendAudit, defineAuditTable, type AuditActor, type AuditChange } from '@acs/audit';
+import { appendAudit, auditView, defineAuditTable, type AuditActor, type AuditChange } from '@acs/audit';
 import { insertFeedEntry } from '../data-access/audit-feed-repository.js';
 import type { Queryable } from '@acs/db';
 import type { User } from './user.js';
@@ -14,17 +14,8 @@ export type AccountAuditAction =
   | 'account.subscription_changed';
 
 /** What the trail shows of an account: never the password hash. */
-function accountView(user: User): Record<string, unknown> {
-  return {
-    email: user.email,
-    firstName: user.firstName,
-    lastName: user.lastName,
-    accountRole: user.accountRole,
-    trialEndsAt: user.trialEndsAt?.toISOString() ?? null,
-    subscriptionEndsAt: user.subscriptionEndsAt?.toISOString() ?? null,
-    planType: user.planType,
-  };
-}
+const ACCOUNT_VIEW = ['email', 'firstName', 'lastName', 'accountRole', 'trialEndsAt', 'subscriptionEndsAt', 'planType'] as const;
+const accountView = (user: User) => auditView(user, ACCOUNT_VIEW);
 
 /**
  * Records an account change in identity's audit trail, inside the change's transaction. A

@@ -1,16 +1,12 @@
 import { AppError, badRequest, insufficientUserError } from '@acs/errors';
 import type { AccountView } from '@acs/contracts';
 import { findUserById } from '../data-access/users-repository.js';
-import {
-  countRecentVerifications,
-  insertEmailVerification,
-  markEmailVerified,
-  spendEmailVerification,
-} from '../data-access/verification-repository.js';
+import { countRecentVerifications, markEmailVerified } from '../data-access/verification-repository.js';
+import { spendSingleUseToken } from '../data-access/single-use-token-repository.js';
 import type { IdentityDeps, UserStore } from './deps.js';
 import type { User } from './user.js';
 import { changeWithWriteThrough } from './write-through.js';
-import { hashMailedToken, newMailedToken } from './mailed-token.js';
+import { hashMailedToken, issueMailedToken } from './mailed-token.js';
 
 const VERIFICATION_SECONDS = 7 * 24 * 3600;
 const RESEND_WINDOW_SECONDS = 3600;
@@ -21,8 +17,7 @@ const ALREADY_VERIFIED = 'Your e-mail address is already verified.';
 
 /** Sends the link (registration, or the owner asking again); the token is stored hashed, valid 7 days, once. */
 async function sendVerificationLink(deps: IdentityDeps, user: User): Promise<void> {
-  const token = newMailedToken();
-  await insertEmailVerification(deps.db, hashMailedToken(token), user.id, new Date(Date.now() + VERIFICATION_SECONDS * 1000));
+  const token = await issueMailedToken(deps.db, 'email_verifications', user.id, VERIFICATION_SECONDS);
   await deps.mailer.send({
     to: user.email,
     subject: 'Verify your e-mail address',
@@ -59,7 +54,7 @@ export async function resendVerification(deps: IdentityDeps, userId: number): Pr
 /** Spends the token and marks the address verified, written through to the authorization record (keys read it). */
 export async function verifyEmail(deps: UserStore, token: string): Promise<{ email: string; emailVerifiedAt: string }> {
   const user = await changeWithWriteThrough(deps, async (tx) => {
-    const userId = await spendEmailVerification(tx, hashMailedToken(token));
+    const userId = await spendSingleUseToken(tx, 'email_verifications', hashMailedToken(token));
     if (userId === null) return null;
     await markEmailVerified(tx, userId);
     return findUserById(tx, userId);

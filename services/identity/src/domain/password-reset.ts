@@ -1,17 +1,12 @@
 import { badRequest } from '@acs/errors';
 import { findUserByEmail, findUserById } from '../data-access/users-repository.js';
-import {
-  findPasswordResetUser,
-  insertPasswordReset,
-  spendOtherPasswordResets,
-  spendPasswordReset,
-  updatePasswordHash,
-} from '../data-access/password-repository.js';
+import { updatePasswordHash } from '../data-access/password-repository.js';
+import { findSingleUseTokenUser, spendSingleUseToken, spendUserTokens } from '../data-access/single-use-token-repository.js';
 import type { IdentityDeps } from './deps.js';
 import { assertPasswordPolicy } from './password-policy.js';
 import { beginLoginAttempt } from './login-throttle.js';
 import { endSessionsWithWriteThrough } from './sessions.js';
-import { hashMailedToken, newMailedToken } from './mailed-token.js';
+import { hashMailedToken, issueMailedToken } from './mailed-token.js';
 
 const RESET_TOKEN_SECONDS = 15 * 60;
 
@@ -36,8 +31,7 @@ async function sendResetLink(deps: IdentityDeps, email: string): Promise<void> {
     deps.logger.info({ audit: 'user.password_reset_requested', known: false }, 'password reset requested for an unknown address');
     return;
   }
-  const token = newMailedToken();
-  await insertPasswordReset(deps.db, hashMailedToken(token), user.id, new Date(Date.now() + RESET_TOKEN_SECONDS * 1000));
+  const token = await issueMailedToken(deps.db, 'password_resets', user.id, RESET_TOKEN_SECONDS);
   const link = `${deps.settings.dashboardUrl}/reset-password?token=${token}`;
   await deps.mailer.send({
     to: user.email,
@@ -61,14 +55,15 @@ const invalidResetToken = () =>
 export async function completePasswordReset(deps: IdentityDeps, token: string, newPassword: string): Promise<{ endedSessions: number }> {
   const tokenHash = hashMailedToken(token);
   // Read without spending it first, so a new password the policy refuses leaves the link usable.
-  const userId = await findPasswordResetUser(deps.db, tokenHash);
+  const userId = await findSingleUseTokenUser(deps.db, 'password_resets', tokenHash);
   const user = userId === null ? null : await findUserById(deps.db, userId);
   if (!user) throw invalidResetToken();
   assertPasswordPolicy(newPassword, user.email, 'body.newPassword');
   const passwordHash = await deps.passwords.hash(newPassword);
   const endedSessions = await endSessionsWithWriteThrough(deps, user.id, { except: null }, async (tx) => {
-    if ((await spendPasswordReset(tx, tokenHash)) !== user.id) throw invalidResetToken();
-    await spendOtherPasswordResets(tx, user.id);
+    if ((await spendSingleUseToken(tx, 'password_resets', tokenHash)) !== user.id) throw invalidResetToken();
+    // One link in a stolen mailbox must not outlive the reset: the user's other tokens are spent too.
+    await spendUserTokens(tx, 'password_resets', user.id);
     await updatePasswordHash(tx, user.id, passwordHash);
   });
   deps.logger.info({ audit: 'user.password_reset', userId: user.id, endedSessions }, 'password reset');

@@ -1,11 +1,9 @@
 import { generateApiKey, generateApiSecret, hashSecret } from '@acs/auth';
 import { conflict } from '@acs/errors';
 import { countActiveKeysOfOwner, insertApiKey, lockOwnerKeys, type NewApiKey } from '../data-access/api-keys-repository.js';
-import { recordKeyChange } from '../events/keys-audit.js';
-import { recordKeyEvent } from '../events/record-key-event.js';
 import type { ApiKey } from './api-key.js';
 import type { KeysDeps } from './deps.js';
-import { changeWithWriteThrough } from './write-through.js';
+import { changeWithOutbox, recordKeyLifecycle } from './key-lifecycle.js';
 
 /** A new key as its creator asks for it: the key and its secret are made here. */
 export type CreateKeyInput = Omit<NewApiKey, 'key' | 'secretHash'> & {
@@ -20,7 +18,7 @@ export type CreateKeyInput = Omit<NewApiKey, 'key' | 'secretHash'> & {
 export async function createApiKey(deps: KeysDeps, input: CreateKeyInput): Promise<{ apiKey: ApiKey; secret: string }> {
   const secret = generateApiSecret();
   const { ownerUserId, maxActiveKeysOfOwner: max } = input;
-  const apiKey = await changeWithWriteThrough(deps, async (tx) => {
+  const apiKey = await changeWithOutbox(deps, async (tx) => {
     if (max !== undefined && ownerUserId !== null) {
       await lockOwnerKeys(tx, ownerUserId);
       if ((await countActiveKeysOfOwner(tx, ownerUserId)) >= max)
@@ -39,11 +37,9 @@ export async function createApiKey(deps: KeysDeps, input: CreateKeyInput): Promi
       rateLimits: input.rateLimits ?? null,
       expiresAt: input.expiresAt ?? null,
     });
-    await recordKeyEvent(tx, 'created', created);
-    await recordKeyChange(tx, deps.actor, 'api_key.created', null, created);
+    await recordKeyLifecycle(tx, deps, 'created', null, created);
     return created;
   });
-  deps.onOutboxWrite();
   deps.logger.info(
     {
       audit: 'api_key.created',

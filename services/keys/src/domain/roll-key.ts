@@ -1,11 +1,9 @@
 import { generateApiSecret, hashSecret } from '@acs/auth';
 import { conflict } from '@acs/errors';
 import { lockApiKey, replaceSecretHash } from '../data-access/api-keys-repository.js';
-import { recordKeyChange } from '../events/keys-audit.js';
-import { recordKeyEvent } from '../events/record-key-event.js';
 import type { ApiKey } from './api-key.js';
 import type { KeysDeps } from './deps.js';
-import { changeWithWriteThrough } from './write-through.js';
+import { changeWithOutbox, recordKeyLifecycle } from './key-lifecycle.js';
 
 /**
  * A new secret for the same key. The replaced one keeps working for `graceSeconds` (0: stops at once,
@@ -21,7 +19,7 @@ export async function rollApiKey(
   notMine: () => Error,
 ): Promise<{ apiKey: ApiKey; secret: string }> {
   const secret = generateApiSecret();
-  const rolled = await changeWithWriteThrough(deps, async (tx) => {
+  const rolled = await changeWithOutbox(deps, async (tx) => {
     const current = await lockApiKey(tx, keyId);
     if (!current || !owns(current)) throw notMine();
     if (current.revokedAt) throw conflict('The key is revoked; create a new one', { code: 'key_revoked' });
@@ -33,13 +31,9 @@ export async function rollApiKey(
       hashSecret(secret),
       graceSeconds > 0 ? new Date(Date.now() + graceSeconds * 1000) : null,
     );
-    if (replaced) {
-      await recordKeyEvent(tx, 'rolled', replaced);
-      await recordKeyChange(tx, deps.actor, 'api_key.rolled', current, replaced);
-    }
+    if (replaced) await recordKeyLifecycle(tx, deps, 'rolled', current, replaced);
     return replaced;
   });
-  deps.onOutboxWrite();
   deps.logger.info(
     {
       audit: 'api_key.rolled',

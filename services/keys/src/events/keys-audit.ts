@@ -1,4 +1,4 @@
-import { appendAudit, auditRecordedPayload, defineAuditTable, type AuditActor, type AuditChange } from '@acs/audit';
+import { appendAudit, auditRecordedPayload, auditView, defineAuditTable, type AuditActor, type AuditChange } from '@acs/audit';
 import { defineOutboxTable, recordAuditEvent } from '@acs/outbox';
 import type { Queryable } from '@acs/db';
 import type { ApiKey } from '../domain/api-key.js';
@@ -12,18 +12,8 @@ export const KEYS_AUDIT_OUTBOX = defineOutboxTable('audit_outbox', 0x6b616f62);
 export type KeyAuditAction = 'api_key.created' | 'api_key.changed' | 'api_key.rolled' | 'api_key.revoked' | 'api_key.seeded';
 
 /** What the trail shows of a key: its settings and lifecycle, never its secret, a hash or the key value (the id names it). */
-function auditView(apiKey: ApiKey): Record<string, unknown> {
-  return {
-    name: apiKey.name,
-    scopes: apiKey.scopes,
-    environment: apiKey.environment,
-    ownerUserId: apiKey.ownerUserId,
-    rateLimits: apiKey.rateLimits,
-    expiresAt: apiKey.expiresAt?.toISOString() ?? null,
-    revokedAt: apiKey.revokedAt?.toISOString() ?? null,
-    previousSecretEndsAt: apiKey.previousSecretEndsAt?.toISOString() ?? null,
-  };
-}
+const KEY_VIEW = ['name', 'scopes', 'environment', 'ownerUserId', 'rateLimits', 'expiresAt', 'revokedAt', 'previousSecretEndsAt'] as const;
+const keyView = (apiKey: ApiKey) => auditView(apiKey, KEY_VIEW);
 
 /**
  * Records a key change in the audit trail, inside the change's transaction, and hands the entry to
@@ -41,8 +31,8 @@ export async function recordKeyChange(
     targetType: 'api_key',
     targetId: after.id,
     userId: after.ownerUserId,
-    before: before ? auditView(before) : null,
-    after: auditView(after),
+    before: before ? keyView(before) : null,
+    after: keyView(after),
   };
   const entry = await appendAudit(tx, KEYS_AUDIT, actor, change);
   await recordAuditEvent(tx, KEYS_AUDIT_OUTBOX, auditRecordedPayload(KEYS_AUDIT.service, entry, actor, change));
