@@ -71,10 +71,16 @@ function scanSources(): Map<string, RegisteredMetric> {
       metrics.set(name, { type: CONSTRUCTORS[match[1]!]!, labels: quotedNames((listed ?? shorthand)?.[1] ?? '') });
     }
   }
-  // libs/outbox registers two gauges per service under the names the service declares as OutboxGaugeNames.
+  // libs/outbox registers two gauges per service under the names the service declares: an OutboxGaugeNames
+  // literal, or outboxGaugeNames('<service>', ...), which names them <service>_outbox_pending_events and
+  // <service>_outbox_oldest_pending_age_seconds (libs/outbox/src/outbox-gauges.ts).
   for (const text of texts) {
     for (const [, body] of text.matchAll(/: OutboxGaugeNames = \{([^}]*)\}/g)) {
       for (const [, name] of body!.matchAll(/\b(?:pending|oldestAge):\s*'([^']+)'/g)) metrics.set(name!, { type: 'gauge', labels: [] });
+    }
+    for (const [, service] of text.matchAll(/\boutboxGaugeNames\('([a-z]+)'/g)) {
+      metrics.set(`${service}_outbox_pending_events`, { type: 'gauge', labels: [] });
+      metrics.set(`${service}_outbox_oldest_pending_age_seconds`, { type: 'gauge', labels: [] });
     }
   }
   return metrics;

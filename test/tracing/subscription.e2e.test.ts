@@ -51,7 +51,10 @@ describe('a subscription and its event, traced', () => {
     const eventChain = (spans: readonly ReceivedSpan[]) => {
       const top = root(spans);
       if (!top) return null;
-      const producer = inTrace(spans, top.traceId).find((s) => s.service === 'billing' && s.kind === KIND.producer);
+      // The subscription event's publish (the same request also publishes its audit entry, issue 30).
+      const producer = inTrace(spans, top.traceId).find(
+        (s) => s.service === 'billing' && s.kind === KIND.producer && s.name === 'publish subscription.activated',
+      );
       if (!producer) return null;
       const rest = findChain(
         spans,
