@@ -1,4 +1,3 @@
-import type { ApiKeyEventKind } from '@acs/contracts';
 import type { Queryable } from '@acs/db';
 import { recordKeyChange } from '../events/keys-audit.js';
 import { recordKeyEvent } from '../events/record-key-event.js';
@@ -13,7 +12,7 @@ import { changeWithWriteThrough } from './write-through.js';
 export async function recordKeyLifecycle(
   tx: Queryable,
   deps: Pick<KeysDeps, 'actor'>,
-  kind: ApiKeyEventKind,
+  kind: 'created' | 'rolled' | 'revoked',
   before: ApiKey | null,
   after: ApiKey,
 ): Promise<void> {
