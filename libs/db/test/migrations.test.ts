@@ -52,7 +52,9 @@ describe.each(['postgres', 'pglite'] as const)('migrations on %s', (kind) => {
         expect(row.applied_at).toBeInstanceOf(Date);
       }
       expect(lines.filter((l) => l.msg === 'migration applied').map((l) => l.migration)).toEqual(NAMES);
-      expect(lines).toContainEqual(expect.objectContaining({ msg: 'migrations applied', applied: NAMES }));
+      // Each file is detail; the summary is the one info line a start shows.
+      expect(lines.filter((l) => l.msg === 'migration applied').every((l) => l.level === 'debug')).toBe(true);
+      expect(lines).toContainEqual(expect.objectContaining({ msg: 'migrations applied', applied: NAMES, level: 'info' }));
     } finally {
       await cleanup();
     }
@@ -63,7 +65,7 @@ describe.each(['postgres', 'pglite'] as const)('migrations on %s', (kind) => {
     try {
       await migrate(db, dir, logger);
       expect(await migrate(db, dir, logger)).toEqual({ applied: [] });
-      expect(lines.at(-1)).toMatchObject({ msg: 'database schema is up to date', applied: [] });
+      expect(lines.at(-1)).toMatchObject({ msg: 'database schema is up to date', applied: [], level: 'debug' });
 
       await writeFile(join(dir, '011_more.sql'), "INSERT INTO ran VALUES ('011')");
       expect(await pendingMigrations(db, dir)).toEqual(['011_more.sql']);

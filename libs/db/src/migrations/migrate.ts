@@ -27,7 +27,10 @@ export async function migrate(db: Db, migrationsDir: string, logger: Logger): Pr
       throw err;
     }
     await conn.query('SELECT pg_advisory_unlock($1)', [MIGRATION_LOCK_KEY]);
-    logger.info({ applied, total: files.length }, applied.length > 0 ? 'migrations applied' : 'database schema is up to date');
+    // One info line per start when something was applied; each file's timing and "nothing to do" are detail
+    // (debug), so a first `npm start` shows a line per service, not one per migration.
+    if (applied.length > 0) logger.info({ applied, total: files.length }, 'migrations applied');
+    else logger.debug({ applied, total: files.length }, 'database schema is up to date');
     return { applied };
   });
 }
@@ -47,7 +50,7 @@ async function applyPending(conn: Connection, files: MigrationFile[], logger: Lo
     } catch (err) {
       throw new MigrationError(`Migration ${file.name} failed and was rolled back: ${(err as Error).message}`, { cause: err });
     }
-    logger.info({ migration: file.name, ms: Date.now() - started }, 'migration applied');
+    logger.debug({ migration: file.name, ms: Date.now() - started }, 'migration applied');
     applied.push(file.name);
   }
   return applied;

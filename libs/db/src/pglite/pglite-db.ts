@@ -35,7 +35,7 @@ export async function createPglite(dataDir: string | undefined): Promise<PGlite>
 
 export async function openPglite(dataDir: string | undefined, logger: Logger): Promise<SessionDb> {
   const pglite = await createPglite(dataDir);
-  logger.info({ dataDir: dataDir === undefined ? 'in memory' : resolve(dataDir) }, 'using embedded PGlite');
+  logger.debug({ dataDir: dataDir === undefined ? 'in memory' : resolve(dataDir) }, 'using embedded PGlite');
   return new PgliteDb(pglite, logger, { namespace: 'postgres' });
 }
 

@@ -102,7 +102,7 @@ export async function openSharedPglite(dataDir: string, service: string, logger:
     await release(dir, opened, shared);
     throw err;
   }
-  logger.info({ dataDir: dir, schema: service }, 'using embedded PGlite (shared, own schema)');
+  logger.debug({ dataDir: dir, schema: service }, 'using embedded PGlite (shared, own schema)');
   return new PgliteDb(
     shared.pglite,
     logger,
