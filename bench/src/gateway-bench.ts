@@ -203,7 +203,7 @@ function printQuotaBudget(setup: GatewaySetup, runs: Map<string, RedisMeasured[]
     const redis = median(quota.map((run, i) => run.redisUs - without[i]!.redisUs));
     const gateway = median(quota.map((run, i) => run.cpuUs! - without[i]!.cpuUs!));
     console.log(
-      `  budget: the quota on ${layer}: Redis ${redis >= 0 ? '+' : ''}${redis.toFixed(1)} µs (at most +1: ${redis <= 1 ? 'met' : 'NOT met'}), gateway ${gateway >= 0 ? '+' : ''}${gateway.toFixed(1)} µs (at most +3: ${gateway <= 3 ? 'met' : 'NOT met'}; rounds ${quota.map((run, i) => (run.cpuUs! - without[i]!.cpuUs!).toFixed(1)).join(', ')})`,
+      `  budget: the quota on ${layer}: Redis ${redis >= 0 ? '+' : ''}${redis.toFixed(1)} µs (at most +1: ${redis <= 1 ? 'met' : 'NOT met'}; rounds ${quota.map((run, i) => (run.redisUs - without[i]!.redisUs).toFixed(1)).join(', ')}), gateway ${gateway >= 0 ? '+' : ''}${gateway.toFixed(1)} µs (at most +3: ${gateway <= 3 ? 'met' : 'NOT met'}; rounds ${quota.map((run, i) => (run.cpuUs! - without[i]!.cpuUs!).toFixed(1)).join(', ')})`,
     );
   }
 }
