@@ -13,7 +13,7 @@ export const NO_USER = { kind: 'none' } as const;
 export const ANY_USER = { kind: 'user', minRole: ROLE.free } as const;
 export const atLeast = <R extends number>(minRole: R) => ({ kind: 'user', minRole }) as const;
 
-/** The largest body of a small JSON form (credentials, an e-mailed token, a one-time code): far above any valid one, far below the default. */
+/** The largest body of a small JSON form (credentials, an e-mailed token, a one-time code): a sign-in body is a few hundred bytes, so anything near this is not a form; far below the default. */
 export const FORM_BODY_LIMIT_BYTES = 8 * 1024;
 
 /*

@@ -14,7 +14,6 @@ export const loginEndpoint = {
     'address (that address), 30 from one address (every account), or 50 for an account from all addresses (addresses it has not signed in from): ' +
     '429 with Retry-After, the same answer for every limit and for unknown e-mails. Public keys: GET /.well-known/jwks.json.',
   requestBody: loginRequestSchema,
-  // A login body is a few hundred bytes; anything near this is not a sign-in form.
   success: { status: 200, description: 'Signed in', schema: loginResponseSchema },
   // Only accounts that turned two-factor sign-in on (issue 32): the spec's answer above is unchanged for every other account.
   alsoSucceeds: [
