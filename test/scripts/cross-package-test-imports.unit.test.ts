@@ -8,10 +8,11 @@ const problemsOf = (file: string, text: string): string[] => crossPackageTestImp
 
 describe('the lint check on test imports', () => {
   it("refuses a test that imports another package's test/ folder, statically, dynamically or re-exported", () => {
-    expect(problemsOf('services/billing/test/a.test.ts', "import { startIdentity } from '../../identity/test/harness.js';")).toHaveLength(1);
+    const harness = '../../identity/test/harness.js';
+    expect(problemsOf('services/billing/test/a.test.ts', `import { startIdentity } from '${harness}';`)).toHaveLength(1);
     expect(problemsOf('services/billing/test/a.test.ts', "const h = await import('../../identity/test/harness.js');")).toHaveLength(1);
     expect(problemsOf('services/dashboard/test/harness.ts', "export * from '../../../test/e2e/actors.js';")).toEqual([
-      "services/dashboard/test/harness.ts imports ../../../test/e2e/actors.js, in the test/ folder of the root package: import a package instead",
+      'services/dashboard/test/harness.ts imports ../../../test/e2e/actors.js, in the test/ folder of the root package: import a package instead',
     ]);
   });
 

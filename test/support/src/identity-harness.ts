@@ -8,7 +8,13 @@ import { AUTHZ_LOOKUP_PATH, JWKS_PATH, authzCacheKey, authzRecordSchema, type Au
 import type { Db } from '@acs/db';
 import type { Logger } from '@acs/logger';
 import { createTestDatabase, deleteRedisKeys, signedFetch, testServerUrl, uniqueName, type TestDatabase } from '@acs/testing';
-import { identityConfigSchema, startIdentityService, type IdentityConfig, type IdentityDeps, type IdentityService } from '@acs/identity-service';
+import {
+  identityConfigSchema,
+  startIdentityService,
+  type IdentityConfig,
+  type IdentityDeps,
+  type IdentityService,
+} from '@acs/identity-service';
 import { captureLogger as captureLines, silentLogger as silent, unusedPort, type LogLine } from '@acs/testing';
 
 export type { LogLine };
