@@ -17,7 +17,7 @@ COPY . /src
 RUN cd /src \
  && mkdir -p /manifests \
  && cp --parents package.json package-lock.json libs/*/package.json services/*/package.json \
-      gateway/package.json launcher/package.json bench/package.json /manifests/
+      gateway/package.json launcher/package.json bench/package.json test/support/package.json /manifests/
 
 # --ignore-scripts: these machines' npm blocks install scripts, and nothing here needs one: bcrypt
 # ships prebuilt binaries for linux x64/arm64 (glibc and musl) that node-gyp-build loads at run

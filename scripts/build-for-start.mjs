@@ -5,6 +5,7 @@
 // start finds nothing to do. Type-checking stays where it fails loudly: `npm test` (tsc -b, then
 // tsc --noEmit) and `npm run lint`. `tsc -b` later overwrites these files with its own output.
 // Usage: node scripts/build-for-start.mjs [--help] [--quiet]
+import { existsSync } from 'node:fs';
 import { mkdir, readdir, readFile, rename, stat, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 
@@ -80,6 +81,8 @@ export async function buildForStart({ quiet = false } = {}) {
   const started = performance.now();
   const jobs = [];
   for (const workspace of await workspaces()) {
+    // Only the workspaces tsc -b builds (a tsconfig.json): test/support is test code, run from its sources.
+    if (!existsSync(path.join(workspace, 'tsconfig.json'))) continue;
     const src = path.join(workspace, 'src');
     for (const source of await typescriptSources(src)) {
       const output = path.join(workspace, 'dist', path.relative(src, source)).replace(/\.ts$/, '.js');

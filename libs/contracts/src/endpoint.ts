@@ -13,6 +13,42 @@ export const NO_USER = { kind: 'none' } as const;
 export const ANY_USER = { kind: 'user', minRole: ROLE.free } as const;
 export const atLeast = <R extends number>(minRole: R) => ({ kind: 'user', minRole }) as const;
 
+/** The largest body of a small JSON form (credentials, an e-mailed token, a one-time code): a sign-in body is a few hundred bytes, so anything near this is not a form; far below the default. */
+export const FORM_BODY_LIMIT_BYTES = 8 * 1024;
+
+/*
+ * Who may call an operation and who answers it, named once per family of operations that really
+ * share them (docs/architecture.md, "Contract presets"). A contract spreads its family's preset
+ * right after its path and states only what is its own: `...OWN_ACCOUNT,`. A new operation joins
+ * a family only when all of the preset is true of it (the same scope, the same user requirement,
+ * the same service, and for the forms the same body limit); otherwise it writes the fields out,
+ * as register (auth:register) and the catalog's and devices' operations do. Never override a
+ * preset's field after spreading it: pick the family whose fields are all right, or none.
+ */
+
+/** Anonymous identity forms, made before the caller has a session (sign in, reset a password, verify an address): the login scope, no user, small bodies. */
+export const PUBLIC_IDENTITY_FORM = {
+  scope: 'auth:login',
+  user: NO_USER,
+  upstream: 'identity',
+  bodyLimitBytes: FORM_BODY_LIMIT_BYTES,
+} as const;
+
+/** The signed-in user's own account at identity (profile, sessions, password, two-factor, audit trail): any role may manage itself. */
+export const OWN_ACCOUNT = { scope: 'system:full-access', user: ANY_USER, upstream: 'identity' } as const;
+
+/** A form on the signed-in user's own account (a password, a code): OWN_ACCOUNT with a small body. */
+export const OWN_ACCOUNT_FORM = { ...OWN_ACCOUNT, bodyLimitBytes: FORM_BODY_LIMIT_BYTES } as const;
+
+/** What any signed-in user may do to the keys they hold, whatever their role now (revoke a leaked key, read its usage after a downgrade). */
+export const OWN_KEYS = { scope: 'system:full-access', user: ANY_USER, upstream: 'keys' } as const;
+
+/** What only a subscriber (or above) may do with keys: list, create, change and roll them. */
+export const SUBSCRIBER_KEYS = { scope: 'system:full-access', user: atLeast(ROLE.subscriber), upstream: 'keys' } as const;
+
+/** The signed-in user's own subscriptions at billing: any role (a free user subscribes; a lapsed one lists and cancels). */
+export const OWN_SUBSCRIPTIONS = { scope: 'system:full-access', user: ANY_USER, upstream: 'billing' } as const;
+
 export interface QueryParameterDoc {
   name: string;
   description: string;

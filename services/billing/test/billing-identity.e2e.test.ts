@@ -2,7 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import { createMemoryBus, subscriptionQueueNames, type Bus } from '@acs/bus';
 import { effectiveRole, currentPlanType } from '@acs/contracts';
 import { uniqueName, sleep, waitFor } from '@acs/testing';
-import { registered, startIdentity, type IdentityHarness } from '../../identity/test/harness.js';
+import { registered, startIdentity, type IdentityHarness } from '@acs/test-support';
 import { AmqpWorld, startBilling, type BillingHarness } from './harness.js';
 
 const nowSeconds = (): number => Math.floor(Date.now() / 1000);

@@ -3,8 +3,8 @@ import { SpanKind } from '@opentelemetry/api';
 import { createMemoryBus, subscriptionQueueNames, type Bus } from '@acs/bus';
 import { SUBSCRIPTION_ROUTING_KEYS } from '@acs/contracts';
 import { idsOf, inTestSpan, parentIdOf, startTestTracing, uniqueName, waitFor, type ReadableSpan, type TestTracing } from '@acs/testing';
-import { APPLY_SPAN_NAME } from '../../identity/src/consumers/subscription-events-consumer.js';
-import { findRow, registered, startIdentity, type IdentityHarness } from '../../identity/test/harness.js';
+import { APPLY_SPAN_NAME } from '@acs/identity-service';
+import { findRow, registered, startIdentity, type IdentityHarness } from '@acs/test-support';
 import { subscribe } from '../src/domain/subscribe.js';
 import { AmqpWorld, newUserId, startBilling, type BillingHarness } from './harness.js';
 

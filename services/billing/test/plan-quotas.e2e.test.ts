@@ -2,7 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import { subscriptionQueueNames } from '@acs/bus';
 import { subscriptionPlanListResponseSchema } from '@acs/contracts';
 import { cliRunner, uniqueName, waitFor } from '@acs/testing';
-import { registered, startIdentity, type IdentityHarness } from '../../identity/test/harness.js';
+import { registered, startIdentity, type IdentityHarness } from '@acs/test-support';
 import { AmqpWorld, PLANS_PATH, startBilling, type BillingHarness } from './harness.js';
 
 const { buildCli, runCli } = cliRunner('services/billing');

@@ -2,7 +2,7 @@ import { randomBytes } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import { setUserRole } from '@acs/identity-service';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
-import { appKey, bearer, json, newUser } from '../../../test/e2e/actors.js';
+import { appKey, bearer, json, newUser } from '@acs/test-support';
 import { launchChromium } from './chromium.js';
 import { PASSWORD, startDashboardSystem, uniqueEmail, type DashboardSystem } from './harness.js';
 import { DESKTOP, PHONE, auditPage, reportFigures, type PageFigures } from './page-audit.js';

@@ -1,6 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import { expect } from '@jest/globals';
-import { startSystemUnderTest, type SystemUnderTest } from '../../../test/e2e/system-harness.js';
+import { startSystemUnderTest, type SystemUnderTest } from '@acs/test-support';
 import { Browser, textOf, type Page } from './browser.js';
 
 // The whole platform as the launcher runs it (real PostgreSQL and Redis, in-process bus), with

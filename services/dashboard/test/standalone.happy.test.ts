@@ -2,7 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import { spawn, type ChildProcess } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
-import { appKey } from '../../../test/e2e/actors.js';
+import { appKey } from '@acs/test-support';
 import { Browser, textOf } from './browser.js';
 import { PASSWORD, SESSION_SECRET, registerUser, startDashboardSystem, type DashboardSystem } from './harness.js';
 

@@ -8,6 +8,7 @@ export { setUserRole, setTrialEnd } from './domain/change-user.js';
 export { PASSWORD_POLICY, passwordProblems } from './domain/password-policy.js';
 export { INVALID_CREDENTIALS } from './domain/login.js';
 export {
+  APPLY_SPAN_NAME,
   applySubscriptionEvent,
   parseSubscriptionEvent,
   startSubscriptionEventsConsumer,

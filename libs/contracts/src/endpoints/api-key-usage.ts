@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { ANY_USER, type Endpoint, ownRecord } from '../endpoint.js';
+import { type Endpoint, ownRecord, OWN_KEYS } from '../endpoint.js';
 import { apiKeyOperationUsageResponseSchema, apiKeyUsageQuerySchema, apiKeyUsageResponseSchema } from '../api-keys.js';
 
 const instant = { type: 'string', description: 'YYYY-MM-DD (UTC midnight) or an ISO 8601 date-time' };
@@ -8,9 +8,7 @@ export const apiKeyUsageEndpoint = {
   operationId: 'apiKeyUsage',
   method: 'GET',
   path: '/api/ApiKeys/{id}/usage',
-  scope: 'system:full-access',
-  user: ANY_USER,
-  upstream: 'keys',
+  ...OWN_KEYS,
   summary: "A key's requests per UTC day and status class, or per operation and UTC hour (account dashboard)",
   description:
     "Needs system:full-access and the owner's JWT (any role). By default the last `days` UTC days, today included, oldest first; days " +

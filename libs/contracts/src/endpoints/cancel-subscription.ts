@@ -1,13 +1,11 @@
-import { ANY_USER, type Endpoint, ownRecord } from '../endpoint.js';
+import { type Endpoint, ownRecord, OWN_SUBSCRIPTIONS } from '../endpoint.js';
 import { subscriptionViewSchema } from '../billing.js';
 
 export const cancelSubscriptionEndpoint = {
   operationId: 'cancelSubscription',
   method: 'DELETE',
   path: '/api/Subscriptions/{id}',
-  scope: 'system:full-access',
-  user: ANY_USER,
-  upstream: 'billing',
+  ...OWN_SUBSCRIPTIONS,
   summary: 'Cancel a subscription at the end of its period',
   description:
     'Sets cancelAtPeriodEnd; the status and the Subscriber role stay until the period ends (a Lifetime subscription ends at once). ' +

@@ -1,14 +1,11 @@
-import { atLeast, type Endpoint, ownRecord } from '../endpoint.js';
+import { type Endpoint, ownRecord, SUBSCRIBER_KEYS } from '../endpoint.js';
 import { apiKeyChangeRequestSchema, apiKeyViewSchema } from '../api-keys.js';
-import { ROLE } from '../roles.js';
 
 export const changeApiKeyEndpoint = {
   operationId: 'changeApiKey',
   method: 'PATCH',
   path: '/api/ApiKeys/{id}',
-  scope: 'system:full-access',
-  user: atLeast(ROLE.subscriber),
-  upstream: 'keys',
+  ...SUBSCRIBER_KEYS,
   summary: "Change a key's scopes or name (account dashboard)",
   description:
     "Needs system:full-access and the owner's JWT with role >= 1. The new scopes apply from the next request made with the key. " +

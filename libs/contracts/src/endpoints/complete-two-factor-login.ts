@@ -1,4 +1,4 @@
-import { NO_USER, type Endpoint } from '../endpoint.js';
+import { type Endpoint, PUBLIC_IDENTITY_FORM } from '../endpoint.js';
 import { loginResponseSchema } from '../identity.js';
 import { completeTwoFactorLoginRequestSchema } from '../two-factor.js';
 
@@ -6,9 +6,7 @@ export const completeTwoFactorLoginEndpoint = {
   operationId: 'completeTwoFactorLogin',
   method: 'POST',
   path: '/api/Users/Login/TwoFactor',
-  scope: 'auth:login',
-  user: NO_USER,
-  upstream: 'identity',
+  ...PUBLIC_IDENTITY_FORM,
   summary: 'Complete a two-factor sign-in',
   description:
     'The second step for accounts with two-factor sign-in: the challenge from POST /api/Users/Login (202) and either the current code of ' +
@@ -16,7 +14,6 @@ export const completeTwoFactorLoginEndpoint = {
     'replay); a wrong code counts as a failed sign-in (the same limits: 429 with Retry-After), and a challenge allows 5 attempts within ' +
     '5 minutes. A wrong code, or an unknown, spent or expired challenge: 401 invalid_two_factor_code.',
   requestBody: completeTwoFactorLoginRequestSchema,
-  bodyLimitBytes: 8 * 1024,
   success: { status: 200, description: 'Signed in', schema: loginResponseSchema },
   errors: {
     400: 'Invalid body',

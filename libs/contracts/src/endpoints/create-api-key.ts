@@ -1,14 +1,11 @@
-import { atLeast, type Endpoint } from '../endpoint.js';
+import { type Endpoint, SUBSCRIBER_KEYS } from '../endpoint.js';
 import { apiKeyCreateRequestSchema, apiKeyCreatedResponseSchema } from '../api-keys.js';
-import { ROLE } from '../roles.js';
 
 export const createApiKeyEndpoint = {
   operationId: 'createApiKey',
   method: 'POST',
   path: '/api/ApiKeys',
-  scope: 'system:full-access',
-  user: atLeast(ROLE.subscriber),
-  upstream: 'keys',
+  ...SUBSCRIBER_KEYS,
   summary: 'Create an API key for the signed-in user',
   description:
     "Needs system:full-access and the user's JWT with a current effective role >= 1 (403 without an active subscription or trial). " +

@@ -1,13 +1,11 @@
-import { ANY_USER, type Endpoint } from '../endpoint.js';
+import { type Endpoint, OWN_SUBSCRIPTIONS } from '../endpoint.js';
 import { IDEMPOTENCY_KEY_HEADER, idempotencyKeySchema, subscriptionCreateRequestSchema, subscriptionViewSchema } from '../billing.js';
 
 export const createSubscriptionEndpoint = {
   operationId: 'createSubscription',
   method: 'POST',
   path: '/api/Subscriptions',
-  scope: 'system:full-access',
-  user: ANY_USER,
-  upstream: 'billing',
+  ...OWN_SUBSCRIPTIONS,
   summary: 'Subscribe the signed-in user to a plan',
   description:
     "Needs system:full-access (only the service's own web application holds it) and the user's JWT. One active subscription per user: " +

@@ -1,13 +1,11 @@
-import { ANY_USER, NO_FIELDS_BODY, type Endpoint } from '../endpoint.js';
+import { NO_FIELDS_BODY, type Endpoint, OWN_ACCOUNT } from '../endpoint.js';
 import { endOtherSessionsResponseSchema } from '../sessions.js';
 
 export const endOtherSessionsEndpoint = {
   operationId: 'endOtherSessions',
   method: 'POST',
   path: '/api/Sessions/EndOthers',
-  scope: 'system:full-access',
-  user: ANY_USER,
-  upstream: 'identity',
+  ...OWN_ACCOUNT,
   summary: 'End every session but the calling one',
   description:
     'Signs the user out everywhere else: the tokens of every other session are refused on their next request (401, code session_ended). ' +

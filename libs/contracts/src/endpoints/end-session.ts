@@ -1,13 +1,11 @@
-import { ANY_USER, type Endpoint } from '../endpoint.js';
+import { type Endpoint, OWN_ACCOUNT } from '../endpoint.js';
 import { sessionViewSchema } from '../sessions.js';
 
 export const endSessionEndpoint = {
   operationId: 'endSession',
   method: 'DELETE',
   path: '/api/Sessions/{id}',
-  scope: 'system:full-access',
-  user: ANY_USER,
-  upstream: 'identity',
+  ...OWN_ACCOUNT,
   summary: 'End one session (sign it out)',
   description:
     'Its token is refused on its next request through every gateway replica (401, code session_ended), whatever its exp. Ending the ' +

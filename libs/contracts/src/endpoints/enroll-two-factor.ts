@@ -1,13 +1,11 @@
-import { ANY_USER, NO_FIELDS_BODY, type Endpoint } from '../endpoint.js';
+import { NO_FIELDS_BODY, type Endpoint, OWN_ACCOUNT } from '../endpoint.js';
 import { twoFactorEnrollmentSchema } from '../two-factor.js';
 
 export const enrollTwoFactorEndpoint = {
   operationId: 'enrollTwoFactor',
   method: 'POST',
   path: '/api/Users/TwoFactor/Enroll',
-  scope: 'system:full-access',
-  user: ANY_USER,
-  upstream: 'identity',
+  ...OWN_ACCOUNT,
   summary: 'Start two-factor sign-in: a new TOTP secret (account dashboard)',
   description:
     'Answers a new TOTP secret (RFC 6238: SHA-1, 6 digits, 30 s) and its otpauth:// URI for a QR code. Nothing changes at sign-in until ' +

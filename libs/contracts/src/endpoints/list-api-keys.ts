@@ -1,14 +1,11 @@
-import { atLeast, type Endpoint } from '../endpoint.js';
+import { type Endpoint, SUBSCRIBER_KEYS } from '../endpoint.js';
 import { apiKeyListResponseSchema } from '../api-keys.js';
-import { ROLE } from '../roles.js';
 
 export const listApiKeysEndpoint = {
   operationId: 'listApiKeys',
   method: 'GET',
   path: '/api/ApiKeys',
-  scope: 'system:full-access',
-  user: atLeast(ROLE.subscriber),
-  upstream: 'keys',
+  ...SUBSCRIBER_KEYS,
   summary: "List the signed-in user's API keys",
   description:
     'Newest first, revoked keys included (with revokedAt). Never a secret or a hash. Needs system:full-access (only the account dashboard holds it) ' +

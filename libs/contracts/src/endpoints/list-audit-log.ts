@@ -1,4 +1,4 @@
-import { ANY_USER, type Endpoint } from '../endpoint.js';
+import { type Endpoint, OWN_ACCOUNT } from '../endpoint.js';
 import {
   AUDIT_LOG_CURSOR_PATTERN,
   AUDIT_LOG_DEFAULT_PAGE_SIZE,
@@ -11,9 +11,7 @@ export const listAuditLogEndpoint = {
   operationId: 'listAuditLog',
   method: 'GET',
   path: '/api/AuditLog',
-  scope: 'system:full-access',
-  user: ANY_USER,
-  upstream: 'identity',
+  ...OWN_ACCOUNT,
   summary: "The signed-in user's audit trail",
   description:
     'Every change to the account, its API keys and its subscriptions, newest first: who made it (the user, an operator, the system), ' +

@@ -1,13 +1,11 @@
-import { ANY_USER, type Endpoint } from '../endpoint.js';
+import { type Endpoint, OWN_ACCOUNT } from '../endpoint.js';
 import { sessionListSchema } from '../sessions.js';
 
 export const listSessionsEndpoint = {
   operationId: 'listSessions',
   method: 'GET',
   path: '/api/Sessions',
-  scope: 'system:full-access',
-  user: ANY_USER,
-  upstream: 'identity',
+  ...OWN_ACCOUNT,
   summary: "List the user's sessions (account dashboard)",
   description:
     'Every sign-in is a session, named by the `sid` claim of its token. Lists the live ones (not ended, token not expired), newest first, ' +

@@ -1,4 +1,4 @@
-import { NO_USER, type Endpoint } from '../endpoint.js';
+import { type Endpoint, PUBLIC_IDENTITY_FORM } from '../endpoint.js';
 import { loginRequestSchema, loginResponseSchema } from '../identity.js';
 import { loginChallengeSchema } from '../two-factor.js';
 
@@ -6,9 +6,7 @@ export const loginEndpoint = {
   operationId: 'login',
   method: 'POST',
   path: '/api/Users/Login',
-  scope: 'auth:login',
-  user: NO_USER,
-  upstream: 'identity',
+  ...PUBLIC_IDENTITY_FORM,
   summary: 'Sign a user in',
   description:
     'Returns a signed JWT (EdDSA, kid in the header, issuer acs-identity, audience acs-api, lifetime JWT_TTL_SECONDS, default 1 h) and the user ' +
@@ -16,8 +14,6 @@ export const loginEndpoint = {
     'address (that address), 30 from one address (every account), or 50 for an account from all addresses (addresses it has not signed in from): ' +
     '429 with Retry-After, the same answer for every limit and for unknown e-mails. Public keys: GET /.well-known/jwks.json.',
   requestBody: loginRequestSchema,
-  // A login body is a few hundred bytes; anything near this is not a sign-in form.
-  bodyLimitBytes: 8 * 1024,
   success: { status: 200, description: 'Signed in', schema: loginResponseSchema },
   // Only accounts that turned two-factor sign-in on (issue 32): the spec's answer above is unchanged for every other account.
   alsoSucceeds: [

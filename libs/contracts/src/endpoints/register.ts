@@ -1,4 +1,4 @@
-import { NO_USER, type Endpoint } from '../endpoint.js';
+import { FORM_BODY_LIMIT_BYTES, NO_USER, type Endpoint } from '../endpoint.js';
 import { registerRequestSchema, registerResponseSchema } from '../identity.js';
 
 export const registerEndpoint = {
@@ -17,7 +17,7 @@ export const registerEndpoint = {
   requestBody: registerRequestSchema,
   // The identity service parses it with its own stricter schema (e-mail and name rules, then the password policy).
   bodyReading: 'own',
-  bodyLimitBytes: 8 * 1024,
+  bodyLimitBytes: FORM_BODY_LIMIT_BYTES,
   success: { status: 201, description: 'Account created', schema: registerResponseSchema },
   errors: {
     400: 'Invalid body or password outside the policy',

@@ -1,13 +1,11 @@
-import { ANY_USER, NO_FIELDS_BODY, type Endpoint } from '../endpoint.js';
+import { NO_FIELDS_BODY, type Endpoint, OWN_ACCOUNT } from '../endpoint.js';
 import { verificationSentSchema } from '../email-verification.js';
 
 export const resendVerificationEndpoint = {
   operationId: 'resendVerification',
   method: 'POST',
   path: '/api/Users/VerifyEmail/Resend',
-  scope: 'system:full-access',
-  user: ANY_USER,
-  upstream: 'identity',
+  ...OWN_ACCOUNT,
   summary: 'E-mail a new verification link (account dashboard)',
   description:
     "Sends a new link to the signed-in user's address (an already verified address gets none). At most 5 links per hour per account: 429 " +

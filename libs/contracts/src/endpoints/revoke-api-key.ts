@@ -1,13 +1,11 @@
-import { ANY_USER, type Endpoint, ownRecord } from '../endpoint.js';
+import { type Endpoint, ownRecord, OWN_KEYS } from '../endpoint.js';
 import { apiKeyViewSchema } from '../api-keys.js';
 
 export const revokeApiKeyEndpoint = {
   operationId: 'revokeApiKey',
   method: 'DELETE',
   path: '/api/ApiKeys/{id}',
-  scope: 'system:full-access',
-  user: ANY_USER,
-  upstream: 'keys',
+  ...OWN_KEYS,
   summary: 'Revoke a key (account dashboard)',
   description:
     "Needs system:full-access and the owner's JWT (any role, so a lapsed subscriber can still stop a leaked key). The key stops working on " +

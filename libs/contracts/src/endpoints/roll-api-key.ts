@@ -1,14 +1,11 @@
-import { atLeast, type Endpoint, ownRecord } from '../endpoint.js';
+import { type Endpoint, ownRecord, SUBSCRIBER_KEYS } from '../endpoint.js';
 import { apiKeyRollRequestSchema, apiKeyRolledResponseSchema } from '../api-keys.js';
-import { ROLE } from '../roles.js';
 
 export const rollApiKeyEndpoint = {
   operationId: 'rollApiKey',
   method: 'POST',
   path: '/api/ApiKeys/{id}/roll',
-  scope: 'system:full-access',
-  user: atLeast(ROLE.subscriber),
-  upstream: 'keys',
+  ...SUBSCRIBER_KEYS,
   summary: 'Give a key a new secret without downtime (account dashboard)',
   description:
     "Needs system:full-access and the owner's JWT with role >= 1. Answers the key with its new secret, shown this once. The previous " +

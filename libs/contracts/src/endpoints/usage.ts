@@ -1,13 +1,11 @@
-import { ANY_USER, type Endpoint } from '../endpoint.js';
+import { type Endpoint, OWN_KEYS } from '../endpoint.js';
 import { usageQuerySchema, usageResponseSchema } from '../api-keys.js';
 
 export const usageEndpoint = {
   operationId: 'usage',
   method: 'GET',
   path: '/api/Usage',
-  scope: 'system:full-access',
-  user: ANY_USER,
-  upstream: 'keys',
+  ...OWN_KEYS,
   summary: "The signed-in user's requests this period against their plan quota, and per key (account dashboard)",
   description:
     "Needs system:full-access and the user's JWT (any role). `periods`: this UTC month (and day, when the quota caps it) with the " +

@@ -1,30 +1,14 @@
 import type { Queryable } from '@acs/db';
 import type { CatalogEntry, CatalogEntryInput } from '@acs/contracts';
 
-interface CatalogRow {
-  id: number;
-  type: CatalogEntry['type'];
-  brand: string;
-  model: string;
-  price: string | number;
-  currency: string;
-  release_year: number;
-  specs: CatalogEntry['specs'];
-}
+/** A row as selected: the entry's own fields, but for the numeric price, which PostgreSQL hands back as a string. */
+type CatalogRow = Omit<CatalogEntry, 'price'> & { price: string | number };
 
-const COLUMNS = 'id, type, brand, model, price, currency, release_year, specs';
+/** Each column under the name of the entry's field it fills, so the mapper converts only the price. */
+const COLUMNS = 'id, type, brand, model, price, currency, release_year AS "releaseYear", specs';
 
 function fromRow(row: CatalogRow): CatalogEntry {
-  return {
-    id: row.id,
-    type: row.type,
-    brand: row.brand,
-    model: row.model,
-    price: Number(row.price),
-    currency: row.currency,
-    releaseYear: row.release_year,
-    specs: row.specs,
-  } as CatalogEntry;
+  return { ...row, price: Number(row.price) } as CatalogEntry;
 }
 
 export interface CatalogFilter {

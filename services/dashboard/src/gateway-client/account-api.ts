@@ -1,31 +1,37 @@
 import {
-  apiKeyCreatedResponseSchema,
-  apiKeyListResponseSchema,
-  apiKeyRolledResponseSchema,
   apiKeyOperationUsageResponseSchema,
   apiKeyUsageResponseSchema,
-  usageResponseSchema,
-  apiKeyViewSchema,
-  accountViewSchema,
-  catalogPageSchema,
-  verificationSentSchema,
-  verifyEmailResponseSchema,
-  changePasswordResponseSchema,
-  completePasswordResetResponseSchema,
-  passwordResetRequestedSchema,
-  endOtherSessionsResponseSchema,
-  sessionListSchema,
-  sessionViewSchema,
-  deviceListResponseSchema,
-  deviceSchema,
   loginChallengeSchema,
   loginResponseSchema,
-  twoFactorConfirmedSchema,
-  twoFactorEnrollmentSchema,
-  subscriptionListResponseSchema,
-  subscriptionPlanListResponseSchema,
-  subscriptionViewSchema,
   type RateLimits,
+  apiKeyUsageEndpoint,
+  cancelSubscriptionEndpoint,
+  changeApiKeyEndpoint,
+  changePasswordEndpoint,
+  completePasswordResetEndpoint,
+  completeTwoFactorLoginEndpoint,
+  confirmTwoFactorEndpoint,
+  createApiKeyEndpoint,
+  createSubscriptionEndpoint,
+  endOtherSessionsEndpoint,
+  endSessionEndpoint,
+  enrollTwoFactorEndpoint,
+  getAccountEndpoint,
+  listApiKeysEndpoint,
+  listCatalogEndpoint,
+  listDevicesEndpoint,
+  listPlansEndpoint,
+  listSessionsEndpoint,
+  listSubscriptionsEndpoint,
+  loginEndpoint,
+  registerDeviceEndpoint,
+  registerEndpoint,
+  requestPasswordResetEndpoint,
+  resendVerificationEndpoint,
+  revokeApiKeyEndpoint,
+  rollApiKeyEndpoint,
+  usageEndpoint,
+  verifyEmailEndpoint,
 } from '@acs/contracts';
 import type { Logger } from '@acs/logger';
 import { z } from 'zod';
@@ -54,13 +60,33 @@ export interface NewDevice {
   firmwareVersion?: string;
 }
 
-// Path parameters come from our router, which admits only [A-Za-z0-9_-]; encoding is belt and braces.
-const segment = encodeURIComponent;
+/** An operation as its contract states it: the method, the path (`{id}` for a record) and the success answer's schema. */
+interface Operation<S extends z.ZodType = z.ZodType> {
+  method: GatewayCall['method'];
+  path: string;
+  success: { schema: S };
+}
+
+/** What a call adds to its operation: the record's id, a query string, a body, and the other call options. */
+type CallParts = Partial<Pick<GatewayCall, 'body' | 'token' | 'idempotencyKey'>> & { id?: string; query?: string };
+
+/**
+ * The call of one operation, its method and path taken from the contract, so the dashboard never
+ * restates them. Ids come from our router, which admits only [A-Za-z0-9_-]; encoding is belt and braces.
+ */
+function callOf(operation: Omit<Operation, 'success'>, ctx: CallerContext, { id, query, ...rest }: CallParts = {}): GatewayCall {
+  const path = id === undefined ? operation.path : operation.path.replace('{id}', encodeURIComponent(id));
+  return { ...ctx, ...rest, method: operation.method, path: query === undefined ? path : `${path}?${query}` };
+}
 
 /** The answer's body, parsed with `schema`: all most calls need of it (the status only tells a device registration from a repeat). */
 async function bodyOf<S extends z.ZodType>(gateway: GatewayClient, schema: S, call: GatewayCall): Promise<z.infer<S>> {
   return (await gateway.send(schema, call)).data;
 }
+
+/** The answer's body of one operation, parsed with the schema its contract gives the success answer. */
+const answerOf = <S extends z.ZodType>(gateway: GatewayClient, operation: Operation<S>, ctx: CallerContext, parts?: CallParts) =>
+  bodyOf(gateway, operation.success.schema, callOf(operation, ctx, parts));
 
 /**
  * The gateway endpoints the dashboard uses, each answer parsed with the contract's zod schema.
@@ -71,110 +97,66 @@ export function createAccountApi(gateway: GatewayClient) {
   return {
     /** The token, or for an account with two-factor sign-in the challenge its code completes (issue 32). */
     login: async (ctx: CallerContext, email: string, password: string) =>
-      bodyOf(gateway, z.union([loginResponseSchema, loginChallengeSchema]), {
-        ...ctx,
-        method: 'POST',
-        path: '/api/Users/Login',
-        body: { email, password },
-      }),
+      bodyOf(gateway, z.union([loginResponseSchema, loginChallengeSchema]), callOf(loginEndpoint, ctx, { body: { email, password } })),
     completeTwoFactorLogin: async (ctx: CallerContext, challenge: string, answer: { code: string } | { recoveryCode: string }) =>
-      bodyOf(gateway, loginResponseSchema, {
-        ...ctx,
-        method: 'POST',
-        path: '/api/Users/Login/TwoFactor',
-        body: { challenge, ...answer },
-      }),
-    enrollTwoFactor: async (ctx: CallerContext) =>
-      bodyOf(gateway, twoFactorEnrollmentSchema, { ...ctx, method: 'POST', path: '/api/Users/TwoFactor/Enroll' }),
-    confirmTwoFactor: async (ctx: CallerContext, code: string) =>
-      bodyOf(gateway, twoFactorConfirmedSchema, { ...ctx, method: 'POST', path: '/api/Users/TwoFactor/Confirm', body: { code } }),
+      answerOf(gateway, completeTwoFactorLoginEndpoint, ctx, { body: { challenge, ...answer } }),
+    enrollTwoFactor: async (ctx: CallerContext) => answerOf(gateway, enrollTwoFactorEndpoint, ctx),
+    confirmTwoFactor: async (ctx: CallerContext, code: string) => answerOf(gateway, confirmTwoFactorEndpoint, ctx, { body: { code } }),
     // Any 2xx will do, whatever its body: identity may acknowledge a taken e-mail exactly like a
     // new account (nothing is shown from the answer; the sign-in that follows is the proof).
     register: async (ctx: CallerContext, account: NewAccount): Promise<void> => {
-      await gateway.send(z.unknown(), { ...ctx, method: 'POST', path: '/api/Users/Register', body: account });
+      await gateway.send(z.unknown(), callOf(registerEndpoint, ctx, { body: account }));
     },
 
     changePassword: async (ctx: CallerContext, currentPassword: string, newPassword: string) =>
-      bodyOf(gateway, changePasswordResponseSchema, {
-        ...ctx,
-        method: 'POST',
-        path: '/api/Users/Password',
-        body: { currentPassword, newPassword },
-      }),
+      answerOf(gateway, changePasswordEndpoint, ctx, { body: { currentPassword, newPassword } }),
     requestPasswordReset: async (ctx: CallerContext, email: string) =>
-      bodyOf(gateway, passwordResetRequestedSchema, { ...ctx, method: 'POST', path: '/api/Users/PasswordReset', body: { email } }),
+      answerOf(gateway, requestPasswordResetEndpoint, ctx, { body: { email } }),
     completePasswordReset: async (ctx: CallerContext, token: string, newPassword: string) =>
-      bodyOf(gateway, completePasswordResetResponseSchema, {
-        ...ctx,
-        method: 'POST',
-        path: '/api/Users/PasswordReset/Complete',
-        body: { token, newPassword },
-      }),
-    getAccount: async (ctx: CallerContext) => bodyOf(gateway, accountViewSchema, { ...ctx, method: 'GET', path: '/api/Users/Me' }),
-    resendVerification: async (ctx: CallerContext) =>
-      bodyOf(gateway, verificationSentSchema, { ...ctx, method: 'POST', path: '/api/Users/VerifyEmail/Resend' }),
-    verifyEmail: async (ctx: CallerContext, token: string) =>
-      bodyOf(gateway, verifyEmailResponseSchema, { ...ctx, method: 'POST', path: '/api/Users/VerifyEmail', body: { token } }),
-    listSessions: async (ctx: CallerContext) =>
-      (await bodyOf(gateway, sessionListSchema, { ...ctx, method: 'GET', path: '/api/Sessions' })).items,
-    endOtherSessions: async (ctx: CallerContext) =>
-      bodyOf(gateway, endOtherSessionsResponseSchema, { ...ctx, method: 'POST', path: '/api/Sessions/EndOthers' }),
-    endSession: async (ctx: CallerContext, id: string) =>
-      bodyOf(gateway, sessionViewSchema, { ...ctx, method: 'DELETE', path: `/api/Sessions/${segment(id)}` }),
+      answerOf(gateway, completePasswordResetEndpoint, ctx, { body: { token, newPassword } }),
+    getAccount: async (ctx: CallerContext) => answerOf(gateway, getAccountEndpoint, ctx),
+    resendVerification: async (ctx: CallerContext) => answerOf(gateway, resendVerificationEndpoint, ctx),
+    verifyEmail: async (ctx: CallerContext, token: string) => answerOf(gateway, verifyEmailEndpoint, ctx, { body: { token } }),
+    listSessions: async (ctx: CallerContext) => (await answerOf(gateway, listSessionsEndpoint, ctx)).items,
+    endOtherSessions: async (ctx: CallerContext) => answerOf(gateway, endOtherSessionsEndpoint, ctx),
+    endSession: async (ctx: CallerContext, id: string) => answerOf(gateway, endSessionEndpoint, ctx, { id }),
 
-    listKeys: async (ctx: CallerContext) =>
-      (await bodyOf(gateway, apiKeyListResponseSchema, { ...ctx, method: 'GET', path: '/api/ApiKeys' })).items,
+    listKeys: async (ctx: CallerContext) => (await answerOf(gateway, listApiKeysEndpoint, ctx)).items,
     createKey: async (
       ctx: CallerContext,
       input: { name: string; scopes: string; environment: 'live' | 'test'; expiresAt?: string; rateLimits?: RateLimits },
-    ) => bodyOf(gateway, apiKeyCreatedResponseSchema, { ...ctx, method: 'POST', path: '/api/ApiKeys', body: input }),
+    ) => answerOf(gateway, createApiKeyEndpoint, ctx, { body: input }),
     /** Name, scopes and limits at once (rateLimits null: back to the deployment's default). */
     changeKey: async (ctx: CallerContext, id: string, change: { name: string; scopes: string; rateLimits: RateLimits | null }) =>
-      bodyOf(gateway, apiKeyViewSchema, { ...ctx, method: 'PATCH', path: `/api/ApiKeys/${segment(id)}`, body: change }),
-    revokeKey: async (ctx: CallerContext, id: string) =>
-      bodyOf(gateway, apiKeyViewSchema, { ...ctx, method: 'DELETE', path: `/api/ApiKeys/${segment(id)}` }),
+      answerOf(gateway, changeApiKeyEndpoint, ctx, { id, body: change }),
+    revokeKey: async (ctx: CallerContext, id: string) => answerOf(gateway, revokeApiKeyEndpoint, ctx, { id }),
     rollKey: async (ctx: CallerContext, id: string, graceSeconds: number) =>
-      bodyOf(gateway, apiKeyRolledResponseSchema, {
-        ...ctx,
-        method: 'POST',
-        path: `/api/ApiKeys/${segment(id)}/roll`,
-        body: { graceSeconds },
-      }),
-    /** The key's requests per operation over the last 7 days (issue 29). */
+      answerOf(gateway, rollApiKeyEndpoint, ctx, { id, body: { graceSeconds } }),
+    /** The key's requests per operation over the last 7 days (issue 29); the contract answers either form, this asks for one. */
     keyOperationUsage: async (ctx: CallerContext, id: string) =>
-      bodyOf(gateway, apiKeyOperationUsageResponseSchema, {
-        ...ctx,
-        method: 'GET',
-        path: `/api/ApiKeys/${segment(id)}/usage?by=operation`,
-      }),
+      bodyOf(gateway, apiKeyOperationUsageResponseSchema, callOf(apiKeyUsageEndpoint, ctx, { id, query: 'by=operation' })),
     /** This period's requests of all the user's keys against the plan quota, and per key (issue 29). */
-    usage: async (ctx: CallerContext) => bodyOf(gateway, usageResponseSchema, { ...ctx, method: 'GET', path: '/api/Usage' }),
+    usage: async (ctx: CallerContext) => answerOf(gateway, usageEndpoint, ctx),
     keyUsage: async (ctx: CallerContext, id: string, days = 30) =>
-      bodyOf(gateway, apiKeyUsageResponseSchema, { ...ctx, method: 'GET', path: `/api/ApiKeys/${segment(id)}/usage?days=${days}` }),
+      bodyOf(gateway, apiKeyUsageResponseSchema, callOf(apiKeyUsageEndpoint, ctx, { id, query: `days=${days}` })),
 
     // Plans are public to any key with read:devices; no JWT needed.
-    listPlans: async (ctx: CallerContext) =>
-      (await bodyOf(gateway, subscriptionPlanListResponseSchema, { ...ctx, token: null, method: 'GET', path: '/api/SubscriptionPlans' }))
-        .items,
-    listSubscriptions: async (ctx: CallerContext) =>
-      (await bodyOf(gateway, subscriptionListResponseSchema, { ...ctx, method: 'GET', path: '/api/Subscriptions' })).items,
+    listPlans: async (ctx: CallerContext) => (await answerOf(gateway, listPlansEndpoint, ctx, { token: null })).items,
+    listSubscriptions: async (ctx: CallerContext) => (await answerOf(gateway, listSubscriptionsEndpoint, ctx)).items,
     subscribe: async (ctx: CallerContext, planId: string, idempotencyKey: string) =>
-      bodyOf(gateway, subscriptionViewSchema, { ...ctx, method: 'POST', path: '/api/Subscriptions', body: { planId }, idempotencyKey }),
-    cancelSubscription: async (ctx: CallerContext, id: string) =>
-      bodyOf(gateway, subscriptionViewSchema, { ...ctx, method: 'DELETE', path: `/api/Subscriptions/${segment(id)}` }),
+      answerOf(gateway, createSubscriptionEndpoint, ctx, { body: { planId }, idempotencyKey }),
+    cancelSubscription: async (ctx: CallerContext, id: string) => answerOf(gateway, cancelSubscriptionEndpoint, ctx, { id }),
 
     /** The catalog's search (a substring of "<brand> <model>"), the dashboard's own key reading it. */
     searchCatalog: async (ctx: CallerContext, q: string, pageSize = 8) =>
-      bodyOf(gateway, catalogPageSchema, {
-        ...ctx,
-        token: null,
-        method: 'GET',
-        path: `/api/Dac?q=${encodeURIComponent(q)}&pageSize=${pageSize}`,
-      }),
+      answerOf(gateway, listCatalogEndpoint, ctx, { token: null, query: `q=${encodeURIComponent(q)}&pageSize=${pageSize}` }),
 
-    listDevices: async (ctx: CallerContext) => bodyOf(gateway, deviceListResponseSchema, { ...ctx, method: 'GET', path: '/api/Devices' }),
+    listDevices: async (ctx: CallerContext) => answerOf(gateway, listDevicesEndpoint, ctx),
     registerDevice: async (ctx: CallerContext, device: NewDevice) => {
-      const { status, data } = await gateway.send(deviceSchema, { ...ctx, method: 'POST', path: '/api/Devices/Register', body: device });
+      const { status, data } = await gateway.send(
+        registerDeviceEndpoint.success.schema,
+        callOf(registerDeviceEndpoint, ctx, { body: device }),
+      );
       return { device: data, created: status === 201 };
     },
   };

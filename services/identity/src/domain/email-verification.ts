@@ -4,7 +4,7 @@ import { findUserById } from '../data-access/users-repository.js';
 import { countRecentVerifications, markEmailVerified } from '../data-access/verification-repository.js';
 import { spendSingleUseToken } from '../data-access/single-use-token-repository.js';
 import type { IdentityDeps, UserStore } from './deps.js';
-import type { User } from './user.js';
+import { profileOf, type User } from './user.js';
 import { changeWithWriteThrough } from './write-through.js';
 import { hashMailedToken, issueMailedToken } from './mailed-token.js';
 
@@ -73,10 +73,7 @@ export async function accountView(deps: UserStore, userId: number): Promise<Acco
   const user = await findUserById(deps.db, userId);
   if (!user) throw insufficientUserError('token_required');
   return {
-    id: user.id,
-    email: user.email,
-    firstName: user.firstName,
-    lastName: user.lastName,
+    ...profileOf(user),
     emailVerified: user.emailVerifiedAt !== null,
     emailVerifiedAt: user.emailVerifiedAt?.toISOString() ?? null,
     createdAt: user.createdAt.toISOString(),

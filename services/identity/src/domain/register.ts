@@ -3,7 +3,7 @@ import { AppError, conflict } from '@acs/errors';
 import { isUniqueViolation } from '@acs/db';
 import type { RegisterResponse } from '@acs/contracts';
 import { findUserByEmail, insertUser } from '../data-access/users-repository.js';
-import { accessAt, nowSeconds, type User } from './user.js';
+import { accessAt, nowSeconds, profileOf, type User } from './user.js';
 import type { IdentityDeps } from './deps.js';
 import { assertPasswordPolicy } from './password-policy.js';
 import type { RegisterInput } from './user-input.js';
@@ -102,10 +102,7 @@ export async function registerUser(deps: IdentityDeps, input: RegisterInput, cli
 export function toRegisterResponse(user: User, now = nowSeconds()): RegisterResponse {
   const { role, onTrial } = accessAt(user, now);
   return {
-    id: user.id,
-    email: user.email,
-    firstName: user.firstName,
-    lastName: user.lastName,
+    ...profileOf(user),
     role,
     isTrialSubscription: onTrial,
     trialExpiresAt: onTrial && user.trialEndsAt ? user.trialEndsAt.toISOString() : null,

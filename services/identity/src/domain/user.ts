@@ -34,6 +34,11 @@ export interface User {
   updatedAt: Date;
 }
 
+/** Who the account is, as every view of it shows it (the registration's 201, GET /api/Users/Me): never the hash. */
+export function profileOf(user: User): Pick<User, 'id' | 'email' | 'firstName' | 'lastName'> {
+  return { id: user.id, email: user.email, firstName: user.firstName, lastName: user.lastName };
+}
+
 export const nowSeconds = (): number => Math.floor(Date.now() / 1000);
 const unixSeconds = (date: Date | null): number | null => (date === null ? null : Math.floor(date.getTime() / 1000));
 

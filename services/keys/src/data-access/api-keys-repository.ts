@@ -1,49 +1,23 @@
 import type { Queryable } from '@acs/db';
-import type { KeyEnvironment } from '@acs/auth';
 import type { RateLimits } from '@acs/contracts';
 import type { ApiKey } from '../domain/api-key.js';
 
-interface ApiKeyRow {
-  id: string;
-  key: string;
-  secret_hash: string;
-  name: string;
-  scopes: string[];
-  owner_user_id: number | string | null;
-  environment: KeyEnvironment;
-  created_at: Date;
-  updated_at: Date;
-  last_used_at: Date | null;
-  revoked_at: Date | null;
-  version: number | string;
-  rate_limits: RateLimits | null;
-  expires_at: Date | null;
-  previous_secret_hash: string | null;
-  previous_secret_ends_at: Date | null;
-}
+/** What PostgreSQL hands back in another type than the domain's: bigint columns arrive as strings. */
+type ApiKeyRow = Omit<ApiKey, 'ownerUserId' | 'version'> & { ownerUserId: number | string | null; version: number | string };
 
-const COLUMNS =
-  'id, key, secret_hash, name, scopes, owner_user_id, environment, created_at, updated_at, last_used_at, revoked_at, version, rate_limits, expires_at, previous_secret_hash, previous_secret_ends_at';
+/**
+ * Each column under the name of the ApiKey field it fills, so a row is the domain's object but
+ * for the bigint columns and the mapper below converts only those (a new column is one entry here).
+ */
+const COLUMNS = [
+  'id, key, secret_hash AS "secretHash", name, scopes, owner_user_id AS "ownerUserId", environment',
+  'created_at AS "createdAt", updated_at AS "updatedAt", last_used_at AS "lastUsedAt", revoked_at AS "revokedAt", version',
+  'rate_limits AS "rateLimits", expires_at AS "expiresAt", previous_secret_hash AS "previousSecretHash"',
+  'previous_secret_ends_at AS "previousSecretEndsAt"',
+].join(', ');
 
 function fromRow(row: ApiKeyRow): ApiKey {
-  return {
-    id: row.id,
-    key: row.key,
-    secretHash: row.secret_hash,
-    name: row.name,
-    scopes: row.scopes,
-    ownerUserId: row.owner_user_id === null ? null : Number(row.owner_user_id),
-    environment: row.environment,
-    createdAt: row.created_at,
-    updatedAt: row.updated_at,
-    lastUsedAt: row.last_used_at,
-    revokedAt: row.revoked_at,
-    version: Number(row.version),
-    rateLimits: row.rate_limits,
-    expiresAt: row.expires_at,
-    previousSecretHash: row.previous_secret_hash,
-    previousSecretEndsAt: row.previous_secret_ends_at,
-  };
+  return { ...row, ownerUserId: row.ownerUserId === null ? null : Number(row.ownerUserId), version: Number(row.version) };
 }
 
 /** What a new key is stored with; the database fills in the id, the timestamps and the version. */
