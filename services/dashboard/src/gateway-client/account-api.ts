@@ -14,6 +14,7 @@ import {
   completePasswordResetResponseSchema,
   passwordResetRequestedSchema,
   endOtherSessionsResponseSchema,
+  auditLogResponseSchema,
   sessionListSchema,
   sessionViewSchema,
   deviceListResponseSchema,
@@ -38,6 +39,8 @@ export interface CallerContext {
   token?: string | null;
   /** The browser's address: sent as X-Forwarded-For, which the gateway accepts from a system key. */
   clientAddress?: string;
+  /** The browser's User-Agent: identity labels a sign-in's session with it ("Firefox on Linux"). */
+  userAgent?: string;
 }
 
 export interface NewAccount {
@@ -121,6 +124,13 @@ export function createAccountApi(gateway: GatewayClient) {
       bodyOf(gateway, endOtherSessionsResponseSchema, { ...ctx, method: 'POST', path: '/api/Sessions/EndOthers' }),
     endSession: async (ctx: CallerContext, id: string) =>
       bodyOf(gateway, sessionViewSchema, { ...ctx, method: 'DELETE', path: `/api/Sessions/${segment(id)}` }),
+    /** The user's audit trail (issue 30), newest first; `cursor` continues after an earlier page. */
+    listAuditLog: async (ctx: CallerContext, query: { pageSize: number; targetType?: string; targetId?: string; cursor?: string }) =>
+      bodyOf(gateway, auditLogResponseSchema, {
+        ...ctx,
+        method: 'GET',
+        path: `/api/AuditLog?${new URLSearchParams(Object.entries(query).map(([name, value]): [string, string] => [name, String(value)])).toString()}`,
+      }),
 
     listKeys: async (ctx: CallerContext) =>
       (await bodyOf(gateway, apiKeyListResponseSchema, { ...ctx, method: 'GET', path: '/api/ApiKeys' })).items,
