@@ -1,17 +1,17 @@
-import type { AuditLogResponseBody } from '@acs/contracts';
+import type { AuditLogResponseBody, AUDIT_TARGET_TYPES, SESSION_END_REASONS } from '@acs/contracts';
 import { planTypeName, roleName } from './labels.js';
 
 export type AuditItem = AuditLogResponseBody['items'][number];
 
 /** The families the page filters by: an entry's target type (api_key.revoked is about an api_key). */
-export const ACTIVITY_FAMILIES = [
+export const ACTIVITY_FAMILIES: readonly { value: (typeof AUDIT_TARGET_TYPES)[number]; label: string }[] = [
   { value: 'account', label: 'Account' },
   { value: 'session', label: 'Sign-ins' },
   { value: 'api_key', label: 'API keys' },
   { value: 'subscription', label: 'Subscriptions' },
-] as const;
+];
 
-export type ActivityFamily = (typeof ACTIVITY_FAMILIES)[number]['value'];
+export type ActivityFamily = (typeof AUDIT_TARGET_TYPES)[number];
 
 export const isActivityFamily = (value: string | null): value is ActivityFamily =>
   ACTIVITY_FAMILIES.some((family) => family.value === value);
@@ -33,8 +33,8 @@ const keyName = (item: AuditItem): string => {
   return name ? `API key “${name}”` : 'An API key';
 };
 
-/** Why a session ended (identity's session.ended `reason`), as the end of a sentence. */
-const SESSION_END: Record<string, string> = {
+/** Why a session ended (identity's session.ended `reason`), in words. */
+const SESSION_END: Record<(typeof SESSION_END_REASONS)[number], string> = {
   signed_out: 'Signed out',
   ended: 'Session ended',
   ended_others: 'Session ended (all other sessions ended)',
@@ -104,7 +104,8 @@ function sessionLabel(item: AuditItem): string {
   if (item.action === 'session.created') return `Signed in from ${device(item)}`;
   if (item.action !== 'session.ended') return '';
   const reason = text(item.after, 'reason');
-  return `${(reason && SESSION_END[reason]) ?? 'Session ended'}: ${device(item)}`;
+  const said = reason && Object.hasOwn(SESSION_END, reason) ? SESSION_END[reason as keyof typeof SESSION_END] : 'Session ended';
+  return `${said}: ${device(item)}`;
 }
 
 /**

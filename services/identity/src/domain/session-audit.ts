@@ -1,14 +1,15 @@
 import type { AuditActor } from '@acs/audit';
+import type { SESSION_END_REASONS } from '@acs/contracts';
 import type { Queryable } from '@acs/db';
 import { recordIdentityEntry } from './account-audit.js';
 
 export type SessionAuditAction = 'session.created' | 'session.ended';
 
 /**
- * Why a session ended: its user signed it out, ended it from another session, ended every other one,
- * or changed or reset the password (which ends the others, or all).
+ * Why a session ended (the contract's list, libs/contracts audit.ts): its user signed it out, ended it
+ * from another session, ended every other one, or changed or reset the password.
  */
-export type SessionEndReason = 'signed_out' | 'ended' | 'ended_others' | 'password_changed' | 'password_reset';
+export type SessionEndReason = (typeof SESSION_END_REASONS)[number];
 
 /** What the trail shows of a session: its device label and times. Its address is the actor's (the sign-in's), never copied here. */
 export interface SessionAuditView {
