@@ -21,20 +21,46 @@ describe('activity labels', () => {
     [{ action: 'api_key.created' }, 'API key “studio app” created'],
     [{ action: 'api_key.rolled' }, 'API key “studio app”: secret rolled'],
     [{ action: 'api_key.revoked' }, 'API key “studio app” revoked'],
-    [{ action: 'api_key.expired', actor: { type: 'system', id: 'keys expiry sweep', requestId: null, clientAddress: null } }, 'API key “studio app” expired'],
+    [
+      { action: 'api_key.expired', actor: { type: 'system', id: 'keys expiry sweep', requestId: null, clientAddress: null } },
+      'API key “studio app” expired',
+    ],
     [{ action: 'api_key.changed', after: null }, 'An API key changed'],
     [{ service: 'identity', action: 'account.created', targetType: 'account', after: { email: 'a@example.com' } }, 'Account created'],
     [{ service: 'identity', action: 'account.role_changed', targetType: 'account', after: { accountRole: 2 } }, 'Role changed to Admin'],
-    [{ service: 'identity', action: 'account.subscription_changed', targetType: 'account', after: { planType: 1 } }, 'Plan changed to Monthly'],
-    [{ service: 'billing', action: 'subscription.activated', targetType: 'subscription', after: { planId: 'monthly' } }, 'Subscription (monthly) started'],
-    [{ service: 'billing', action: 'subscription.canceled', targetType: 'subscription', after: { planId: 'yearly' } }, 'Subscription (yearly) canceled'],
-    [{ service: 'identity', action: 'session.created', targetType: 'session', after: { device: 'Firefox on Linux' } }, 'Signed in from Firefox on Linux'],
-    [{ service: 'identity', action: 'session.ended', targetType: 'session', after: { device: 'Safari on iOS', reason: 'signed_out' } }, 'Signed out: Safari on iOS'],
     [
-      { service: 'identity', action: 'session.ended', targetType: 'session', after: { device: 'Chrome on Android', reason: 'password_reset' } },
+      { service: 'identity', action: 'account.subscription_changed', targetType: 'account', after: { planType: 1 } },
+      'Plan changed to Monthly',
+    ],
+    [
+      { service: 'billing', action: 'subscription.activated', targetType: 'subscription', after: { planId: 'monthly' } },
+      'Subscription (monthly) started',
+    ],
+    [
+      { service: 'billing', action: 'subscription.canceled', targetType: 'subscription', after: { planId: 'yearly' } },
+      'Subscription (yearly) canceled',
+    ],
+    [
+      { service: 'identity', action: 'session.created', targetType: 'session', after: { device: 'Firefox on Linux' } },
+      'Signed in from Firefox on Linux',
+    ],
+    [
+      { service: 'identity', action: 'session.ended', targetType: 'session', after: { device: 'Safari on iOS', reason: 'signed_out' } },
+      'Signed out: Safari on iOS',
+    ],
+    [
+      {
+        service: 'identity',
+        action: 'session.ended',
+        targetType: 'session',
+        after: { device: 'Chrome on Android', reason: 'password_reset' },
+      },
       'Session ended by a password reset: Chrome on Android',
     ],
-    [{ service: 'identity', action: 'session.ended', targetType: 'session', after: { reason: 'something new' } }, 'Session ended: an unknown device'],
+    [
+      { service: 'identity', action: 'session.ended', targetType: 'session', after: { reason: 'something new' } },
+      'Session ended: an unknown device',
+    ],
     [{ service: 'webhooks', action: 'webhook.created', targetType: 'webhook' }, 'webhook.created'],
   ] as [Partial<AuditItem>, string][])('%j reads “%s”', (overrides, label) => {
     expect(describeActivity(item(overrides))).toBe(label);
@@ -43,13 +69,22 @@ describe('activity labels', () => {
 
 describe('the activity page', () => {
   it('lists each entry in words, who, from where and its target; never a field of a view it does not name', () => {
-    const page = activityPage(chrome, { family: null, target: '', cursor: null }, {
-      items: [
-        item({ after: { name: '<b>app</b>', secretHash: 'sha256-should-never-show', scopes: ['read:devices'] } }),
-        item({ action: 'account.trial_changed', targetType: 'account', targetId: '7', actor: { type: 'operator', id: 'alice via users cli', requestId: null, clientAddress: null } }),
-      ],
-      nextCursor: '1764237900000_42',
-    }).value;
+    const page = activityPage(
+      chrome,
+      { family: null, target: '', cursor: null },
+      {
+        items: [
+          item({ after: { name: '<b>app</b>', secretHash: 'sha256-should-never-show', scopes: ['read:devices'] } }),
+          item({
+            action: 'account.trial_changed',
+            targetType: 'account',
+            targetId: '7',
+            actor: { type: 'operator', id: 'alice via users cli', requestId: null, clientAddress: null },
+          }),
+        ],
+        nextCursor: '1764237900000_42',
+      },
+    ).value;
     expect(page).toContain('API key “&lt;b&gt;app&lt;/b&gt;” created');
     expect(page).not.toContain('sha256-should-never-show');
     expect(page).not.toContain('alice'); // an operator is "An operator", not their login
