@@ -3,8 +3,6 @@ import type { SESSION_END_REASONS } from '@acs/contracts';
 import type { Queryable } from '@acs/db';
 import { recordIdentityEntry } from './account-audit.js';
 
-export type SessionAuditAction = 'session.created' | 'session.ended';
-
 /**
  * Why a session ended (the contract's list, libs/contracts audit.ts): its user signed it out, ended it
  * from another session, ended every other one, or changed or reset the password.
