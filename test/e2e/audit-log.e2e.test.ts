@@ -50,6 +50,7 @@ describe('GET /api/AuditLog through the gateway', () => {
         'billing:subscription.activated',
         'keys:api_key.created',
         'keys:api_key.revoked',
+        'identity:session.created',
       ]),
     );
     const revoked = await trail(user.token, `?action=api_key.revoked&targetId=${keyId}`);
@@ -57,6 +58,7 @@ describe('GET /api/AuditLog through the gateway', () => {
     expect(revoked.items[0]!.actor).toMatchObject({ type: 'user', id: String(user.id), requestId: expect.any(String) });
     expect(JSON.stringify(await trail(user.token))).not.toContain(secret);
     const theirs = await trail(other.token);
-    expect(theirs.items.map((item) => item.action)).toEqual(['account.created']);
+    // Their registration and the sign-in that gave them a token (a session), nothing of the first user's.
+    expect(theirs.items.map((item) => item.action)).toEqual(['session.created', 'account.created']);
   });
 });

@@ -40,6 +40,35 @@ export const auditRecordedEventSchema = z.object({
   payload: auditRecordedPayloadSchema.passthrough(),
 });
 
+/**
+ * The actions the services record today (the trail may hold more later: readers show an unknown one
+ * as it is). identity: account.*, session.*; keys: api_key.*; billing: subscription.*.
+ */
+export const AUDIT_ACTIONS = [
+  'account.created',
+  'account.seeded',
+  'account.role_changed',
+  'account.trial_changed',
+  'account.subscription_changed',
+  'session.created',
+  'session.ended',
+  'api_key.created',
+  'api_key.changed',
+  'api_key.rolled',
+  'api_key.revoked',
+  'api_key.expired',
+  'api_key.seeded',
+  'subscription.activated',
+  'subscription.changed',
+  'subscription.canceled',
+] as const;
+
+/** What an entry is about: the `targetType` filter. A session's id is the `sid` of its tokens. */
+export const AUDIT_TARGET_TYPES = ['account', 'session', 'api_key', 'subscription'] as const;
+
+/** session.ended's `after.reason`: signed out (the session itself), ended from another session, all others ended, password changed or reset. */
+export const SESSION_END_REASONS = ['signed_out', 'ended', 'ended_others', 'password_changed', 'password_reset'] as const;
+
 export const AUDIT_LOG_DEFAULT_PAGE_SIZE = 50;
 export const AUDIT_LOG_MAX_PAGE_SIZE = 200;
 /** `<occurredAt in ms>_<feed id>` of the last entry of a page: the next page starts after it. */

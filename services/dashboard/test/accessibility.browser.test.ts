@@ -261,6 +261,28 @@ describe('signed in', () => {
     );
   }, 240_000);
 
+  it('the Activity page (issue 30) lists the changes in words, filters by kind, and passes axe', async () => {
+    await open('/activity');
+    expect(await heading()).toBe('Activity');
+    // Keys' and billing's entries come through the bus: the page is loaded again until they are there.
+    for (let i = 0; i < 50 && !(await page.locator('main').innerText()).includes('API key “studio app” revoked'); i++) {
+      await new Promise((resolve) => setTimeout(resolve, 200));
+      await open('/activity');
+    }
+    const main = await page.locator('main').innerText();
+    expect(main).toContain('API key “studio app” revoked');
+    expect(main).toContain('Account created');
+    expect(main).toMatch(/Signed in from /);
+    await auditPage(page, 'activity', figures, { phoneAxe: true });
+    await page.getByLabel('Kind').selectOption('session');
+    await page.getByRole('button', { name: 'Show' }).click();
+    expect(new URL(page.url()).searchParams.get('family')).toBe('session');
+    const activities = await page.locator('td[data-label="Activity"]').allInnerTexts();
+    expect(activities.length).toBeGreaterThan(0);
+    expect(activities.every((text) => /^(Signed in from|Signed out|Session ended)/.test(text))).toBe(true);
+    await auditPage(page, 'activity-filtered', figures);
+  }, 240_000);
+
   it('keyboard alone: skip link, then Tab to "Create key", a name, a scope and the button; focus always visible', async () => {
     await open('/keys');
     await page.keyboard.press('Tab');
@@ -290,7 +312,7 @@ describe('signed in', () => {
   }, 120_000);
 
   it('at 200% zoom (640 CSS px) nothing scrolls sideways; dark mode passes axe too', async () => {
-    for (const at of ['/', '/keys', keyPath, '/subscriptions', '/devices']) {
+    for (const at of ['/', '/keys', keyPath, '/subscriptions', '/devices', '/activity']) {
       await open(at);
       await page.setViewportSize({ width: DESKTOP.width / 2, height: DESKTOP.height / 2 });
       const width = await page.evaluate<number>('document.documentElement.scrollWidth');

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { auditFields, booleanFlag, busFields, outboxFields, redisFields, serviceFields } from '@acs/config';
+import { auditFields, booleanFlag, wholeNumber, busFields, outboxFields, redisFields, serviceFields } from '@acs/config';
 import { KEY_PREFIX_PATTERN } from '@acs/auth';
 import { rateLimitsEnv } from '@acs/contracts';
 
@@ -18,6 +18,11 @@ export const keysConfigSchema = z
     RATE_LIMIT_CEILING: rateLimitsEnv(),
     /** The longest lifetime a user may give a new key (expiresAt at most this many days ahead); unset: no maximum. */
     KEY_MAX_LIFETIME_DAYS: z.coerce.number().int().positive().max(36_500).optional(),
+    /**
+     * How often the keys process looks for keys expiring within 30, 7 and 1 days, or expired, and
+     * records their reminders (api_key.expiring.v1, api_key.expired.v1); a reminder is at most this late.
+     */
+    KEY_EXPIRY_SWEEP_SECONDS: wholeNumber(1, 86_400, 120),
     /** Days the per-operation usage (hourly rows) is kept; older rows are purged every hour (issue 29). */
     USAGE_RETENTION_DAYS: z.coerce.number().int().min(1).max(3650).default(90),
     /** Users create keys only once their e-mail address is verified (403 email_unverified before); operators' CLI keys are not bound by it. */

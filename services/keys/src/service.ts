@@ -12,6 +12,7 @@ import type { KeysConfig } from './config.js';
 import { buildKeysApp } from './app.js';
 import type { KeysDeps } from './domain/deps.js';
 import { startUsagePurge } from './domain/usage-purge.js';
+import { startExpirySweep } from './domain/expiry-sweep.js';
 import { applySeedKey } from './domain/operator-keys.js';
 import { KEYS_AUDIT, KEYS_AUDIT_OUTBOX } from './events/keys-audit.js';
 import { KEYS_OUTBOX, KEYS_OUTBOX_GAUGES, toApiKeyEnvelope } from './events/keys-outbox.js';
@@ -85,6 +86,8 @@ export async function startKeysService(config: KeysConfig, logger: Logger, cache
     }
     const purge = startUsagePurge(deps.db, config.USAGE_RETENTION_DAYS, logger);
     stack.defer('the usage purge', () => purge.stop());
+    const sweep = startExpirySweep(deps, config.KEY_EXPIRY_SWEEP_SECONDS);
+    stack.defer('the expiry sweep', () => sweep.stop());
     const app = buildKeysApp({
       deps,
       internalSecret: internalKeys(config),

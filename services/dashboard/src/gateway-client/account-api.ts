@@ -18,6 +18,7 @@ import {
   enrollTwoFactorEndpoint,
   getAccountEndpoint,
   listApiKeysEndpoint,
+  listAuditLogEndpoint,
   listCatalogEndpoint,
   listDevicesEndpoint,
   listPlansEndpoint,
@@ -44,6 +45,8 @@ export interface CallerContext {
   token?: string | null;
   /** The browser's address: sent as X-Forwarded-For, which the gateway accepts from a system key. */
   clientAddress?: string;
+  /** The browser's User-Agent: identity labels a sign-in's session with it ("Firefox on Linux"). */
+  userAgent?: string;
 }
 
 export interface NewAccount {
@@ -120,6 +123,11 @@ export function createAccountApi(gateway: GatewayClient) {
     listSessions: async (ctx: CallerContext) => (await answerOf(gateway, listSessionsEndpoint, ctx)).items,
     endOtherSessions: async (ctx: CallerContext) => answerOf(gateway, endOtherSessionsEndpoint, ctx),
     endSession: async (ctx: CallerContext, id: string) => answerOf(gateway, endSessionEndpoint, ctx, { id }),
+    /** The user's audit trail (issue 30), newest first; `cursor` continues after an earlier page. */
+    listAuditLog: async (ctx: CallerContext, query: { pageSize: number; targetType?: string; targetId?: string; cursor?: string }) =>
+      answerOf(gateway, listAuditLogEndpoint, ctx, {
+        query: new URLSearchParams(Object.entries(query).map(([name, value]): [string, string] => [name, String(value)])).toString(),
+      }),
 
     listKeys: async (ctx: CallerContext) => (await answerOf(gateway, listApiKeysEndpoint, ctx)).items,
     createKey: async (

@@ -13,6 +13,8 @@ export interface GatewayCall {
   idempotencyKey?: string;
   /** The browser's address; the gateway puts it in the caller context for per-address throttling. */
   clientAddress?: string;
+  /** The browser's User-Agent: identity labels the session a sign-in opens with it. */
+  userAgent?: string;
   /** Ours, passed on so the gateway's and the services' log lines carry it too. */
   requestId: string;
   log: Logger;
@@ -67,6 +69,8 @@ export function createGatewayClient({ gatewayUrl, apiKey, apiSecret, timeoutMs =
     if (call.idempotencyKey) headers['idempotency-key'] = call.idempotencyKey;
     // One address, ours to vouch for: never the browser's own X-Forwarded-For passed along.
     if (call.clientAddress) headers['x-forwarded-for'] = call.clientAddress;
+    // The browser's, so the session a sign-in opens is named by it; otherwise undici's own.
+    if (call.userAgent) headers['user-agent'] = call.userAgent;
     if (call.body !== undefined) headers['content-type'] = 'application/json';
     let response: Dispatcher.ResponseData;
     try {

@@ -20,6 +20,8 @@ export interface PageRequest {
   log: Logger;
   /** The browser's address (X-Forwarded-For from trusted proxies only), passed on to the gateway. */
   clientAddress: string;
+  /** The browser's User-Agent (at most 512 characters), passed on so a sign-in's session is labelled by its browser. */
+  userAgent?: string;
 }
 
 export interface PageResponse {

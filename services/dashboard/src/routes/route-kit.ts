@@ -28,6 +28,7 @@ export const callerOf = (req: PageRequest): CallerContext => ({
   log: req.log,
   token: req.session.token,
   clientAddress: req.clientAddress,
+  ...(req.userAgent ? { userAgent: req.userAgent } : {}),
 });
 
 /**

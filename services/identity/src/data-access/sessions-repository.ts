@@ -88,16 +88,19 @@ export async function lockUserForSessions(db: Queryable, userId: number): Promis
   return rowCount > 0;
 }
 
-/** Ends the user's live sessions that `which` selects (one id, or all but one); returns how many. */
-export async function endSessions(db: Queryable, userId: number, which: { only: string } | { except: string | null }): Promise<number> {
-  const { rowCount } =
+/** Ends the user's live sessions that `which` selects (one id, or all but one); returns the ones it ended. */
+export async function endSessions(db: Queryable, userId: number, which: { only: string } | { except: string | null }): Promise<Session[]> {
+  const { rows } =
     'only' in which
-      ? await db.query('UPDATE sessions SET ended_at = now() WHERE user_id = $1 AND id = $2 AND ended_at IS NULL', [userId, which.only])
-      : await db.query('UPDATE sessions SET ended_at = now() WHERE user_id = $1 AND ended_at IS NULL AND id IS DISTINCT FROM $2', [
-          userId,
-          which.except,
-        ]);
-  return rowCount;
+      ? await db.query<SessionRow>(
+          `UPDATE sessions SET ended_at = now() WHERE user_id = $1 AND id = $2 AND ended_at IS NULL RETURNING ${COLUMNS}`,
+          [userId, which.only],
+        )
+      : await db.query<SessionRow>(
+          `UPDATE sessions SET ended_at = now() WHERE user_id = $1 AND ended_at IS NULL AND id IS DISTINCT FROM $2 RETURNING ${COLUMNS}`,
+          [userId, which.except],
+        );
+  return rows.map(fromRow);
 }
 
 /**

@@ -18,9 +18,28 @@ const ACCOUNT_VIEW = ['email', 'firstName', 'lastName', 'accountRole', 'trialEnd
 const accountView = (user: User) => auditView(user, ACCOUNT_VIEW);
 
 /**
- * Records an account change in identity's audit trail, inside the change's transaction. A
- * registration has no signed-in user yet: the new account is the actor.
+ * Appends an entry to identity's trail and, in the same transaction, to the feed behind GET
+ * /api/AuditLog (identity's own entries go there directly). A request without a signed-in user (a
+ * registration, a sign-in, a reset link) names the account it acts on as the actor.
  */
+export async function recordIdentityEntry(tx: Queryable, actor: AuditActor, change: AuditChange & { userId: number }): Promise<void> {
+  const who = actor.type === 'user' && actor.id === null ? { ...actor, id: String(change.userId) } : actor;
+  const entry = await appendAudit(tx, IDENTITY_AUDIT, who, change);
+  await insertFeedEntry(tx, {
+    service: IDENTITY_AUDIT.service,
+    entryId: entry.id,
+    occurredAt: entry.occurredAt.toISOString(),
+    actor: who,
+    action: change.action,
+    targetType: change.targetType,
+    targetId: change.targetId,
+    userId: change.userId,
+    before: change.before,
+    after: change.after,
+  });
+}
+
+/** Records an account change in identity's audit trail, inside the change's transaction. */
 export async function recordAccountChange(
   tx: Queryable,
   actor: AuditActor,
@@ -28,27 +47,12 @@ export async function recordAccountChange(
   before: User | null,
   after: User,
 ): Promise<void> {
-  const who = actor.type === 'user' && actor.id === null ? { ...actor, id: String(after.id) } : actor;
-  const change: AuditChange = {
+  await recordIdentityEntry(tx, actor, {
     action,
     targetType: 'account',
     targetId: String(after.id),
     userId: after.id,
     before: before ? accountView(before) : null,
     after: accountView(after),
-  };
-  const entry = await appendAudit(tx, IDENTITY_AUDIT, who, change);
-  // Identity's own entries reach the feed behind GET /api/AuditLog directly, in the same transaction.
-  await insertFeedEntry(tx, {
-    service: IDENTITY_AUDIT.service,
-    entryId: entry.id,
-    occurredAt: entry.occurredAt.toISOString(),
-    actor: who,
-    action,
-    targetType: change.targetType,
-    targetId: change.targetId,
-    userId: after.id,
-    before: change.before,
-    after: change.after,
   });
 }

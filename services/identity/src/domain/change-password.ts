@@ -37,7 +37,7 @@ export async function changePassword(
   await attempt.succeeded();
   assertPasswordPolicy(input.newPassword, user.email, 'body.newPassword');
   const passwordHash = await deps.passwords.hash(input.newPassword);
-  const endedSessions = await endSessionsWithWriteThrough(deps, user.id, { except: caller.sessionId ?? null }, (tx) =>
+  const endedSessions = await endSessionsWithWriteThrough(deps, user.id, { except: caller.sessionId ?? null }, 'password_changed', (tx) =>
     updatePasswordHash(tx, user.id, passwordHash),
   );
   deps.logger.info({ audit: 'user.password_changed', userId: user.id, endedSessions }, 'password changed');

@@ -60,7 +60,7 @@ export async function completePasswordReset(deps: IdentityDeps, token: string, n
   if (!user) throw invalidResetToken();
   assertPasswordPolicy(newPassword, user.email, 'body.newPassword');
   const passwordHash = await deps.passwords.hash(newPassword);
-  const endedSessions = await endSessionsWithWriteThrough(deps, user.id, { except: null }, async (tx) => {
+  const endedSessions = await endSessionsWithWriteThrough(deps, user.id, { except: null }, 'password_reset', async (tx) => {
     if ((await spendSingleUseToken(tx, 'password_resets', tokenHash)) !== user.id) throw invalidResetToken();
     // One link in a stolen mailbox must not outlive the reset: the user's other tokens are spent too.
     await spendUserTokens(tx, 'password_resets', user.id);

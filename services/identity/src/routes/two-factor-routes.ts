@@ -1,6 +1,7 @@
 import { Router, handle, type AppState } from '@acs/http';
 import { completeTwoFactorLoginEndpoint, confirmTwoFactorEndpoint, enrollTwoFactorEndpoint } from '@acs/contracts';
 import type { IdentityDeps } from '../domain/deps.js';
+import { forRequest } from './for-request.js';
 import { completeTwoFactorLogin, confirmTwoFactor, enrollTwoFactor } from '../domain/two-factor.js';
 
 /** Two-factor sign-in (issue 32, item 4): enroll, confirm, and the second step of a sign-in. */
@@ -8,15 +9,15 @@ export function twoFactorRoutes(deps: IdentityDeps): Router<AppState> {
   const router = new Router<AppState>();
   handle(router, enrollTwoFactorEndpoint, async (ctx, { caller }) => {
     ctx.set('Cache-Control', 'no-store');
-    ctx.body = await enrollTwoFactor({ ...deps, logger: ctx.state.log }, caller.userId);
+    ctx.body = await enrollTwoFactor(forRequest(deps, ctx), caller.userId);
   });
   handle(router, confirmTwoFactorEndpoint, async (ctx, { caller, body }) => {
     ctx.set('Cache-Control', 'no-store');
-    ctx.body = await confirmTwoFactor({ ...deps, logger: ctx.state.log }, caller.userId, body.code);
+    ctx.body = await confirmTwoFactor(forRequest(deps, ctx), caller.userId, body.code);
   });
   handle(router, completeTwoFactorLoginEndpoint, async (ctx, { body }) => {
     const from = { userAgent: ctx.get('user-agent') || undefined, clientIp: ctx.state.caller?.clientIp };
-    ctx.body = await completeTwoFactorLogin({ ...deps, logger: ctx.state.log }, body, from);
+    ctx.body = await completeTwoFactorLogin(forRequest(deps, ctx), body, from);
   });
   return router;
 }

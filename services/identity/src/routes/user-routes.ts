@@ -1,14 +1,11 @@
-import { userActor } from '@acs/audit';
-import { Router, handle, parseInput, readJsonBody, type AppContext, type AppState } from '@acs/http';
+import { Router, handle, parseInput, readJsonBody, type AppState } from '@acs/http';
 import { loginEndpoint, registerEndpoint } from '@acs/contracts';
 import type { IdentityDeps } from '../domain/deps.js';
 import { registerUser, toRegisterResponse } from '../domain/register.js';
 import { login } from '../domain/login.js';
 import { sendVerificationLinkLater } from '../domain/email-verification.js';
 import { registerBodySchema } from '../domain/user-input.js';
-
-/** The use cases log with the request's logger, so audit lines carry the request id. */
-const forRequest = (deps: IdentityDeps, ctx: AppContext): IdentityDeps => ({ ...deps, logger: ctx.state.log, actor: userActor(ctx.state) });
+import { forRequest } from './for-request.js';
 
 /** The public routes (the gateway has checked the key's scope: auth:register, auth:login). */
 export function userRoutes(deps: IdentityDeps): Router<AppState> {

@@ -84,6 +84,13 @@ export async function findApiKeyById(db: Queryable, id: string): Promise<ApiKey 
   return rows[0] ? fromRow(rows[0]) : null;
 }
 
+/** Reads the given keys and holds their row locks until the transaction ends (in id order: no deadlock with the usage batches). */
+export async function lockApiKeys(db: Queryable, ids: readonly string[]): Promise<ApiKey[]> {
+  if (ids.length === 0) return [];
+  const { rows } = await db.query<ApiKeyRow>(`SELECT ${COLUMNS} FROM api_keys WHERE id = ANY($1::uuid[]) ORDER BY id FOR UPDATE`, [ids]);
+  return rows.map(fromRow);
+}
+
 export async function listApiKeys(db: Queryable, filter: { ownerUserId?: number | null }): Promise<ApiKey[]> {
   if (filter.ownerUserId === undefined) {
     const { rows } = await db.query<ApiKeyRow>(`SELECT ${COLUMNS} FROM api_keys ORDER BY created_at DESC, id`);

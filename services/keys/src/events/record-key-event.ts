@@ -5,16 +5,25 @@ import { currentTraceCarrier, insertOutboxEvent } from '@acs/outbox';
 import type { ApiKey } from '../domain/api-key.js';
 import { KEYS_OUTBOX } from './keys-outbox.js';
 
+/** Which expiry reminder an api_key.expiring.v1 event is (the contract's daysAhead). */
+export type ExpiryDaysAhead = 30 | 7 | 1;
+
 /** Checked against the contract (without the sequence the relay adds) before it is stored, so a bad event fails the request, not the relay. */
 const storedPayloadSchema = apiKeyEventPayloadSchema.omit({ sequence: true });
 
 /**
  * Records the key's event in the outbox inside the caller's transaction: the change and its event
  * commit together or not at all (docs/architecture.md, decision 4). Names the key by id only:
- * never its secret, a hash or the key value.
+ * never its secret, a hash or the key value. `extra`: the id when the caller already holds it (an expiry
+ * reminder's row), and the reminder's daysAhead.
  */
-export async function recordKeyEvent(tx: Queryable, kind: ApiKeyEventKind, apiKey: ApiKey): Promise<string> {
-  const eventId = randomUUID();
+export async function recordKeyEvent(
+  tx: Queryable,
+  kind: ApiKeyEventKind,
+  apiKey: ApiKey,
+  extra: { eventId?: string; daysAhead?: ExpiryDaysAhead } = {},
+): Promise<string> {
+  const eventId = extra.eventId ?? randomUUID();
   const occurredAt = new Date();
   const payload = storedPayloadSchema.parse({
     eventId,
@@ -25,6 +34,7 @@ export async function recordKeyEvent(tx: Queryable, kind: ApiKeyEventKind, apiKe
     environment: apiKey.environment,
     expiresAt: apiKey.expiresAt?.toISOString() ?? null,
     ...(kind === 'rolled' ? { previousSecretEndsAt: apiKey.previousSecretEndsAt?.toISOString() ?? null } : {}),
+    ...(extra.daysAhead ? { daysAhead: extra.daysAhead } : {}),
     occurredAt: occurredAt.toISOString(),
   });
   await insertOutboxEvent(tx, KEYS_OUTBOX, {
