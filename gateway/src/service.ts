@@ -17,6 +17,7 @@ import { GatewayMetrics } from './metrics/gateway-metrics.js';
 import { createMetricsListener } from './metrics/metrics-listener.js';
 import { buildOpenApiDocument } from './openapi/build-openapi.js';
 import { closeUpstreams, createUpstreams } from './proxy/upstreams.js';
+import { idempotencyStoreFor } from './idempotency/idempotency-store.js';
 import { createPublicEndpoints, readinessChecks } from './public-endpoints.js';
 import { createCachedReadiness } from './readiness.js';
 import { ROUTES } from './routing/route-table.js';
@@ -109,6 +110,7 @@ function pipelineDeps(
     upstreams,
     clientAddress: createClientAddressResolver(config.TRUSTED_PROXIES),
     maxBodyBytes: config.MAX_BODY_BYTES,
+    idempotency: idempotencyStoreFor(cache, config.IDEMPOTENCY_LEASE_MS),
     publicEndpoints: createPublicEndpoints({ readiness, jwks, openApiDocument: buildOpenApiDocument(ROUTES) }),
     logger,
     metrics,

@@ -42,6 +42,8 @@ export function forwardSigned(ex: ApiExchange, deps: PipelineDeps): Outcome {
       exchange: ex,
       deps,
       finish: finishForwarded,
+      body: ex.idempotency?.body,
+      tap: ex.idempotency,
     },
   );
   return 'forwarded';
