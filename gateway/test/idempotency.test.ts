@@ -22,7 +22,7 @@ beforeAll(async () => {
       res.writeHead(statusToAnswer, { 'content-type': 'application/json', location: `/api/Users/${answered}` });
       res.end(JSON.stringify({ run: answered }));
     };
-    if (hold) void hold.then(respond);
+    if (hold !== null) void hold.then(respond);
     else respond();
   };
   h = await startGatewayHarness({ IDENTITY_URL: identity.url });

@@ -1,14 +1,11 @@
 import { createHash, randomUUID } from 'node:crypto';
 import type { IncomingMessage } from 'node:http';
-import { IDEMPOTENT_REPLAYED_HEADER, idempotencyCacheKey, isIdempotentWriteMethod } from '@acs/contracts';
+import { IDEMPOTENT_REPLAYED_HEADER, idempotencyCacheKey, idempotencyKeySchema, isIdempotentWriteMethod } from '@acs/contracts';
 import { badRequest, conflict, errorOf, payloadTooLarge, unavailable, unprocessable } from '@acs/errors';
 import type { ApiExchange, PipelineDeps, Step } from '../pipeline/exchange.js';
 import { answer } from '../pipeline/refuse.js';
-import type { StoredAnswer } from './idempotency-store.js';
+import type { ClaimResult, StoredAnswer } from './idempotency-store.js';
 import { PendingAnswer } from './pending-answer.js';
-
-/** 1-255 visible ASCII characters (the rule billing has applied since issue 9). */
-const VALID_KEY = /^[\x21-\x7E]{1,255}$/;
 
 const sha256 = (...parts: (string | Buffer)[]): string => {
   const hash = createHash('sha256');
@@ -48,10 +45,13 @@ function replay(ex: ApiExchange, stored: StoredAnswer): Step {
 }
 
 async function claim(ex: ApiExchange, deps: PipelineDeps, header: string | string[]): Promise<Step> {
-  if (typeof header !== 'string' || !VALID_KEY.test(header))
+  // 1-255 visible ASCII characters: the rule billing has applied since it had the header.
+  if (typeof header !== 'string' || !idempotencyKeySchema.safeParse(header).success)
     return answer(
       ex,
-      badRequest('The Idempotency-Key header is invalid', [{ path: 'header.Idempotency-Key', message: 'expected 1-255 visible ASCII characters' }]),
+      badRequest('The Idempotency-Key header is invalid', [
+        { path: 'header.Idempotency-Key', message: 'expected 1-255 visible ASCII characters' },
+      ]),
     );
   if (Number(ex.req.headers['content-length'] ?? 0) > deps.maxBodyBytes) return answer(ex, payloadTooLarge(deps.maxBodyBytes));
   const body = await readBody(ex.req, deps.maxBodyBytes);
@@ -61,7 +61,7 @@ async function claim(ex: ApiExchange, deps: PipelineDeps, header: string | strin
   const userId = ex.context?.userId ?? null;
   const entry = idempotencyCacheKey(ex.record!.id, sha256(`${userId ?? '-'}\n${ex.method}\n${ex.path}\n${header}`));
   const lease = randomUUID();
-  let found;
+  let found: ClaimResult;
   try {
     found = await deps.idempotency.claim(entry, lease, fingerprint);
   } catch (err) {
@@ -69,7 +69,10 @@ async function claim(ex: ApiExchange, deps: PipelineDeps, header: string | strin
     deps.logger.warn({ err, requestId: ex.requestId }, 'idempotency records unavailable');
     return answer(
       ex,
-      unavailable('Idempotency-Key records are unavailable; retry with the same key', { code: 'idempotency_unavailable', headers: { 'retry-after': '1' } }),
+      unavailable('Idempotency-Key records are unavailable; retry with the same key', {
+        code: 'idempotency_unavailable',
+        headers: { 'retry-after': '1' },
+      }),
     );
   }
   if (found.kind === 'claimed') {

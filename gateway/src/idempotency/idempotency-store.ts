@@ -34,7 +34,7 @@ const runningValue = (lease: string, fingerprint: string): string => `R|${lease}
 const doneValue = (fingerprint: string, answer: StoredAnswer): string =>
   `D|${fingerprint}|${JSON.stringify({ s: answer.status, h: answer.headers, b: answer.body.toString('base64') })}`;
 
-export function parseStored(value: string): ClaimResult {
+function parseStored(value: string): ClaimResult {
   if (value.startsWith('R|')) return { kind: 'running', fingerprint: value.slice(value.lastIndexOf('|') + 1) };
   const fingerprint = value.slice(2, 66);
   const { s, h, b } = JSON.parse(value.slice(67)) as { s: number; h: Record<string, string>; b: string };
@@ -68,7 +68,7 @@ return { 0 }
 `);
 
 /** On Redis (single node or Cluster: each script touches one key). */
-export function redisIdempotencyStore(cache: Cache, leaseMs: number): IdempotencyStore {
+function redisIdempotencyStore(cache: Cache, leaseMs: number): IdempotencyStore {
   const evalScript = cache.evalScript!.bind(cache);
   return {
     async claim(entry, lease, fingerprint) {
@@ -85,7 +85,7 @@ export function redisIdempotencyStore(cache: Cache, leaseMs: number): Idempotenc
 }
 
 /** The embedded mode's single gateway: the same rules in a bounded map (the oldest entries go first). */
-export function localIdempotencyStore(leaseMs: number, maxEntries = 10_000): IdempotencyStore {
+function localIdempotencyStore(leaseMs: number, maxEntries = 10_000): IdempotencyStore {
   const entries = new Map<string, { value: string; expiresAtMs: number }>();
   const current = (entry: string): string | null => {
     const found = entries.get(entry);

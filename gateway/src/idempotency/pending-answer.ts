@@ -57,11 +57,16 @@ export class PendingAnswer implements AnswerTap {
   }
 
   end(): void {
-    if (this.status >= 500 || this.tooLarge) return this.abandon();
+    if (this.status >= 500 || this.tooLarge) {
+      this.abandon();
+      return;
+    }
     const answer = { status: this.status, headers: this.headers, body: Buffer.concat(this.chunks) };
     this.store
       .complete(this.entry, this.lease, this.fingerprint, answer, IDEMPOTENCY_TTL_SECONDS)
-      .catch((err: unknown) => this.logger.warn({ err, requestId: this.requestId }, 'could not keep an idempotent answer; its lease runs out'));
+      .catch((err: unknown) =>
+        this.logger.warn({ err, requestId: this.requestId }, 'could not keep an idempotent answer; its lease runs out'),
+      );
   }
 
   abandon(): void {
