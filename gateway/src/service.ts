@@ -18,6 +18,7 @@ import { createMetricsListener } from './metrics/metrics-listener.js';
 import { buildOpenApiDocument } from './openapi/build-openapi.js';
 import { closeUpstreams, createUpstreams } from './proxy/upstreams.js';
 import { idempotencyStoreFor } from './idempotency/idempotency-store.js';
+import { leakReportEndpoint } from './leaks/leak-report-endpoint.js';
 import { createPublicEndpoints, readinessChecks } from './public-endpoints.js';
 import { createCachedReadiness } from './readiness.js';
 import { ROUTES } from './routing/route-table.js';
@@ -111,7 +112,12 @@ function pipelineDeps(
     clientAddress: createClientAddressResolver(config.TRUSTED_PROXIES),
     maxBodyBytes: config.MAX_BODY_BYTES,
     idempotency: idempotencyStoreFor(cache, config.IDEMPOTENCY_LEASE_MS),
-    publicEndpoints: createPublicEndpoints({ readiness, jwks, openApiDocument: buildOpenApiDocument(ROUTES) }),
+    publicEndpoints: createPublicEndpoints({
+      readiness,
+      jwks,
+      openApiDocument: buildOpenApiDocument(ROUTES),
+      leakReports: leakReportEndpoint(keys),
+    }),
     logger,
     metrics,
     tracing: tracingIsOn() ? new GatewayTracer(config.TRACE_TRUST_INCOMING, redisServerAttributes(config)) : null,

@@ -1,9 +1,9 @@
 import { createHash, randomUUID } from 'node:crypto';
-import type { IncomingMessage } from 'node:http';
 import { IDEMPOTENT_REPLAYED_HEADER, idempotencyCacheKey, idempotencyKeySchema, isIdempotentWriteMethod } from '@acs/contracts';
 import { badRequest, conflict, errorOf, payloadTooLarge, unavailable, unprocessable } from '@acs/errors';
 import type { ApiExchange, PipelineDeps, Step } from '../pipeline/exchange.js';
 import { answer } from '../pipeline/refuse.js';
+import { readBody } from '../proxy/read-body.js';
 import type { ClaimResult, StoredAnswer } from './idempotency-store.js';
 import { PendingAnswer } from './pending-answer.js';
 
@@ -12,26 +12,6 @@ const sha256 = (...parts: (string | Buffer)[]): string => {
   for (const part of parts) hash.update(part);
   return hash.digest('hex');
 };
-
-/** The whole body, or null past `limit` bytes (the client then gets 413 and the connection closes). */
-function readBody(req: IncomingMessage, limit: number): Promise<Buffer | null> {
-  return new Promise((resolve, reject) => {
-    const chunks: Buffer[] = [];
-    let size = 0;
-    const onData = (chunk: Buffer): void => {
-      size += chunk.length;
-      if (size > limit) {
-        req.off('data', onData);
-        req.pause();
-        resolve(null);
-      } else chunks.push(chunk);
-    };
-    req.on('data', onData);
-    req.once('end', () => resolve(Buffer.concat(chunks)));
-    req.once('error', reject);
-    req.once('aborted', () => reject(new Error('client aborted the request body')));
-  });
-}
 
 function replay(ex: ApiExchange, stored: StoredAnswer): Step {
   ex.res.writeHead(stored.status, {

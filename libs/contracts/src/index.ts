@@ -23,3 +23,4 @@ export * from './passwords.js';
 export * from './email-verification.js';
 export * from './two-factor.js';
 export * from './idempotency.js';
+export * from './secret-scanning.js';

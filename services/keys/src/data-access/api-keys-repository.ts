@@ -20,10 +20,12 @@ interface ApiKeyRow {
   expires_at: Date | null;
   previous_secret_hash: string | null;
   previous_secret_ends_at: Date | null;
+  revoked_reason: 'exposed' | null;
+  exposed_at: Date | null;
 }
 
 const COLUMNS =
-  'id, key, secret_hash, name, scopes, owner_user_id, environment, created_at, updated_at, last_used_at, revoked_at, version, rate_limits, expires_at, previous_secret_hash, previous_secret_ends_at';
+  'id, key, secret_hash, name, scopes, owner_user_id, environment, created_at, updated_at, last_used_at, revoked_at, version, rate_limits, expires_at, previous_secret_hash, previous_secret_ends_at, revoked_reason, exposed_at';
 
 function fromRow(row: ApiKeyRow): ApiKey {
   return {
@@ -43,6 +45,8 @@ function fromRow(row: ApiKeyRow): ApiKey {
     expiresAt: row.expires_at,
     previousSecretHash: row.previous_secret_hash,
     previousSecretEndsAt: row.previous_secret_ends_at,
+    revokedReason: row.revoked_reason,
+    exposedAt: row.exposed_at,
   };
 }
 
@@ -214,4 +218,35 @@ export async function recordKeyUsage(db: Queryable, usage: readonly { keyId: str
     [JSON.stringify(usage)],
   );
   return rowCount;
+}
+
+/** The keys whose current or replaced secret has one of these hashes (a leak report names secrets, not keys). */
+export async function findKeyIdsBySecretHashes(db: Queryable, hashes: readonly string[]): Promise<{ id: string; hash: string }[]> {
+  const { rows } = await db.query<{ id: string; hash: string }>(
+    `SELECT id, secret_hash AS hash FROM api_keys WHERE secret_hash = ANY($1::text[])
+     UNION SELECT id, previous_secret_hash AS hash FROM api_keys WHERE previous_secret_hash = ANY($1::text[])`,
+    [hashes],
+  );
+  return rows;
+}
+
+/**
+ * A key whose secret leaked: revoked now (reason `exposed`, unless it was revoked before, whose time and reason
+ * stay), exposed_at set once, and a replaced secret in its grace period stops too. The version moves on, so the
+ * write-through replaces every gateway's record.
+ */
+export async function markKeyExposed(db: Queryable, id: string): Promise<ApiKey | null> {
+  const { rows } = await db.query<ApiKeyRow>(
+    `UPDATE api_keys SET
+       revoked_reason = CASE WHEN revoked_at IS NULL THEN 'exposed' ELSE revoked_reason END,
+       revoked_at = COALESCE(revoked_at, now()),
+       exposed_at = COALESCE(exposed_at, now()),
+       previous_secret_hash = NULL,
+       previous_secret_ends_at = NULL,
+       updated_at = now(),
+       version = version + 1
+     WHERE id = $1 RETURNING ${COLUMNS}`,
+    [id],
+  );
+  return rows[0] ? fromRow(rows[0]) : null;
 }

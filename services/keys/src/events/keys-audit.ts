@@ -9,10 +9,28 @@ export const KEYS_AUDIT = defineAuditTable('keys', 'audit_log', 0x6b617564);
 /** migrations/008_audit.sql: audit.recorded events for identity's feed; the relay's lock key spells 'kaob'. */
 export const KEYS_AUDIT_OUTBOX = defineOutboxTable('audit_outbox', 0x6b616f62);
 
-export type KeyAuditAction = 'api_key.created' | 'api_key.changed' | 'api_key.rolled' | 'api_key.revoked' | 'api_key.seeded';
+export type KeyAuditAction =
+  | 'api_key.created'
+  | 'api_key.changed'
+  | 'api_key.rolled'
+  | 'api_key.revoked'
+  | 'api_key.seeded'
+  /** A leak report named the key's secret: revoked with reason exposed (issue 31). */
+  | 'api_key.exposed';
 
 /** What the trail shows of a key: its settings and lifecycle, never its secret, a hash or the key value (the id names it). */
-const KEY_VIEW = ['name', 'scopes', 'environment', 'ownerUserId', 'rateLimits', 'expiresAt', 'revokedAt', 'previousSecretEndsAt'] as const;
+const KEY_VIEW = [
+  'name',
+  'scopes',
+  'environment',
+  'ownerUserId',
+  'rateLimits',
+  'expiresAt',
+  'revokedAt',
+  'previousSecretEndsAt',
+  'revokedReason',
+  'exposedAt',
+] as const;
 const keyView = (apiKey: ApiKey) => auditView(apiKey, KEY_VIEW);
 
 /**

@@ -1,5 +1,11 @@
 import { randomUUID } from 'node:crypto';
-import { API_KEY_EVENT_TYPES, API_KEY_ROUTING_KEYS, apiKeyEventPayloadSchema, type ApiKeyEventKind } from '@acs/contracts';
+import {
+  API_KEY_EVENT_TYPES,
+  API_KEY_ROUTING_KEYS,
+  apiKeyEventPayloadSchema,
+  type ApiKeyEventKind,
+  type ApiKeyEventPayload,
+} from '@acs/contracts';
 import type { Queryable } from '@acs/db';
 import { currentTraceCarrier, insertOutboxEvent } from '@acs/outbox';
 import type { ApiKey } from '../domain/api-key.js';
@@ -13,7 +19,12 @@ const storedPayloadSchema = apiKeyEventPayloadSchema.omit({ sequence: true });
  * commit together or not at all (docs/architecture.md, decision 4). Names the key by id only:
  * never its secret, a hash or the key value.
  */
-export async function recordKeyEvent(tx: Queryable, kind: ApiKeyEventKind, apiKey: ApiKey): Promise<string> {
+export async function recordKeyEvent(
+  tx: Queryable,
+  kind: ApiKeyEventKind,
+  apiKey: ApiKey,
+  extra: Pick<ApiKeyEventPayload, 'exposure'> = {},
+): Promise<string> {
   const eventId = randomUUID();
   const occurredAt = new Date();
   const payload = storedPayloadSchema.parse({
@@ -25,6 +36,7 @@ export async function recordKeyEvent(tx: Queryable, kind: ApiKeyEventKind, apiKe
     environment: apiKey.environment,
     expiresAt: apiKey.expiresAt?.toISOString() ?? null,
     ...(kind === 'rolled' ? { previousSecretEndsAt: apiKey.previousSecretEndsAt?.toISOString() ?? null } : {}),
+    ...extra,
     occurredAt: occurredAt.toISOString(),
   });
   await insertOutboxEvent(tx, KEYS_OUTBOX, {
