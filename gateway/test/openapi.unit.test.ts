@@ -157,10 +157,11 @@ describe('OpenAPI document', () => {
     expect(() => buildOpenApiDocument([{ ...login, path: '/api/Users/{userId}/Login' }])).toThrow('{userId}');
   });
 
-  it('is OpenAPI 3.1 with one operation per route and nothing more', () => {
+  it('is OpenAPI 3.1 with one operation per route, and the public leak report (issue 31), and nothing more', () => {
     expect(doc.openapi).toBe('3.1.0');
     const documented = Object.entries(doc.paths).flatMap(([path, ops]) => Object.keys(ops).map((m) => `${m.toUpperCase()} ${path}`));
-    expect(documented.sort()).toEqual(ROUTES.map((r) => `${r.method} ${r.path}`).sort());
+    expect(documented.sort()).toEqual([...ROUTES.map((r) => `${r.method} ${r.path}`), 'POST /secret-scanning/github'].sort());
+    expect(doc.paths['/secret-scanning/github']!.post!.security).toEqual([]);
   });
 
   it("states each route's scope and user requirement as the route table does", () => {

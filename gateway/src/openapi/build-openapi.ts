@@ -1,4 +1,3 @@
-import { z } from 'zod';
 import type { RouteSpec } from '../routing/route-table.js';
 import {
   ENDPOINTS,
@@ -9,15 +8,12 @@ import {
   type Endpoint,
   type SuccessDoc,
 } from '@acs/contracts';
+import { jsonSchema } from './json-schema.js';
+import { leakReportPath } from './leak-report-doc.js';
 import { ERROR_SCHEMA, RESPONSE_HEADERS, errorResponses, successHeaders } from './responses.js';
 
 /** The contract of each operation (libs/contracts/src/endpoints), by operationId: shapes, statuses and text. */
 const CONTRACTS = new Map<string, Endpoint>(ENDPOINTS.map((endpoint) => [endpoint.operationId, endpoint]));
-
-function jsonSchema(schema: z.ZodType): Record<string, unknown> {
-  const { $schema: _drop, ...rest } = z.toJSONSchema(schema, { io: 'input', unrepresentable: 'any' }) as Record<string, unknown>;
-  return rest;
-}
 
 /** The `{name}` segments of a route's path, in order. */
 const pathParameterNames = (path: string): string[] => [...path.matchAll(/\{(\w+)\}/g)].map((m) => m[1]!);
@@ -102,7 +98,7 @@ export function buildOpenApiDocument(routes: readonly RouteSpec[]): Record<strin
     },
     // Relative: the gateway that served this document (behind whatever host name the client used).
     servers: [{ url: '/', description: 'The gateway that serves this document' }],
-    paths,
+    paths: { ...paths, ...leakReportPath() },
     components: {
       schemas: { Error: ERROR_SCHEMA },
       headers: RESPONSE_HEADERS,

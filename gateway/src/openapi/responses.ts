@@ -152,3 +152,10 @@ export function errorResponses(route: RouteSpec, doc: Endpoint): Record<number, 
     responses[Number(status)] = errorResponse(Number(status), description, examples[Number(status)]);
   return responses;
 }
+
+/** The answers of an operation outside the route table (the leak report), from its own statuses. */
+export function ownErrorResponses(descriptions: Record<number, string>): Record<number, Record<string, unknown>> {
+  const responses: Record<number, Record<string, unknown>> = {};
+  for (const [status, description] of Object.entries(descriptions)) responses[Number(status)] = errorResponse(Number(status), description);
+  return responses;
+}

@@ -29,7 +29,7 @@ export const leakReportSchema = z.array(leakReportItemSchema).min(1).max(LEAK_RE
 export type LeakReportItem = z.infer<typeof leakReportItemSchema>;
 
 /** The answer, one item per reported secret: its SHA-256 (hex, never the secret), its type, and whether it was one of ours. */
-const leakReportAnswerSchema = z.array(
+export const leakReportAnswerSchema = z.array(
   z.object({
     token_hash: z.string(),
     token_type: z.string(),
