@@ -1,6 +1,8 @@
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from '@jest/globals';
 import { Redis } from 'ioredis';
-import { startFakeUpstream, testServerUrl, type FakeUpstream } from '@acs/testing';
+import { createRedisClusterCache } from '@acs/cache';
+import { createLogger } from '@acs/logger';
+import { deleteClusterKeys, startFakeUpstream, testClusterNodes, testServerUrl, uniqueName, type FakeUpstream } from '@acs/testing';
 import { startGatewayHarness, type GatewayHarness } from './harness.js';
 
 // Issue 31, item 4: Idempotency-Key on every POST and PATCH, kept by the gateway in Redis. The upstream is a
@@ -132,5 +134,34 @@ describe('Idempotency-Key through the gateway, on real Redis', () => {
     // The same answer billing gives for it (issue 9).
     expect(await res.json()).toMatchObject({ code: 'validation_failed', details: [{ path: 'header.Idempotency-Key' }] });
     expect(answered).toBe(before);
+  });
+
+  it('on Redis Cluster too: the records are slot-safe (one key per script, hash tag on the key id)', async () => {
+    const prefix = `${uniqueName('gwidem')}:`;
+    const cluster = createRedisClusterCache({
+      nodes: testClusterNodes(),
+      keyPrefix: prefix,
+      logger: createLogger({ name: 't', level: 'silent' }),
+    });
+    try {
+      // This replica's records live on the cluster (the key itself is looked up from the keys service on a miss).
+      const onCluster = await h.startAnotherGateway({ cache: cluster });
+      const call = () =>
+        fetch(`${onCluster.server.url}/api/Users/Register`, {
+          method: 'POST',
+          headers: { 'x-api-key': key.key, 'x-api-secret': key.secret, 'content-type': 'application/json', 'idempotency-key': 'cluster-1' },
+          body: JSON.stringify({ email: 'h@example.com' }),
+        });
+      const before = answered;
+      const first = await call();
+      const firstBody = await first.text();
+      const again = await call();
+      expect(again.headers.get('idempotent-replayed')).toBe('true');
+      expect(await again.text()).toBe(firstBody);
+      expect(answered - before).toBe(1);
+    } finally {
+      await cluster.close();
+      await deleteClusterKeys(prefix);
+    }
   });
 });
