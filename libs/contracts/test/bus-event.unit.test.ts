@@ -25,7 +25,14 @@ describe('busEventSchema', () => {
 
 describe('routingKeysOf', () => {
   it('drops the version of each type, kind by kind', () => {
-    expect(API_KEY_ROUTING_KEYS).toEqual({ created: 'api_key.created', revoked: 'api_key.revoked', rolled: 'api_key.rolled' });
+    expect(API_KEY_ROUTING_KEYS).toEqual({
+      created: 'api_key.created',
+      revoked: 'api_key.revoked',
+      rolled: 'api_key.rolled',
+      expiring: 'api_key.expiring',
+      expired: 'api_key.expired',
+      exposed: 'api_key.exposed',
+    });
     expect(SUBSCRIPTION_ROUTING_KEYS).toEqual({
       activated: 'subscription.activated',
       changed: 'subscription.changed',
