@@ -125,10 +125,11 @@ async function measureWithRedis(
   path: string,
   headers: () => Record<string, string>,
   secs: number,
+  request?: { method?: 'GET' | 'POST'; body?: string },
 ): Promise<RedisMeasured> {
   ownRedis.commandMicroseconds();
   const before = ownRedis.cpuSeconds();
-  const measured = await measure(load, target, path, headers, secs, target);
+  const measured = await measure(load, target, path, headers, secs, target, request);
   const redisUs = ((ownRedis.cpuSeconds() - before) * 1e6) / Math.max(1, measured.result.requests);
   const commandUs = ownRedis.commandMicroseconds() / Math.max(1, measured.result.requests);
   errors += measured.result.errors;
@@ -193,6 +194,35 @@ function printGoals(setup: GatewaySetup, runs: Map<string, RedisMeasured[]>, pla
     );
   }
   printQuotaBudget(setup, runs);
+}
+
+/**
+ * Issue 31's idempotency path on this checkout: a POST with an Idempotency-Key answered from Redis (a replay:
+ * read the body, hash it, one script, write the kept answer), round by round against GET layer 1. The first
+ * request of a key (claim, forward, keep) costs one round trip more than a plain write: measured as the replay's
+ * Redis share. Requests without the header are the other rows, unchanged (one header lookup).
+ */
+async function idempotencyReplay(setup: GatewaySetup, rounds: number, secs: number): Promise<string> {
+  const email = `bench-idem-${randomBytes(4).toString('hex')}@example.com`;
+  const password = `bench-${randomBytes(12).toString('hex')}`;
+  const keyHeaders = { 'x-api-key': setup.app.key, 'x-api-secret': setup.app.secret, 'content-type': 'application/json' };
+  const body = JSON.stringify({ email, password });
+  await fetch(`${setup.gateway.url}/api/Users/Register`, {
+    method: 'POST',
+    headers: keyHeaders,
+    body: JSON.stringify({ email, password, firstName: 'Bench', lastName: 'Idem' }),
+  });
+  const headers = () => ({ ...keyHeaders, 'idempotency-key': 'bench-login-1' });
+  const first = await fetch(`${setup.gateway.url}/api/Users/Login`, { method: 'POST', headers: headers(), body });
+  if (first.status !== 200) throw new Error(`bench idempotent login: ${first.status} ${await first.text()}`);
+  await measureWithRedis(setup.gateway, '/api/Users/Login', headers, 2, { method: 'POST', body });
+  const runs: RedisMeasured[] = [];
+  for (let round = 0; round < rounds; round++)
+    runs.push(await measureWithRedis(setup.gateway, '/api/Users/Login', headers, secs, { method: 'POST', body }));
+  const m = medianByCpu(runs) as RedisMeasured;
+  print(`  ${setup.label}, POST replayed (Idempotency-Key)`, m, 'gateway CPU');
+  const redisUs = median(runs.map((run) => run.redisUs));
+  return `| ${setup.label} | layer 1 POST replayed (Idempotency-Key) | ${m.cpuUs!.toFixed(1)} | | ${redisUs.toFixed(1)} | ${median(runs.map((run) => run.commandUs)).toFixed(1)} | ${m.result.rps.toFixed(0)} | | | |`;
 }
 
 /** Issue 29's budget for the quota: per layer, the quota's scenario against the same layer without one, round by round. */
@@ -359,6 +389,7 @@ try {
       );
     }
   }
+  table.push(await idempotencyReplay(setups[0]!, rounds, seconds));
   console.log(`\n${table.join('\n')}\n`);
   console.log(
     '  (Redis CPU: median of rounds; a Redis core serves 1e6 / that requests/s; N primaries serve N times it for keys spread over slots)',

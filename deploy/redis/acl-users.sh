@@ -14,7 +14,8 @@
 #
 # What each may touch:
 #   gateway   reads apikey:* and authz:* (never writes them); reads and moves its counters: ratelimit:* (its
-#             limiter's) and quota:* (the users' plan quotas: INCR/DECR and their expiry only)
+#             limiter's) and quota:* (the users' plan quotas: INCR/DECR and their expiry only); reads and writes
+#             idempotency:* (the Idempotency-Key leases and kept answers, issue 31; scripts: GET, SET, DEL)
 #   keys      reads and writes apikey:* (the key records it owns); reads quota:* and authz:* (GET /api/Usage)
 #   identity  reads and writes authz:* (the authorization records it owns) and its throttles:
 #             login-fail:*, login-ok:*, login-known:*, register:*
@@ -37,8 +38,8 @@ fi
 # The gateway's one round trip per request reads apikey:*/authz:* and the counters (MGET) and moves its counters
 # (INCR, DECR, PEXPIREAT on ratelimit:* and quota:*); the root rules name all four for reading, and the selectors
 # in parentheses allow writes on ratelimit:* and counting on quota:* alone: a SET on apikey:* or quota:*, direct
-# or in a script, is NOPERM.
-echo "user ${users}gateway on #$(hash_of "$(need REDIS_GATEWAY_PASSWORD)") $base +@read $safe +time ~${prefix}apikey:* ~${prefix}authz:* ~${prefix}ratelimit:* ~${prefix}quota:* (+@write -@dangerous ~${prefix}ratelimit:*) (+incr +incrby +decr +decrby +expire +pexpire +pexpireat ~${prefix}quota:*)"
+# or in a script, is NOPERM. The Idempotency-Key records (idempotency:*) are read and written like the limiter's state.
+echo "user ${users}gateway on #$(hash_of "$(need REDIS_GATEWAY_PASSWORD)") $base +@read $safe +time ~${prefix}apikey:* ~${prefix}authz:* ~${prefix}ratelimit:* ~${prefix}quota:* ~${prefix}idempotency:* (+@write -@dangerous ~${prefix}ratelimit:* ~${prefix}idempotency:*) (+incr +incrby +decr +decrby +expire +pexpire +pexpireat ~${prefix}quota:*)"
 # %R~: read-only key patterns (Redis 7): keys shows users their quota and plan and never changes them.
 echo "user ${users}keys on #$(hash_of "$(need REDIS_KEYS_PASSWORD)") $base +@read +@write $safe ~${prefix}apikey:* %R~${prefix}quota:* %R~${prefix}authz:*"
 echo "user ${users}identity on #$(hash_of "$(need REDIS_IDENTITY_PASSWORD)") $base +@read +@write $safe ~${prefix}authz:* ~${prefix}login-fail:* ~${prefix}login-ok:* ~${prefix}login-known:* ~${prefix}register:*"

@@ -39,6 +39,8 @@ export const gatewayConfigSchema = z
     /** Time allowed for an upstream to send its response headers, and between body chunks. */
     UPSTREAM_TIMEOUT_MS: z.coerce.number().int().positive().default(10_000),
     UPSTREAM_CONNECT_TIMEOUT_MS: z.coerce.number().int().positive().default(2_000),
+    /** How long a request with an Idempotency-Key holds its key while it runs (409 for a retry meanwhile); longer than any answer takes. */
+    IDEMPOTENCY_LEASE_MS: z.coerce.number().int().positive().default(60_000),
     UPSTREAM_CONNECTIONS: z.coerce.number().int().positive().default(64),
     /** Largest request body forwarded (the catalog import is the big one); larger gives 413. */
     /** Must match the identity service's JWT_ISSUER / JWT_AUDIENCE. */

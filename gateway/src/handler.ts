@@ -22,6 +22,12 @@ export interface GatewayHandlerDeps extends PipelineDeps {
 
 const isApiPath = (path: string): boolean => path.startsWith('/api/') || path === '/api';
 
+/** GET and HEAD endpoints by path; the one POST (a leak report) as `POST <path>`. */
+function publicEndpointOf(endpoints: ReadonlyMap<string, PublicEndpoint>, method: string, path: string): PublicEndpoint | undefined {
+  if (method === 'GET' || method === 'HEAD') return endpoints.get(path);
+  return method === 'POST' ? endpoints.get(`POST ${path}`) : undefined;
+}
+
 /** The request's route (known before anything can fail, so every answer is counted under its pattern) and its trace. */
 interface Classified {
   found: RouteMatch<RouteSpec> | null;
@@ -32,7 +38,7 @@ interface Classified {
 
 function classify(deps: GatewayHandlerDeps, req: IncomingMessage, method: string, path: string, requestId: string): Classified {
   const found = isApiPath(path) ? deps.match(method, path) : null;
-  const endpoint = found === null && (method === 'GET' || method === 'HEAD') ? deps.publicEndpoints.get(path) : undefined;
+  const endpoint = found === null ? publicEndpointOf(deps.publicEndpoints, method, path) : undefined;
   const { metrics, tracing } = deps;
   const recorder =
     found?.kind === 'found' ? metrics.route(found.route) : endpoint ? metrics.publicEndpoint(method, path) : metrics.unmatched(method);

@@ -1,5 +1,5 @@
 import { cacheReadinessCheck, type Cache } from '@acs/cache';
-import { JWKS_PATH } from '@acs/contracts';
+import { JWKS_PATH, SECRET_SCANNING_REPORT_PATH } from '@acs/contracts';
 import { unavailable } from '@acs/errors';
 import type { JwksStore } from './auth/jwks-store.js';
 import type { Readiness, ReadinessCheck } from '@acs/http';
@@ -44,6 +44,8 @@ export function createPublicEndpoints(options: {
   readiness: () => Promise<Readiness>;
   jwks: JwksStore | null;
   openApiDocument: Record<string, unknown>;
+  /** The leak report relay (POST, no API key), to the keys service. */
+  leakReports: PublicEndpoint;
 }): Map<string, PublicEndpoint> {
   const openApiJson = JSON.stringify(options.openApiDocument);
 
@@ -65,6 +67,7 @@ export function createPublicEndpoints(options: {
 
   return new Map<string, PublicEndpoint>([
     [JWKS_PATH, jwksEndpoint],
+    [`POST ${SECRET_SCANNING_REPORT_PATH}`, options.leakReports],
     ['/healthz', (_req, res, requestId) => sendJson(res, 200, { status: 'ok' }, requestId)],
     [
       '/readyz',

@@ -17,6 +17,8 @@ import { GatewayMetrics } from './metrics/gateway-metrics.js';
 import { createMetricsListener } from './metrics/metrics-listener.js';
 import { buildOpenApiDocument } from './openapi/build-openapi.js';
 import { closeUpstreams, createUpstreams } from './proxy/upstreams.js';
+import { idempotencyStoreFor } from './idempotency/idempotency-store.js';
+import { leakReportEndpoint } from './leaks/leak-report-endpoint.js';
 import { createPublicEndpoints, readinessChecks } from './public-endpoints.js';
 import { createCachedReadiness } from './readiness.js';
 import { ROUTES } from './routing/route-table.js';
@@ -109,7 +111,13 @@ function pipelineDeps(
     upstreams,
     clientAddress: createClientAddressResolver(config.TRUSTED_PROXIES),
     maxBodyBytes: config.MAX_BODY_BYTES,
-    publicEndpoints: createPublicEndpoints({ readiness, jwks, openApiDocument: buildOpenApiDocument(ROUTES) }),
+    idempotency: idempotencyStoreFor(cache, config.IDEMPOTENCY_LEASE_MS),
+    publicEndpoints: createPublicEndpoints({
+      readiness,
+      jwks,
+      openApiDocument: buildOpenApiDocument(ROUTES),
+      leakReports: leakReportEndpoint(keys),
+    }),
     logger,
     metrics,
     tracing: tracingIsOn() ? new GatewayTracer(config.TRACE_TRUST_INCOMING, redisServerAttributes(config)) : null,

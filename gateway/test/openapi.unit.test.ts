@@ -95,7 +95,8 @@ const pathParameters = (path: string): string[] => [...path.matchAll(/\{(\w+)\}/
  */
 function possibleStatuses(route: Route): number[] {
   const statuses = new Set([400, 401, 403, 408, 413, 417, 431, 500, 502, 503, 504, ...(SERVICE_STATUSES[route.operationId] ?? [])]);
-  if (route.method === 'POST' || route.method === 'PATCH') for (const status of [400, 413, 415]) statuses.add(status);
+  // Every write also meets the gateway's Idempotency-Key answers (issue 31): 409 while running, 422 for another body.
+  if (route.method === 'POST' || route.method === 'PATCH') for (const status of [400, 409, 413, 415, 422]) statuses.add(status);
   if (pathParameters(route.path).length > 0) statuses.add(404);
   return [...statuses];
 }
@@ -109,6 +110,9 @@ function undeclared(doc: Doc, route: Route): string[] {
   for (const name of pathParameters(route.path)) {
     if (!params.some((p) => p.in === 'path' && p.name === name && p.required === true)) problems.push(`path parameter {${name}}`);
   }
+  const idempotencyKeys = params.filter((p) => p.in === 'header' && p.name === 'Idempotency-Key').length;
+  if (idempotencyKeys !== (route.method === 'POST' || route.method === 'PATCH' ? 1 : 0))
+    problems.push(`${idempotencyKeys} Idempotency-Key headers`);
   const responses = op.responses as Record<
     string,
     { headers?: Record<string, unknown>; content?: Record<string, { schema?: { $ref?: string } }> }
@@ -141,7 +145,11 @@ describe('OpenAPI document', () => {
     const op = broken.paths[patch.path]!.patch!;
     op.parameters = [];
     delete (op.responses as Record<string, unknown>)['415'];
-    expect(undeclared(broken, patch)).toEqual([`PATCH ${patch.path}: path parameter {id}`, `PATCH ${patch.path}: status 415`]);
+    expect(undeclared(broken, patch)).toEqual([
+      `PATCH ${patch.path}: path parameter {id}`,
+      `PATCH ${patch.path}: 0 Idempotency-Key headers`,
+      `PATCH ${patch.path}: status 415`,
+    ]);
   });
 
   it('refuses to build for a route whose path parameter is not described', () => {
@@ -149,10 +157,11 @@ describe('OpenAPI document', () => {
     expect(() => buildOpenApiDocument([{ ...login, path: '/api/Users/{userId}/Login' }])).toThrow('{userId}');
   });
 
-  it('is OpenAPI 3.1 with one operation per route and nothing more', () => {
+  it('is OpenAPI 3.1 with one operation per route, and the public leak report (issue 31), and nothing more', () => {
     expect(doc.openapi).toBe('3.1.0');
     const documented = Object.entries(doc.paths).flatMap(([path, ops]) => Object.keys(ops).map((m) => `${m.toUpperCase()} ${path}`));
-    expect(documented.sort()).toEqual(ROUTES.map((r) => `${r.method} ${r.path}`).sort());
+    expect(documented.sort()).toEqual([...ROUTES.map((r) => `${r.method} ${r.path}`), 'POST /secret-scanning/github'].sort());
+    expect(doc.paths['/secret-scanning/github']!.post!.security).toEqual([]);
   });
 
   it("states each route's scope and user requirement as the route table does", () => {

@@ -18,6 +18,22 @@ export async function internalCall<S extends z.ZodType>(
   responseSchema: S,
   body?: unknown,
 ): Promise<z.infer<S>> {
+  const { status, json } = await internalRequest(upstream, internalSecret, method, path, requestId, body);
+  if (status !== 200) throw upstreamError(upstream.name, new Error(`${path} answered ${status}`));
+  const parsed = responseSchema.safeParse(json);
+  if (!parsed.success) throw upstreamError(upstream.name, new Error(`${path} answered an unexpected body`));
+  return parsed.data;
+}
+
+/** The signed call itself, answering whatever status the service gave (a relayed request passes its 4xx on). */
+export async function internalRequest(
+  upstream: Upstream,
+  internalSecret: string,
+  method: 'GET' | 'POST',
+  path: string,
+  requestId: string,
+  body?: unknown,
+): Promise<{ status: number; json: unknown }> {
   const { context, signature } = signContext(internalSecret, upstream.name, method, path, { requestId, keyId: null, scopes: [] });
   const headers: Record<string, string> = { 'x-request-id': requestId, 'x-acs-context': context, 'x-acs-signature': signature };
   if (body !== undefined) headers['content-type'] = 'application/json';
@@ -28,8 +44,5 @@ export async function internalCall<S extends z.ZodType>(
     throw upstreamError(upstream.name, err);
   }
   const json: unknown = await response.body.json().catch(() => null);
-  if (response.statusCode !== 200) throw upstreamError(upstream.name, new Error(`${path} answered ${response.statusCode}`));
-  const parsed = responseSchema.safeParse(json);
-  if (!parsed.success) throw upstreamError(upstream.name, new Error(`${path} answered an unexpected body`));
-  return parsed.data;
+  return { status: response.statusCode, json };
 }

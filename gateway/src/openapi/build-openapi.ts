@@ -1,23 +1,27 @@
-import { z } from 'zod';
 import type { RouteSpec } from '../routing/route-table.js';
-import { ENDPOINTS, type Endpoint, type SuccessDoc } from '@acs/contracts';
+import {
+  ENDPOINTS,
+  IDEMPOTENCY_KEY_DESCRIPTION,
+  IDEMPOTENCY_KEY_HEADER,
+  idempotencyKeySchema,
+  isIdempotentWriteMethod,
+  type Endpoint,
+  type SuccessDoc,
+} from '@acs/contracts';
+import { jsonSchema } from './json-schema.js';
+import { leakReportPath } from './leak-report-doc.js';
 import { ERROR_SCHEMA, RESPONSE_HEADERS, errorResponses, successHeaders } from './responses.js';
 
 /** The contract of each operation (libs/contracts/src/endpoints), by operationId: shapes, statuses and text. */
 const CONTRACTS = new Map<string, Endpoint>(ENDPOINTS.map((endpoint) => [endpoint.operationId, endpoint]));
 
-function jsonSchema(schema: z.ZodType): Record<string, unknown> {
-  const { $schema: _drop, ...rest } = z.toJSONSchema(schema, { io: 'input', unrepresentable: 'any' }) as Record<string, unknown>;
-  return rest;
-}
-
 /** The `{name}` segments of a route's path, in order. */
 const pathParameterNames = (path: string): string[] => [...path.matchAll(/\{(\w+)\}/g)].map((m) => m[1]!);
 
-function successResponse(success: SuccessDoc): Record<string, unknown> {
+function successResponse(success: SuccessDoc, idempotent: boolean): Record<string, unknown> {
   return {
     description: success.description,
-    headers: successHeaders(success.headers),
+    headers: successHeaders(success.headers, idempotent),
     ...(success.schema
       ? {
           content: {
@@ -37,7 +41,11 @@ function parameters(route: RouteSpec, doc: Endpoint): Record<string, unknown>[] 
     return { in: 'path', name, required: true, ...described };
   });
   const query = (doc.query?.parameters ?? []).map((q) => ({ in: 'query', required: false, ...q }));
-  const headers = (doc.headers ?? []).map((h) => ({
+  // The gateway's Idempotency-Key, declared here once for every POST and PATCH (issue 31).
+  const declared = isIdempotentWriteMethod(route.method)
+    ? [...(doc.headers ?? []), { name: IDEMPOTENCY_KEY_HEADER, description: IDEMPOTENCY_KEY_DESCRIPTION, schema: idempotencyKeySchema }]
+    : (doc.headers ?? []);
+  const headers = declared.map((h) => ({
     in: 'header',
     name: h.name,
     required: false,
@@ -51,8 +59,9 @@ function operation(route: RouteSpec): Record<string, unknown> {
   const doc = CONTRACTS.get(route.operationId);
   if (!doc) throw new Error(`route ${route.method} ${route.path} has no OpenAPI description (${route.operationId})`);
   const needsUser = route.user.kind === 'user';
-  const responses: Record<string, unknown> = { [doc.success.status]: successResponse(doc.success) };
-  for (const success of doc.alsoSucceeds ?? []) responses[success.status] = successResponse(success);
+  const idempotent = isIdempotentWriteMethod(route.method);
+  const responses: Record<string, unknown> = { [doc.success.status]: successResponse(doc.success, idempotent) };
+  for (const success of doc.alsoSucceeds ?? []) responses[success.status] = successResponse(success, idempotent);
   Object.assign(responses, errorResponses(route, doc));
   const params = parameters(route, doc);
   return {
@@ -89,7 +98,7 @@ export function buildOpenApiDocument(routes: readonly RouteSpec[]): Record<strin
     },
     // Relative: the gateway that served this document (behind whatever host name the client used).
     servers: [{ url: '/', description: 'The gateway that serves this document' }],
-    paths,
+    paths: { ...paths, ...leakReportPath() },
     components: {
       schemas: { Error: ERROR_SCHEMA },
       headers: RESPONSE_HEADERS,

@@ -1,6 +1,6 @@
 import { SPEC_ERRORS } from '@acs/errors';
 import type { RouteSpec } from '../routing/route-table.js';
-import type { Endpoint } from '@acs/contracts';
+import { isIdempotentWriteMethod, type Endpoint } from '@acs/contracts';
 
 /** The one error shape (docs/architecture.md, decision 5). */
 export const ERROR_SCHEMA = {
@@ -44,6 +44,10 @@ export const RESPONSE_HEADERS = {
       '(only for a rate-limited key or an owner with a quota; quota items: "quota-day" and "quota-month", UTC calendar periods)',
     schema: { type: 'string' },
   },
+  'Idempotent-Replayed': {
+    description: 'true when this answer replays the first one for the same Idempotency-Key (absent otherwise)',
+    schema: { type: 'string', enum: ['true'] },
+  },
   RateLimit: {
     description:
       'The window with the least room, then the quota period with the least room: "1s";r=<remaining>;t=<seconds until the window ends>, ' +
@@ -80,8 +84,27 @@ function errorResponse(status: number, description: string, example?: ErrorExamp
 
 export function successHeaders(
   extra: Record<string, { description: string; schema: Record<string, unknown> }> = {},
+  idempotent = false,
 ): Record<string, unknown> {
-  return { ...REQUEST_ID_HEADER, ...RATE_LIMIT_HEADERS, ...extra };
+  return {
+    ...REQUEST_ID_HEADER,
+    ...RATE_LIMIT_HEADERS,
+    ...(idempotent ? { 'Idempotent-Replayed': headerRef('Idempotent-Replayed') } : {}),
+    ...extra,
+  };
+}
+
+/** The gateway's own answers to an Idempotency-Key (issue 31), joined to the operation's own 409 and 422. */
+const IDEMPOTENCY_ERRORS: Record<409 | 422, string> = {
+  409: 'A request with the same Idempotency-Key is still running (code idempotency_request_in_progress)',
+  422: 'The Idempotency-Key was already used with another request body (code idempotency_key_reused)',
+};
+
+function addIdempotencyErrors(descriptions: Record<number, string>): void {
+  for (const status of [409, 422] as const) {
+    const own = descriptions[status];
+    descriptions[status] = own ? `${own}; or: ${IDEMPOTENCY_ERRORS[status]}` : IDEMPOTENCY_ERRORS[status];
+  }
 }
 
 /**
@@ -119,6 +142,7 @@ export function errorResponses(route: RouteSpec, doc: Endpoint): Record<number, 
   Object.assign(descriptions, doc.errors ?? {});
   if (own429)
     descriptions[429] = `${own429}; or the API key's rate limit is reached (rate_limited) or its owner's plan quota spent (quota_exceeded)`;
+  if (isIdempotentWriteMethod(route.method)) addIdempotencyErrors(descriptions);
   const examples: Record<number, ErrorExample> = {
     401: { ...SPEC_ERRORS.missingApiKey, code: 'invalid_credentials' },
     403: { ...SPEC_ERRORS.insufficientScope, code: 'missing_scope' },
@@ -126,5 +150,12 @@ export function errorResponses(route: RouteSpec, doc: Endpoint): Record<number, 
   const responses: Record<number, Record<string, unknown>> = {};
   for (const [status, description] of Object.entries(descriptions))
     responses[Number(status)] = errorResponse(Number(status), description, examples[Number(status)]);
+  return responses;
+}
+
+/** The answers of an operation outside the route table (the leak report), from its own statuses. */
+export function ownErrorResponses(descriptions: Record<number, string>): Record<number, Record<string, unknown>> {
+  const responses: Record<number, Record<string, unknown>> = {};
+  for (const [status, description] of Object.entries(descriptions)) responses[Number(status)] = errorResponse(Number(status), description);
   return responses;
 }

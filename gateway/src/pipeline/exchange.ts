@@ -16,6 +16,8 @@ import type { GatewayMetrics } from '../metrics/gateway-metrics.js';
 import type { Upstreams } from '../proxy/upstreams.js';
 import type { RouteMatch } from '@acs/http';
 import type { SessionSeenReporter } from '../auth/session-seen.js';
+import type { IdempotencyStore } from '../idempotency/idempotency-store.js';
+import type { PendingAnswer } from '../idempotency/pending-answer.js';
 import type { RouteSpec } from '../routing/route-table.js';
 import type { RequestTrace } from '../tracing/request-trace.js';
 
@@ -34,6 +36,8 @@ export interface PipelineDeps {
   /** The client's address for the signed context (X-Forwarded-For from trusted proxies only). */
   clientAddress: ClientAddressResolver;
   maxBodyBytes: number;
+  /** Idempotency-Key records (issue 31): Redis, or the process's own map with the embedded cache. */
+  idempotency: IdempotencyStore;
   logger: Logger;
   metrics: GatewayMetrics;
 }
@@ -84,6 +88,8 @@ export interface ApiExchange {
   /** Set by authorizeRoute. */
   route: RouteSpec | null;
   context: Omit<InternalContext, 'expiresAt'> | null;
+  /** The Idempotency-Key lease this request holds and its answer to keep; null without the header (claimIdempotency). */
+  idempotency: PendingAnswer | null;
 }
 
 export function newExchange(
@@ -127,6 +133,7 @@ export function newExchange(
     cacheDown: false,
     route: null,
     context: null,
+    idempotency: null,
   };
 }
 

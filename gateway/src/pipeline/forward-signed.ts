@@ -18,6 +18,8 @@ export function forwardSigned(ex: ApiExchange, deps: PipelineDeps): Outcome {
   const upstream = deps.upstreams.get(route.upstream);
   if (!upstream) {
     deps.metrics.upstreamFailed(route.upstream, 503);
+    // A 503 is never kept: the Idempotency-Key is free for the retry.
+    ex.idempotency?.abandon();
     return answer(ex, notDeployed(route.upstream));
   }
   if (record.scopes.includes(SYSTEM_SCOPE)) {
@@ -42,6 +44,8 @@ export function forwardSigned(ex: ApiExchange, deps: PipelineDeps): Outcome {
       exchange: ex,
       deps,
       finish: finishForwarded,
+      body: ex.idempotency?.body,
+      tap: ex.idempotency,
     },
   );
   return 'forwarded';

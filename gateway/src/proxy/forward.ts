@@ -6,6 +6,7 @@ import type { GatewayMetrics } from '../metrics/gateway-metrics.js';
 import { sendError } from '../respond.js';
 import { isBodyTooLarge, limitStreamedBody } from './body-limit.js';
 import { upstreamError } from './upstream-errors.js';
+import type { AnswerTap } from '../idempotency/pending-answer.js';
 import type { Upstream } from './upstreams.js';
 
 /**
@@ -43,6 +44,10 @@ export interface ForwardContext<E = unknown, D = unknown> {
   exchange: E;
   deps: D;
   finish(exchange: E, deps: D, status: number): void;
+  /** The body when the gateway has read it already (an Idempotency-Key request); else the request streams. */
+  body?: Buffer | undefined;
+  /** Watches the answer as it streams (the Idempotency-Key answer to keep); null for every other request. */
+  tap?: AnswerTap | null;
 }
 
 /**
@@ -91,10 +96,12 @@ class ProxyExchange implements Dispatcher.DispatchHandler {
     }
     out['x-request-id'] = this.context.requestId;
     this.statusCode = statusCode;
+    this.context.tap?.start(statusCode, out);
     this.res.writeHead(statusCode, out);
   }
 
   onResponseData(controller: Dispatcher.DispatchController, chunk: Buffer): void {
+    this.context.tap?.data(chunk);
     if (!this.res.write(chunk)) {
       controller.pause();
       this.res.once('drain', () => controller.resume());
@@ -104,11 +111,13 @@ class ProxyExchange implements Dispatcher.DispatchHandler {
   onResponseEnd(): void {
     this.res.off('close', this.onClientClose);
     this.res.end();
+    this.context.tap?.end();
     this.record(this.statusCode);
   }
 
   onResponseError(_controller: Dispatcher.DispatchController, err: Error): void {
     this.res.off('close', this.onClientClose);
+    this.context.tap?.abandon();
     if (this.clientGone) {
       this.record(CLIENT_CLOSED_REQUEST);
       return; // nobody is left to answer
@@ -154,6 +163,7 @@ export function forward<E, D>(
   // forwarded: the service would do work nobody receives, and the answer, never drained, would hold
   // the pooled connection until the service closed it.
   if (res.destroyed) {
+    context.tap?.abandon();
     context.finish(context.exchange, context.deps, CLIENT_CLOSED_REQUEST);
     return;
   }
@@ -163,12 +173,14 @@ export function forward<E, D>(
     const value = req.headers[name];
     if (typeof value === 'string') headers[name] = value;
   }
+  const { body } = context;
+  if (body !== undefined) headers['content-length'] = String(body.length);
   upstream.pool.dispatch(
     {
       path: url,
       method: req.method as Dispatcher.HttpMethod,
       headers,
-      body: requestBody(req, headers['content-length'], context.maxBodyBytes),
+      body: body !== undefined ? body : requestBody(req, headers['content-length'], context.maxBodyBytes),
     },
     new ProxyExchange(res, upstream, context as ForwardContext),
   );

@@ -47,6 +47,14 @@ export const apiKeyViewSchema = z.object({
   createdAt: z.string().describe('ISO 8601 UTC'),
   lastUsedAt: z.string().nullable().describe('ISO 8601 UTC; recorded in batches, up to about 10 s behind'),
   revokedAt: z.string().nullable(),
+  revokedReason: z
+    .enum(['exposed'])
+    .nullable()
+    .describe("why the key was revoked when nobody chose to: 'exposed' (a leak report named its secret); null otherwise"),
+  exposedAt: z
+    .string()
+    .nullable()
+    .describe('ISO 8601 UTC; when a leak report first named its secret (the key was revoked then); null: never'),
   rateLimits: rateLimitsSchema.nullable().describe("the key's own rate limits; null: the deployment's default applies"),
   expiresAt: z.string().nullable().describe('ISO 8601 UTC; from then on the key answers 401; null: no expiry'),
   graceEndsAt: z
@@ -58,7 +66,7 @@ export const apiKeyViewSchema = z.object({
 export const apiKeyListResponseSchema = z.object({ items: z.array(apiKeyViewSchema) });
 
 export const apiKeyCreatedResponseSchema = apiKeyViewSchema
-  .omit({ lastUsedAt: true, revokedAt: true, graceEndsAt: true })
+  .omit({ lastUsedAt: true, revokedAt: true, graceEndsAt: true, revokedReason: true, exposedAt: true })
   .extend({ secret: z.string().describe('the API secret; returned only now, never again') });
 
 export const API_KEY_ROLL_MAX_GRACE_SECONDS = 604_800;

@@ -22,3 +22,5 @@ export * from './endpoints/index.js';
 export * from './passwords.js';
 export * from './email-verification.js';
 export * from './two-factor.js';
+export * from './idempotency.js';
+export * from './secret-scanning.js';

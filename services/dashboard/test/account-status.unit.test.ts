@@ -34,6 +34,8 @@ const key = (revokedAt: string | null): ApiKeyView => ({
   createdAt: '2026-11-01T00:00:00Z',
   lastUsedAt: null,
   revokedAt,
+  revokedReason: null,
+  exposedAt: null,
   rateLimits: null,
   expiresAt: null,
   graceEndsAt: null,

@@ -2,6 +2,7 @@ import { describe, expect, it } from '@jest/globals';
 import type { ApiKeyView } from '@acs/contracts';
 import {
   canRoll,
+  exposureNotice,
   defaultExpiryChoice,
   expiryChoices,
   expiryField,
@@ -22,6 +23,8 @@ const key = (overrides: Partial<ApiKeyView> = {}): ApiKeyView => ({
   createdAt: '2026-05-01T00:00:00Z',
   lastUsedAt: null,
   revokedAt: null,
+  revokedReason: null,
+  exposedAt: null,
   rateLimits: null,
   expiresAt: null,
   graceEndsAt: null,
@@ -43,6 +46,15 @@ describe('key cards: expiry and roll', () => {
     expect(canRoll(expired, NOW)).toBe(false);
     expect(canRoll(key({ revokedAt: '2026-05-02T00:00:00Z' }), NOW)).toBe(false);
     expect(canRoll(key(), NOW)).toBe(true);
+  });
+
+  it('marks an exposed key as exposed (not merely revoked) and says why, once per list', () => {
+    const exposed = key({ name: 'leaky', revokedAt: '2026-05-09T10:00:00Z', revokedReason: 'exposed', exposedAt: '2026-05-09T10:00:00Z' });
+    expect(keyStatus(exposed, NOW).value).toBe('<span class="exposed">exposed 2026-05-09 10:00 UTC: revoked</span>');
+    expect(canRoll(exposed, NOW)).toBe(false);
+    expect(exposureNotice([key(), exposed]).value).toContain('The key “leaky” was revoked because its secret was found exposed');
+    expect(exposureNotice([exposed, { ...exposed, id: 'k2' }]).value).toContain('2 keys were revoked');
+    expect(exposureNotice([key(), key({ revokedAt: '2026-05-09T10:00:00Z' })]).value).toBe('');
   });
 
   it("shows until when a rolled key's old secret works", () => {

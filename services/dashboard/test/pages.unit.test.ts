@@ -163,6 +163,8 @@ describe('the keys page', () => {
     createdAt: '2025-01-01T00:00:00Z',
     lastUsedAt: null,
     revokedAt: null,
+    revokedReason: null,
+    exposedAt: null,
     rateLimits: null,
     expiresAt: null,
     graceEndsAt: null,

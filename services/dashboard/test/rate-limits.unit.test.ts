@@ -14,6 +14,8 @@ const key = (overrides: Partial<ApiKeyView> = {}): ApiKeyView => ({
   createdAt: '2026-05-01T00:00:00Z',
   lastUsedAt: null,
   revokedAt: null,
+  revokedReason: null,
+  exposedAt: null,
   rateLimits: null,
   expiresAt: null,
   graceEndsAt: null,

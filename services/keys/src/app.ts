@@ -8,6 +8,8 @@ import type { KeysDeps } from './domain/deps.js';
 import { internalRoutes } from './routes/internal-routes.js';
 import { apiKeyRoutes } from './routes/api-key-routes.js';
 import { usageRoutes } from './routes/usage-routes.js';
+import { leakReportRoutes } from './routes/leak-report-routes.js';
+import type { ScannerKeys } from './domain/scanner-signature.js';
 
 export interface KeysAppOptions {
   deps: KeysDeps;
@@ -24,6 +26,8 @@ export interface KeysAppOptions {
   /** REQUIRE_VERIFIED_EMAIL_FOR_KEYS: users create keys only once their e-mail address is verified. */
   requireVerifiedEmail?: boolean;
   metrics: Registry;
+  /** SECRET_SCANNING_PUBLIC_KEYS: the scanners whose signed leak reports revoke keys; none: reports are off. */
+  scannerKeys?: ScannerKeys;
 }
 
 export function buildKeysApp({
@@ -36,6 +40,7 @@ export function buildKeysApp({
   usageRetentionDays = 90,
   requireVerifiedEmail = false,
   metrics,
+  scannerKeys = new Map(),
 }: KeysAppOptions): Koa<AppState> {
   return createHttpApp({
     readiness: {
@@ -47,6 +52,7 @@ export function buildKeysApp({
     internalSecret,
     routers: [
       internalRoutes(deps),
+      leakReportRoutes(deps, scannerKeys),
       apiKeyRoutes(deps, { keysPerUser, rateLimitCeiling, maxLifetimeDays, requireVerifiedEmail }),
       usageRoutes(deps, usageRetentionDays),
     ],

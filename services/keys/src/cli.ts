@@ -16,6 +16,7 @@ import { parseExpiresIn } from './domain/expiry-rules.js';
 import { changeApiKey, findKey, listKeys, revokeApiKey, rollKey } from './domain/operator-keys.js';
 import { parseOperatorScopes } from './domain/scope-rules.js';
 import { keysConfigSchema } from './config.js';
+import { reportLeakedSecrets } from './domain/report-leak.js';
 import { KEYS_MIGRATIONS_DIR } from './service.js';
 import { ownerEmails, ownerLabel } from './owner-emails.js';
 
@@ -40,6 +41,11 @@ Commands:
         (default 1d, at most 7d; 0s stops it at once, for a leaked secret).
   revoke <id|key>
         Revoke a key; it stops working on the next request. The record is kept.
+  report-leak <secret|-> [--url URL]
+        A secret was found where it must not be: every key whose current or replaced secret it is
+        is revoked (reason exposed), with an api_key.exposed event and an audit entry; every gateway
+        refuses it on its next request. "-" reads the secret from stdin (keeps it out of the shell
+        history). --url: where it was found, for the owner. A secret of no key changes nothing.
 
 Scopes: auth:login auth:register register:device read:devices write:devices system:full-access
 
@@ -54,7 +60,7 @@ function printKey(k: ApiKey, emails: ReadonlyMap<number, string> = new Map()): v
   const owner = ownerLabel(k.ownerUserId, emails);
   const expired = k.expiresAt !== null && k.expiresAt.getTime() <= Date.now();
   const state = k.revokedAt
-    ? `revoked ${k.revokedAt.toISOString()}`
+    ? `revoked ${k.revokedAt.toISOString()}${k.revokedReason === 'exposed' ? ' (exposed: its secret leaked)' : ''}`
     : expired
       ? `expired ${k.expiresAt!.toISOString()}`
       : k.expiresAt
@@ -104,6 +110,31 @@ async function emailsOf(store: CliStore<unknown>, keys: readonly ApiKey[]): Prom
   }
 }
 
+/** The secret report-leak names: the operand, or stdin for "-". */
+async function leakedSecret(operand: string | undefined): Promise<string> {
+  if (!operand) throw new UsageError('report-leak needs the leaked secret (or "-" to read it from stdin)');
+  if (operand !== '-') return operand;
+  const chunks: Buffer[] = [];
+  for await (const chunk of process.stdin) chunks.push(chunk as Buffer);
+  const secret = Buffer.concat(chunks).toString('utf8').trim();
+  if (!secret) throw new UsageError('report-leak: stdin held no secret');
+  return secret;
+}
+
+/** report-leak: revokes the keys the secret belongs to and says which. */
+async function reportLeak(deps: KeysDeps, secret: string, url: string | undefined): Promise<void> {
+  const [outcome] = await reportLeakedSecrets(deps, [{ secret, source: 'operator', url: url ?? null }]);
+  if (outcome!.keyIds.length === 0) {
+    console.log('No key has this secret (current or replaced): nothing changed.');
+    return;
+  }
+  for (const keyId of outcome!.keyIds) {
+    const state = outcome!.exposedNow.includes(keyId) ? 'revoked now (exposed)' : 'already reported exposed';
+    console.log(`${keyId}: ${state}`);
+    printKey(await findKey(deps, keyId));
+  }
+}
+
 function keyIdOf(deps: KeysDeps, target: string | undefined): Promise<string> {
   if (!target) throw new UsageError('Name the key: its id or the key itself');
   return findKey(deps, target).then((found) => found.id);
@@ -111,7 +142,7 @@ function keyIdOf(deps: KeysDeps, target: string | undefined): Promise<string> {
 
 runCli({
   help: HELP,
-  commands: ['create', 'list', 'set-scopes', 'set-limits', 'roll', 'revoke'],
+  commands: ['create', 'list', 'set-scopes', 'set-limits', 'roll', 'revoke', 'report-leak'],
   options: {
     scopes: { type: 'string' },
     name: { type: 'string' },
@@ -121,6 +152,7 @@ runCli({
     clear: { type: 'boolean' },
     'expires-in': { type: 'string' },
     grace: { type: 'string' },
+    url: { type: 'string' },
   },
   async run({ command, operands: [target], values }) {
     const environment = (values.env ?? 'live') as KeyEnvironment;
@@ -132,6 +164,7 @@ runCli({
     if ((command === 'create' || command === 'set-scopes') && !scopes) throw new UsageError(`${command} needs --scopes "<scope> <scope>"`);
     const rateLimits = command === 'set-limits' ? rateLimitsOption(values.limits, values.clear) : undefined;
     const expiresInSeconds = values['expires-in'] === undefined ? undefined : secondsOption('expires-in', values['expires-in'], false);
+    const leaked = command === 'report-leak' ? await leakedSecret(target) : undefined;
     const graceSeconds = values.grace === undefined ? API_KEY_ROLL_DEFAULT_GRACE_SECONDS : secondsOption('grace', values.grace, true);
     if (graceSeconds > API_KEY_ROLL_MAX_GRACE_SECONDS) throw new UsageError(`--grace: at most ${API_KEY_ROLL_MAX_GRACE_SECONDS / 86_400}d`);
 
@@ -184,12 +217,14 @@ runCli({
         printKey(await changeApiKey(deps, await keyIdOf(deps, target), { scopes: scopes! }));
       } else if (command === 'set-limits') {
         printKey(await changeApiKey(deps, await keyIdOf(deps, target), { rateLimits: rateLimits! }));
+      } else if (command === 'report-leak') {
+        await reportLeak(deps, leaked!, values.url);
       } else {
         printKey(await revokeApiKey(deps, await keyIdOf(deps, target)));
       }
       // The write-through went to this process's own memory: a gateway caching the key elsewhere
       // (Redis, or the in-process cache of an `npm start` on PostgreSQL) still has the old record.
-      if (store.cacheNotShared && (command === 'set-scopes' || command === 'set-limits' || command === 'roll' || command === 'revoke'))
+      if (store.cacheNotShared && ['set-scopes', 'set-limits', 'roll', 'revoke', 'report-leak'].includes(command))
         console.error(NOT_WRITTEN_THROUGH);
     } finally {
       await store.close();

@@ -27,6 +27,12 @@ export const keysConfigSchema = z
     USAGE_RETENTION_DAYS: z.coerce.number().int().min(1).max(3650).default(90),
     /** Users create keys only once their e-mail address is verified (403 email_unverified before); operators' CLI keys are not bound by it. */
     REQUIRE_VERIFIED_EMAIL_FOR_KEYS: booleanFlag(false),
+    /**
+     * The public keys of the secret scanners whose signed leak reports revoke keys (issue 31): JSON, a list of
+     * {key_identifier, key (PEM)} or GitHub's {public_keys: [...]}; or a file holding it. Unset: reports are off (404).
+     */
+    SECRET_SCANNING_PUBLIC_KEYS: z.string().optional(),
+    SECRET_SCANNING_PUBLIC_KEYS_FILE: z.string().optional(),
     SEED_API_KEY: z.string().optional(),
     SEED_API_SECRET: z.string().min(32, 'expected at least 32 characters').optional(),
     SEED_API_SCOPES: z.string().default('system:full-access'),

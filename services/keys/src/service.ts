@@ -13,6 +13,7 @@ import { buildKeysApp } from './app.js';
 import type { KeysDeps } from './domain/deps.js';
 import { startUsagePurge } from './domain/usage-purge.js';
 import { startExpirySweep } from './domain/expiry-sweep.js';
+import { loadScannerKeys } from './domain/scanner-signature.js';
 import { applySeedKey } from './domain/operator-keys.js';
 import { KEYS_AUDIT, KEYS_AUDIT_OUTBOX } from './events/keys-audit.js';
 import { KEYS_OUTBOX, KEYS_OUTBOX_GAUGES, toApiKeyEnvelope } from './events/keys-outbox.js';
@@ -48,6 +49,7 @@ export async function openKeysDeps(
 export async function startKeysService(config: KeysConfig, logger: Logger, cache: Cache, bus: Bus): Promise<KeysService> {
   // Checked before anything is opened: a bad seed must not leave a database pool behind.
   if (config.SEED_API_KEY && !config.SEED_API_SECRET) throw new Error('SEED_API_SECRET is required when SEED_API_KEY is set');
+  const scannerKeys = loadScannerKeys(config.SECRET_SCANNING_PUBLIC_KEYS, config.SECRET_SCANNING_PUBLIC_KEYS_FILE);
   // A failed start (bad seed, port taken) closes what it opened: no pool stays behind.
   return startWithCloseStack(logger, async (stack) => {
     const opened = await openKeysDeps(config, logger, cache);
@@ -98,6 +100,7 @@ export async function startKeysService(config: KeysConfig, logger: Logger, cache
       usageRetentionDays: config.USAGE_RETENTION_DAYS,
       requireVerifiedEmail: config.REQUIRE_VERIFIED_EMAIL_FOR_KEYS,
       metrics,
+      scannerKeys,
     });
     const server = await listen(app.callback(), config.PORT, config.HOST);
     stack.defer('the HTTP server', () => server.close());

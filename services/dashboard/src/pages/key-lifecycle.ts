@@ -129,8 +129,9 @@ export function expiryField(
 
 const isExpired = (key: ApiKeyView, now: number): boolean => key.expiresAt !== null && Date.parse(key.expiresAt) <= now;
 
-/** "active", "expired …" or "revoked …": what the key does on its next request. */
+/** "active", "expired …", "revoked …" or, loudest, "exposed …": what the key does on its next request. */
 export function keyStatus(key: ApiKeyView, now = Date.now()): SafeHtml {
+  if (key.exposedAt) return html`<span class="exposed">exposed ${formatTime(key.exposedAt)}: revoked</span>`;
   if (key.revokedAt) return html`revoked ${formatTime(key.revokedAt)}`;
   if (isExpired(key, now)) return html`<span class="expired">expired ${formatTime(key.expiresAt)}</span>`;
   return html`active`;
@@ -152,3 +153,14 @@ export function lifecycleFacts(key: ApiKeyView, now = Date.now()): SafeHtml {
 }
 
 export const canRoll = (key: ApiKeyView, now = Date.now()): boolean => !key.revokedAt && !isExpired(key, now);
+
+/**
+ * Why an exposed key stopped (issue 31): a leak report named its secret. Said on the key's page and above the
+ * list, so the owner replaces it in their application and removes the secret from where it was published.
+ */
+export function exposureNotice(keys: readonly ApiKeyView[]): SafeHtml {
+  const exposed = keys.filter((key) => key.exposedAt !== null);
+  if (exposed.length === 0) return html``;
+  const which = exposed.length === 1 ? html`The key “${exposed[0]!.name}” was` : html`${exposed.length} keys were`;
+  return html`<p class="exposed-notice" role="alert"><strong>${which} revoked because its secret was found exposed</strong> (a secret-scanning report, or our operators, found it published). Create a new key for the application that used it, and remove the old secret from wherever it was published.</p>`;
+}

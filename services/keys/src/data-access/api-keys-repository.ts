@@ -13,7 +13,7 @@ const COLUMNS = [
   'id, key, secret_hash AS "secretHash", name, scopes, owner_user_id AS "ownerUserId", environment',
   'created_at AS "createdAt", updated_at AS "updatedAt", last_used_at AS "lastUsedAt", revoked_at AS "revokedAt", version',
   'rate_limits AS "rateLimits", expires_at AS "expiresAt", previous_secret_hash AS "previousSecretHash"',
-  'previous_secret_ends_at AS "previousSecretEndsAt"',
+  'previous_secret_ends_at AS "previousSecretEndsAt", revoked_reason AS "revokedReason", exposed_at AS "exposedAt"',
 ].join(', ');
 
 function fromRow(row: ApiKeyRow): ApiKey {
@@ -195,4 +195,35 @@ export async function recordKeyUsage(db: Queryable, usage: readonly { keyId: str
     [JSON.stringify(usage)],
   );
   return rowCount;
+}
+
+/** The keys whose current or replaced secret has one of these hashes (a leak report names secrets, not keys). */
+export async function findKeyIdsBySecretHashes(db: Queryable, hashes: readonly string[]): Promise<{ id: string; hash: string }[]> {
+  const { rows } = await db.query<{ id: string; hash: string }>(
+    `SELECT id, secret_hash AS hash FROM api_keys WHERE secret_hash = ANY($1::text[])
+     UNION SELECT id, previous_secret_hash AS hash FROM api_keys WHERE previous_secret_hash = ANY($1::text[])`,
+    [hashes],
+  );
+  return rows;
+}
+
+/**
+ * A key whose secret leaked: revoked now (reason `exposed`, unless it was revoked before, whose time and reason
+ * stay), exposed_at set once, and a replaced secret in its grace period stops too. The version moves on, so the
+ * write-through replaces every gateway's record.
+ */
+export async function markKeyExposed(db: Queryable, id: string): Promise<ApiKey | null> {
+  const { rows } = await db.query<ApiKeyRow>(
+    `UPDATE api_keys SET
+       revoked_reason = CASE WHEN revoked_at IS NULL THEN 'exposed' ELSE revoked_reason END,
+       revoked_at = COALESCE(revoked_at, now()),
+       exposed_at = COALESCE(exposed_at, now()),
+       previous_secret_hash = NULL,
+       previous_secret_ends_at = NULL,
+       updated_at = now(),
+       version = version + 1
+     WHERE id = $1 RETURNING ${COLUMNS}`,
+    [id],
+  );
+  return rows[0] ? fromRow(rows[0]) : null;
 }

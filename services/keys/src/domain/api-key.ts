@@ -22,6 +22,10 @@ export interface ApiKey {
   /** After a roll: the replaced secret's hash, accepted until previousSecretEndsAt; null outside a grace period. */
   previousSecretHash: string | null;
   previousSecretEndsAt: Date | null;
+  /** Why the key was revoked when nobody chose to: 'exposed' (a leak report named its secret); null otherwise. */
+  revokedReason: 'exposed' | null;
+  /** When a leak report (or an operator's report-leak) first named its secret; null: never. */
+  exposedAt: Date | null;
 }
 
 export function toCacheRecord(apiKey: ApiKey): ApiKeyCacheRecord {

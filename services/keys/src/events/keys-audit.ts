@@ -16,10 +16,23 @@ export type KeyAuditAction =
   | 'api_key.rolled'
   | 'api_key.revoked'
   | 'api_key.seeded'
-  | 'api_key.expired';
+  | 'api_key.expired'
+  /** A leak report named the key's secret: revoked with reason exposed (issue 31). */
+  | 'api_key.exposed';
 
 /** What the trail shows of a key: its settings and lifecycle, never its secret, a hash or the key value (the id names it). */
-const KEY_VIEW = ['name', 'scopes', 'environment', 'ownerUserId', 'rateLimits', 'expiresAt', 'revokedAt', 'previousSecretEndsAt'] as const;
+const KEY_VIEW = [
+  'name',
+  'scopes',
+  'environment',
+  'ownerUserId',
+  'rateLimits',
+  'expiresAt',
+  'revokedAt',
+  'previousSecretEndsAt',
+  'revokedReason',
+  'exposedAt',
+] as const;
 const keyView = (apiKey: ApiKey) => auditView(apiKey, KEY_VIEW);
 
 /**

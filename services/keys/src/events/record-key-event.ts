@@ -1,5 +1,11 @@
 import { randomUUID } from 'node:crypto';
-import { API_KEY_EVENT_TYPES, API_KEY_ROUTING_KEYS, apiKeyEventPayloadSchema, type ApiKeyEventKind } from '@acs/contracts';
+import {
+  API_KEY_EVENT_TYPES,
+  API_KEY_ROUTING_KEYS,
+  apiKeyEventPayloadSchema,
+  type ApiKeyEventKind,
+  type ApiKeyEventPayload,
+} from '@acs/contracts';
 import type { Queryable } from '@acs/db';
 import { currentTraceCarrier, insertOutboxEvent } from '@acs/outbox';
 import type { ApiKey } from '../domain/api-key.js';
@@ -21,7 +27,7 @@ export async function recordKeyEvent(
   tx: Queryable,
   kind: ApiKeyEventKind,
   apiKey: ApiKey,
-  extra: { eventId?: string; daysAhead?: ExpiryDaysAhead } = {},
+  extra: { eventId?: string; daysAhead?: ExpiryDaysAhead } & Pick<ApiKeyEventPayload, 'exposure'> = {},
 ): Promise<string> {
   const eventId = extra.eventId ?? randomUUID();
   const occurredAt = new Date();
@@ -35,6 +41,7 @@ export async function recordKeyEvent(
     expiresAt: apiKey.expiresAt?.toISOString() ?? null,
     ...(kind === 'rolled' ? { previousSecretEndsAt: apiKey.previousSecretEndsAt?.toISOString() ?? null } : {}),
     ...(extra.daysAhead ? { daysAhead: extra.daysAhead } : {}),
+    ...(extra.exposure ? { exposure: extra.exposure } : {}),
     occurredAt: occurredAt.toISOString(),
   });
   await insertOutboxEvent(tx, KEYS_OUTBOX, {

@@ -24,6 +24,8 @@ function toView(apiKey: ApiKey): ApiKeyView {
     createdAt: apiKey.createdAt.toISOString(),
     lastUsedAt: apiKey.lastUsedAt?.toISOString() ?? null,
     revokedAt: apiKey.revokedAt?.toISOString() ?? null,
+    revokedReason: apiKey.revokedReason,
+    exposedAt: apiKey.exposedAt?.toISOString() ?? null,
     rateLimits: apiKey.rateLimits,
     expiresAt: apiKey.expiresAt?.toISOString() ?? null,
     // Only while the replaced secret still works: afterwards it is history, not state.
@@ -58,7 +60,7 @@ export function apiKeyRoutes(deps: KeysDeps, rules: UserKeyRules): Router<AppSta
     // The gateway marks an unverified address from the user's authorization record (identity writes it).
     if (rules.requireVerifiedEmail && ctx.state.caller?.emailUnverified === true) throw emailUnverified();
     const { apiKey, secret } = await createUserKey(forRequest(deps, ctx), caller.userId, body, rules);
-    const { lastUsedAt: _l, revokedAt: _r, graceEndsAt: _g, ...view } = toView(apiKey);
+    const { lastUsedAt: _l, revokedAt: _r, graceEndsAt: _g, revokedReason: _rr, exposedAt: _e, ...view } = toView(apiKey);
     const created: ApiKeyCreatedResponseBody = { ...view, secret };
     ctx.status = 201;
     ctx.set('Cache-Control', 'no-store');

@@ -1,7 +1,7 @@
 import type { ApiKeyView } from '@acs/contracts';
 import { SUBSCRIPTION_NEEDED } from '../../gateway-client/user-messages.js';
 import { html, type SafeHtml } from '../html.js';
-import { expiryText, keyStatus } from '../key-lifecycle.js';
+import { expiryText, exposureNotice, keyStatus } from '../key-lifecycle.js';
 import { formatTime } from '../labels.js';
 import { layout, type Chrome } from '../layout.js';
 import { secretPanels, type CreatedKey, type RolledKey } from './secret-panels.js';
@@ -50,7 +50,7 @@ function keyLists(keys: ApiKeyView[]): SafeHtml {
     revoked.length === 0
       ? ''
       : html`<details class="revoked-keys"><summary><h2>Revoked keys (${revoked.length})</h2></summary>${keyTable(revoked, 'Your revoked keys')}</details>`;
-  return html`<section aria-labelledby="active-keys"><h2 id="active-keys">Active keys (${live.length})</h2>${current}</section>${folded}
+  return html`${exposureNotice(keys)}<section aria-labelledby="active-keys"><h2 id="active-keys">Active keys (${live.length})</h2>${current}</section>${folded}
 <p class="hint">Changes to scopes and limits, revocation and expiry apply to a key's very next request. Last use is recorded within about 10 seconds.</p>`;
 }
 

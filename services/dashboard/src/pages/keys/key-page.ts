@@ -1,6 +1,6 @@
 import type { ApiKeyOperationUsageResponseBody, ApiKeyUsageResponseBody, ApiKeyView } from '@acs/contracts';
 import { html, type SafeHtml } from '../html.js';
-import { canRoll, keyStatus, lifecycleFacts } from '../key-lifecycle.js';
+import { canRoll, exposureNotice, keyStatus, lifecycleFacts } from '../key-lifecycle.js';
 import { formatTime } from '../labels.js';
 import { layout, type Chrome } from '../layout.js';
 import { describeRateLimits } from '../rate-limits.js';
@@ -52,6 +52,7 @@ export function keyPage(chrome: Chrome, data: KeyPageData): SafeHtml {
     chrome,
     html`${secretPanels(data.created, data.rolled, data.publicGatewayUrl)}
 <p><a href="/keys">← All keys</a></p>
+${exposureNotice([key])}
 <dl class="facts">
   <dt>Key id</dt><dd><code>${key.key}</code></dd>
   <dt>Status</dt><dd>${keyStatus(key)}</dd>
