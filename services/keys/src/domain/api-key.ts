@@ -22,6 +22,8 @@ export interface ApiKey {
   /** After a roll: the replaced secret's hash, accepted until previousSecretEndsAt; null outside a grace period. */
   previousSecretHash: string | null;
   previousSecretEndsAt: Date | null;
+  /** CIDR ranges the key may be used from (issue 31.3); null: any address. */
+  ipAllowList: string[] | null;
 }
 
 export function toCacheRecord(apiKey: ApiKey): ApiKeyCacheRecord {
@@ -39,5 +41,7 @@ export function toCacheRecord(apiKey: ApiKey): ApiKeyCacheRecord {
     ...(apiKey.previousSecretHash && apiKey.previousSecretEndsAt && apiKey.previousSecretEndsAt.getTime() > Date.now()
       ? { previousSecretHash: apiKey.previousSecretHash, previousSecretEndsAtMs: apiKey.previousSecretEndsAt.getTime() }
       : {}),
+    // Only when set: a key without a list costs the gateway nothing.
+    ...(apiKey.ipAllowList ? { ipAllowList: apiKey.ipAllowList } : {}),
   };
 }

@@ -38,6 +38,7 @@ export async function createApiKey(deps: KeysDeps, input: CreateKeyInput): Promi
       environment: input.environment,
       rateLimits: input.rateLimits ?? null,
       expiresAt: input.expiresAt ?? null,
+      ipAllowList: input.ipAllowList ?? null,
     });
     await recordKeyLifecycle(tx, deps, 'created', null, created);
     return created;

@@ -12,7 +12,17 @@ export const KEYS_AUDIT_OUTBOX = defineOutboxTable('audit_outbox', 0x6b616f62);
 export type KeyAuditAction = 'api_key.created' | 'api_key.changed' | 'api_key.rolled' | 'api_key.revoked' | 'api_key.seeded';
 
 /** What the trail shows of a key: its settings and lifecycle, never its secret, a hash or the key value (the id names it). */
-const KEY_VIEW = ['name', 'scopes', 'environment', 'ownerUserId', 'rateLimits', 'expiresAt', 'revokedAt', 'previousSecretEndsAt'] as const;
+const KEY_VIEW = [
+  'name',
+  'scopes',
+  'environment',
+  'ownerUserId',
+  'rateLimits',
+  'expiresAt',
+  'revokedAt',
+  'previousSecretEndsAt',
+  'ipAllowList',
+] as const;
 const keyView = (apiKey: ApiKey) => auditView(apiKey, KEY_VIEW);
 
 /**

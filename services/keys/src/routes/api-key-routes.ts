@@ -25,6 +25,7 @@ function toView(apiKey: ApiKey): ApiKeyView {
     lastUsedAt: apiKey.lastUsedAt?.toISOString() ?? null,
     revokedAt: apiKey.revokedAt?.toISOString() ?? null,
     rateLimits: apiKey.rateLimits,
+    ipAllowList: apiKey.ipAllowList,
     expiresAt: apiKey.expiresAt?.toISOString() ?? null,
     // Only while the replaced secret still works: afterwards it is history, not state.
     graceEndsAt:

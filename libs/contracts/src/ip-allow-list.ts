@@ -1,0 +1,153 @@
+import { isIPv4, isIPv6 } from 'node:net';
+import { z } from 'zod';
+
+/*
+ * Per-key IP allow-lists (issue 31.3): IPv4 and IPv6 CIDR ranges (a bare address is one host). The gateway
+ * compiles a key's list once per cached record and matches the client address with integer compares:
+ * node:net's BlockList.check parses its argument into a new SocketAddress on every call (~8 µs measured), over
+ * the per-request budget (docs/performance.md).
+ */
+
+export const IP_ALLOW_LIST_MAX_ENTRIES = 100;
+
+/** One range: the network in 32-bit words (1 for IPv4, 4 for IPv6) and the prefix length. */
+interface Range {
+  v4: boolean;
+  words: Uint32Array;
+  prefix: number;
+}
+
+/** `a.b.c.d` as an unsigned 32-bit number; -1 if it is not one (strict: no leading zeros, 0..255). */
+function ipv4Word(text: string, from = 0, to = text.length): number {
+  let word = 0;
+  let part = -1;
+  let digits = 0;
+  let dots = 0;
+  for (let i = from; i <= to; i++) {
+    const code = i === to ? 46 : text.charCodeAt(i);
+    if (code === 46) {
+      if (digits === 0 || part > 255) return -1;
+      word = word * 256 + part;
+      if (i < to && ++dots > 3) return -1;
+      part = -1;
+      digits = 0;
+    } else if (code >= 48 && code <= 57) {
+      if (digits > 0 && part === 0) return -1; // a leading zero (octal in some parsers)
+      part = (part < 0 ? 0 : part) * 10 + (code - 48);
+      digits++;
+    } else return -1;
+  }
+  return dots === 3 ? word : -1;
+}
+
+/** An IPv6 address (with `::` and an IPv4 tail) as 4 words; null if it is not one. */
+function ipv6Words(text: string): Uint32Array | null {
+  if (!isIPv6(text) || text.includes('%')) return null;
+  const groups: number[] = [];
+  const double = text.indexOf('::');
+  const parse = (part: string): number[] | null => {
+    if (part === '') return [];
+    const out: number[] = [];
+    for (const group of part.split(':')) {
+      if (group.includes('.')) {
+        const v4 = ipv4Word(group);
+        if (v4 < 0) return null;
+        out.push(v4 >>> 16, v4 & 0xffff);
+      } else out.push(Number.parseInt(group, 16));
+    }
+    return out;
+  };
+  const head = parse(double < 0 ? text : text.slice(0, double));
+  const tail = double < 0 ? [] : parse(text.slice(double + 2));
+  if (head === null || tail === null) return null;
+  groups.push(...head, ...new Array<number>(8 - head.length - tail.length).fill(0), ...tail);
+  const words = new Uint32Array(4);
+  for (let i = 0; i < 4; i++) words[i] = ((groups[2 * i]! << 16) | groups[2 * i + 1]!) >>> 0;
+  return words;
+}
+
+/** The mask of a word that holds bits [32*index, 32*index+32) of a `prefix`-bit network. */
+const maskOf = (prefix: number, index: number): number => {
+  const bits = Math.min(32, Math.max(0, prefix - 32 * index));
+  return bits === 0 ? 0 : (0xffffffff << (32 - bits)) >>> 0;
+};
+
+/** A v4-mapped IPv6 address (::ffff:a.b.c.d) is that IPv4 address. */
+const isMapped = (words: Uint32Array): boolean => words[0] === 0 && words[1] === 0 && words[2] === 0xffff;
+
+/** One allow-list entry as a range, or the reason it is not one (strict: no spaces, zones or leading zeros). */
+export function parseCidr(text: string): Range | string {
+  const slash = text.indexOf('/');
+  const address = slash < 0 ? text : text.slice(0, slash);
+  const prefixText = slash < 0 ? null : text.slice(slash + 1);
+  if (prefixText !== null && !/^(0|[1-9][0-9]{0,2})$/.test(prefixText)) return 'the prefix length must be a whole number, e.g. /24';
+  if (isIPv4(address)) {
+    const word = ipv4Word(address);
+    if (word < 0) return 'not an IPv4 address in dotted decimal without leading zeros';
+    const prefix = prefixText === null ? 32 : Number(prefixText);
+    if (prefix > 32) return 'an IPv4 prefix length is at most 32';
+    return { v4: true, words: Uint32Array.of(word), prefix };
+  }
+  const words = ipv6Words(address);
+  if (words === null) return 'not an IPv4 or IPv6 address or CIDR range (e.g. 203.0.113.0/24 or 2001:db8::/32)';
+  const prefix = prefixText === null ? 128 : Number(prefixText);
+  if (prefix > 128) return 'an IPv6 prefix length is at most 128';
+  // ::ffff:a.b.c.d/p (p >= 96) is the IPv4 range a.b.c.d/(p - 96): the gateway sees those clients as IPv4.
+  if (isMapped(words) && prefix >= 96) return { v4: true, words: Uint32Array.of(words[3]!), prefix: prefix - 96 };
+  return { v4: false, words, prefix };
+}
+
+/** A key's compiled allow-list: `allows` runs on every request of the key. */
+export interface IpAllowList {
+  allows(address: string): boolean;
+}
+
+/** Compiles validated entries (the keys service stored only valid ones; an invalid one would match nothing). */
+export function compileIpAllowList(entries: readonly string[]): IpAllowList {
+  const v4: { network: number; mask: number }[] = [];
+  const v6: { network: Uint32Array; masks: Uint32Array }[] = [];
+  for (const entry of entries) {
+    const range = parseCidr(entry);
+    if (typeof range === 'string') continue;
+    if (range.v4) {
+      const mask = maskOf(range.prefix, 0);
+      v4.push({ network: (range.words[0]! & mask) >>> 0, mask });
+    } else {
+      const masks = Uint32Array.from([0, 1, 2, 3], (i) => maskOf(range.prefix, i));
+      v6.push({ network: range.words.map((word, i) => (word & masks[i]!) >>> 0), masks });
+    }
+  }
+  const allowsV4 = (word: number): boolean => {
+    for (const range of v4) if ((word & range.mask) >>> 0 === range.network) return true;
+    return false;
+  };
+  return {
+    allows(address) {
+      const word = ipv4Word(address);
+      if (word >= 0) return allowsV4(word);
+      const words = ipv6Words(address);
+      if (words === null) return false;
+      if (isMapped(words)) return allowsV4(words[3]!);
+      for (const range of v6) {
+        let match = true;
+        for (let i = 0; i < 4 && match; i++) match = (words[i]! & range.masks[i]!) >>> 0 === range.network[i];
+        if (match) return true;
+      }
+      return false;
+    },
+  };
+}
+
+/** `ipAllowList` in create and PATCH: null (or absent on create) means any address. */
+export const ipAllowListSchema = z
+  .array(
+    z
+      .string()
+      .max(64)
+      .superRefine((entry, ctx) => {
+        const range = parseCidr(entry);
+        if (typeof range === 'string') ctx.addIssue({ code: 'custom', message: `"${entry}": ${range}` });
+      }),
+  )
+  .min(1, 'give at least one range, or null for any address')
+  .max(IP_ALLOW_LIST_MAX_ENTRIES, `at most ${IP_ALLOW_LIST_MAX_ENTRIES} ranges`);
