@@ -105,11 +105,11 @@ export async function ensureSystemKey(deps: KeysDeps): Promise<{ key: string; se
   return { key: apiKey.key, secret };
 }
 
-/** Scope, name or rate-limit change (null: back to the default); effective on the gateway's very next request. */
+/** Scope, name, rate-limit or allow-list change (null: back to the default, any address); effective on the gateway's very next request. */
 export async function changeApiKey(
   deps: KeysDeps,
   id: string,
-  changes: { scopes?: string[]; name?: string; rateLimits?: RateLimits | null },
+  changes: { scopes?: string[]; name?: string; rateLimits?: RateLimits | null; ipAllowList?: string[] | null },
 ): Promise<ApiKey> {
   const changed = await changeWithWriteThrough(deps, async (tx) => {
     const current = await lockApiKey(tx, id);
