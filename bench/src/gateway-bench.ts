@@ -107,8 +107,9 @@ const start = async (name: string, entry: string, env: Record<string, string>, n
   return p;
 };
 let errors = 0;
-const print = (name: string, m: Measured, label?: string): void => {
-  errors += m.result.errors;
+/** `refused`: a scenario whose every answer is a refusal by design (it errs when one is not). */
+const print = (name: string, m: Measured, label?: string, refused = false): void => {
+  errors += refused ? m.result.requests - m.result.errors : m.result.errors;
   console.log(row(name, m, label));
 };
 
@@ -391,7 +392,7 @@ try {
       const m = medianByCpu(list) as RedisMeasured;
       const redisUs = median(list.map((run) => run.redisUs));
       const commandUs = median(list.map((run) => run.commandUs));
-      print(`  ${setup.label}, ${scenario.name} -> stub`, m, `gateway CPU`);
+      print(`  ${setup.label}, ${scenario.name} -> stub`, m, `gateway CPU`, scenario.refused);
       const ceiling = redisUs > 0 ? 1e6 / redisUs : Number.POSITIVE_INFINITY;
       table.push(
         `| ${setup.label} | ${scenario.name} | ${m.cpuUs!.toFixed(1)} | ${(m.cpuUs! / plainMedian.cpuUs!).toFixed(2)} | ${redisUs.toFixed(1)} | ${commandUs.toFixed(1)} | ${m.result.rps.toFixed(0)} | ${(m.result.rps / plainMedian.result.rps).toFixed(2)} | ${fmt(ceiling)} | ${fmt(3 * ceiling)} |`,

@@ -1,4 +1,3 @@
-import { crc32 } from 'node:zlib';
 import { BASE62_ALPHABET, type KeyEnvironment, randomBase62 } from './api-key-format.js';
 
 /*
@@ -8,11 +7,29 @@ import { BASE62_ALPHABET, type KeyEnvironment, randomBase62 } from './api-key-fo
  * (and the gateway, before any Redis read) can tell a real secret from a typo or junk offline, as GitHub's tokens do.
  */
 export const SECRET_RANDOM_LENGTH = 30;
+
+/** CRC-32 (IEEE 802.3, zlib's) lookup table. */
+const CRC_TABLE = new Int32Array(256);
+for (let n = 0; n < 256; n++) {
+  let c = n;
+  for (let k = 0; k < 8; k++) c = c & 1 ? 0xedb88320 ^ (c >>> 1) : c >>> 1;
+  CRC_TABLE[n] = c;
+}
+
+/**
+ * zlib's CRC32 of `text[0, end)`, whose characters are ASCII (so they are their UTF-8 bytes). In JS: zlib.crc32 on a
+ * string costs ~2 µs (it encodes the string first), this ~0.1 µs, and it is on every request of a new-format secret.
+ */
+function crc32Of(text: string, end: number): number {
+  let crc = -1;
+  for (let i = 0; i < end; i++) crc = CRC_TABLE[(crc ^ text.charCodeAt(i)) & 0xff]! ^ (crc >>> 8);
+  return (crc ^ -1) >>> 0;
+}
 export const SECRET_CHECKSUM_LENGTH = 6;
 
 /** The 6 base62 characters of `text`'s CRC32, most significant first (62^6 > 2^32, so they always fit). */
 export function secretChecksum(text: string): string {
-  let value = crc32(text);
+  let value = crc32Of(text, text.length);
   let out = '';
   for (let i = 0; i < SECRET_CHECKSUM_LENGTH; i++) {
     out = BASE62_ALPHABET[value % 62]! + out;
@@ -60,5 +77,5 @@ export function classifyApiSecret(secret: string, prefix: string, environment: K
     if (digit < 0) return 'invalid';
     claimed = claimed * 62 + digit;
   }
-  return claimed === crc32(secret.slice(0, bodyLength)) ? 'valid' : 'invalid';
+  return claimed === crc32Of(secret, bodyLength) ? 'valid' : 'invalid';
 }
