@@ -172,7 +172,12 @@ function scenariosOf(setup: GatewaySetup): Scenario[] {
   if (allowListed) {
     list.push(
       { name: 'layer 1 allow-list', path: CATALOG_PATH, headers: () => keyHeaders(allowListed) },
-      { name: 'junk credentials', path: CATALOG_PATH, headers: () => keyHeaders({ ...setup.app, secret: junkSecret(setup.app.secret) }), refused: true },
+      {
+        name: 'junk credentials',
+        path: CATALOG_PATH,
+        headers: () => keyHeaders({ ...setup.app, secret: junkSecret(setup.app.secret) }),
+        refused: true,
+      },
     );
   }
   const limited = setup.limited;

@@ -22,8 +22,17 @@ function countingCache(prefix: string): Cache {
   const mget = cache.mget.bind(cache);
   return {
     ...cache,
-    requestReads: { ...cache.requestReads!, exchange: (groups) => (reads++, exchange(groups)) },
-    mget: (keys) => (reads++, mget(keys)),
+    requestReads: {
+      ...cache.requestReads!,
+      exchange: (groups) => {
+        reads++;
+        return exchange(groups);
+      },
+    },
+    mget: (keys) => {
+      reads++;
+      return mget(keys);
+    },
   };
 }
 

@@ -60,7 +60,7 @@ describe(`the gitleaks rule in ${PAGE}`, () => {
     for (let i = 0; i < 200; i++) expect(matchesIn(`X-Api-Key: ${generateApiKey('acs', 'live')}\n`)).toEqual([]);
   });
 
-  it("shows an example that is a valid secret of the format", () => {
+  it('shows an example that is a valid secret of the format', () => {
     expect(example).toBeDefined();
     expect(classifyApiSecret(example!, 'acs', 'live')).toBe('valid');
   });

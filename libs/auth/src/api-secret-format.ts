@@ -6,7 +6,7 @@ import { BASE62_ALPHABET, type KeyEnvironment, randomBase62 } from './api-key-fo
  * secret; 30 base62 characters carry ~178 bits; the checksum is the CRC32 of everything before it, so a scanner
  * (and the gateway, before any Redis read) can tell a real secret from a typo or junk offline, as GitHub's tokens do.
  */
-export const SECRET_RANDOM_LENGTH = 30;
+const SECRET_RANDOM_LENGTH = 30;
 
 /** CRC-32 (IEEE 802.3, zlib's) lookup table. */
 const CRC_TABLE = new Int32Array(256);
@@ -25,7 +25,7 @@ function crc32Of(text: string, end: number): number {
   for (let i = 0; i < end; i++) crc = CRC_TABLE[(crc ^ text.charCodeAt(i)) & 0xff]! ^ (crc >>> 8);
   return (crc ^ -1) >>> 0;
 }
-export const SECRET_CHECKSUM_LENGTH = 6;
+const SECRET_CHECKSUM_LENGTH = 6;
 
 /** The 6 base62 characters of `text`'s CRC32, most significant first (62^6 > 2^32, so they always fit). */
 export function secretChecksum(text: string): string {

@@ -29,7 +29,9 @@ export const apiKeyCreateRequestSchema = z.object({
   ipAllowList: ipAllowListSchema
     .nullable()
     .optional()
-    .describe('CIDR ranges (IPv4 or IPv6; a bare address is one host) the key may be used from, at most 100; null: any address. Checked by the gateway on every request (403 ip_not_allowed)'),
+    .describe(
+      'CIDR ranges (IPv4 or IPv6; a bare address is one host) the key may be used from, at most 100; null: any address. Checked by the gateway on every request (403 ip_not_allowed)',
+    ),
 });
 
 export const apiKeyChangeRequestSchema = z

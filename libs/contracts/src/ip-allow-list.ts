@@ -33,7 +33,7 @@ function ipv4Word(text: string, from = 0, to = text.length): number {
       digits = 0;
     } else if (code >= 48 && code <= 57) {
       if (digits > 0 && part === 0) return -1; // a leading zero (octal in some parsers)
-      part = (part < 0 ? 0 : part) * 10 + (code - 48);
+      part = Math.max(part, 0) * 10 + (code - 48);
       digits++;
     } else return -1;
   }

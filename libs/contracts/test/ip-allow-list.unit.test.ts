@@ -3,7 +3,17 @@ import { apiKeyChangeRequestSchema, apiKeyCreateRequestSchema, compileIpAllowLis
 
 describe('parseCidr: strict IPv4 and IPv6 ranges', () => {
   it('accepts ranges and bare addresses', () => {
-    for (const good of ['203.0.113.0/24', '10.0.0.0/8', '0.0.0.0/0', '198.51.100.7', '2001:db8::/32', '::/0', '::1', 'fe80::1/128', '::ffff:10.0.0.0/104'])
+    for (const good of [
+      '203.0.113.0/24',
+      '10.0.0.0/8',
+      '0.0.0.0/0',
+      '198.51.100.7',
+      '2001:db8::/32',
+      '::/0',
+      '::1',
+      'fe80::1/128',
+      '::ffff:10.0.0.0/104',
+    ])
       expect(typeof parseCidr(good)).toBe('object');
   });
 

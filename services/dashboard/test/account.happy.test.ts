@@ -116,7 +116,9 @@ describe('API keys', () => {
 
     const changed = await browser.post(`/keys/${id}/edit`, { name: 'tool', scopes: ['auth:login', 'register:device'], rateLimits: '' });
     expect(changed.redirects).toEqual([`/keys/${id}`]);
-    expect(textOf(changed.html)).toContain('Saved. “tool” now has scopes auth:login register:device, rate limits deployment default and allowed addresses any address');
+    expect(textOf(changed.html)).toContain(
+      'Saved. “tool” now has scopes auth:login register:device, rate limits deployment default and allowed addresses any address',
+    );
     expect((await gatewayCall('/api/Dac?pageSize=1', credentials)).status).toBe(403);
 
     const revoked = await browser.post(`/keys/${id}/revoke`, {});

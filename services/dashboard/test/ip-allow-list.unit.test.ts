@@ -28,13 +28,19 @@ const chrome = (fieldErrors?: Record<string, string>) => ({
 
 describe('the allowed addresses field', () => {
   it('reads one range per line, ignoring blank lines and spaces around; empty is any address (null)', () => {
-    expect(ipAllowListFromForm(' 203.0.113.0/24\r\n\n2001:db8::/32 \n')).toEqual({ ok: true, ipAllowList: ['203.0.113.0/24', '2001:db8::/32'] });
+    expect(ipAllowListFromForm(' 203.0.113.0/24\r\n\n2001:db8::/32 \n')).toEqual({
+      ok: true,
+      ipAllowList: ['203.0.113.0/24', '2001:db8::/32'],
+    });
     expect(ipAllowListFromForm(' \n ')).toEqual({ ok: true, ipAllowList: null });
   });
 
   it('names the line that is not a range, and caps the count', () => {
     const bad = ipAllowListFromForm('10.0.0.0/8\n10.0.0.0/33');
-    expect(bad).toEqual({ ok: false, message: expect.stringMatching(/^Line 2, “10\.0\.0\.0\/33”: an IPv4 prefix length is at most 32\.$/) });
+    expect(bad).toEqual({
+      ok: false,
+      message: expect.stringMatching(/^Line 2, “10\.0\.0\.0\/33”: an IPv4 prefix length is at most 32\.$/),
+    });
     const many = ipAllowListFromForm(Array.from({ length: 101 }, (_, i) => `10.0.${i}.0/24`).join('\n'));
     expect(many).toEqual({ ok: false, message: 'At most 100 ranges, one per line.' });
   });

@@ -87,7 +87,8 @@ function rateLimitsOption(limits: string | undefined, clear: boolean | undefined
 
 /** set-allow-list: exactly one of --ranges "<cidr>,<cidr>" and --clear (null: any address). */
 function allowListOption(ranges: string | undefined, clear: boolean | undefined): string[] | null {
-  if ((ranges === undefined) === !clear) throw new UsageError('set-allow-list needs either --ranges "203.0.113.0/24,2001:db8::/32" or --clear');
+  if ((ranges === undefined) === !clear)
+    throw new UsageError('set-allow-list needs either --ranges "203.0.113.0/24,2001:db8::/32" or --clear');
   if (clear) return null;
   const parsed = ipAllowListSchema.safeParse(ranges!.split(',').map((range) => range.trim()));
   if (!parsed.success) throw new UsageError(`--ranges: ${parsed.error.issues.map((issue) => issue.message).join('; ')}`);

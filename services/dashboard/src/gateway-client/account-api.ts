@@ -126,15 +126,21 @@ export function createAccountApi(gateway: GatewayClient) {
       (await bodyOf(gateway, apiKeyListResponseSchema, { ...ctx, method: 'GET', path: '/api/ApiKeys' })).items,
     createKey: async (
       ctx: CallerContext,
-      input: { name: string; scopes: string; environment: 'live' | 'test'; expiresAt?: string; rateLimits?: RateLimits; ipAllowList?: string[] },
+      input: {
+        name: string;
+        scopes: string;
+        environment: 'live' | 'test';
+        expiresAt?: string;
+        rateLimits?: RateLimits;
+        ipAllowList?: string[];
+      },
     ) => bodyOf(gateway, apiKeyCreatedResponseSchema, { ...ctx, method: 'POST', path: '/api/ApiKeys', body: input }),
     /** Name, scopes, limits and allow-list at once (rateLimits null: the deployment's default; ipAllowList null: any address). */
     changeKey: async (
       ctx: CallerContext,
       id: string,
       change: { name: string; scopes: string; rateLimits: RateLimits | null; ipAllowList: string[] | null },
-    ) =>
-      bodyOf(gateway, apiKeyViewSchema, { ...ctx, method: 'PATCH', path: `/api/ApiKeys/${segment(id)}`, body: change }),
+    ) => bodyOf(gateway, apiKeyViewSchema, { ...ctx, method: 'PATCH', path: `/api/ApiKeys/${segment(id)}`, body: change }),
     revokeKey: async (ctx: CallerContext, id: string) =>
       bodyOf(gateway, apiKeyViewSchema, { ...ctx, method: 'DELETE', path: `/api/ApiKeys/${segment(id)}` }),
     rollKey: async (ctx: CallerContext, id: string, graceSeconds: number) =>

@@ -117,7 +117,14 @@ export async function changeUserKey(
     return updated;
   });
   deps.logger.info(
-    { audit: 'api_key.changed', keyId, userId, scopes: changed!.scopes, rateLimits: changed!.rateLimits, ipAllowList: changed!.ipAllowList },
+    {
+      audit: 'api_key.changed',
+      keyId,
+      userId,
+      scopes: changed!.scopes,
+      rateLimits: changed!.rateLimits,
+      ipAllowList: changed!.ipAllowList,
+    },
     'API key changed',
   );
   return changed!;
