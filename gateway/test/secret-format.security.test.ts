@@ -3,7 +3,7 @@ import { startFakeUpstream, testServerUrl, type FakeUpstream } from '@acs/testin
 import { createRedisCache, type Cache } from '@acs/cache';
 import { SPEC_ERRORS } from '@acs/errors';
 import { hashSecret } from '@acs/auth';
-import { rollKey } from '@acs/keys-service';
+import { changeApiKey, rollKey } from '@acs/keys-service';
 import { startGatewayHarness, type GatewayHarness } from './harness.js';
 
 // Issue 31.1 (docs/key-format.md): a secret that starts like the current format but fails its checksum is
@@ -105,5 +105,24 @@ describe('the secret format at the gateway', () => {
     await h.cache.del(`apikey:{${key.key}}`);
     expect((await get({ key: key.key, secret: legacy })).status).toBe(200);
     expect((await get(key)).status).toBe(401);
+  });
+});
+
+describe('the IP allow-list at the gateway (issue 31.3)', () => {
+  it('checks it from the record it already reads: one Redis exchange per request, as for a key without a list', async () => {
+    const plain = await h.createKey(['read:devices']);
+    const listed = await h.createKey(['read:devices']);
+    await changeApiKey(h.keys.deps, listed.id, { ipAllowList: ['203.0.113.0/24', '127.0.0.1'] });
+    const refused = await h.createKey(['read:devices']);
+    await changeApiKey(h.keys.deps, refused.id, { ipAllowList: ['203.0.113.0/24'] });
+    for (const key of [plain, listed, refused]) await get(key); // each record parsed once
+    const exchangesOf = async (key: { key: string; secret: string }, status: number) => {
+      const before = reads;
+      for (let i = 0; i < 3; i++) expect((await get(key)).status).toBe(status);
+      return reads - before;
+    };
+    expect(await exchangesOf(plain, 200)).toBe(3);
+    expect(await exchangesOf(listed, 200)).toBe(3);
+    expect(await exchangesOf(refused, 403)).toBe(3);
   });
 });
