@@ -107,8 +107,9 @@ const start = async (name: string, entry: string, env: Record<string, string>, n
   return p;
 };
 let errors = 0;
-const print = (name: string, m: Measured, label?: string): void => {
-  errors += m.result.errors;
+/** `refused`: a scenario whose every answer is a refusal by design (it errs when one is not). */
+const print = (name: string, m: Measured, label?: string, refused = false): void => {
+  errors += refused ? m.result.requests - m.result.errors : m.result.errors;
   console.log(row(name, m, label));
 };
 
@@ -126,13 +127,15 @@ async function measureWithRedis(
   headers: () => Record<string, string>,
   secs: number,
   request?: { method?: 'GET' | 'POST'; body?: string },
+  refused = false,
 ): Promise<RedisMeasured> {
   ownRedis.commandMicroseconds();
   const before = ownRedis.cpuSeconds();
   const measured = await measure(load, target, path, headers, secs, target, request);
   const redisUs = ((ownRedis.cpuSeconds() - before) * 1e6) / Math.max(1, measured.result.requests);
   const commandUs = ownRedis.commandMicroseconds() / Math.max(1, measured.result.requests);
-  errors += measured.result.errors;
+  // A scenario of refusals (junk credentials) errs when a request was NOT refused.
+  errors += refused ? measured.result.requests - measured.result.errors : measured.result.errors;
   return { ...measured, redisUs, commandUs };
 }
 
@@ -140,6 +143,14 @@ interface Scenario {
   name: string;
   path: string;
   headers: () => Record<string, string>;
+  /** Every answer is a refusal (401), by design. */
+  refused?: boolean;
+}
+
+/** The app key with a secret whose checksum is wrong (issue 31.1): refused before the Redis read. */
+function junkSecret(secret: string): string {
+  const last = secret.at(-1) === 'A' ? 'B' : 'A';
+  return secret.slice(0, -1) + last;
 }
 
 /**
@@ -158,6 +169,18 @@ function scenariosOf(setup: GatewaySetup): Scenario[] {
     { name: 'layer 1 quota', path: CATALOG_PATH, headers: () => keyHeaders(owned) },
     { name: 'layer 1 + 2 quota', path: '/api/Devices', headers: () => ({ ...keyHeaders(owned), authorization: `Bearer ${setup.token}` }) },
   );
+  const allowListed = setup.allowListed;
+  if (allowListed) {
+    list.push(
+      { name: 'layer 1 allow-list', path: CATALOG_PATH, headers: () => keyHeaders(allowListed) },
+      {
+        name: 'junk credentials',
+        path: CATALOG_PATH,
+        headers: () => keyHeaders({ ...setup.app, secret: junkSecret(setup.app.secret) }),
+        refused: true,
+      },
+    );
+  }
   const limited = setup.limited;
   if (limited) {
     list.splice(1, 0, { name: 'layer 1 limited', path: CATALOG_PATH, headers: () => keyHeaders(limited) });
@@ -194,6 +217,28 @@ function printGoals(setup: GatewaySetup, runs: Map<string, RedisMeasured[]>, pla
     );
   }
   printQuotaBudget(setup, runs);
+  printKeyProtectionFigures(setup, runs);
+}
+
+/**
+ * Issue 31: the allow-list against layer 1 without one (the budget: Redis at most +1 µs, gateway at most +3 µs), and
+ * a junk credential's cost against a real request's.
+ */
+function printKeyProtectionFigures(setup: GatewaySetup, runs: Map<string, RedisMeasured[]>): void {
+  const layer1 = runs.get(`${setup.label}|layer 1`)!;
+  const allowList = runs.get(`${setup.label}|layer 1 allow-list`);
+  const junk = runs.get(`${setup.label}|junk credentials`);
+  if (!allowList || !junk) return;
+  const redis = median(allowList.map((run, i) => run.redisUs - layer1[i]!.redisUs));
+  const gateway = median(allowList.map((run, i) => run.cpuUs! - layer1[i]!.cpuUs!));
+  console.log(
+    `  budget: the IP allow-list (5 ranges) on layer 1: Redis ${redis >= 0 ? '+' : ''}${redis.toFixed(1)} µs (at most +1: ${redis <= 1 ? 'met' : 'NOT met'}), gateway ${gateway >= 0 ? '+' : ''}${gateway.toFixed(1)} µs (at most +3: ${gateway <= 3 ? 'met' : 'NOT met'}; rounds ${allowList.map((run, i) => (run.cpuUs! - layer1[i]!.cpuUs!).toFixed(1)).join(', ')})`,
+  );
+  const ratio = median(junk.map((run, i) => run.cpuUs! / layer1[i]!.cpuUs!));
+  const junkRedis = median(junk.map((run) => run.redisUs));
+  console.log(
+    `  junk credentials (wrong checksum): gateway ${median(junk.map((run) => run.cpuUs!)).toFixed(1)} µs, Redis ${junkRedis.toFixed(1)} µs per request; ${ratio.toFixed(2)}x a real layer-1 request's gateway CPU (less than a real request: ${ratio < 1 ? 'met' : 'NOT met'})`,
+  );
 }
 
 /**
@@ -345,7 +390,7 @@ try {
   const plainScenario = (secs: number) => measureWithRedis(plainToStub, CATALOG_PATH, signed(CATALOG_PATH), secs);
   await plainScenario(2);
   for (const setup of setups)
-    for (const scenario of scenariosOf(setup)) await measureWithRedis(setup.gateway, scenario.path, scenario.headers, 2);
+    for (const scenario of scenariosOf(setup)) await measureWithRedis(setup.gateway, scenario.path, scenario.headers, 2, undefined, scenario.refused);
   // Rounds interleave the setups and scenarios so that a burst of noise on the machine hits all of them alike.
   const plainRuns: RedisMeasured[] = [];
   const runs = new Map<string, RedisMeasured[]>();
@@ -359,7 +404,7 @@ try {
       const figures: string[] = [];
       for (const scenario of scenariosOf(setup)) {
         const id = `${setup.label}|${scenario.name}`;
-        const measured = await measureWithRedis(setup.gateway, scenario.path, scenario.headers, seconds);
+        const measured = await measureWithRedis(setup.gateway, scenario.path, scenario.headers, seconds, undefined, scenario.refused);
         runs.set(id, [...(runs.get(id) ?? []), measured]);
         figures.push(
           `${scenario.name} ${measured.cpuUs!.toFixed(1)} µs (Redis ${measured.redisUs.toFixed(1)}, commands ${measured.commandUs.toFixed(1)})`,
@@ -382,7 +427,7 @@ try {
       const m = medianByCpu(list) as RedisMeasured;
       const redisUs = median(list.map((run) => run.redisUs));
       const commandUs = median(list.map((run) => run.commandUs));
-      print(`  ${setup.label}, ${scenario.name} -> stub`, m, `gateway CPU`);
+      print(`  ${setup.label}, ${scenario.name} -> stub`, m, `gateway CPU`, scenario.refused);
       const ceiling = redisUs > 0 ? 1e6 / redisUs : Number.POSITIVE_INFINITY;
       table.push(
         `| ${setup.label} | ${scenario.name} | ${m.cpuUs!.toFixed(1)} | ${(m.cpuUs! / plainMedian.cpuUs!).toFixed(2)} | ${redisUs.toFixed(1)} | ${commandUs.toFixed(1)} | ${m.result.rps.toFixed(0)} | ${(m.result.rps / plainMedian.result.rps).toFixed(2)} | ${fmt(ceiling)} | ${fmt(3 * ceiling)} |`,

@@ -23,6 +23,8 @@ export interface GatewaySetup {
   token: string;
   /** A key owned by the token's user, whose authorization record carries a plan quota it never reaches (issue 29). */
   owned: Credentials;
+  /** A key with an IP allow-list of 5 ranges that admits the bench's address on its last one; null before issue 31. */
+  allowListed: Credentials | null;
 }
 
 export interface SetupOptions {
@@ -45,6 +47,8 @@ export interface SetupOptions {
 const SCOPES = 'read:devices auth:register auth:login';
 /** Generous enough that the bench never meets them: the scenarios measure the counting, not refusals. */
 const LIMITS = '1000000/1s,1000000000/1d';
+/** The bench's own address last, after IPv4 and IPv6 ranges it is not in: every range is compared. */
+const ALLOW_LIST = '203.0.113.0/24,198.51.100.0/24,2001:db8::/32,10.0.0.0/8,127.0.0.1';
 
 export async function startGatewaySetup(o: SetupOptions): Promise<GatewaySetup> {
   const prefix = `${o.tag}:`;
@@ -93,11 +97,17 @@ export async function startGatewaySetup(o: SetupOptions): Promise<GatewaySetup> 
   } catch {
     limited = null;
   }
+  let allowListed: Credentials | null = createKey();
+  try {
+    cli(['set-allow-list', allowListed.key, '--ranges', ALLOW_LIST]);
+  } catch {
+    allowListed = null;
+  }
   const token = await userToken(gateway.url, app);
   const userId = Number((JSON.parse(Buffer.from(token.split('.')[1]!, 'base64url').toString()) as { sub: string }).sub);
   const owned = createKey('--owner', String(userId));
   await withQuota(gateway.url, app, token, o.redisUrl, `${prefix}authz:{${userId}}`);
-  return { label: o.label, gateway, app, limited, token, owned };
+  return { label: o.label, gateway, app, limited, token, owned, allowListed };
 }
 
 /**

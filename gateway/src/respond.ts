@@ -14,18 +14,31 @@ export function sendJson(
     return;
   }
   const payload = JSON.stringify(body);
+  const pending = bodyPending(res);
   res.writeHead(status, {
     'content-type': 'application/json; charset=utf-8',
     'content-length': Buffer.byteLength(payload),
     'x-request-id': requestId,
     // Answered before the request's body arrived (a refusal, a 404): the connection closes rather
     // than node reading and dropping a body of any size for the next request's sake.
-    ...(res.req.complete ? {} : { connection: 'close' }),
+    ...(pending ? { connection: 'close' } : {}),
     ...extraHeaders,
   });
   // ...but not under a client still sending: it reads the answer first (lingering-close.ts).
-  if (!res.req.complete) lingerAfterAnswer(res);
+  if (pending) lingerAfterAnswer(res);
   res.end(payload);
+}
+
+/**
+ * Whether the request still has body bytes to come. A request that announces none (no Content-Length or 0, no
+ * Transfer-Encoding) has none, even while node has not yet marked it complete: a refusal answered synchronously
+ * (a malformed key or secret, issue 31) keeps the connection, so a flood of junk credentials costs no reconnects.
+ */
+function bodyPending(res: ServerResponse): boolean {
+  const { req } = res;
+  if (req.complete) return false;
+  const length = req.headers['content-length'];
+  return req.headers['transfer-encoding'] !== undefined || (length !== undefined && length !== '0');
 }
 
 export function sendError(res: ServerResponse, error: AppError, requestId: string): void {

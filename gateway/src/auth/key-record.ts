@@ -1,11 +1,13 @@
 import { secretMatchesHash } from '@acs/auth';
 import { parseVersioned } from '@acs/cache';
-import { MISSING_KEY_MARKER, type ApiKeyCacheRecord } from '@acs/contracts';
+import { MISSING_KEY_MARKER, compileIpAllowList, type ApiKeyCacheRecord, type IpAllowList } from '@acs/contracts';
 
-/** A key record as the gateway uses it: with the secret hashes decoded once. */
+/** A key record as the gateway uses it: with the secret hashes decoded and the allow-list compiled once. */
 export type KeyRecord = ApiKeyCacheRecord & {
   secretHashBytes: Buffer;
   previousSecretHashBytes: Buffer | null;
+  /** The compiled ipAllowList; null: any address (no check, no cost). */
+  allowList: IpAllowList | null;
 };
 
 /** The keys service stored "no such key" (a marker entry). */
@@ -16,6 +18,8 @@ export function keyRecordOf(record: ApiKeyCacheRecord): KeyRecord {
     ...record,
     secretHashBytes: Buffer.from(record.secretHash, 'base64url'),
     previousSecretHashBytes: record.previousSecretHash ? Buffer.from(record.previousSecretHash, 'base64url') : null,
+    // Compiled here, so once per record string (the parsed memo), never per request.
+    allowList: record.ipAllowList ? compileIpAllowList(record.ipAllowList) : null,
   };
 }
 

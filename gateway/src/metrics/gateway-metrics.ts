@@ -1,8 +1,8 @@
 import { Counter, FlushedCounter, HttpMetrics, UNMATCHED_ROUTE, type CounterSeries, type Registry, type RouteRecorder } from '@acs/metrics';
 import type { RouteSpec } from '../routing/route-table.js';
 
-/** Why layer 1 or 2 refused a request: 401 (key or secret), 403 (scope), 403 (user JWT or role). */
-export type AuthRejection = 'api_key' | 'scope' | 'user';
+/** Why layer 1 or 2 refused a request: 401 (key or secret), 403 (the key's IP allow-list), 403 (scope), 403 (user JWT or role). */
+export type AuthRejection = 'api_key' | 'ip' | 'scope' | 'user';
 
 const AUTH_REJECTIONS_TOTAL = 'gateway_auth_rejections_total';
 const UPSTREAM_FAILURES_TOTAL = 'gateway_upstream_failures_total';
@@ -28,11 +28,12 @@ export class GatewayMetrics {
     const rejections = new FlushedCounter({
       registry,
       name: AUTH_REJECTIONS_TOTAL,
-      help: 'Requests refused by authentication: api_key (401), scope (403), user (403, JWT or role)',
+      help: 'Requests refused by authentication: api_key (401), ip (403, the key allow-list), scope (403), user (403, JWT or role)',
       labelNames: ['reason'] as const,
     });
     this.rejections = {
       api_key: rejections.series({ reason: 'api_key' }),
+      ip: rejections.series({ reason: 'ip' }),
       scope: rejections.series({ reason: 'scope' }),
       user: rejections.series({ reason: 'user' }),
     };

@@ -12,7 +12,7 @@ export const ERROR_SCHEMA = {
     code: {
       type: 'string',
       description:
-        'stable machine-readable reason to switch on, e.g. missing_credentials, invalid_credentials, missing_scope, token_required, role_too_low, subscription_required, rate_limited, validation_failed, not_found (docs/errors.md lists them)',
+        'stable machine-readable reason to switch on, e.g. missing_credentials, invalid_credentials, missing_scope, ip_not_allowed, token_required, role_too_low, subscription_required, rate_limited, validation_failed, not_found (docs/errors.md lists them)',
     },
     hint: { type: 'string', description: 'what a person can do about it, when there is something to say' },
     requestId: { type: 'string', description: 'the X-Request-Id of the request' },
@@ -122,8 +122,10 @@ export function errorResponses(route: RouteSpec, doc: Endpoint): Record<number, 
       : doc.query
         ? 'Invalid query parameter'
         : 'Malformed request (a request line or header that cannot be parsed)',
-    401: 'API key or secret missing or invalid',
-    403: needsUser ? 'Scope missing, or user JWT missing, invalid or with too low a role' : 'The key lacks the required scope',
+    401: 'API key or secret missing or invalid (also a secret of the current format with a wrong checksum)',
+    403: needsUser
+      ? "Scope missing, user JWT missing, invalid or with too low a role, or the client's address outside the key's ipAllowList (code ip_not_allowed)"
+      : "The key lacks the required scope, or the client's address is outside the key's ipAllowList (code ip_not_allowed)",
     404: doc.pathParameters ? 'No such resource' : 'Unknown route',
     405: 'Method not supported on this path',
     408: 'The request did not arrive in time',

@@ -1,5 +1,6 @@
 import { ASSIGNABLE_SCOPES, SYSTEM_SCOPE, grantsScope } from '@acs/auth';
 import { insufficientScopeError, methodNotAllowed, notFound } from '@acs/errors';
+import type { KeyRecord } from '../auth/key-record.js';
 import type { RouteSpec } from '../routing/route-table.js';
 import type { ApiExchange, PipelineDeps, Step } from './exchange.js';
 import { answer, refuse } from './refuse.js';
@@ -15,6 +16,14 @@ function scopesOpening(route: RouteSpec): string[] {
   return scopes;
 }
 
+/**
+ * The address of the client the request is for: X-Forwarded-For only from TRUSTED_PROXIES, or from the service's own
+ * web application (a system key), which says which browser it acts for, as a trusted proxy would.
+ */
+export function clientAddressOf(ex: ApiExchange, deps: PipelineDeps, record: KeyRecord): string {
+  return deps.clientAddress(ex.req.socket.remoteAddress, ex.req.headers['x-forwarded-for'], record.scopes.includes(SYSTEM_SCOPE));
+}
+
 /** Step 3: the route exists for this method (404/405) and the key has its scope (403, naming the scope). */
 export function authorizeRoute(ex: ApiExchange, deps: PipelineDeps): Step {
   const { found } = ex;
@@ -23,8 +32,7 @@ export function authorizeRoute(ex: ApiExchange, deps: PipelineDeps): Step {
   if (found.kind === 'wrong-method') return answer(ex, methodNotAllowed(found.allowed, `${ex.method} is not supported on ${ex.path}`));
   if (!grantsScope(record.scopes, found.route.scope)) return refuse(ex, deps, 'scope', insufficientScopeError(scopesOpening(found.route)));
   ex.route = found.route;
-  // The service's own web application (a system key) says which browser it acts for, as a trusted proxy would.
-  const clientIp = deps.clientAddress(ex.req.socket.remoteAddress, ex.req.headers['x-forwarded-for'], record.scopes.includes(SYSTEM_SCOPE));
+  const clientIp = ex.clientIp ?? clientAddressOf(ex, deps, record);
   ex.context = { requestId: ex.requestId, keyId: record.id, scopes: record.scopes, clientIp };
   return undefined;
 }

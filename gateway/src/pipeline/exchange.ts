@@ -85,6 +85,8 @@ export interface ApiExchange {
   /** Where the request was counted (limits, quota), so a refusal gives it back; empty when it was not. */
   counted: Counted[];
   cacheDown: boolean;
+  /** The client's address once resolved (by the allow-list check, or authorizeRoute); null: not yet. */
+  clientIp: string | null;
   /** Set by authorizeRoute. */
   route: RouteSpec | null;
   context: Omit<InternalContext, 'expiresAt'> | null;
@@ -131,6 +133,7 @@ export function newExchange(
     owner: undefined,
     counted: [],
     cacheDown: false,
+    clientIp: null,
     route: null,
     context: null,
     idempotency: null,

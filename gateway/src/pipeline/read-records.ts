@@ -1,4 +1,4 @@
-import { parseApiKey } from '@acs/auth';
+import { classifyApiSecret, parseApiKey } from '@acs/auth';
 import { invalidCredentialsError, missingApiKeyError } from '@acs/errors';
 import { claimedUserId } from '../auth/claimed-user.js';
 import { guessCounts, settleCounts } from './count-with-read.js';
@@ -21,7 +21,7 @@ function peekToken(ex: ApiExchange, deps: PipelineDeps): void {
 }
 
 /**
- * Step 1: the credentials' form (a missing header or a malformed key is refused without any read), then the
+ * Step 1: the credentials' form (a missing header, a malformed key or secret is refused without any read), then the
  * request's one Redis round trip: the key's record, the claimed user's and the key owner's records, and for a
  * request that will pass, the limiter's and the owner's quota counts.
  */
@@ -32,7 +32,10 @@ export async function readRecords(ex: ApiExchange, deps: PipelineDeps): Promise<
     return refuse(ex, deps, 'api_key', missingApiKeyError());
   }
   const parsed = parseApiKey(key);
-  if (parsed === null || secret.length > MAX_SECRET_LENGTH) return refuse(ex, deps, 'api_key', invalidCredentialsError());
+  // A secret that starts like the current format but fails its checksum (junk, a typo) can be no key's secret:
+  // refused like an unknown key, before the Redis read (docs/key-format.md). Legacy secrets go on to the hash.
+  if (parsed === null || secret.length > MAX_SECRET_LENGTH || classifyApiSecret(secret, parsed.prefix, parsed.environment) === 'invalid')
+    return refuse(ex, deps, 'api_key', invalidCredentialsError());
   ex.apiKey = key;
   ex.secret = secret;
   ex.environment = parsed.environment;

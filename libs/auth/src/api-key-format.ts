@@ -7,7 +7,7 @@ export type KeyEnvironment = (typeof KEY_ENVIRONMENTS)[number];
 export const KEY_PREFIX_PATTERN = /^[a-z][a-z0-9]{1,15}$/;
 
 // Base62, not base64url: the identifier must not contain `_`, which joins the parts of a key.
-const ALPHABET = 'ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789';
+export const BASE62_ALPHABET = 'ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789';
 const IDENTIFIER_LENGTH = 24; // 24 base62 characters carry ~142 bits
 
 export interface ParsedApiKey {
@@ -25,12 +25,13 @@ export function parseApiKey(key: string): ParsedApiKey | null {
   return { prefix: match[1]!, environment: match[2] as KeyEnvironment, identifier: match[3]! };
 }
 
-function randomBase62(length: number): string {
+/** `length` uniformly random base62 characters. */
+export function randomBase62(length: number): string {
   let out = '';
   while (out.length < length) {
     for (const byte of randomBytes(length * 2)) {
       // Rejection sampling keeps every character equally likely (248 = 62 * 4).
-      if (byte < 248) out += ALPHABET[byte % 62];
+      if (byte < 248) out += BASE62_ALPHABET[byte % 62];
       if (out.length === length) break;
     }
   }
@@ -40,9 +41,4 @@ function randomBase62(length: number): string {
 export function generateApiKey(prefix: string, environment: KeyEnvironment): string {
   if (!KEY_PREFIX_PATTERN.test(prefix)) throw new Error(`invalid key prefix: ${prefix}`);
   return `${prefix}_${environment}_${randomBase62(IDENTIFIER_LENGTH)}`;
-}
-
-/** 32 random bytes, base64url: high entropy, so a fast hash (not bcrypt) is the right way to store it. */
-export function generateApiSecret(): string {
-  return randomBytes(32).toString('base64url');
 }

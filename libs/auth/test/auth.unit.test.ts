@@ -44,9 +44,8 @@ describe('API key format', () => {
 });
 
 describe('secrets', () => {
-  it('are 32 random bytes and never stored in clear', () => {
-    const secret = generateApiSecret();
-    expect(Buffer.from(secret, 'base64url')).toHaveLength(32);
+  it('are never stored in clear', () => {
+    const secret = generateApiSecret('acs', 'live');
     const hash = hashSecret(secret);
     expect(hash).not.toContain(secret);
     expect(secretMatchesHash(secret, hash)).toBe(true);

@@ -18,6 +18,8 @@ export const apiKeyCacheRecordSchema = z.object({
   /** After a roll, during the grace period only: the replaced secret's hash and when it stops working (Unix ms). */
   previousSecretHash: z.string().optional(),
   previousSecretEndsAtMs: z.number().int().optional(),
+  /** The CIDR ranges the key may be used from (issue 31.3); absent: any address (the common key carries no bytes). */
+  ipAllowList: z.array(z.string()).optional(),
 });
 export type ApiKeyCacheRecord = z.infer<typeof apiKeyCacheRecordSchema>;
 

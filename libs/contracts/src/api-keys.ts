@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { QUOTA_PERIODS, quotaThresholdCrossingSchema } from './quota.js';
+import { ipAllowListSchema } from './ip-allow-list.js';
 import { rateLimitsSchema } from './rate-limits.js';
 
 // /api/ApiKeys: the spec fixes the creation request (name, scopes as one space-separated string)
@@ -25,6 +26,12 @@ export const apiKeyCreateRequestSchema = z.object({
     .describe(
       'ISO 8601 instant from which the key answers 401; in the future, at most KEY_MAX_LIFETIME_DAYS ahead when the deployment sets it. Omitted: no expiry, or that maximum where it is set; null: no expiry, refused with 400 where a maximum is set',
     ),
+  ipAllowList: ipAllowListSchema
+    .nullable()
+    .optional()
+    .describe(
+      'CIDR ranges (IPv4 or IPv6; a bare address is one host) the key may be used from, at most 100; null: any address. Checked by the gateway on every request (403 ip_not_allowed)',
+    ),
 });
 
 export const apiKeyChangeRequestSchema = z
@@ -32,10 +39,15 @@ export const apiKeyChangeRequestSchema = z
     scopes: z.string().max(500).optional().describe('the new scopes, replacing the old ones'),
     name: apiKeyNameSchema.optional(),
     rateLimits: rateLimitsSchema.nullable().optional().describe("the key's new rate limits; null: back to the deployment's default"),
+    ipAllowList: ipAllowListSchema
+      .nullable()
+      .optional()
+      .describe('the new CIDR ranges the key may be used from, replacing the old ones; null: any address again'),
   })
-  .refine((body) => body.scopes !== undefined || body.name !== undefined || body.rateLimits !== undefined, {
-    message: 'Give scopes, name, rateLimits or several',
-  });
+  .refine(
+    (body) => body.scopes !== undefined || body.name !== undefined || body.rateLimits !== undefined || body.ipAllowList !== undefined,
+    { message: 'Give scopes, name, rateLimits, ipAllowList or several' },
+  );
 
 /** A key as its owner sees it: never the secret, never its hash. Scopes in the request's own format. */
 export const apiKeyViewSchema = z.object({
@@ -61,6 +73,7 @@ export const apiKeyViewSchema = z.object({
     .string()
     .nullable()
     .describe('ISO 8601 UTC; after a roll, when the replaced secret stops working; null: no replaced one works'),
+  ipAllowList: z.array(z.string()).nullable().describe('CIDR ranges the key may be used from; null: any address'),
 });
 
 export const apiKeyListResponseSchema = z.object({ items: z.array(apiKeyViewSchema) });

@@ -15,6 +15,7 @@ export * from './audit.js';
 export * from './billing.js';
 export * from './row-id.js';
 export * from './rate-limits.js';
+export * from './ip-allow-list.js';
 export * from './quota.js';
 export * from './sessions.js';
 export * from './endpoint.js';

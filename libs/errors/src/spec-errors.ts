@@ -63,3 +63,13 @@ export const insufficientUserError = (reason: UserRefusal = 'token_required'): A
     code: reason,
     hint: USER_HINTS[reason],
   });
+
+/**
+ * The 403 when the key's owner limits the addresses it may be used from (its ipAllowList, issue 31.3) and the
+ * client's address (X-Forwarded-For from trusted proxies only) is outside them. Not one of the spec's bodies.
+ */
+export const ipNotAllowedError = (): AppError =>
+  new AppError('forbidden', 'Address not allowed', 'This API key may not be used from your address', {
+    code: 'ip_not_allowed',
+    hint: "The key's owner limits the addresses it can be used from (its ipAllowList): call from one of them, or ask the owner to add yours.",
+  });

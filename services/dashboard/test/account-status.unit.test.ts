@@ -39,6 +39,7 @@ const key = (revokedAt: string | null): ApiKeyView => ({
   rateLimits: null,
   expiresAt: null,
   graceEndsAt: null,
+  ipAllowList: null,
 });
 const day = (date: string, requests: number) => ({ date, requests, byStatus: { '2xx': requests, '3xx': 0, '4xx': 0, '429': 0, '5xx': 0 } });
 

@@ -116,7 +116,9 @@ describe('API keys', () => {
 
     const changed = await browser.post(`/keys/${id}/edit`, { name: 'tool', scopes: ['auth:login', 'register:device'], rateLimits: '' });
     expect(changed.redirects).toEqual([`/keys/${id}`]);
-    expect(textOf(changed.html)).toContain('Saved. “tool” now has scopes auth:login register:device and rate limits deployment default');
+    expect(textOf(changed.html)).toContain(
+      'Saved. “tool” now has scopes auth:login register:device, rate limits deployment default and allowed addresses any address',
+    );
     expect((await gatewayCall('/api/Dac?pageSize=1', credentials)).status).toBe(403);
 
     const revoked = await browser.post(`/keys/${id}/revoke`, {});
@@ -188,11 +190,11 @@ describe('API keys: rate limits', () => {
 
     const changed = await browser.post(`/keys/${id}/edit`, { name: 'capped', scopes: ['read:devices'], rateLimits: '5/1m' });
     expect(changed.redirects).toEqual([`/keys/${id}`]);
-    expect(textOf(changed.html)).toContain('and rate limits 5 per minute, from its next request.');
+    expect(textOf(changed.html)).toContain('rate limits 5 per minute and allowed addresses any address, from its next request.');
     expect(keyWindows((await gatewayCall('/api/SubscriptionPlans', credentials)).headers.get('ratelimit-policy'))).toBe('"1m";q=5;w=60');
 
     const cleared = await browser.post(`/keys/${id}/edit`, { name: 'capped', scopes: ['read:devices'], rateLimits: '' });
-    expect(textOf(cleared.html)).toContain('and rate limits deployment default, from its next request.');
+    expect(textOf(cleared.html)).toContain('rate limits deployment default and allowed addresses any address, from its next request.');
     expect(keyWindows((await gatewayCall('/api/SubscriptionPlans', credentials)).headers.get('ratelimit-policy'))).toBeNull(); // no default here
 
     const foreign = await browser.post('/keys/not-a-key-of-mine/edit', { name: 'x', rateLimits: '1/1s' });

@@ -28,6 +28,7 @@ const key = (overrides: Partial<ApiKeyView> = {}): ApiKeyView => ({
   rateLimits: null,
   expiresAt: null,
   graceEndsAt: null,
+  ipAllowList: null,
   ...overrides,
 });
 

@@ -168,6 +168,7 @@ describe('the keys page', () => {
     rateLimits: null,
     expiresAt: null,
     graceEndsAt: null,
+    ipAllowList: null,
     ...overrides,
   });
   const listed = (keys: ApiKeyView[]) =>

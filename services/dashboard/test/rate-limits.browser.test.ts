@@ -79,7 +79,9 @@ describe('rate limits in the dashboard (no script)', () => {
     await page.getByLabel('Rate limits', { exact: true }).fill('20/1s,3/1d');
     await saveButton().click();
     expect(path()).toBe(keyPath);
-    expect(await page.locator('body').innerText()).toContain('and rate limits 20 per second, 3 per day, from its next request.');
+    expect(await page.locator('body').innerText()).toContain(
+      'rate limits 20 per second, 3 per day and allowed addresses any address, from its next request.',
+    );
     expect(await page.locator('dd.rate-limits').innerText()).toBe('20 per second, 3 per day');
     await openEdit();
     expect(await page.getByLabel('Rate limits', { exact: true }).inputValue()).toBe('20/1s,3/1d');

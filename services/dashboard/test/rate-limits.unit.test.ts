@@ -19,6 +19,7 @@ const key = (overrides: Partial<ApiKeyView> = {}): ApiKeyView => ({
   rateLimits: null,
   expiresAt: null,
   graceEndsAt: null,
+  ipAllowList: null,
   ...overrides,
 });
 const chrome = (fieldErrors?: Record<string, string>) => ({

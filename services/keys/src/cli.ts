@@ -6,6 +6,7 @@ import {
   API_KEY_ROLL_DEFAULT_GRACE_SECONDS,
   API_KEY_ROLL_MAX_GRACE_SECONDS,
   formatRateLimits,
+  ipAllowListSchema,
   parseRateLimitsText,
   type RateLimits,
 } from '@acs/contracts';
@@ -36,6 +37,9 @@ Commands:
   set-limits <id|key> --limits "<limit>/<n><s|m|h|d>,..." | --clear
         Set a key's own rate limits (up to 4 windows, e.g. "20/1s,50000/1d"), or clear them so the
         gateway's default for the key's environment applies. Applies on the key's next request.
+  set-allow-list <id|key> --ranges "<cidr>,<cidr>" | --clear
+        Set the addresses a key may be used from (IPv4/IPv6 CIDR ranges, at most 100), or clear them so
+        any address may use it. Applies on the key's next request.
   roll <id|key> [--grace 1h]
         Give the key a new secret (printed once); the old one keeps working for the grace period
         (default 1d, at most 7d; 0s stops it at once, for a leaked secret).
@@ -67,11 +71,12 @@ function printKey(k: ApiKey, emails: ReadonlyMap<number, string> = new Map()): v
         ? `active until ${k.expiresAt.toISOString()}`
         : 'active';
   const limits = k.rateLimits ? `limits ${formatRateLimits(k.rateLimits)}` : 'default limits';
+  const allowed = k.ipAllowList ? `  from ${k.ipAllowList.join(',')}` : '';
   // During a roll's grace period both secrets work: say until when the replaced one does.
   const graceEnds = k.previousSecretEndsAt;
   const rolled = !k.revokedAt && graceEnds && graceEnds.getTime() > Date.now() ? `  old secret until ${graceEnds.toISOString()}` : '';
   console.log(
-    `${k.id}  ${k.key}  [${k.scopes.join(' ')}]  ${k.environment}  ${owner}  ${state}${rolled}  ${limits}  "${k.name}"  created ${k.createdAt.toISOString()}`,
+    `${k.id}  ${k.key}  [${k.scopes.join(' ')}]  ${k.environment}  ${owner}  ${state}${rolled}  ${limits}${allowed}  "${k.name}"  created ${k.createdAt.toISOString()}`,
   );
 }
 
@@ -84,6 +89,16 @@ function rateLimitsOption(limits: string | undefined, clear: boolean | undefined
   } catch (err) {
     throw new UsageError(`--limits: ${(err as Error).message}`);
   }
+}
+
+/** set-allow-list: exactly one of --ranges "<cidr>,<cidr>" and --clear (null: any address). */
+function allowListOption(ranges: string | undefined, clear: boolean | undefined): string[] | null {
+  if ((ranges === undefined) === !clear)
+    throw new UsageError('set-allow-list needs either --ranges "203.0.113.0/24,2001:db8::/32" or --clear');
+  if (clear) return null;
+  const parsed = ipAllowListSchema.safeParse(ranges!.split(',').map((range) => range.trim()));
+  if (!parsed.success) throw new UsageError(`--ranges: ${parsed.error.issues.map((issue) => issue.message).join('; ')}`);
+  return parsed.data;
 }
 
 /** A duration option ("30d", "1h", "0s" where zero is allowed) in seconds. */
@@ -142,13 +157,14 @@ function keyIdOf(deps: KeysDeps, target: string | undefined): Promise<string> {
 
 runCli({
   help: HELP,
-  commands: ['create', 'list', 'set-scopes', 'set-limits', 'roll', 'revoke', 'report-leak'],
+  commands: ['create', 'list', 'set-scopes', 'set-limits', 'set-allow-list', 'roll', 'revoke', 'report-leak'],
   options: {
     scopes: { type: 'string' },
     name: { type: 'string' },
     env: { type: 'string' },
     owner: { type: 'string' },
     limits: { type: 'string' },
+    ranges: { type: 'string' },
     clear: { type: 'boolean' },
     'expires-in': { type: 'string' },
     grace: { type: 'string' },
@@ -163,6 +179,7 @@ runCli({
     const scopes = values.scopes === undefined ? undefined : parseOperatorScopes(values.scopes);
     if ((command === 'create' || command === 'set-scopes') && !scopes) throw new UsageError(`${command} needs --scopes "<scope> <scope>"`);
     const rateLimits = command === 'set-limits' ? rateLimitsOption(values.limits, values.clear) : undefined;
+    const ipAllowList = command === 'set-allow-list' ? allowListOption(values.ranges, values.clear) : undefined;
     const expiresInSeconds = values['expires-in'] === undefined ? undefined : secondsOption('expires-in', values['expires-in'], false);
     const leaked = command === 'report-leak' ? await leakedSecret(target) : undefined;
     const graceSeconds = values.grace === undefined ? API_KEY_ROLL_DEFAULT_GRACE_SECONDS : secondsOption('grace', values.grace, true);
@@ -219,12 +236,14 @@ runCli({
         printKey(await changeApiKey(deps, await keyIdOf(deps, target), { rateLimits: rateLimits! }));
       } else if (command === 'report-leak') {
         await reportLeak(deps, leaked!, values.url);
+      } else if (command === 'set-allow-list') {
+        printKey(await changeApiKey(deps, await keyIdOf(deps, target), { ipAllowList: ipAllowList! }));
       } else {
         printKey(await revokeApiKey(deps, await keyIdOf(deps, target)));
       }
       // The write-through went to this process's own memory: a gateway caching the key elsewhere
       // (Redis, or the in-process cache of an `npm start` on PostgreSQL) still has the old record.
-      if (store.cacheNotShared && ['set-scopes', 'set-limits', 'roll', 'revoke', 'report-leak'].includes(command))
+      if (store.cacheNotShared && ['set-scopes', 'set-limits', 'set-allow-list', 'roll', 'revoke', 'report-leak'].includes(command))
         console.error(NOT_WRITTEN_THROUGH);
     } finally {
       await store.close();

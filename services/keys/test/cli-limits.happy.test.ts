@@ -40,3 +40,29 @@ describe('keys CLI set-limits', () => {
     expect(await cachedRecord(created.key)).not.toHaveProperty('rateLimits');
   });
 });
+
+// `npm run keys -- set-allow-list` (issue 31.3): the same for a key's IP allow-list.
+describe('keys CLI set-allow-list', () => {
+  it('sets ranges, shows them in list, writes them through, and --clear removes them; refuses a bad range', async () => {
+    const created = parseCreated((await runCli(['create', '--scopes', 'read:devices'], servers.env())).stdout);
+    expect(created.secret).toMatch(/^acs_live_[A-Za-z0-9]{36}$/);
+    const set = await runCli(['set-allow-list', created.key, '--ranges', '203.0.113.0/24, 2001:db8::/32'], servers.env());
+    expect(set).toMatchObject({ code: 0, stderr: '' });
+    expect(set.stdout).toContain('from 203.0.113.0/24,2001:db8::/32');
+    expect((await cachedRecord(created.key)).ipAllowList).toEqual(['203.0.113.0/24', '2001:db8::/32']);
+
+    for (const args of [
+      ['set-allow-list', created.key, '--ranges', '10.0.0.0/33'],
+      ['set-allow-list', created.key],
+      ['set-allow-list', created.key, '--ranges', '10.0.0.0/8', '--clear'],
+    ]) {
+      const result = await runCli(args, servers.env());
+      expect({ args, code: result.code }).toEqual({ args, code: 1 });
+    }
+    expect((await cachedRecord(created.key)).ipAllowList).toEqual(['203.0.113.0/24', '2001:db8::/32']);
+
+    const cleared = await runCli(['set-allow-list', created.id, '--clear'], servers.env());
+    expect(cleared).toMatchObject({ code: 0, stderr: '' });
+    expect(await cachedRecord(created.key)).not.toHaveProperty('ipAllowList');
+  });
+});

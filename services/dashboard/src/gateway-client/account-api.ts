@@ -132,11 +132,21 @@ export function createAccountApi(gateway: GatewayClient) {
     listKeys: async (ctx: CallerContext) => (await answerOf(gateway, listApiKeysEndpoint, ctx)).items,
     createKey: async (
       ctx: CallerContext,
-      input: { name: string; scopes: string; environment: 'live' | 'test'; expiresAt?: string; rateLimits?: RateLimits },
+      input: {
+        name: string;
+        scopes: string;
+        environment: 'live' | 'test';
+        expiresAt?: string;
+        rateLimits?: RateLimits;
+        ipAllowList?: string[];
+      },
     ) => answerOf(gateway, createApiKeyEndpoint, ctx, { body: input }),
-    /** Name, scopes and limits at once (rateLimits null: back to the deployment's default). */
-    changeKey: async (ctx: CallerContext, id: string, change: { name: string; scopes: string; rateLimits: RateLimits | null }) =>
-      answerOf(gateway, changeApiKeyEndpoint, ctx, { id, body: change }),
+    /** Name, scopes, limits and allow-list at once (rateLimits null: the deployment's default; ipAllowList null: any address). */
+    changeKey: async (
+      ctx: CallerContext,
+      id: string,
+      change: { name: string; scopes: string; rateLimits: RateLimits | null; ipAllowList: string[] | null },
+    ) => answerOf(gateway, changeApiKeyEndpoint, ctx, { id, body: change }),
     revokeKey: async (ctx: CallerContext, id: string) => answerOf(gateway, revokeApiKeyEndpoint, ctx, { id }),
     rollKey: async (ctx: CallerContext, id: string, graceSeconds: number) =>
       answerOf(gateway, rollApiKeyEndpoint, ctx, { id, body: { graceSeconds } }),

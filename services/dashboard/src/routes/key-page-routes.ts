@@ -8,6 +8,7 @@ import { editDraftOf, editKeyPage, type KeyEditDraft } from '../pages/keys/key-e
 import { keyPage } from '../pages/keys/key-page.js';
 import { GRACE_CHOICES } from '../pages/key-lifecycle.js';
 import { describeRateLimits, rateLimitsFromForm } from '../pages/rate-limits.js';
+import { describeIpAllowList, ipAllowListFromForm } from '../pages/ip-allow-list.js';
 import { notice } from '../session/flash.js';
 import { KEY_TOPIC, isPage, loadKey, revokedPage, secretsOf } from './key-kit.js';
 import { callerOf, chromeFor, chromeForFailure, failureOf, field, requireSignIn, type Failure } from './route-kit.js';
@@ -43,16 +44,20 @@ export function keyPageRoutes(api: AccountApi, publicGatewayUrl: string): RouteD
       name: field(req.form, 'name'),
       scopes: req.form.getAll('scopes'),
       rateLimits: field(req.form, 'rateLimits'),
+      ipAllowList: field(req.form, 'ipAllowList'),
     };
     const limits = rateLimitsFromForm(draft.rateLimits);
     if (!limits.ok) return editForm(req, key, draft, { status: 400, message: limits.message, fields: { rateLimits: limits.message } });
+    const allowed = ipAllowListFromForm(draft.ipAllowList);
+    if (!allowed.ok) return editForm(req, key, draft, { status: 400, message: allowed.message, fields: { ipAllowList: allowed.message } });
     try {
       const changed = await api.changeKey(callerOf(req), key.id, {
         name: draft.name,
         scopes: scopesFromForm(draft.scopes),
         rateLimits: limits.rateLimits,
+        ipAllowList: allowed.ipAllowList,
       });
-      const said = `Saved. “${changed.name}” now has scopes ${changed.scopes || '(none)'} and rate limits ${describeRateLimits(changed.rateLimits)}, from its next request.`;
+      const said = `Saved. “${changed.name}” now has scopes ${changed.scopes || '(none)'}, rate limits ${describeRateLimits(changed.rateLimits)} and allowed addresses ${describeIpAllowList(changed.ipAllowList)}, from its next request.`;
       return redirectTo(keyPath(changed), { flash: notice(said) });
     } catch (err) {
       return editForm(req, key, draft, failureOf(err, req, KEY_TOPIC));

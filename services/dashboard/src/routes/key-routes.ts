@@ -7,6 +7,7 @@ import type { RouteDefinition } from '../http/router.js';
 import { createKeyPage, type KeyDraft } from '../pages/keys/key-create-page.js';
 import { keysPage, type KeyListing } from '../pages/keys/key-list-page.js';
 import { rateLimitsFromForm } from '../pages/rate-limits.js';
+import { ipAllowListFromForm } from '../pages/ip-allow-list.js';
 import { expiryFromForm } from '../pages/key-lifecycle.js';
 import { KEY_TOPIC, secretsOf } from './key-kit.js';
 import { callerOf, chromeFor, chromeForFailure, failureOf, field, requireSignIn, type Failure } from './route-kit.js';
@@ -46,6 +47,7 @@ export function keyRoutes(api: AccountApi, publicGatewayUrl: string, maxLifetime
       expiresInDays: field(req.form, 'expiresInDays'),
       expiresOn: field(req.form, 'expiresOn'),
       rateLimits: field(req.form, 'rateLimits'),
+      ipAllowList: field(req.form, 'ipAllowList'),
     };
     if (draft.environment !== 'live' && draft.environment !== 'test')
       return form(req, { status: 400, message: 'Choose live or test.', fields: { environment: 'Choose live or test.' } }, draft);
@@ -53,6 +55,8 @@ export function keyRoutes(api: AccountApi, publicGatewayUrl: string, maxLifetime
     if (!expiry.ok) return form(req, { status: 400, message: expiry.message, fields: { expiresAt: expiry.message } }, draft);
     const limits = rateLimitsFromForm(draft.rateLimits ?? '');
     if (!limits.ok) return form(req, { status: 400, message: limits.message, fields: { rateLimits: limits.message } }, draft);
+    const allowed = ipAllowListFromForm(draft.ipAllowList ?? '');
+    if (!allowed.ok) return form(req, { status: 400, message: allowed.message, fields: { ipAllowList: allowed.message } }, draft);
     try {
       const created = await api.createKey(callerOf(req), {
         name: draft.name,
@@ -60,6 +64,7 @@ export function keyRoutes(api: AccountApi, publicGatewayUrl: string, maxLifetime
         environment: draft.environment,
         ...(expiry.expiresAt ? { expiresAt: expiry.expiresAt } : {}),
         ...(limits.rateLimits ? { rateLimits: limits.rateLimits } : {}),
+        ...(allowed.ipAllowList ? { ipAllowList: allowed.ipAllowList } : {}),
       });
       const { name, key, secret, scopes, environment } = created;
       return redirectTo(`/keys/${encodeURIComponent(created.id)}`, {

@@ -14,6 +14,7 @@ const COLUMNS = [
   'created_at AS "createdAt", updated_at AS "updatedAt", last_used_at AS "lastUsedAt", revoked_at AS "revokedAt", version',
   'rate_limits AS "rateLimits", expires_at AS "expiresAt", previous_secret_hash AS "previousSecretHash"',
   'previous_secret_ends_at AS "previousSecretEndsAt", revoked_reason AS "revokedReason", exposed_at AS "exposedAt"',
+  'ip_allow_list AS "ipAllowList"',
 ].join(', ');
 
 function fromRow(row: ApiKeyRow): ApiKey {
@@ -22,12 +23,12 @@ function fromRow(row: ApiKeyRow): ApiKey {
 
 /** What a new key is stored with; the database fills in the id, the timestamps and the version. */
 export type NewApiKey = Pick<ApiKey, 'key' | 'secretHash' | 'name' | 'scopes' | 'ownerUserId' | 'environment'> &
-  Partial<Pick<ApiKey, 'rateLimits' | 'expiresAt'>>;
+  Partial<Pick<ApiKey, 'rateLimits' | 'expiresAt' | 'ipAllowList'>>;
 
 export async function insertApiKey(db: Queryable, input: NewApiKey): Promise<ApiKey> {
   const { rows } = await db.query<ApiKeyRow>(
-    `INSERT INTO api_keys (key, secret_hash, name, scopes, owner_user_id, environment, rate_limits, expires_at)
-     VALUES ($1, $2, $3, $4, $5, $6, $7::jsonb, $8) RETURNING ${COLUMNS}`,
+    `INSERT INTO api_keys (key, secret_hash, name, scopes, owner_user_id, environment, rate_limits, expires_at, ip_allow_list)
+     VALUES ($1, $2, $3, $4, $5, $6, $7::jsonb, $8, $9) RETURNING ${COLUMNS}`,
     [
       input.key,
       input.secretHash,
@@ -37,6 +38,7 @@ export async function insertApiKey(db: Queryable, input: NewApiKey): Promise<Api
       input.environment,
       input.rateLimits ? JSON.stringify(input.rateLimits) : null,
       input.expiresAt ?? null,
+      input.ipAllowList ?? null,
     ],
   );
   return fromRow(rows[0]!);
@@ -103,11 +105,11 @@ export async function listApiKeys(db: Queryable, filter: { ownerUserId?: number 
   return rows.map(fromRow);
 }
 
-/** `rateLimits`: undefined leaves them, null clears them (back to the gateway's default). */
+/** `rateLimits`, `ipAllowList`: undefined leaves them, null clears them (the gateway's default; any address). */
 export async function updateApiKey(
   db: Queryable,
   id: string,
-  changes: { scopes?: string[]; name?: string; revoke?: boolean; rateLimits?: RateLimits | null },
+  changes: { scopes?: string[]; name?: string; revoke?: boolean; rateLimits?: RateLimits | null; ipAllowList?: string[] | null },
 ): Promise<ApiKey | null> {
   const { rows } = await db.query<ApiKeyRow>(
     `UPDATE api_keys SET
@@ -115,6 +117,7 @@ export async function updateApiKey(
        name = COALESCE($3, name),
        revoked_at = CASE WHEN $4::boolean THEN COALESCE(revoked_at, now()) ELSE revoked_at END,
        rate_limits = CASE WHEN $5::boolean THEN $6::jsonb ELSE rate_limits END,
+       ip_allow_list = CASE WHEN $7::boolean THEN $8::text[] ELSE ip_allow_list END,
        updated_at = now(),
        version = version + 1
      WHERE id = $1 RETURNING ${COLUMNS}`,
@@ -125,6 +128,8 @@ export async function updateApiKey(
       changes.revoke ?? false,
       changes.rateLimits !== undefined,
       changes.rateLimits ? JSON.stringify(changes.rateLimits) : null,
+      changes.ipAllowList !== undefined,
+      changes.ipAllowList ?? null,
     ],
   );
   return rows[0] ? fromRow(rows[0]) : null;

@@ -26,6 +26,8 @@ export interface ApiKey {
   revokedReason: 'exposed' | null;
   /** When a leak report (or an operator's report-leak) first named its secret; null: never. */
   exposedAt: Date | null;
+  /** CIDR ranges the key may be used from (issue 31.3); null: any address. */
+  ipAllowList: string[] | null;
 }
 
 export function toCacheRecord(apiKey: ApiKey): ApiKeyCacheRecord {
@@ -43,5 +45,7 @@ export function toCacheRecord(apiKey: ApiKey): ApiKeyCacheRecord {
     ...(apiKey.previousSecretHash && apiKey.previousSecretEndsAt && apiKey.previousSecretEndsAt.getTime() > Date.now()
       ? { previousSecretHash: apiKey.previousSecretHash, previousSecretEndsAtMs: apiKey.previousSecretEndsAt.getTime() }
       : {}),
+    // Only when set: a key without a list costs the gateway nothing.
+    ...(apiKey.ipAllowList ? { ipAllowList: apiKey.ipAllowList } : {}),
   };
 }

@@ -16,7 +16,9 @@ export type CreateKeyInput = Omit<NewApiKey, 'key' | 'secretHash'> & {
  * inputs already validated by the caller's rules. The secret exists in clear only in this return value.
  */
 export async function createApiKey(deps: KeysDeps, input: CreateKeyInput): Promise<{ apiKey: ApiKey; secret: string }> {
-  const secret = generateApiSecret();
+  // The key's prefix and environment begin the secret too (docs/key-format.md), so scanners recognise it.
+  const key = generateApiKey(deps.keyPrefix, input.environment);
+  const secret = generateApiSecret(deps.keyPrefix, input.environment);
   const { ownerUserId, maxActiveKeysOfOwner: max } = input;
   const apiKey = await changeWithOutbox(deps, async (tx) => {
     if (max !== undefined && ownerUserId !== null) {
@@ -28,7 +30,7 @@ export async function createApiKey(deps: KeysDeps, input: CreateKeyInput): Promi
         });
     }
     const created = await insertApiKey(tx, {
-      key: generateApiKey(deps.keyPrefix, input.environment),
+      key,
       secretHash: hashSecret(secret),
       name: input.name,
       scopes: input.scopes,
@@ -36,6 +38,7 @@ export async function createApiKey(deps: KeysDeps, input: CreateKeyInput): Promi
       environment: input.environment,
       rateLimits: input.rateLimits ?? null,
       expiresAt: input.expiresAt ?? null,
+      ipAllowList: input.ipAllowList ?? null,
     });
     await recordKeyLifecycle(tx, deps, 'created', null, created);
     return created;

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { SYSTEM_SCOPE, hashSecret, parseApiKey } from '@acs/auth';
+import { SYSTEM_SCOPE, classifyApiSecret, hashSecret, parseApiKey } from '@acs/auth';
 import type { RateLimits } from '@acs/contracts';
 import { notFound } from '@acs/errors';
 import {
@@ -45,6 +45,11 @@ export async function applySeedKey(deps: KeysDeps, seed: SeedKeyInput): Promise<
       `SEED_API_KEY has the prefix "${parsed.prefix}", but this deployment's KEY_PREFIX is "${deps.keyPrefix}": expected ${deps.keyPrefix}_<live|test>_<16-64 letters or digits>`,
     );
   }
+  // The gateway refuses, unread, a secret that starts like the current format but fails its checksum (docs/key-format.md).
+  if (classifyApiSecret(seed.secret, parsed.prefix, parsed.environment) === 'invalid')
+    throw new Error(
+      `SEED_API_SECRET starts with "${parsed.prefix}_live_" or "${parsed.prefix}_test_" but is not a valid secret of that format for this key (docs/key-format.md): use a secret from \`npm run keys\`, or one without that prefix`,
+    );
   const scopes = parseOperatorScopes(seed.scopes);
   if (await seedKeyWasRolled(deps.db, seed.key)) throw new Error(ROLLED_SEED_MESSAGE);
   const apiKey = await changeWithWriteThrough(deps, async (tx) => {
@@ -100,11 +105,11 @@ export async function ensureSystemKey(deps: KeysDeps): Promise<{ key: string; se
   return { key: apiKey.key, secret };
 }
 
-/** Scope, name or rate-limit change (null: back to the default); effective on the gateway's very next request. */
+/** Scope, name, rate-limit or allow-list change (null: back to the default, any address); effective on the gateway's very next request. */
 export async function changeApiKey(
   deps: KeysDeps,
   id: string,
-  changes: { scopes?: string[]; name?: string; rateLimits?: RateLimits | null },
+  changes: { scopes?: string[]; name?: string; rateLimits?: RateLimits | null; ipAllowList?: string[] | null },
 ): Promise<ApiKey> {
   const changed = await changeWithWriteThrough(deps, async (tx) => {
     const current = await lockApiKey(tx, id);

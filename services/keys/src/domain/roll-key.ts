@@ -1,4 +1,4 @@
-import { generateApiSecret, hashSecret } from '@acs/auth';
+import { generateApiSecret, hashSecret, parseApiKey } from '@acs/auth';
 import { conflict } from '@acs/errors';
 import { lockApiKey, replaceSecretHash } from '../data-access/api-keys-repository.js';
 import type { ApiKey } from './api-key.js';
@@ -18,13 +18,15 @@ export async function rollApiKey(
   owns: (apiKey: ApiKey) => boolean,
   notMine: () => Error,
 ): Promise<{ apiKey: ApiKey; secret: string }> {
-  const secret = generateApiSecret();
+  let secret = '';
   const rolled = await changeWithOutbox(deps, async (tx) => {
     const current = await lockApiKey(tx, keyId);
     if (!current || !owns(current)) throw notMine();
     if (current.revokedAt) throw conflict('The key is revoked; create a new one', { code: 'key_revoked' });
     if (current.expiresAt && current.expiresAt.getTime() <= Date.now())
       throw conflict('The key has expired; create a new one', { code: 'key_expired' });
+    // In the current format (docs/key-format.md), with the key's own prefix: rolling is how a legacy secret goes.
+    secret = newSecretFor(current);
     const replaced = await replaceSecretHash(
       tx,
       keyId,
@@ -45,4 +47,11 @@ export async function rollApiKey(
     'API key secret rolled',
   );
   return { apiKey: rolled!, secret };
+}
+
+/** A secret for `apiKey` in the current format, with the prefix and environment its key was made with. */
+function newSecretFor(apiKey: ApiKey): string {
+  const parsed = parseApiKey(apiKey.key);
+  // A key outside the format (none is made so) still gets a new-format secret: its environment names it.
+  return generateApiSecret(parsed?.prefix ?? 'acs', parsed?.environment ?? apiKey.environment);
 }

@@ -43,6 +43,7 @@ export function createUserKey(
     environment: KeyEnvironment;
     rateLimits?: RateLimits | null | undefined;
     expiresAt?: string | null | undefined;
+    ipAllowList?: string[] | null | undefined;
   },
   rules: UserKeyRules,
 ): Promise<{ apiKey: ApiKey; secret: string }> {
@@ -56,6 +57,7 @@ export function createUserKey(
     environment: input.environment,
     rateLimits: input.rateLimits ?? null,
     expiresAt,
+    ipAllowList: input.ipAllowList ?? null,
     maxActiveKeysOfOwner: rules.keysPerUser,
   });
 }
@@ -90,7 +92,12 @@ export async function changeUserKey(
   deps: KeysDeps,
   userId: number,
   keyId: string,
-  changes: { scopes?: string | undefined; name?: string | undefined; rateLimits?: RateLimits | null | undefined },
+  changes: {
+    scopes?: string | undefined;
+    name?: string | undefined;
+    rateLimits?: RateLimits | null | undefined;
+    ipAllowList?: string[] | null | undefined;
+  },
   rateLimitCeiling: RateLimits | null,
 ): Promise<ApiKey> {
   if (!UUID.test(keyId)) throw noSuchKey();
@@ -104,12 +111,20 @@ export async function changeUserKey(
       ...(scopes ? { scopes } : {}),
       ...(changes.name ? { name: changes.name } : {}),
       ...(changes.rateLimits !== undefined ? { rateLimits: changes.rateLimits } : {}),
+      ...(changes.ipAllowList !== undefined ? { ipAllowList: changes.ipAllowList } : {}),
     });
     if (updated) await recordKeyChange(tx, deps.actor, 'api_key.changed', current, updated);
     return updated;
   });
   deps.logger.info(
-    { audit: 'api_key.changed', keyId, userId, scopes: changed!.scopes, rateLimits: changed!.rateLimits },
+    {
+      audit: 'api_key.changed',
+      keyId,
+      userId,
+      scopes: changed!.scopes,
+      rateLimits: changed!.rateLimits,
+      ipAllowList: changed!.ipAllowList,
+    },
     'API key changed',
   );
   return changed!;

@@ -32,6 +32,7 @@ const KEY_VIEW = [
   'previousSecretEndsAt',
   'revokedReason',
   'exposedAt',
+  'ipAllowList',
 ] as const;
 const keyView = (apiKey: ApiKey) => auditView(apiKey, KEY_VIEW);
 

@@ -27,6 +27,7 @@ function toView(apiKey: ApiKey): ApiKeyView {
     revokedReason: apiKey.revokedReason,
     exposedAt: apiKey.exposedAt?.toISOString() ?? null,
     rateLimits: apiKey.rateLimits,
+    ipAllowList: apiKey.ipAllowList,
     expiresAt: apiKey.expiresAt?.toISOString() ?? null,
     // Only while the replaced secret still works: afterwards it is history, not state.
     graceEndsAt:

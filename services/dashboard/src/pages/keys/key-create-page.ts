@@ -4,6 +4,7 @@ import { html, type SafeHtml } from '../html.js';
 import { defaultExpiryChoice, expiryField } from '../key-lifecycle.js';
 import type { Chrome } from '../layout.js';
 import { rateLimitsField } from '../rate-limits.js';
+import { ipAllowListField } from '../ip-allow-list.js';
 import { scopeField } from './scope-field.js';
 
 export interface KeyDraft {
@@ -16,9 +17,11 @@ export interface KeyDraft {
   expiresOn?: string;
   /** The limits as typed ("20/1s,50000/1d"; '' the deployment default). */
   rateLimits?: string;
+  /** The allow-list as typed (one range per line; '' any address). */
+  ipAllowList?: string;
 }
 
-const FIELDS = ['name', 'scopes', 'environment', 'expiresAt', 'rateLimits'] as const;
+const FIELDS = ['name', 'scopes', 'environment', 'expiresAt', 'rateLimits', 'ipAllowList'] as const;
 
 function environmentField(selected: string, error: string | undefined, focused: boolean): SafeHtml {
   return html`<div class="field${error ? ' invalid' : ''}">
@@ -49,6 +52,7 @@ export function createKeyPage(chrome: Chrome, draft: KeyDraft | undefined, maxLi
   ${environmentField(draft?.environment ?? 'live', errors?.environment, focused === 'environment')}
   ${expiryField(draft?.expiresInDays ?? defaultExpiryChoice(maxLifetimeDays), draft?.expiresOn ?? '', errors?.expiresAt, maxLifetimeDays)}
   ${rateLimitsField('field-rateLimits', draft?.rateLimits ?? '', errors?.rateLimits, focused === 'rateLimits')}
+  ${ipAllowListField(draft?.ipAllowList ?? '', errors?.ipAllowList, focused === 'ipAllowList')}
   <p class="confirm-actions"><button type="submit">Create key</button> <a class="button secondary" href="/keys">Back to the keys</a></p>`,
   });
 }

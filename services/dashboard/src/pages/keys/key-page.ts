@@ -4,6 +4,7 @@ import { canRoll, exposureNotice, keyStatus, lifecycleFacts } from '../key-lifec
 import { formatTime } from '../labels.js';
 import { layout, type Chrome } from '../layout.js';
 import { describeRateLimits } from '../rate-limits.js';
+import { describeIpAllowList } from '../ip-allow-list.js';
 import { operationTable } from '../quota-usage.js';
 import { usageChart } from '../usage-chart.js';
 import { secretPanels, type CreatedKey, type RolledKey } from './secret-panels.js';
@@ -58,6 +59,7 @@ ${exposureNotice([key])}
   <dt>Status</dt><dd>${keyStatus(key)}</dd>
   <dt>Scopes</dt><dd>${key.scopes || '(none)'}</dd>
   <dt>Rate limits</dt><dd class="rate-limits">${describeRateLimits(key.rateLimits)}</dd>
+  <dt>Allowed addresses</dt><dd class="ip-allow-list">${describeIpAllowList(key.ipAllowList)}</dd>
   <dt>Environment</dt><dd>${key.environment}</dd>
   <dt>Created</dt><dd>${formatTime(key.createdAt)}</dd>
   <dt>Last used</dt><dd>${key.lastUsedAt ? formatTime(key.lastUsedAt) : 'never'}</dd>
