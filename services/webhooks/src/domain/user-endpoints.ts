@@ -38,7 +38,7 @@ async function checkUrl(deps: WebhooksDeps, url: string): Promise<void> {
   if (refusal === null) return;
   throw errorOf('bad_request', refusal, {
     code: 'webhook_url_not_allowed',
-    details: [{ path: 'url', message: refusal }],
+    details: [{ path: 'body.url', message: refusal }],
     hint: 'Use an https URL whose host resolves only to public addresses.',
   });
 }
