@@ -29,7 +29,8 @@ function receive(req: IncomingMessage, res: ServerResponse): void {
       headers: Object.fromEntries(Object.entries(req.headers).map(([k, v]) => [k, String(v)])),
       body: Buffer.concat(chunks).toString('utf8'),
     });
-    if (req.url === '/never') hanging.add(res); // never answered
+    if (req.url === '/never')
+      hanging.add(res); // never answered
     else res.writeHead(204).end();
   });
 }
@@ -99,11 +100,18 @@ describe('webhooks through the gateway', () => {
     await register(slow.token, '/never', ['api_key.created']);
     const fastEndpoint = await register(fast.token, '/fast', ['api_key.created']);
     for (let i = 0; i < 3; i++) {
-      const response = await sut.call('POST', '/api/ApiKeys', dashboard, bearer(slow.token, json({ name: `slow ${i}`, scopes: 'read:devices' })));
+      const response = await sut.call(
+        'POST',
+        '/api/ApiKeys',
+        dashboard,
+        bearer(slow.token, json({ name: `slow ${i}`, scopes: 'read:devices' })),
+      );
       expect(response.status).toBe(201); // answered while its webhook hangs
     }
     await waitFor('the slow endpoint called', () => items((r) => r.path === '/never').length > 0);
-    expect((await sut.call('POST', '/api/ApiKeys', dashboard, bearer(fast.token, json({ name: 'fast', scopes: 'read:devices' })))).status).toBe(201);
+    expect(
+      (await sut.call('POST', '/api/ApiKeys', dashboard, bearer(fast.token, json({ name: 'fast', scopes: 'read:devices' })))).status,
+    ).toBe(201);
     const [request] = await waitFor('the other user’s webhook', () => {
       const got = items((r) => r.path === '/fast');
       return got.length > 0 ? got : null;
@@ -113,11 +121,18 @@ describe('webhooks through the gateway', () => {
   });
 
   it('lists the operations in the OpenAPI document and refuses an unknown event naming the field', async () => {
-    const document = (await (await fetch(`${sut.url}/openapi.json`)).json()) as { paths: Record<string, Record<string, { operationId: string }>> };
+    const document = (await (await fetch(`${sut.url}/openapi.json`)).json()) as {
+      paths: Record<string, Record<string, { operationId: string }>>;
+    };
     expect(document.paths['/api/Webhooks']?.post?.operationId).toBe('createWebhook');
     expect(document.paths['/api/Webhooks/{id}/Deliveries/{deliveryId}/Replay']?.post?.operationId).toBe('replayWebhookDelivery');
     const user = await newUser(sut, app);
-    const response = await sut.call('POST', '/api/Webhooks', dashboard, bearer(user.token, json({ url: `${receiverUrl}/x`, events: ['key.made'] })));
+    const response = await sut.call(
+      'POST',
+      '/api/Webhooks',
+      dashboard,
+      bearer(user.token, json({ url: `${receiverUrl}/x`, events: ['key.made'] })),
+    );
     expect(response.status).toBe(400);
     expect(await response.json()).toMatchObject({ code: 'validation_failed', details: [{ path: 'body.events.0' }] });
   });

@@ -10,7 +10,7 @@ import { SUBSCRIPTION_EVENT_TYPES } from './subscription-events.js';
  * The events a user can subscribe an endpoint to, and the bus event types each one is made from.
  * Billing's three subscription events are one webhook event: `data.change` says which.
  */
-export const WEBHOOK_EVENT_SOURCES = {
+const WEBHOOK_EVENT_SOURCES = {
   'api_key.created': [API_KEY_EVENT_TYPES.created],
   'api_key.revoked': [API_KEY_EVENT_TYPES.revoked],
   'api_key.rolled': [API_KEY_EVENT_TYPES.rolled],
@@ -22,7 +22,7 @@ export const WEBHOOK_EVENT_SOURCES = {
 } as const;
 
 export type WebhookEventType = keyof typeof WEBHOOK_EVENT_SOURCES;
-export const WEBHOOK_EVENT_TYPES = Object.keys(WEBHOOK_EVENT_SOURCES) as [WebhookEventType, ...WebhookEventType[]];
+const WEBHOOK_EVENT_TYPES = Object.keys(WEBHOOK_EVENT_SOURCES) as [WebhookEventType, ...WebhookEventType[]];
 
 /** The webhook event a bus event type becomes; undefined for one no endpoint can subscribe to. */
 export function webhookEventOf(busType: string): WebhookEventType | undefined {
@@ -31,8 +31,8 @@ export function webhookEventOf(busType: string): WebhookEventType | undefined {
   return undefined;
 }
 
-export const WEBHOOK_URL_MAX_LENGTH = 2000;
-export const WEBHOOK_DESCRIPTION_MAX_LENGTH = 200;
+const WEBHOOK_URL_MAX_LENGTH = 2000;
+const WEBHOOK_DESCRIPTION_MAX_LENGTH = 200;
 /** Endpoints one user may register. */
 export const WEBHOOK_MAX_ENDPOINTS_PER_USER = 20;
 
@@ -90,7 +90,7 @@ export type WebhookCreatedResponseBody = z.infer<typeof webhookCreatedResponseSc
 
 export const webhookListResponseSchema = z.object({ items: z.array(webhookViewSchema) });
 
-export const webhookDeliveryStatusSchema = z.enum(['pending', 'delivered', 'failed']);
+const webhookDeliveryStatusSchema = z.enum(['pending', 'delivered', 'failed']);
 
 export const webhookDeliveryViewSchema = z.object({
   /** The `webhook-id` header of every attempt of this delivery. */

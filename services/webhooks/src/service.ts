@@ -21,7 +21,7 @@ export const WEBHOOKS_MIGRATIONS_DIR = fileURLToPath(new URL('../migrations/', i
 const PURGE_INTERVAL_MS = 3600_000;
 
 /** Every address of a name, as the system resolver answers it. */
-export const systemResolve: ResolveHost = async (hostname) => (await lookup(hostname, { all: true, verbatim: true })).map((a) => a.address);
+const systemResolve: ResolveHost = async (hostname) => (await lookup(hostname, { all: true, verbatim: true })).map((a) => a.address);
 
 export interface WebhooksService {
   server: RunningServer;
@@ -38,7 +38,7 @@ export interface WebhooksServiceOptions {
   resolve?: ResolveHost;
 }
 
-export function senderSettings(config: WebhooksConfig): SenderSettings {
+function senderSettings(config: WebhooksConfig): SenderSettings {
   return {
     limits: {
       timeoutMs: config.WEBHOOKS_TIMEOUT_MS,
@@ -107,7 +107,10 @@ export function startWebhooksService(
     const app = buildWebhooksApp({ deps, internalSecret: internalKeys(config), migrationsDir: WEBHOOKS_MIGRATIONS_DIR, metrics });
     const server = await listen(app.callback(), config.PORT, config.HOST);
     stack.defer('the HTTP server', () => server.close());
-    logger.info({ url: server.url, queue: config.WEBHOOKS_QUEUE, allowPrivateUrls: config.WEBHOOKS_ALLOW_PRIVATE_URLS }, 'webhooks service listening');
+    logger.info(
+      { url: server.url, queue: config.WEBHOOKS_QUEUE, allowPrivateUrls: config.WEBHOOKS_ALLOW_PRIVATE_URLS },
+      'webhooks service listening',
+    );
     return {
       server,
       db,

@@ -20,18 +20,27 @@ afterAll(async () => {
   await receiver?.close();
 });
 
-const verify = (secret: string, request: { body: string; headers: Record<string, string> }) => new Webhook(secret).verify(request.body, request.headers);
+const verify = (secret: string, request: { body: string; headers: Record<string, string> }) =>
+  new Webhook(secret).verify(request.body, request.headers);
 
 describe('a delivery', () => {
   it('reaches the endpoint signed, verifiable by standardwebhooks, once per event even when the event comes twice', async () => {
     const userId = newUserId();
     const url = receiver.on('/created', () => 200);
     const { id, secret } = await webhooks.register(userId, url, ['api_key.created']);
-    const other = await webhooks.register(newUserId(), receiver.on('/someone-else', () => 200), ['api_key.created']);
+    const other = await webhooks.register(
+      newUserId(),
+      receiver.on('/someone-else', () => 200),
+      ['api_key.created'],
+    );
     const event = await webhooks.publishKeyEvent(userId);
     const [request] = await waitFor('the delivery', () => (receiver.at('/created').length > 0 ? receiver.at('/created') : null));
     const payload = verify(secret, request!) as { type: string; timestamp: string; data: Record<string, unknown> };
-    expect(payload).toMatchObject({ type: 'api_key.created', timestamp: event.occurredAt, data: { name: 'ci key', scopes: ['read:devices'] } });
+    expect(payload).toMatchObject({
+      type: 'api_key.created',
+      timestamp: event.occurredAt,
+      data: { name: 'ci key', scopes: ['read:devices'] },
+    });
     expect(payload.data).not.toHaveProperty('userId');
     expect(payload.data).not.toHaveProperty('sequence');
     expect(request!.headers['content-type']).toBe('application/json');
@@ -44,7 +53,10 @@ describe('a delivery', () => {
     await webhooks.publishKeyEvent(userId, 'created', event.id);
     const marker = await webhooks.publishKeyEvent(userId); // events of one queue are handled in order here
     await waitFor('the next event', () => receiver.at('/created').length >= 2);
-    expect(receiver.at('/created').map((r) => (verify(secret, r) as { timestamp: string }).timestamp)).toEqual([event.occurredAt, marker.occurredAt]);
+    expect(receiver.at('/created').map((r) => (verify(secret, r) as { timestamp: string }).timestamp)).toEqual([
+      event.occurredAt,
+      marker.occurredAt,
+    ]);
     expect(receiver.at('/someone-else')).toHaveLength(0);
     expect(await webhooks.deliveries(newUserId(), other.id).catch((err: Error) => err.message)).toBe('deliveries answered 404');
   });
@@ -77,8 +89,14 @@ describe('a delivery', () => {
     const fastUser = newUserId();
     let answer: (status: number) => void = () => {};
     const hanging = new Promise<number>((resolve) => (answer = resolve));
-    await webhooks.register(slowUser, receiver.on('/never', () => hanging));
-    const fast = await webhooks.register(fastUser, receiver.on('/fast', () => 200));
+    await webhooks.register(
+      slowUser,
+      receiver.on('/never', () => hanging),
+    );
+    const fast = await webhooks.register(
+      fastUser,
+      receiver.on('/fast', () => 200),
+    );
     for (let i = 0; i < 5; i++) await webhooks.publishKeyEvent(slowUser);
     await waitFor('the slow endpoint holding its slots', () => receiver.at('/never').length >= 1);
     await webhooks.publishKeyEvent(fastUser);
@@ -92,12 +110,18 @@ describe('a delivery', () => {
   it('is retried, then given up with its endpoint disabled and saying why; a replay after re-enabling delivers it with the same id', async () => {
     const userId = newUserId();
     let status = 500;
-    const { id, secret } = await webhooks.register(userId, receiver.on('/failing', () => status));
+    const { id, secret } = await webhooks.register(
+      userId,
+      receiver.on('/failing', () => status),
+    );
     await webhooks.publishKeyEvent(userId);
     const endpoint = await waitFor(
       'the endpoint disabled',
       async () => {
-        const body = (await (await webhooks.call('GET', `/api/Webhooks/${id}`, userId)).json()) as { enabled: boolean; disabledReason: string | null };
+        const body = (await (await webhooks.call('GET', `/api/Webhooks/${id}`, userId)).json()) as {
+          enabled: boolean;
+          disabledReason: string | null;
+        };
         return body.enabled ? null : body;
       },
       15_000,
@@ -107,7 +131,10 @@ describe('a delivery', () => {
     expect(failed).toMatchObject({ status: 'failed', lastStatus: 500, lastError: 'http_status' });
     expect(failed!.attempts).toBeGreaterThanOrEqual(2);
     expect(receiver.at('/failing')).toHaveLength(failed!.attempts);
-    const { rows } = await webhooks.service.db.query<{ n: number }>('SELECT count(*)::int AS n FROM delivery_attempts WHERE delivery_id = $1', [failed!.id]);
+    const { rows } = await webhooks.service.db.query<{ n: number }>(
+      'SELECT count(*)::int AS n FROM delivery_attempts WHERE delivery_id = $1',
+      [failed!.id],
+    );
     expect(rows[0]!.n).toBe(failed!.attempts);
 
     const replayPath = `/api/Webhooks/${id}/Deliveries/${failed!.id}/Replay`;
@@ -125,7 +152,10 @@ describe('a delivery', () => {
 
   it('after a secret rotation carries two signatures, each verifying, and only the new secret is shown', async () => {
     const userId = newUserId();
-    const { id, secret: old } = await webhooks.register(userId, receiver.on('/rotated', () => 200));
+    const { id, secret: old } = await webhooks.register(
+      userId,
+      receiver.on('/rotated', () => 200),
+    );
     const rotated = await webhooks.call('POST', `/api/Webhooks/${id}/RotateSecret`, userId);
     expect(rotated.status).toBe(200);
     const { secret, previousSecretEndsAt } = (await rotated.json()) as { secret: string; previousSecretEndsAt: string };
@@ -160,7 +190,10 @@ describe('the address policy at connection time', () => {
     expect(delivery).toMatchObject({ status: 'pending', lastStatus: null, lastError: 'blocked_address' });
     expect(receiver.at('/rebound')).toHaveLength(0);
     // And at registration, the same name now resolving to loopback is refused naming the field.
-    const refused = await strict.call('POST', '/api/Webhooks', userId, { url: `https://rebind.test:${port}/x`, events: ['api_key.created'] });
+    const refused = await strict.call('POST', '/api/Webhooks', userId, {
+      url: `https://rebind.test:${port}/x`,
+      events: ['api_key.created'],
+    });
     expect(refused.status).toBe(400);
     expect(await refused.json()).toMatchObject({ code: 'webhook_url_not_allowed', details: [{ path: 'body.url' }] });
   }, 30_000);

@@ -29,9 +29,13 @@ describe('the webhook endpoints API', () => {
     expect(list.items.map((item) => item.id)).toEqual([body.id]);
     expect(JSON.stringify(list)).not.toContain(body.secret);
 
-    const paused = webhookViewSchema.parse(await (await webhooks.call('PATCH', `/api/Webhooks/${body.id}`, userId, { enabled: false, events: ['subscription.changed'] })).json());
+    const paused = webhookViewSchema.parse(
+      await (await webhooks.call('PATCH', `/api/Webhooks/${body.id}`, userId, { enabled: false, events: ['subscription.changed'] })).json(),
+    );
     expect(paused).toMatchObject({ enabled: false, disabledReason: 'owner', events: ['subscription.changed'] });
-    const resumed = webhookViewSchema.parse(await (await webhooks.call('PATCH', `/api/Webhooks/${body.id}`, userId, { enabled: true })).json());
+    const resumed = webhookViewSchema.parse(
+      await (await webhooks.call('PATCH', `/api/Webhooks/${body.id}`, userId, { enabled: true })).json(),
+    );
     expect(resumed).toMatchObject({ enabled: true, disabledReason: null, disabledAt: null });
 
     expect((await webhooks.call('DELETE', `/api/Webhooks/${body.id}`, userId)).status).toBe(200);
@@ -114,7 +118,10 @@ describe('registration without private URLs allowed', () => {
 
   it('accepts an https URL whose host resolves to public addresses', async () => {
     const strict = await strictService();
-    expect((await strict.call('POST', '/api/Webhooks', newUserId(), { url: 'https://hooks.example.com/in', events: ['quota.threshold'] })).status).toBe(201);
+    expect(
+      (await strict.call('POST', '/api/Webhooks', newUserId(), { url: 'https://hooks.example.com/in', events: ['quota.threshold'] }))
+        .status,
+    ).toBe(201);
   });
 });
 

@@ -3,10 +3,20 @@ import { createServer, type IncomingMessage, type Server, type ServerResponse } 
 import type { AddressInfo } from 'node:net';
 import { createAmqpBus, subscriptionQueueNames, DEFAULT_RETRY_DELAYS_MS, type AmqpBus, type BusEnvelope } from '@acs/bus';
 import { API_KEY_EVENT_TYPES, API_KEY_ROUTING_KEYS } from '@acs/contracts';
-import { captureLogger, createTestDatabase, RawBroker, signedFetch, silentLogger, testServerUrl, uniqueName, waitFor, type TestDatabase } from '@acs/testing';
+import {
+  captureLogger,
+  createTestDatabase,
+  RawBroker,
+  signedFetch,
+  silentLogger,
+  testServerUrl,
+  uniqueName,
+  waitFor,
+  type TestDatabase,
+} from '@acs/testing';
 import { startWebhooksService, webhooksConfigSchema, type WebhooksService, type WebhooksServiceOptions } from '../src/index.js';
 
-export const INTERNAL_SECRET = `webhooks-test-secret-${randomBytes(16).toString('hex')}`;
+const INTERNAL_SECRET = `webhooks-test-secret-${randomBytes(16).toString('hex')}`;
 
 export const newUserId = (): number => randomInt(1_000_000, 2_000_000_000);
 
@@ -81,7 +91,11 @@ export class World {
   }
 
   async bus(): Promise<AmqpBus> {
-    const bus = createAmqpBus({ url: testServerUrl('AMQP_URL'), exchange: this.exchange, logger: captureLogger('webhooks-test-bus').logger });
+    const bus = createAmqpBus({
+      url: testServerUrl('AMQP_URL'),
+      exchange: this.exchange,
+      logger: captureLogger('webhooks-test-bus').logger,
+    });
     this.buses.push(bus);
     await waitFor('a connection to RabbitMQ', () => bus.ready(), 5_000);
     return bus;
@@ -166,7 +180,10 @@ export class Harness {
     return envelope;
   }
 
-  async deliveries(userId: number, endpointId: string): Promise<{ id: string; status: string; attempts: number; lastStatus: number | null; lastError: string | null }[]> {
+  async deliveries(
+    userId: number,
+    endpointId: string,
+  ): Promise<{ id: string; status: string; attempts: number; lastStatus: number | null; lastError: string | null }[]> {
     const response = await this.call('GET', `/api/Webhooks/${endpointId}/Deliveries`, userId);
     if (response.status !== 200) throw new Error(`deliveries answered ${response.status}`);
     return ((await response.json()) as { items: never[] }).items;

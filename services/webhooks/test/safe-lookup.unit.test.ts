@@ -16,7 +16,12 @@ function lookupWith(table: Record<string, string[]>, host: string, options: { al
 }
 
 describe('safeLookup (connection time)', () => {
-  const table = { 'public.test': ['93.184.216.34'], 'rebind.test': ['127.0.0.1'], 'mixed.test': ['93.184.216.34', '10.0.0.5'], 'v6.test': ['2606:4700::1'] };
+  const table = {
+    'public.test': ['93.184.216.34'],
+    'rebind.test': ['127.0.0.1'],
+    'mixed.test': ['93.184.216.34', '10.0.0.5'],
+    'v6.test': ['2606:4700::1'],
+  };
 
   it('hands the socket a public address', async () => {
     expect(await lookupWith(table, 'public.test')).toEqual({ err: null, address: '93.184.216.34' });
@@ -36,7 +41,10 @@ describe('safeLookup (connection time)', () => {
 });
 
 describe('urlRefusal (registration)', () => {
-  const strict = { allowPrivate: false, resolve: resolver({ 'hooks.example.com': ['93.184.216.34'], 'inside.example.com': ['192.168.0.10'] }) };
+  const strict = {
+    allowPrivate: false,
+    resolve: resolver({ 'hooks.example.com': ['93.184.216.34'], 'inside.example.com': ['192.168.0.10'] }),
+  };
   const open = { allowPrivate: true, resolve: resolver({}) };
 
   it('accepts an https URL of a public host', async () => {

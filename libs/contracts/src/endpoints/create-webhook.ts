@@ -15,6 +15,10 @@ export const createWebhookEndpoint = {
     'or cloud-metadata address is refused (400 webhook_url_not_allowed), unless the deployment allows private URLs. ' +
     "Answers the endpoint with its signing secret (whsec_...), shown this once. Needs system:full-access and the user's JWT.",
   requestBody: webhookCreateRequestSchema,
-  success: { status: 201, description: 'The endpoint and its signing secret; the secret is shown this once', schema: webhookCreatedResponseSchema },
+  success: {
+    status: 201,
+    description: 'The endpoint and its signing secret; the secret is shown this once',
+    schema: webhookCreatedResponseSchema,
+  },
   errors: { 409: 'The user already has the maximum number of endpoints' },
 } satisfies Endpoint;

@@ -15,5 +15,9 @@ export const rotateWebhookSecretEndpoint = {
     "time ends the older secret at once. Someone else's endpoint, or an unknown id, gives 404. Needs system:full-access and the user's JWT.",
   ...ownRecord('webhook endpoint'),
   ...NO_FIELDS_BODY,
-  success: { status: 200, description: 'The endpoint and its new secret; the secret is shown this once', schema: webhookCreatedResponseSchema },
+  success: {
+    status: 200,
+    description: 'The endpoint and its new secret; the secret is shown this once',
+    schema: webhookCreatedResponseSchema,
+  },
 } satisfies Endpoint;

@@ -205,7 +205,9 @@ export async function replayDelivery(db: Queryable, endpointId: string, delivery
 
 /** Deletes finished deliveries (and, by cascade, their attempts) and processed-event ids older than `days`. */
 export async function pruneOlderThan(db: Queryable, days: number): Promise<{ deliveries: number; events: number }> {
-  const deliveries = await db.query("DELETE FROM deliveries WHERE status <> 'pending' AND created_at < now() - $1 * interval '1 day'", [days]);
-  const events = await db.query('DELETE FROM processed_events WHERE processed_at < now() - $1 * interval \'1 day\'', [days]);
+  const deliveries = await db.query("DELETE FROM deliveries WHERE status <> 'pending' AND created_at < now() - $1 * interval '1 day'", [
+    days,
+  ]);
+  const events = await db.query("DELETE FROM processed_events WHERE processed_at < now() - $1 * interval '1 day'", [days]);
   return { deliveries: deliveries.rowCount, events: events.rowCount };
 }

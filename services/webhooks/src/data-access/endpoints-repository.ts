@@ -44,7 +44,9 @@ export async function countEndpoints(db: Queryable, userId: number): Promise<num
 }
 
 export async function listEndpoints(db: Queryable, userId: number): Promise<EndpointRow[]> {
-  const { rows } = await db.query<EndpointRow>(`SELECT ${COLUMNS} FROM endpoints WHERE user_id = $1 ORDER BY created_at DESC, id`, [userId]);
+  const { rows } = await db.query<EndpointRow>(`SELECT ${COLUMNS} FROM endpoints WHERE user_id = $1 ORDER BY created_at DESC, id`, [
+    userId,
+  ]);
   return rows;
 }
 
@@ -92,7 +94,13 @@ export async function updateEndpoint(db: Queryable, id: string, change: Endpoint
 }
 
 /** A new current secret; the one it replaces keeps signing until `previousEndsAt`. */
-export async function replaceSecret(db: Queryable, id: string, secretBox: string, previousBox: string, previousEndsAt: Date): Promise<EndpointRow> {
+export async function replaceSecret(
+  db: Queryable,
+  id: string,
+  secretBox: string,
+  previousBox: string,
+  previousEndsAt: Date,
+): Promise<EndpointRow> {
   const { rows } = await db.query<EndpointRow>(
     `UPDATE endpoints SET secret_box = $2, previous_secret_box = $3, previous_secret_ends_at = $4, updated_at = now()
      WHERE id = $1 RETURNING ${COLUMNS}`,

@@ -19,16 +19,22 @@ export interface WebhookEvent {
 }
 
 /** A message that is a known event type but not a valid one: the bus retries it, then parks it. */
-export class InvalidWebhookSourceEvent extends Error {
+class InvalidWebhookSourceEvent extends Error {
   constructor(type: string, issues: string) {
     super(`${type}: ${issues}`);
     this.name = 'InvalidWebhookSourceEvent';
   }
 }
 
-function parsed<T>(result: { success: true; data: T } | { success: false; error: { issues: { path: PropertyKey[]; message: string }[] } }, type: string): T {
+function parsed<T>(
+  result: { success: true; data: T } | { success: false; error: { issues: { path: PropertyKey[]; message: string }[] } },
+  type: string,
+): T {
   if (result.success) return result.data;
-  throw new InvalidWebhookSourceEvent(type, result.error.issues.map((issue) => `${issue.path.join('.') || '(root)'}: ${issue.message}`).join('; '));
+  throw new InvalidWebhookSourceEvent(
+    type,
+    result.error.issues.map((issue) => `${issue.path.join('.') || '(root)'}: ${issue.message}`).join('; '),
+  );
 }
 
 const SUBSCRIPTION_CHANGES: Record<string, string> = {
@@ -56,5 +62,10 @@ export function webhookEventFrom(message: BusEnvelope): WebhookEvent | null {
   }
   const event = parsed(subscriptionEventSchema.safeParse(message), message.type);
   const { eventId: _e, userId, sequence: _s, occurredAt, ...data } = event.payload;
-  return { id: event.id, busType: event.type, userId, payload: { type, timestamp: occurredAt, data: { change: SUBSCRIPTION_CHANGES[event.type], ...data } } };
+  return {
+    id: event.id,
+    busType: event.type,
+    userId,
+    payload: { type, timestamp: occurredAt, data: { change: SUBSCRIPTION_CHANGES[event.type], ...data } },
+  };
 }

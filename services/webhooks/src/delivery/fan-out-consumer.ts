@@ -7,7 +7,7 @@ import { endpointsFor } from '../data-access/endpoints-repository.js';
 import { webhookEventFrom } from './event-data.js';
 
 /** One binding per event family this service turns into webhooks. */
-export const WEBHOOK_SOURCE_BINDINGS = [API_KEY_EVENTS_BINDING, QUOTA_THRESHOLD_ROUTING_KEY, SUBSCRIPTION_EVENTS_BINDING];
+const WEBHOOK_SOURCE_BINDINGS = [API_KEY_EVENTS_BINDING, QUOTA_THRESHOLD_ROUTING_KEY, SUBSCRIPTION_EVENTS_BINDING];
 
 export type FanOutOutcome = 'fanned_out' | 'duplicate' | 'ignored';
 
@@ -16,14 +16,19 @@ export type FanOutOutcome = 'fanned_out' | 'duplicate' | 'ignored';
  * transaction that records the event as processed, so a redelivered event makes none. The sender
  * does the sending; the consumer never waits on an endpoint.
  */
-export async function fanOutEvent(db: Db, logger: Logger, message: BusEnvelope): Promise<FanOutOutcome> {
+async function fanOutEvent(db: Db, logger: Logger, message: BusEnvelope): Promise<FanOutOutcome> {
   const event = webhookEventFrom(message);
   if (event === null || event.userId === null) return 'ignored'; // a system key's event has no owner to tell
   const body = JSON.stringify(event.payload);
   const userId = event.userId;
   const made = await db.transaction(async (tx) => {
     const endpoints = await endpointsFor(tx, userId, event.payload.type);
-    return fanOut(tx, { id: event.id, busType: event.busType, webhookType: event.payload.type }, endpoints.map((e) => e.id), body);
+    return fanOut(
+      tx,
+      { id: event.id, busType: event.busType, webhookType: event.payload.type },
+      endpoints.map((e) => e.id),
+      body,
+    );
   });
   if (made === null) return 'duplicate';
   logger.debug({ eventId: event.id, type: event.busType, userId, deliveries: made }, 'event fanned out to webhook endpoints');

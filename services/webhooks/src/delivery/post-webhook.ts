@@ -50,7 +50,7 @@ const ERROR_CLASSES: Record<string, string> = {
 };
 
 /** A short, stable name for why an attempt failed: the delivery log shows it, never a stack or the answer's text. */
-export function errorClass(err: unknown): string {
+function errorClass(err: unknown): string {
   for (let cause: unknown = err, depth = 0; cause && depth < 4; cause = (cause as { cause?: unknown }).cause, depth++) {
     const { code, name } = cause as { code?: string; name?: string };
     if (name === 'TimeoutError' || name === 'AbortError') return 'timeout';

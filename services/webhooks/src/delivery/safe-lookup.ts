@@ -4,7 +4,7 @@ import { isBlockedAddress } from '../domain/address-policy.js';
 import type { ResolveHost } from '../domain/url-policy.js';
 
 /** The error a connection refused by the address policy fails with; its code names it in the delivery log. */
-export class BlockedAddressError extends Error {
+class BlockedAddressError extends Error {
   readonly code = 'EBLOCKEDADDRESS';
   constructor(hostname: string, address: string) {
     super(`${hostname} resolves to ${address}, which webhooks may not reach`);
@@ -28,8 +28,13 @@ export function safeLookup(resolve: ResolveHost) {
         if (blocked !== undefined) return callback(new BlockedAddressError(hostname, blocked), '', 4);
         if (addresses.length === 0) return callback(Object.assign(new Error(`${hostname} has no address`), { code: 'ENOTFOUND' }), '', 4);
         const wanted = options.family === 4 || options.family === 6 ? addresses.filter((a) => isIP(a) === options.family) : addresses;
-        if (wanted.length === 0) return callback(Object.assign(new Error(`${hostname} has no IPv${options.family} address`), { code: 'ENOTFOUND' }), '', 4);
-        if (options.all) return callback(null, wanted.map((address) => ({ address, family: isIP(address) })));
+        if (wanted.length === 0)
+          return callback(Object.assign(new Error(`${hostname} has no IPv${options.family} address`), { code: 'ENOTFOUND' }), '', 4);
+        if (options.all)
+          return callback(
+            null,
+            wanted.map((address) => ({ address, family: isIP(address) })),
+          );
         return callback(null, wanted[0]!, isIP(wanted[0]!));
       },
       (err: unknown) => callback(err as NodeJS.ErrnoException, '', 4),

@@ -73,14 +73,20 @@ export function startSender(db: Db, logger: Logger, secrets: SecretBox, agent: A
         );
       }
     });
-    if (outcome.kind === 'failed') logger.warn({ deliveryId: delivery.id, endpointId: delivery.endpointId }, 'webhook delivery gave up; endpoint disabled');
+    if (outcome.kind === 'failed')
+      logger.warn({ deliveryId: delivery.id, endpointId: delivery.endpointId }, 'webhook delivery gave up; endpoint disabled');
   }
 
   async function attempt(delivery: ClaimedDelivery): Promise<void> {
     const startedAt = new Date();
     let result: PostResult;
     try {
-      const headers = webhookHeaders(liveSecrets(secrets, delivery, startedAt), delivery.id, Math.floor(startedAt.getTime() / 1000), delivery.body);
+      const headers = webhookHeaders(
+        liveSecrets(secrets, delivery, startedAt),
+        delivery.id,
+        Math.floor(startedAt.getTime() / 1000),
+        delivery.body,
+      );
       result = await postWebhook(agent, delivery.url, headers, delivery.body, settings.limits, abort.signal);
     } catch (err) {
       logger.error({ err, deliveryId: delivery.id }, 'could not sign a webhook delivery');

@@ -12,14 +12,19 @@ export function newWebhookSecret(): string {
 }
 
 /** One `v1,<base64>` signature of a message with one secret. */
-export function signatureWith(secret: string, webhookId: string, timestampSeconds: number, body: string): string {
+function signatureWith(secret: string, webhookId: string, timestampSeconds: number, body: string): string {
   const key = Buffer.from(secret.startsWith(SECRET_PREFIX) ? secret.slice(SECRET_PREFIX.length) : secret, 'base64');
   const mac = createHmac('sha256', key).update(`${webhookId}.${timestampSeconds}.${body}`).digest('base64');
   return `v1,${mac}`;
 }
 
 /** The three Standard Webhooks headers of one attempt, signed with every live secret (the current one first). */
-export function webhookHeaders(secrets: readonly string[], webhookId: string, timestampSeconds: number, body: string): Record<string, string> {
+export function webhookHeaders(
+  secrets: readonly string[],
+  webhookId: string,
+  timestampSeconds: number,
+  body: string,
+): Record<string, string> {
   return {
     'webhook-id': webhookId,
     'webhook-timestamp': String(timestampSeconds),

@@ -28,7 +28,7 @@ import { cursorOf, deliveryView, endpointView, parseCursor } from './views.js';
 /** How long a replaced secret keeps signing after a rotation. */
 const PREVIOUS_SECRET_MS = 24 * 3600_000;
 /** The reason an endpoint paused through the API shows. */
-export const OWNER_DISABLED = 'owner';
+const OWNER_DISABLED = 'owner';
 
 const noSuchEndpoint = () => notFound('No such webhook endpoint', 'webhook_not_found');
 
