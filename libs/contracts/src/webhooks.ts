@@ -22,7 +22,7 @@ const WEBHOOK_EVENT_SOURCES = {
 } as const;
 
 export type WebhookEventType = keyof typeof WEBHOOK_EVENT_SOURCES;
-const WEBHOOK_EVENT_TYPES = Object.keys(WEBHOOK_EVENT_SOURCES) as [WebhookEventType, ...WebhookEventType[]];
+export const WEBHOOK_EVENT_TYPES = Object.keys(WEBHOOK_EVENT_SOURCES) as [WebhookEventType, ...WebhookEventType[]];
 
 /** The webhook event a bus event type becomes; undefined for one no endpoint can subscribe to. */
 export function webhookEventOf(busType: string): WebhookEventType | undefined {

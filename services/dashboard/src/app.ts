@@ -24,6 +24,7 @@ import { verificationRoutes } from './routes/verification-routes.js';
 import { twoFactorRoutes } from './routes/two-factor-routes.js';
 import { exportRoutes } from './routes/export-routes.js';
 import { sessionRoutes } from './routes/session-routes.js';
+import { webhookRoutes } from './routes/webhook-routes.js';
 import type { Flash } from './session/flash.js';
 import type { SessionCookies } from './session/session-cookies.js';
 import { anonymousSession, isSignedIn, type Session } from './session/session.js';
@@ -78,6 +79,7 @@ export function createDashboardHandler(deps: DashboardAppDeps): RequestListener 
     ...twoFactorRoutes(api),
     ...exportRoutes(api),
     ...sessionRoutes(api),
+    ...webhookRoutes(api),
   ]);
   const serveFixed = createFixedRoutes(deps);
 

@@ -25,7 +25,14 @@ import {
   subscriptionListResponseSchema,
   subscriptionPlanListResponseSchema,
   subscriptionViewSchema,
+  webhookCreatedResponseSchema,
+  webhookDeliveriesResponseSchema,
+  webhookDeliveryViewSchema,
+  webhookListResponseSchema,
+  webhookViewSchema,
   type RateLimits,
+  type WebhookChangeRequest,
+  type WebhookCreateRequest,
 } from '@acs/contracts';
 import type { Logger } from '@acs/logger';
 import { z } from 'zod';
@@ -115,6 +122,30 @@ export function createAccountApi(gateway: GatewayClient) {
       bodyOf(gateway, verificationSentSchema, { ...ctx, method: 'POST', path: '/api/Users/VerifyEmail/Resend' }),
     verifyEmail: async (ctx: CallerContext, token: string) =>
       bodyOf(gateway, verifyEmailResponseSchema, { ...ctx, method: 'POST', path: '/api/Users/VerifyEmail', body: { token } }),
+    listWebhooks: async (ctx: CallerContext) =>
+      (await bodyOf(gateway, webhookListResponseSchema, { ...ctx, method: 'GET', path: '/api/Webhooks' })).items,
+    getWebhook: async (ctx: CallerContext, id: string) =>
+      bodyOf(gateway, webhookViewSchema, { ...ctx, method: 'GET', path: `/api/Webhooks/${segment(id)}` }),
+    createWebhook: async (ctx: CallerContext, body: WebhookCreateRequest) =>
+      bodyOf(gateway, webhookCreatedResponseSchema, { ...ctx, method: 'POST', path: '/api/Webhooks', body }),
+    changeWebhook: async (ctx: CallerContext, id: string, body: WebhookChangeRequest) =>
+      bodyOf(gateway, webhookViewSchema, { ...ctx, method: 'PATCH', path: `/api/Webhooks/${segment(id)}`, body }),
+    deleteWebhook: async (ctx: CallerContext, id: string) =>
+      bodyOf(gateway, webhookViewSchema, { ...ctx, method: 'DELETE', path: `/api/Webhooks/${segment(id)}` }),
+    rotateWebhookSecret: async (ctx: CallerContext, id: string) =>
+      bodyOf(gateway, webhookCreatedResponseSchema, { ...ctx, method: 'POST', path: `/api/Webhooks/${segment(id)}/RotateSecret` }),
+    webhookDeliveries: async (ctx: CallerContext, id: string, cursor: string | null) =>
+      bodyOf(gateway, webhookDeliveriesResponseSchema, {
+        ...ctx,
+        method: 'GET',
+        path: `/api/Webhooks/${segment(id)}/Deliveries${cursor ? `?cursor=${encodeURIComponent(cursor)}` : ''}`,
+      }),
+    replayWebhookDelivery: async (ctx: CallerContext, id: string, deliveryId: string) =>
+      bodyOf(gateway, webhookDeliveryViewSchema, {
+        ...ctx,
+        method: 'POST',
+        path: `/api/Webhooks/${segment(id)}/Deliveries/${segment(deliveryId)}/Replay`,
+      }),
     listSessions: async (ctx: CallerContext) =>
       (await bodyOf(gateway, sessionListSchema, { ...ctx, method: 'GET', path: '/api/Sessions' })).items,
     endOtherSessions: async (ctx: CallerContext) =>

@@ -23,6 +23,7 @@ const SIGNED_IN_LINKS = [
   { href: '/keys', label: 'API keys' },
   { href: '/subscriptions', label: 'Subscriptions' },
   { href: '/devices', label: 'Devices' },
+  { href: '/webhooks', label: 'Webhooks' },
 ];
 
 /** The section a path belongs to: /keys/…/revoke is still "API keys". */
