@@ -50,6 +50,11 @@ export const webhooksConfigSchema = z
     WEBHOOKS_CLAIM_LEASE_MS: wholeNumber(1_000, 3_600_000, 60_000),
     /** Delivered and failed deliveries (and their attempts) are deleted after this many days; 0 keeps them. */
     WEBHOOKS_RETENTION_DAYS: wholeNumber(0, 3650, 30),
+    /**
+     * Events fanned out at once (the consumer's prefetch). Each is one short transaction: more in
+     * flight lets PostgreSQL commit them together (bench:webhooks, docs/performance.md).
+     */
+    WEBHOOKS_CONSUMER_PREFETCH: wholeNumber(1, 1000, 50),
     /** The durable queue this service consumes the events from. */
     WEBHOOKS_QUEUE: z.string().min(1).default('webhooks.events'),
   })

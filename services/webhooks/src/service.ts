@@ -71,7 +71,7 @@ export function startWebhooksService(
     const resolve = options.resolve ?? systemResolve;
     const secrets = secretBox(config.WEBHOOKS_SECRET_KEY);
     const settings = senderSettings(config);
-    const agent = webhookAgent(resolve, settings.limits);
+    const agent = webhookAgent(resolve, settings.limits, settings.maxInFlight);
     stack.defer('the webhook connections', () => agent.close());
     let sender: Sender | null = null;
     const newSender = (): Sender => {
@@ -89,6 +89,7 @@ export function startWebhooksService(
     };
     const consumer = await startFanOutConsumer(db, logger, instrumentBus(bus, createBusMetrics(metrics)), {
       queue: config.WEBHOOKS_QUEUE,
+      prefetch: config.WEBHOOKS_CONSUMER_PREFETCH,
       onFannedOut: () => sender?.wake(),
     });
     stack.defer('the event consumer', () => consumer.close());

@@ -37,6 +37,7 @@ async function fanOutEvent(db: Db, logger: Logger, message: BusEnvelope): Promis
 
 export interface FanOutConsumerOptions {
   queue: string;
+  prefetch: number;
   retryDelaysMs?: number[];
   onFannedOut(): void;
 }
@@ -46,6 +47,7 @@ export function startFanOutConsumer(db: Db, logger: Logger, bus: Bus, options: F
   return bus.subscribe({
     queue: options.queue,
     bindings: WEBHOOK_SOURCE_BINDINGS,
+    prefetch: options.prefetch,
     ...(options.retryDelaysMs ? { retryDelaysMs: options.retryDelaysMs } : {}),
     handler: async (message) => {
       if ((await fanOutEvent(db, logger, message)) === 'fanned_out') options.onFannedOut();

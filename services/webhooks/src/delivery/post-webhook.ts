@@ -25,13 +25,14 @@ export interface PostResult {
  * the policy allows (safe-lookup.ts), unless private URLs are allowed. Keep-alive per origin, so a
  * busy endpoint is not a TLS handshake per delivery.
  */
-export function webhookAgent(resolve: ResolveHost, limits: PostLimits): Agent {
+export function webhookAgent(resolve: ResolveHost, limits: PostLimits, maxInFlight: number): Agent {
   return new Agent({
     connect: { timeout: limits.timeoutMs, ...(limits.allowPrivate ? {} : { lookup: safeLookup(resolve) }) },
     headersTimeout: limits.timeoutMs,
     bodyTimeout: limits.timeoutMs,
     keepAliveTimeout: 4_000,
-    connections: 4,
+    // Several endpoints may share an origin (one receiver, many paths): as many as the sender may have in flight.
+    connections: maxInFlight,
   });
 }
 
