@@ -41,7 +41,6 @@ dbUrl.pathname = `/${base}_webhooks`;
 const AMQP_URL = process.env.AMQP_URL ?? 'amqp://guest:guest@127.0.0.1:5672';
 
 const latencies: number[] = [];
-let firstAt = 0;
 let lastAt = 0;
 const receiver = createServer((req, res) => {
   const chunks: Buffer[] = [];
@@ -50,7 +49,6 @@ const receiver = createServer((req, res) => {
     const now = Date.now();
     const { data } = JSON.parse(Buffer.concat(chunks).toString()) as { data: { name: string } };
     latencies.push(now - Number(data.name)); // the name carries the publish time
-    firstAt ||= now;
     lastAt = now;
     res.writeHead(204).end();
   });
