@@ -136,9 +136,11 @@ export interface AttemptRecord {
   error: string | null;
 }
 
+/** Logs an attempt; nothing when the delivery is gone meanwhile (its endpoint was deleted during the attempt). */
 export async function insertAttempt(tx: Queryable, record: AttemptRecord): Promise<void> {
   await tx.query(
-    'INSERT INTO delivery_attempts (delivery_id, attempt, started_at, status, duration_ms, error) VALUES ($1, $2, $3, $4, $5, $6)',
+    `INSERT INTO delivery_attempts (delivery_id, attempt, started_at, status, duration_ms, error)
+     SELECT id, $2, $3, $4, $5, $6 FROM deliveries WHERE id = $1`,
     [record.deliveryId, record.attempt, record.startedAt, record.status, record.durationMs, record.error],
   );
 }
