@@ -123,7 +123,7 @@ export class World {
     const bus = await this.bus();
     const service = await startWebhooksService(config, silentLogger('webhooks-test'), bus, options);
     this.services.push({ service, database });
-    return new Harness(service, bus);
+    return new Harness(service, bus, database.url);
   }
 
   async close(): Promise<void> {
@@ -141,6 +141,7 @@ export class Harness {
   constructor(
     readonly service: WebhooksService,
     readonly bus: AmqpBus,
+    readonly databaseUrl: string,
   ) {}
 
   call(method: string, path: string, userId: number, body?: unknown): Promise<Response> {
