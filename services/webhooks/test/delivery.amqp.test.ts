@@ -171,6 +171,43 @@ describe('a delivery', () => {
   });
 });
 
+describe('an answer', () => {
+  it('that redirects is a failed attempt, never followed', async () => {
+    const userId = newUserId();
+    const { id } = await webhooks.register(
+      userId,
+      receiver.on('/moved', () => 307),
+    );
+    await webhooks.publishKeyEvent(userId);
+    const [delivery] = await waitFor('the attempt', async () => {
+      const items = await webhooks.deliveries(userId, id);
+      return items[0]?.lastStatus ? items : null;
+    });
+    expect(delivery).toMatchObject({ lastStatus: 307, lastError: 'redirect' });
+    expect(delivery!.status).not.toBe('delivered');
+  });
+
+  it('longer than the cap is cut off: a failed one says response_too_large, a 2xx still counts as delivered', async () => {
+    const big = 'x'.repeat(512 * 1024); // the cap is 64 KiB
+    const userId = newUserId();
+    const failing = await webhooks.register(
+      userId,
+      receiver.on('/big-500', () => ({ status: 500, body: big })),
+    );
+    const fine = await webhooks.register(
+      userId,
+      receiver.on('/big-200', () => ({ status: 200, body: big })),
+    );
+    await webhooks.publishKeyEvent(userId);
+    const [failed] = await waitFor('the failed attempt', async () => {
+      const items = await webhooks.deliveries(userId, failing.id);
+      return items[0]?.lastStatus ? items : null;
+    });
+    expect(failed).toMatchObject({ lastStatus: 500, lastError: 'response_too_large' });
+    await waitFor('the 2xx delivered', async () => (await webhooks.deliveries(userId, fine.id))[0]?.status === 'delivered');
+  });
+});
+
 describe('the address policy at connection time', () => {
   it('refuses a host that resolved to a public address at registration and to 127.0.0.1 when dialled (DNS rebinding)', async () => {
     let answer = '93.184.216.34';

@@ -26,8 +26,9 @@ export interface Received {
   body: string;
 }
 
-/** How the receiver answers a request to one path: a status, or never (the promise it waits on). */
-export type Behaviour = (request: Received) => number | Promise<number>;
+/** How the receiver answers a request to one path: a status (and a body), or never (the promise it waits on). */
+type Answer = number | { status: number; body: string };
+export type Behaviour = (request: Received) => Answer | Promise<Answer>;
 
 /** An HTTP server standing in for users' endpoints: records every request and answers per path. */
 export class Receiver {
@@ -67,8 +68,9 @@ export class Receiver {
     this.received.push(request);
     this.open.add(res);
     res.on('close', () => this.open.delete(res));
-    const status = await (this.behaviours.get(request.path) ?? (() => 200))(request);
-    if (!res.destroyed) res.writeHead(status).end('ok');
+    const answer = await (this.behaviours.get(request.path) ?? (() => 200))(request);
+    const { status, body } = typeof answer === 'number' ? { status: answer, body: 'ok' } : answer;
+    if (!res.destroyed) res.writeHead(status).end(body);
   }
 
   async close(): Promise<void> {
