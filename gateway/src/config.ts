@@ -28,6 +28,7 @@ export const gatewayConfigSchema = z
     INTERNAL_SECRET_CATALOG: secret().optional(),
     INTERNAL_SECRET_DEVICE: secret().optional(),
     INTERNAL_SECRET_BILLING: secret().optional(),
+    INTERNAL_SECRET_WEBHOOKS: secret().optional(),
     /** The key of every upstream without its own variable above: one key for all, for development and tests only. */
     INTERNAL_SECRET: secret().optional(),
     KEYS_URL: httpUrl(),
@@ -36,6 +37,7 @@ export const gatewayConfigSchema = z
     IDENTITY_URL: httpUrl().optional(),
     DEVICE_URL: httpUrl().optional(),
     BILLING_URL: httpUrl().optional(),
+    WEBHOOKS_URL: httpUrl().optional(),
     /** Time allowed for an upstream to send its response headers, and between body chunks. */
     UPSTREAM_TIMEOUT_MS: z.coerce.number().int().positive().default(10_000),
     UPSTREAM_CONNECT_TIMEOUT_MS: z.coerce.number().int().positive().default(2_000),
@@ -80,6 +82,7 @@ const UPSTREAM_KEYS = [
   ['CATALOG', 'CATALOG_URL'],
   ['DEVICE', 'DEVICE_URL'],
   ['BILLING', 'BILLING_URL'],
+  ['WEBHOOKS', 'WEBHOOKS_URL'],
 ] as const;
 
 export type GatewayConfig = z.infer<typeof gatewayConfigSchema>;

@@ -46,6 +46,15 @@ const SPEC_ENDPOINTS = [
   ['POST', '/api/Users/Login/TwoFactor', 'auth:login', 'none'],
   // Not in the spec's table: the user's own audit trail (issue 30).
   ['GET', '/api/AuditLog', 'system:full-access', 'user'],
+  // Webhooks (issue 30).
+  ['POST', '/api/Webhooks', 'system:full-access', 'user'],
+  ['GET', '/api/Webhooks', 'system:full-access', 'user'],
+  ['GET', '/api/Webhooks/{id}', 'system:full-access', 'user'],
+  ['PATCH', '/api/Webhooks/{id}', 'system:full-access', 'user'],
+  ['DELETE', '/api/Webhooks/{id}', 'system:full-access', 'user'],
+  ['POST', '/api/Webhooks/{id}/RotateSecret', 'system:full-access', 'user'],
+  ['GET', '/api/Webhooks/{id}/Deliveries', 'system:full-access', 'user'],
+  ['POST', '/api/Webhooks/{id}/Deliveries/{deliveryId}/Replay', 'system:full-access', 'user'],
 ] as const;
 
 const requirement = (route: (typeof ROUTES)[number]): string => {

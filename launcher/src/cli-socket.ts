@@ -6,13 +6,15 @@ import { BILLING_MIGRATIONS_DIR } from '@acs/billing-service';
 import { CATALOG_MIGRATIONS_DIR } from '@acs/catalog-service';
 import { IDENTITY_MIGRATIONS_DIR } from '@acs/identity-service';
 import { KEYS_MIGRATIONS_DIR } from '@acs/keys-service';
+import { WEBHOOKS_MIGRATIONS_DIR } from '@acs/webhooks-service';
 
-/** The services with a CLI (npm run keys, users, catalog, billing; npm run audit reads billing's trail too) and where their migrations are. */
+/** The services with a CLI (npm run keys, users, catalog, billing, webhooks; npm run audit reads billing's trail too) and where their migrations are. */
 const CLI_SERVICES = {
   keys: KEYS_MIGRATIONS_DIR,
   identity: IDENTITY_MIGRATIONS_DIR,
   catalog: CATALOG_MIGRATIONS_DIR,
   billing: BILLING_MIGRATIONS_DIR,
+  webhooks: WEBHOOKS_MIGRATIONS_DIR,
 };
 
 /**

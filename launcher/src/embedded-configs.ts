@@ -7,6 +7,7 @@ import { deviceConfigSchema } from '@acs/device-service';
 import { gatewayConfigSchema } from '@acs/gateway';
 import { identityConfigSchema } from '@acs/identity-service';
 import { keysConfigSchema } from '@acs/keys-service';
+import { webhooksConfigSchema } from '@acs/webhooks-service';
 
 // Each process of `npm start` reads the environment through its own schema, so a variable a
 // service learns works here without a second edit. The launcher sets only what wires the system
@@ -18,6 +19,7 @@ const SCHEMAS = {
   catalog: catalogConfigSchema,
   device: deviceConfigSchema,
   billing: billingConfigSchema,
+  webhooks: webhooksConfigSchema,
   gateway: gatewayConfigSchema,
   dashboard: dashboardConfigSchema,
 };
@@ -32,6 +34,7 @@ const GATEWAY_KEYS = [
   'INTERNAL_SECRET_CATALOG',
   'INTERNAL_SECRET_DEVICE',
   'INTERNAL_SECRET_BILLING',
+  'INTERNAL_SECRET_WEBHOOKS',
 ] as const;
 
 const SET_BY_LAUNCHER = {
@@ -39,6 +42,7 @@ const SET_BY_LAUNCHER = {
   identity: BEHIND_GATEWAY,
   catalog: [...BEHIND_GATEWAY, 'PEER_INTERNAL_SECRET'],
   billing: BEHIND_GATEWAY,
+  webhooks: [...BEHIND_GATEWAY, 'WEBHOOKS_SECRET_KEY', 'WEBHOOKS_ALLOW_PRIVATE_URLS'],
   device: [...BEHIND_GATEWAY, 'CATALOG_URL', 'CATALOG_PEER_SECRET'],
   gateway: [
     'HOST',
@@ -51,6 +55,7 @@ const SET_BY_LAUNCHER = {
     'CATALOG_URL',
     'DEVICE_URL',
     'BILLING_URL',
+    'WEBHOOKS_URL',
   ],
   dashboard: [
     'HOST',

@@ -4,7 +4,7 @@ import { join } from 'node:path';
 import { z } from 'zod';
 
 /** The services the gateway signs contexts for, each verifying with a key of its own. */
-const SIGNED_SERVICES = ['keys', 'identity', 'catalog', 'device', 'billing'] as const;
+const SIGNED_SERVICES = ['keys', 'identity', 'catalog', 'device', 'billing', 'webhooks'] as const;
 export type SignedService = (typeof SIGNED_SERVICES)[number];
 
 /** Every internal key of the embedded system: one per service, and device's key for the catalog's /internal/ routes. */
@@ -34,16 +34,31 @@ export async function loadOrCreateInternalKeys(dataDir: string): Promise<Interna
   const text = await readFile(file, 'utf8').catch(() => null);
   if (text !== null) {
     try {
-      const parsed = storedSchema.safeParse(JSON.parse(text));
+      const stored = JSON.parse(text) as Record<string, unknown>;
+      const parsed = storedSchema.safeParse(stored);
       if (parsed.success) return parsed.data;
+      // A data folder from before a service was added: the keys it has stay, the new service gets one.
+      const added = storedSchema.safeParse({ ...Object.fromEntries(NAMES.map((name) => [name, randomKey()])), ...stored });
+      if (added.success) return await keep(file, added.data);
     } catch {
       // Not JSON (a write cut short): made again below, as on a first start.
     }
   }
   await mkdir(dataDir, { recursive: true, mode: 0o700 });
-  const keys = Object.fromEntries(NAMES.map((name) => [name, randomKey()])) as InternalKeys;
+  return keep(file, Object.fromEntries(NAMES.map((name) => [name, randomKey()])) as InternalKeys);
+}
+
+/** Writes the keys whole (a temporary file renamed over the old one), 0600. */
+async function keep(file: string, keys: InternalKeys): Promise<InternalKeys> {
   const temporary = `${file}.${process.pid}.tmp`;
   await writeFile(temporary, JSON.stringify(keys), { mode: 0o600 });
   await rename(temporary, file);
   return keys;
 }
+
+/**
+ * The key the embedded webhooks service encrypts its signing secrets with when WEBHOOKS_SECRET_KEY is
+ * unset: derived from its internal key, so it is the same on every start of the data folder.
+ */
+export const webhookSecretKey = (keys: InternalKeys): string =>
+  createHmac('sha256', keys.webhooks).update('acs webhook secret encryption').digest('base64url');

@@ -18,7 +18,7 @@ export async function run(guard: StartGuard): Promise<void> {
     format: config.LOG_FORMAT ?? (process.stdout.isTTY ? 'pretty' : 'json'),
   });
   /** Every service of the system runs here, each reporting its own service.name (README, "Tracing"). */
-  const TRACED_SERVICES = ['gateway', 'keys', 'identity', 'catalog', 'device', 'billing', 'dashboard'];
+  const TRACED_SERVICES = ['gateway', 'keys', 'identity', 'catalog', 'device', 'billing', 'webhooks', 'dashboard'];
   /** One line per phase on stdout (not the log): what the start is waiting for; stops here after a Ctrl-C. */
   const progress = (line: string): void => {
     guard.check();

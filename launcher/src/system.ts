@@ -11,10 +11,11 @@ import { startIdentityService, type IdentityService } from '@acs/identity-servic
 import { startGateway, type Gateway } from '@acs/gateway';
 import { startDeviceService, type DeviceService } from '@acs/device-service';
 import { startBillingService, type BillingService } from '@acs/billing-service';
+import { startWebhooksService, type WebhooksService } from '@acs/webhooks-service';
 import type { DashboardService } from '@acs/dashboard-service';
 import type { LauncherConfig } from './config.js';
 import { embeddedConfig } from './embedded-configs.js';
-import { deriveInternalKeys, loadOrCreateInternalKeys, type InternalKeys } from './internal-secret.js';
+import { deriveInternalKeys, loadOrCreateInternalKeys, webhookSecretKey, type InternalKeys } from './internal-secret.js';
 import { startEmbeddedDashboard } from './dashboard.js';
 import { serveCliSocket } from './cli-socket.js';
 
@@ -25,6 +26,7 @@ export interface RunningSystem {
   catalog: CatalogService;
   device: DeviceService;
   billing: BillingService;
+  webhooks: WebhooksService;
   gateway: Gateway;
   cache: Cache;
   bus: Bus;
@@ -40,7 +42,7 @@ export interface RunningSystem {
   stop(): Promise<void>;
 }
 
-type ServiceName = 'keys' | 'identity' | 'catalog' | 'device' | 'billing';
+type ServiceName = 'keys' | 'identity' | 'catalog' | 'device' | 'billing' | 'webhooks';
 
 /** Where `npm start` says what it is doing, one line per phase, so nobody stares at silence. */
 export type StartProgress = (line: string) => void;
@@ -140,6 +142,19 @@ export function startSystem(config: LauncherConfig, logger: Logger, progress: St
       startBillingService(embeddedConfig('billing', config.env, behindGateway('billing')), serviceLogger(logger, 'billing'), bus),
     );
     stack.defer('the billing service', () => billing.close());
+    // One machine: the receiver a developer tries is on localhost, so private URLs are allowed unless the environment says otherwise.
+    const webhooks = await phase(progress, 'webhooks', () =>
+      startWebhooksService(
+        embeddedConfig('webhooks', config.env, {
+          ...behindGateway('webhooks'),
+          WEBHOOKS_SECRET_KEY: config.env.WEBHOOKS_SECRET_KEY ?? webhookSecretKey(internalKeys),
+          WEBHOOKS_ALLOW_PRIVATE_URLS: config.env.WEBHOOKS_ALLOW_PRIVATE_URLS ?? 'true',
+        }),
+        serviceLogger(logger, 'webhooks'),
+        bus,
+      ),
+    );
+    stack.defer('the webhooks service', () => webhooks.close());
     const gateway = await phase(progress, 'gateway', () =>
       startGateway(
         embeddedConfig('gateway', config.env, {
@@ -153,11 +168,13 @@ export function startSystem(config: LauncherConfig, logger: Logger, progress: St
           INTERNAL_SECRET_CATALOG: internalKeys.catalog,
           INTERNAL_SECRET_DEVICE: internalKeys.device,
           INTERNAL_SECRET_BILLING: internalKeys.billing,
+          INTERNAL_SECRET_WEBHOOKS: internalKeys.webhooks,
           KEYS_URL: keys.server.url,
           IDENTITY_URL: identity.server.url,
           CATALOG_URL: catalog.server.url,
           DEVICE_URL: device.server.url,
           BILLING_URL: billing.server.url,
+          WEBHOOKS_URL: webhooks.server.url,
         }),
         serviceLogger(logger, 'gateway'),
         cache,
@@ -178,6 +195,7 @@ export function startSystem(config: LauncherConfig, logger: Logger, progress: St
       catalog,
       device,
       billing,
+      webhooks,
       gateway,
       cache,
       bus,

@@ -49,11 +49,13 @@ describe("npm start reads each service variable through that service's own schem
       INTERNAL_SECRET_CATALOG: undefined,
       INTERNAL_SECRET_DEVICE: undefined,
       INTERNAL_SECRET_BILLING: undefined,
+      INTERNAL_SECRET_WEBHOOKS: undefined,
       KEYS_URL: 'http://127.0.0.1:1',
       IDENTITY_URL: undefined,
       CATALOG_URL: undefined,
       DEVICE_URL: undefined,
       BILLING_URL: undefined,
+      WEBHOOKS_URL: undefined,
     });
     expect(gateway.UPSTREAM_CONNECTIONS).toBe(5);
     expect(gateway.METRICS_PORT).toBeNull();

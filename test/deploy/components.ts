@@ -45,11 +45,12 @@ export const COMPONENTS: readonly Component[] = [
 export const publicComponents = (): Component[] => COMPONENTS.filter((c) => c.public);
 
 /**
- * Entries known and deliberately left out of docker-compose.yml and k8s/ (none now). A new entry
- * fails the tests until it is deployed: a compose service, a Deployment, its schema above, and
- * any public/ assets in the Dockerfile's runtime copy.
+ * Entries known and deliberately left out of docker-compose.yml and k8s/. A new entry fails the
+ * tests until it is deployed: a compose service, a Deployment, its schema above, and any public/
+ * assets in the Dockerfile's runtime copy. The webhooks service (issue 30) runs in `npm start`;
+ * its containers (with an egress-only network policy to the internet) are still to be written.
  */
-const NOT_YET_DEPLOYED: readonly string[] = [];
+const NOT_YET_DEPLOYED: readonly string[] = ['services/webhooks'];
 
 /** Every standalone process of the repository to deploy: the gateway and each service with a src/main.ts. */
 export function standaloneEntries(): string[] {

@@ -61,7 +61,14 @@ describe('npm start, phase by phase', () => {
     run.signal('SIGINT');
     const { code, output } = await run.exit;
     const phases = ['building: ', 'database: opening', 'database: ready', 'keys: listening', 'identity: listening', 'catalog: listening'];
-    const more = ['device: listening', 'billing: listening', 'gateway: listening', 'dashboard: listening', 'is running at'];
+    const more = [
+      'device: listening',
+      'billing: listening',
+      'webhooks: listening',
+      'gateway: listening',
+      'dashboard: listening',
+      'is running at',
+    ];
     const positions = [...phases, ...more].map((phase) => output.indexOf(phase));
     expect(positions).not.toContain(-1);
     expect([...positions].sort((a, b) => a - b)).toEqual(positions);

@@ -21,11 +21,13 @@ export function startSecondGateway(sut: SystemUnderTest, env: Record<string, str
     INTERNAL_SECRET_CATALOG: sut.system.internalKeys.catalog,
     INTERNAL_SECRET_DEVICE: sut.system.internalKeys.device,
     INTERNAL_SECRET_BILLING: sut.system.internalKeys.billing,
+    INTERNAL_SECRET_WEBHOOKS: sut.system.internalKeys.webhooks,
     KEYS_URL: sut.system.keys.server.url,
     IDENTITY_URL: sut.system.identity.server.url,
     CATALOG_URL: sut.system.catalog.server.url,
     DEVICE_URL: sut.system.device.server.url,
     BILLING_URL: sut.system.billing.server.url,
+    WEBHOOKS_URL: sut.system.webhooks.server.url,
     ...env,
   });
 }

@@ -23,6 +23,7 @@ const KEY_VARIABLE = {
   catalog: 'INTERNAL_SECRET_CATALOG',
   device: 'INTERNAL_SECRET_DEVICE',
   billing: 'INTERNAL_SECRET_BILLING',
+  webhooks: 'INTERNAL_SECRET_WEBHOOKS',
 } as const satisfies Record<ServiceName, keyof GatewayConfig>;
 
 const URL_VARIABLE: Record<ServiceName, keyof GatewayConfig> = {
@@ -31,6 +32,7 @@ const URL_VARIABLE: Record<ServiceName, keyof GatewayConfig> = {
   catalog: 'CATALOG_URL',
   device: 'DEVICE_URL',
   billing: 'BILLING_URL',
+  webhooks: 'WEBHOOKS_URL',
 };
 
 /** One keep-alive pool per configured service; services left unset are "not deployed". */

@@ -3,7 +3,7 @@ import { z } from 'zod';
 import { ROLE } from './roles.js';
 
 /** The services behind the gateway: each operation names the one that owns it. */
-export const SERVICES = ['identity', 'keys', 'catalog', 'device', 'billing'] as const;
+export const SERVICES = ['identity', 'keys', 'catalog', 'device', 'billing', 'webhooks'] as const;
 export type ServiceName = (typeof SERVICES)[number];
 
 /** Layer 2: none, any signed-in user, or a user whose *current* effective role is at least `minRole`. */

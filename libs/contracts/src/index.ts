@@ -12,6 +12,7 @@ export * from './devices.js';
 export * from './subscription-events.js';
 export * from './api-key-events.js';
 export * from './audit.js';
+export * from './webhooks.js';
 export * from './billing.js';
 export * from './row-id.js';
 export * from './rate-limits.js';

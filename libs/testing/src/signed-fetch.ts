@@ -10,6 +10,7 @@ const AUDIENCE_BY_PATH: readonly [RegExp, string][] = [
   [/^\/(api\/Users|internal\/users)(\/|\?|$)|^\/\.well-known\/jwks\.json$/, 'identity'],
   [/^\/(api\/ApiKeys|api\/Usage|internal\/keys)(\/|\?|$)/, 'keys'],
   [/^\/api\/Subscription(s|Plans)(\/|\?|$)/, 'billing'],
+  [/^\/api\/Webhooks(\/|\?|$)/, 'webhooks'],
 ];
 
 function audienceOf(pathAndQuery: string): string {

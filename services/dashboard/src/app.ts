@@ -25,6 +25,7 @@ import { twoFactorRoutes } from './routes/two-factor-routes.js';
 import { exportRoutes } from './routes/export-routes.js';
 import { sessionRoutes } from './routes/session-routes.js';
 import { activityRoutes } from './routes/activity-routes.js';
+import { webhookRoutes } from './routes/webhook-routes.js';
 import type { Flash } from './session/flash.js';
 import type { SessionCookies } from './session/session-cookies.js';
 import { anonymousSession, isSignedIn, type Session } from './session/session.js';
@@ -80,6 +81,7 @@ export function createDashboardHandler(deps: DashboardAppDeps): RequestListener 
     ...exportRoutes(api),
     ...sessionRoutes(api),
     ...activityRoutes(api),
+    ...webhookRoutes(api),
   ]);
   const serveFixed = createFixedRoutes(deps);
 

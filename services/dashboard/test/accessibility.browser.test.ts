@@ -141,6 +141,13 @@ describe('signed in', () => {
     await open('/account/sessions');
     expect(await heading()).toBe('Where you are signed in');
     await auditPage(page, 'sessions', figures, { phoneAxe: true });
+    await open('/webhooks');
+    expect(await heading()).toBe('Webhooks');
+    await page.getByLabel('URL', { exact: true }).fill('http://127.0.0.1:9/hook');
+    await page.getByRole('checkbox', { name: 'api_key.created' }).check();
+    await page.getByRole('button', { name: 'Add the endpoint' }).click();
+    expect(await page.locator('#webhook-secret').innerText()).toMatch(/^whsec_/);
+    await auditPage(page, 'webhooks', figures, { phoneAxe: true });
     await open('/account/two-factor');
     await page.getByRole('button', { name: 'Set up two-factor sign-in' }).click();
     expect(await page.locator('#two-factor-secret').innerText()).toMatch(/^[A-Z2-7]{32}$/);

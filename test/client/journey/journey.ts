@@ -159,7 +159,34 @@ export async function runJourney(input: JourneyInput): Promise<void> {
   expectStatus('audit log', trail.response, 200);
   if (!must('audit log', trail.data).items.some((item) => item.action === 'account.created'))
     throw new Error('the audit log misses the registration');
+  await webhookJourney(dashboard);
   await accountJourney(input, app, dashboard);
+}
+
+/** Issue 30's operations: a webhook endpoint registered, listed, changed, its secret rotated, its log read, a replay refused, deleted. */
+async function webhookJourney(dashboard: Client<paths>): Promise<void> {
+  const created = await dashboard.POST('/api/Webhooks', {
+    body: { url: 'http://127.0.0.1:9/journey', events: ['api_key.created', 'quota.threshold'], description: 'journey' },
+  });
+  expectStatus('register a webhook', created.response, 201);
+  const { id, secret } = must('register a webhook', created.data);
+  if (!secret.startsWith('whsec_')) throw new Error('the webhook secret is not whsec_');
+  const path = { params: { path: { id } } };
+  expectStatus('list webhooks', (await dashboard.GET('/api/Webhooks')).response, 200);
+  expectStatus('get a webhook', (await dashboard.GET('/api/Webhooks/{id}', path)).response, 200);
+  const paused = await dashboard.PATCH('/api/Webhooks/{id}', { ...path, body: { enabled: false } });
+  expectStatus('pause a webhook', paused.response, 200);
+  if (must('pause a webhook', paused.data).disabledReason !== 'owner') throw new Error('a paused webhook does not say why');
+  const rotated = await dashboard.POST('/api/Webhooks/{id}/RotateSecret', { ...path, body: {} });
+  expectStatus('rotate a webhook secret', rotated.response, 200);
+  const deliveries = await dashboard.GET('/api/Webhooks/{id}/Deliveries', { params: { path: { id }, query: { pageSize: 10 } } });
+  expectStatus('webhook deliveries', deliveries.response, 200);
+  const replay = await dashboard.POST('/api/Webhooks/{id}/Deliveries/{deliveryId}/Replay', {
+    params: { path: { id, deliveryId: '00000000-0000-4000-8000-000000000000' } },
+    body: {},
+  });
+  expectStatus('replay an unknown delivery', replay.response, 404, 409);
+  expectStatus('delete a webhook', (await dashboard.DELETE('/api/Webhooks/{id}', path)).response, 200);
 }
 
 /** Issue 32's operations: the account, its sessions, e-mail verification, password reset and change, two-factor sign-in. */

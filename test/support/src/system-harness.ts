@@ -74,7 +74,7 @@ export async function startSystemUnderTest(overrides: Record<string, string> = {
       await (options.redisCluster ? deleteClusterKeys(redisPrefix) : deleteRedisKeys(redisPrefix));
       const admin = new Client({ connectionString: testServerUrl('DATABASE_URL') });
       await admin.connect();
-      for (const service of ['keys', 'identity', 'catalog', 'device', 'billing'])
+      for (const service of ['keys', 'identity', 'catalog', 'device', 'billing', 'webhooks'])
         await admin.query(`DROP DATABASE IF EXISTS "${base}_${service}" WITH (FORCE)`);
       await admin.end();
     },

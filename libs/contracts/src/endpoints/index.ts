@@ -29,6 +29,14 @@ import { enrollTwoFactorEndpoint } from './enroll-two-factor.js';
 import { confirmTwoFactorEndpoint } from './confirm-two-factor.js';
 import { completeTwoFactorLoginEndpoint } from './complete-two-factor-login.js';
 import { listAuditLogEndpoint } from './list-audit-log.js';
+import { createWebhookEndpoint } from './create-webhook.js';
+import { listWebhooksEndpoint } from './list-webhooks.js';
+import { getWebhookEndpoint } from './get-webhook.js';
+import { changeWebhookEndpoint } from './change-webhook.js';
+import { deleteWebhookEndpoint } from './delete-webhook.js';
+import { rotateWebhookSecretEndpoint } from './rotate-webhook-secret.js';
+import { listWebhookDeliveriesEndpoint } from './list-webhook-deliveries.js';
+import { replayWebhookDeliveryEndpoint } from './replay-webhook-delivery.js';
 
 export const ENDPOINTS = [
   loginEndpoint,
@@ -61,6 +69,14 @@ export const ENDPOINTS = [
   confirmTwoFactorEndpoint,
   completeTwoFactorLoginEndpoint,
   listAuditLogEndpoint,
+  createWebhookEndpoint,
+  listWebhooksEndpoint,
+  getWebhookEndpoint,
+  changeWebhookEndpoint,
+  deleteWebhookEndpoint,
+  rotateWebhookSecretEndpoint,
+  listWebhookDeliveriesEndpoint,
+  replayWebhookDeliveryEndpoint,
 ] as const;
 
 export * from './login.js';
@@ -93,3 +109,11 @@ export * from './enroll-two-factor.js';
 export * from './confirm-two-factor.js';
 export * from './complete-two-factor-login.js';
 export * from './list-audit-log.js';
+export * from './create-webhook.js';
+export * from './list-webhooks.js';
+export * from './get-webhook.js';
+export * from './change-webhook.js';
+export * from './delete-webhook.js';
+export * from './rotate-webhook-secret.js';
+export * from './list-webhook-deliveries.js';
+export * from './replay-webhook-delivery.js';

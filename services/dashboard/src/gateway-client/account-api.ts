@@ -4,19 +4,25 @@ import {
   loginChallengeSchema,
   loginResponseSchema,
   type RateLimits,
+  type WebhookChangeRequest,
+  type WebhookCreateRequest,
   apiKeyUsageEndpoint,
   cancelSubscriptionEndpoint,
   changeApiKeyEndpoint,
   changePasswordEndpoint,
+  changeWebhookEndpoint,
   completePasswordResetEndpoint,
   completeTwoFactorLoginEndpoint,
   confirmTwoFactorEndpoint,
   createApiKeyEndpoint,
   createSubscriptionEndpoint,
+  createWebhookEndpoint,
+  deleteWebhookEndpoint,
   endOtherSessionsEndpoint,
   endSessionEndpoint,
   enrollTwoFactorEndpoint,
   getAccountEndpoint,
+  getWebhookEndpoint,
   listApiKeysEndpoint,
   listAuditLogEndpoint,
   listCatalogEndpoint,
@@ -24,13 +30,17 @@ import {
   listPlansEndpoint,
   listSessionsEndpoint,
   listSubscriptionsEndpoint,
+  listWebhookDeliveriesEndpoint,
+  listWebhooksEndpoint,
   loginEndpoint,
   registerDeviceEndpoint,
   registerEndpoint,
+  replayWebhookDeliveryEndpoint,
   requestPasswordResetEndpoint,
   resendVerificationEndpoint,
   revokeApiKeyEndpoint,
   rollApiKeyEndpoint,
+  rotateWebhookSecretEndpoint,
   usageEndpoint,
   verifyEmailEndpoint,
 } from '@acs/contracts';
@@ -71,14 +81,20 @@ interface Operation<S extends z.ZodType = z.ZodType> {
 }
 
 /** What a call adds to its operation: the record's id, a query string, a body, and the other call options. */
-type CallParts = Partial<Pick<GatewayCall, 'body' | 'token' | 'idempotencyKey'>> & { id?: string; query?: string };
+type CallParts = Partial<Pick<GatewayCall, 'body' | 'token' | 'idempotencyKey'>> & {
+  id?: string;
+  /** The path's other `{name}` parameters. */
+  params?: Record<string, string>;
+  query?: string;
+};
 
 /**
  * The call of one operation, its method and path taken from the contract, so the dashboard never
  * restates them. Ids come from our router, which admits only [A-Za-z0-9_-]; encoding is belt and braces.
  */
-function callOf(operation: Omit<Operation, 'success'>, ctx: CallerContext, { id, query, ...rest }: CallParts = {}): GatewayCall {
-  const path = id === undefined ? operation.path : operation.path.replace('{id}', encodeURIComponent(id));
+function callOf(operation: Omit<Operation, 'success'>, ctx: CallerContext, { id, params, query, ...rest }: CallParts = {}): GatewayCall {
+  let path = id === undefined ? operation.path : operation.path.replace('{id}', encodeURIComponent(id));
+  for (const [name, value] of Object.entries(params ?? {})) path = path.replace(`{${name}}`, encodeURIComponent(value));
   return { ...ctx, ...rest, method: operation.method, path: query === undefined ? path : `${path}?${query}` };
 }
 
@@ -128,6 +144,17 @@ export function createAccountApi(gateway: GatewayClient) {
       answerOf(gateway, listAuditLogEndpoint, ctx, {
         query: new URLSearchParams(Object.entries(query).map(([name, value]): [string, string] => [name, String(value)])).toString(),
       }),
+    listWebhooks: async (ctx: CallerContext) => (await answerOf(gateway, listWebhooksEndpoint, ctx)).items,
+    getWebhook: async (ctx: CallerContext, id: string) => answerOf(gateway, getWebhookEndpoint, ctx, { id }),
+    createWebhook: async (ctx: CallerContext, body: WebhookCreateRequest) => answerOf(gateway, createWebhookEndpoint, ctx, { body }),
+    changeWebhook: async (ctx: CallerContext, id: string, body: WebhookChangeRequest) =>
+      answerOf(gateway, changeWebhookEndpoint, ctx, { id, body }),
+    deleteWebhook: async (ctx: CallerContext, id: string) => answerOf(gateway, deleteWebhookEndpoint, ctx, { id }),
+    rotateWebhookSecret: async (ctx: CallerContext, id: string) => answerOf(gateway, rotateWebhookSecretEndpoint, ctx, { id }),
+    webhookDeliveries: async (ctx: CallerContext, id: string, cursor: string | null) =>
+      answerOf(gateway, listWebhookDeliveriesEndpoint, ctx, { id, ...(cursor ? { query: `cursor=${encodeURIComponent(cursor)}` } : {}) }),
+    replayWebhookDelivery: async (ctx: CallerContext, id: string, deliveryId: string) =>
+      answerOf(gateway, replayWebhookDeliveryEndpoint, ctx, { id, params: { deliveryId } }),
 
     listKeys: async (ctx: CallerContext) => (await answerOf(gateway, listApiKeysEndpoint, ctx)).items,
     createKey: async (

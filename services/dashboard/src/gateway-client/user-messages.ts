@@ -27,6 +27,9 @@ const FIELD_LABELS: Record<string, string> = {
   serialNumber: 'Serial number',
   catalogEntryId: 'Catalog entry id',
   firmwareVersion: 'Firmware version',
+  url: 'URL',
+  events: 'Events',
+  description: 'Description',
 };
 
 /** The form field a validation detail is about: `body.password` -> `password`. */

@@ -24,6 +24,7 @@ const SIGNED_IN_LINKS = [
   { href: '/subscriptions', label: 'Subscriptions' },
   { href: '/devices', label: 'Devices' },
   { href: '/activity', label: 'Activity' },
+  { href: '/webhooks', label: 'Webhooks' },
 ];
 
 /** The section a path belongs to: /keys/…/revoke is still "API keys". */

@@ -15,6 +15,8 @@ export const flashSchema = z.discriminatedUnion('kind', [
     environment: z.string(),
   }),
   z.object({ kind: z.literal('rolled-key'), name: z.string(), key: z.string(), secret: z.string(), graceEndsAt: z.string().nullable() }),
+  /** A webhook endpoint's signing secret, new or rotated: shown on the one page view after the form. */
+  z.object({ kind: z.literal('webhook-secret'), url: z.string(), secret: z.string(), rotated: z.boolean() }),
 ]);
 
 export type Flash = z.infer<typeof flashSchema>;

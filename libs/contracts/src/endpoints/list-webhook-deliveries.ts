@@ -1,0 +1,39 @@
+import { ANY_USER, type Endpoint, ownRecord } from '../endpoint.js';
+import {
+  WEBHOOK_DELIVERIES_CURSOR_PATTERN,
+  WEBHOOK_DELIVERIES_DEFAULT_PAGE_SIZE,
+  WEBHOOK_DELIVERIES_MAX_PAGE_SIZE,
+  webhookDeliveriesQuerySchema,
+  webhookDeliveriesResponseSchema,
+} from '../webhooks.js';
+
+export const listWebhookDeliveriesEndpoint = {
+  operationId: 'listWebhookDeliveries',
+  method: 'GET',
+  path: '/api/Webhooks/{id}/Deliveries',
+  scope: 'system:full-access',
+  user: ANY_USER,
+  upstream: 'webhooks',
+  summary: "A webhook endpoint's delivery log",
+  description:
+    'Newest first: the event, its status, the attempts made, the last response status and time, and when the next attempt is due. ' +
+    `pageSize defaults to ${WEBHOOK_DELIVERIES_DEFAULT_PAGE_SIZE}, at most ${WEBHOOK_DELIVERIES_MAX_PAGE_SIZE}; pass nextCursor as cursor for older ` +
+    "deliveries (null on the last page). Someone else's endpoint, or an unknown id, gives 404. Needs system:full-access and the user's JWT.",
+  ...ownRecord('webhook endpoint'),
+  query: {
+    schema: webhookDeliveriesQuerySchema,
+    parameters: [
+      {
+        name: 'cursor',
+        description: 'The nextCursor of an earlier answer (opaque)',
+        schema: { type: 'string', pattern: WEBHOOK_DELIVERIES_CURSOR_PATTERN.source },
+      },
+      {
+        name: 'pageSize',
+        description: 'Deliveries per page',
+        schema: { type: 'integer', minimum: 1, maximum: WEBHOOK_DELIVERIES_MAX_PAGE_SIZE, default: WEBHOOK_DELIVERIES_DEFAULT_PAGE_SIZE },
+      },
+    ],
+  },
+  success: { status: 200, description: 'A page of the delivery log', schema: webhookDeliveriesResponseSchema },
+} satisfies Endpoint;

@@ -1,0 +1,126 @@
+import { lookup } from 'node:dns/promises';
+import { fileURLToPath } from 'node:url';
+import { internalKeys } from '@acs/config';
+import { createBusMetrics, instrumentBus, type Bus } from '@acs/bus';
+import { openConfiguredDatabase, startPeriodicPurge, type Db } from '@acs/db';
+import type { Logger } from '@acs/logger';
+import { listen, startWithCloseStack, type RunningServer } from '@acs/http';
+import { createMetricsRegistry } from '@acs/metrics';
+import { buildWebhooksApp } from './app.js';
+import type { WebhooksConfig } from './config.js';
+import { pruneOlderThan } from './data-access/deliveries-repository.js';
+import { startFanOutConsumer } from './delivery/fan-out-consumer.js';
+import { webhookAgent } from './delivery/post-webhook.js';
+import { startSender, type Sender, type SenderSettings } from './delivery/sender.js';
+import type { WebhooksDeps } from './domain/deps.js';
+import { secretBox } from './domain/secret-box.js';
+import type { ResolveHost } from './domain/url-policy.js';
+
+export const WEBHOOKS_MIGRATIONS_DIR = fileURLToPath(new URL('../migrations/', import.meta.url));
+
+const PURGE_INTERVAL_MS = 3600_000;
+
+/** Every address of a name, as the system resolver answers it. */
+const systemResolve: ResolveHost = async (hostname) => (await lookup(hostname, { all: true, verbatim: true })).map((a) => a.address);
+
+export interface WebhooksService {
+  server: RunningServer;
+  db: Db;
+  deps: WebhooksDeps;
+  /** The sending loop; `startSender()` makes a new one after it was closed or abandoned (tests). */
+  sender: Sender;
+  startSender(): Sender;
+  close(): Promise<void>;
+}
+
+export interface WebhooksServiceOptions {
+  /** How host names resolve, at registration and at connection time; a test's stand-in plays a rebinding DNS. */
+  resolve?: ResolveHost;
+}
+
+function senderSettings(config: WebhooksConfig): SenderSettings {
+  return {
+    limits: {
+      timeoutMs: config.WEBHOOKS_TIMEOUT_MS,
+      maxResponseBytes: config.WEBHOOKS_MAX_RESPONSE_BYTES,
+      allowPrivate: config.WEBHOOKS_ALLOW_PRIVATE_URLS,
+    },
+    schedule: { delaysMs: config.WEBHOOKS_RETRY_SCHEDULE, giveUpAfterMs: config.WEBHOOKS_GIVE_UP_AFTER_SECONDS * 1000 },
+    maxInFlight: config.WEBHOOKS_MAX_IN_FLIGHT,
+    maxInFlightPerEndpoint: config.WEBHOOKS_MAX_IN_FLIGHT_PER_ENDPOINT,
+    pollIntervalMs: config.WEBHOOKS_POLL_INTERVAL_MS,
+    claimLeaseMs: config.WEBHOOKS_CLAIM_LEASE_MS,
+  };
+}
+
+/**
+ * Starts the webhooks service: its API, its consumer of the event families on the bus (which
+ * fans each event out into deliveries) and its sender. The bus is passed in: main.ts makes a
+ * RabbitMQ one from AMQP_URL, the embedded mode shares its in-process bus.
+ */
+export function startWebhooksService(
+  config: WebhooksConfig,
+  logger: Logger,
+  bus: Bus,
+  options: WebhooksServiceOptions = {},
+): Promise<WebhooksService> {
+  return startWithCloseStack(logger, async (stack) => {
+    const db = await openConfiguredDatabase('webhooks', config, WEBHOOKS_MIGRATIONS_DIR, logger);
+    stack.defer('the database', () => db.close());
+    const metrics = createMetricsRegistry('webhooks');
+    const resolve = options.resolve ?? systemResolve;
+    const secrets = secretBox(config.WEBHOOKS_SECRET_KEY);
+    const settings = senderSettings(config);
+    const agent = webhookAgent(resolve, settings.limits, settings.maxInFlight);
+    stack.defer('the webhook connections', () => agent.close());
+    let sender: Sender | null = null;
+    const newSender = (): Sender => {
+      sender = startSender(db, logger, secrets, agent, settings);
+      return sender;
+    };
+    newSender();
+    stack.defer('the sender', () => sender!.close());
+    const deps: WebhooksDeps = {
+      db,
+      logger,
+      secrets,
+      urlPolicy: { allowPrivate: config.WEBHOOKS_ALLOW_PRIVATE_URLS, resolve },
+      wakeSender: () => sender?.wake(),
+    };
+    const consumer = await startFanOutConsumer(db, logger, instrumentBus(bus, createBusMetrics(metrics)), {
+      queue: config.WEBHOOKS_QUEUE,
+      prefetch: config.WEBHOOKS_CONSUMER_PREFETCH,
+      onFannedOut: () => sender?.wake(),
+    });
+    stack.defer('the event consumer', () => consumer.close());
+    if (config.WEBHOOKS_RETENTION_DAYS > 0) {
+      const purge = startPeriodicPurge(
+        async () => {
+          const pruned = await pruneOlderThan(db, config.WEBHOOKS_RETENTION_DAYS);
+          return pruned.deliveries + pruned.events;
+        },
+        PURGE_INTERVAL_MS,
+        logger,
+        { done: 'pruned old webhook deliveries', failed: 'could not prune old webhook deliveries' },
+      );
+      stack.defer('the delivery pruning', () => purge.stop());
+    }
+    const app = buildWebhooksApp({ deps, internalSecret: internalKeys(config), migrationsDir: WEBHOOKS_MIGRATIONS_DIR, metrics });
+    const server = await listen(app.callback(), config.PORT, config.HOST);
+    stack.defer('the HTTP server', () => server.close());
+    logger.info(
+      { url: server.url, queue: config.WEBHOOKS_QUEUE, allowPrivateUrls: config.WEBHOOKS_ALLOW_PRIVATE_URLS },
+      'webhooks service listening',
+    );
+    return {
+      server,
+      db,
+      deps,
+      get sender() {
+        return sender!;
+      },
+      startSender: newSender,
+      close: stack.close,
+    };
+  });
+}

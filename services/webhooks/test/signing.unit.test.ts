@@ -1,0 +1,57 @@
+import { describe, expect, it } from '@jest/globals';
+import { Webhook } from 'standardwebhooks';
+import { WEBHOOK_SECRET_PATTERN } from '@acs/contracts';
+import { newWebhookSecret, webhookHeaders } from '../src/domain/signing.js';
+import { secretBox } from '../src/domain/secret-box.js';
+
+// Our signing is checked by the reference library, not by our own code.
+const now = () => Math.floor(Date.now() / 1000);
+
+describe('webhook signing', () => {
+  it('makes secrets of the whsec_ form', () => {
+    const secret = newWebhookSecret();
+    expect(secret).toMatch(WEBHOOK_SECRET_PATTERN);
+    expect(newWebhookSecret()).not.toBe(secret);
+  });
+
+  it('signs so that standardwebhooks verifies the body and headers', () => {
+    const secret = newWebhookSecret();
+    const body = JSON.stringify({ type: 'api_key.created', timestamp: new Date().toISOString(), data: { keyId: 'k' } });
+    const headers = webhookHeaders([secret], 'msg_1', now(), body);
+    expect(new Webhook(secret).verify(body, headers)).toEqual(JSON.parse(body));
+  });
+
+  it('is refused by standardwebhooks for another secret, a changed body or another id', () => {
+    const secret = newWebhookSecret();
+    const body = '{"type":"api_key.revoked","timestamp":"2026-01-01T00:00:00Z","data":{}}';
+    const headers = webhookHeaders([secret], 'msg_2', now(), body);
+    expect(() => new Webhook(newWebhookSecret()).verify(body, headers)).toThrow();
+    expect(() => new Webhook(secret).verify(body.replace('revoked', 'created'), headers)).toThrow();
+    expect(() => new Webhook(secret).verify(body, { ...headers, 'webhook-id': 'msg_3' })).toThrow();
+  });
+
+  it('carries one signature per live secret, and either secret verifies (a rotation)', () => {
+    const [current, previous] = [newWebhookSecret(), newWebhookSecret()];
+    const body = '{"type":"quota.threshold","timestamp":"2026-01-01T00:00:00Z","data":{"percent":80}}';
+    const headers = webhookHeaders([current, previous], 'msg_4', now(), body);
+    expect(headers['webhook-signature']!.split(' ')).toHaveLength(2);
+    expect(() => new Webhook(current).verify(body, headers)).not.toThrow();
+    expect(() => new Webhook(previous).verify(body, headers)).not.toThrow();
+    expect(() => new Webhook(newWebhookSecret()).verify(body, headers)).toThrow();
+  });
+});
+
+describe('secretBox', () => {
+  it('opens what it sealed, and refuses another key or an altered box', () => {
+    const box = secretBox('a-key-of-the-deployment-0123456789abcdef');
+    const secret = newWebhookSecret();
+    const sealed = box.seal(secret);
+    expect(sealed).not.toContain(secret.slice(6));
+    expect(box.open(sealed)).toBe(secret);
+    expect(box.seal(secret)).not.toBe(sealed); // a fresh IV each time
+    expect(() => secretBox('another-key-0123456789abcdef0123456789').open(sealed)).toThrow();
+    const parts = sealed.split('.');
+    parts[3] = Buffer.from('x'.repeat(10)).toString('base64url');
+    expect(() => box.open(parts.join('.'))).toThrow();
+  });
+});
