@@ -22,3 +22,4 @@ export * from './endpoints/index.js';
 export * from './passwords.js';
 export * from './email-verification.js';
 export * from './two-factor.js';
+export * from './account-deletion.js';

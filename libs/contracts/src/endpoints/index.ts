@@ -25,6 +25,7 @@ import { completePasswordResetEndpoint } from './complete-password-reset.js';
 import { verifyEmailEndpoint } from './verify-email.js';
 import { resendVerificationEndpoint } from './resend-verification.js';
 import { getAccountEndpoint } from './get-account.js';
+import { deleteAccountEndpoint } from './delete-account.js';
 import { enrollTwoFactorEndpoint } from './enroll-two-factor.js';
 import { confirmTwoFactorEndpoint } from './confirm-two-factor.js';
 import { completeTwoFactorLoginEndpoint } from './complete-two-factor-login.js';
@@ -57,6 +58,7 @@ export const ENDPOINTS = [
   verifyEmailEndpoint,
   resendVerificationEndpoint,
   getAccountEndpoint,
+  deleteAccountEndpoint,
   enrollTwoFactorEndpoint,
   confirmTwoFactorEndpoint,
   completeTwoFactorLoginEndpoint,
@@ -89,6 +91,7 @@ export * from './complete-password-reset.js';
 export * from './verify-email.js';
 export * from './resend-verification.js';
 export * from './get-account.js';
+export * from './delete-account.js';
 export * from './enroll-two-factor.js';
 export * from './confirm-two-factor.js';
 export * from './complete-two-factor-login.js';
