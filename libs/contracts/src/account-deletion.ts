@@ -36,3 +36,15 @@ export const userDeletedPayloadSchema = z.object({
 
 export const userDeletedEventSchema = busEventSchema([USER_DELETED_EVENT_TYPE], userDeletedPayloadSchema);
 export type UserDeletedEvent = z.infer<typeof userDeletedEventSchema>;
+
+/**
+ * What a consumer of `user.*` reads from a message: the deleted user's id, or null for another
+ * `user.*` event it does not act on (a later type: acknowledged, not retried). A malformed
+ * `user.deleted.v1` throws, so the bus retries it and then parks it in the dead-letter queue.
+ */
+export function deletedUserIdOf(message: { type: string }): number | null {
+  if (message.type !== USER_DELETED_EVENT_TYPE) return null;
+  const parsed = userDeletedEventSchema.safeParse(message);
+  if (!parsed.success) throw new Error(`invalid ${USER_DELETED_EVENT_TYPE} event: ${parsed.error.issues[0]?.message ?? 'unknown'}`);
+  return parsed.data.payload.userId;
+}

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { amqpUrl, auditFields, redisFields, serviceFields, wholeNumber } from '@acs/config';
+import { amqpUrl, auditFields, outboxFields, redisFields, serviceFields, wholeNumber } from '@acs/config';
 import { JWT_AUDIENCE_DEFAULT, JWT_ISSUER_DEFAULT, parsePlanQuota } from '@acs/contracts';
 import { privateSigningJwkSchema, publicVerificationJwkSchema } from './domain/jwk.js';
 
@@ -32,6 +32,7 @@ const quota = (fallback: string) =>
 export const identityConfigSchema = z.object({
   ...serviceFields(8083),
   ...auditFields(),
+  ...outboxFields(),
   ...redisFields(),
   /** Trial of a new account; 0 means new accounts get no trial. At most a year. */
   TRIAL_DURATION_SECONDS: wholeNumber(0, 366 * 24 * 3600, 14 * 24 * 3600),

@@ -15,6 +15,8 @@ import type { IdentityDeps, UserStore } from './domain/deps.js';
 import { createPasswordHasher } from './domain/passwords.js';
 import { applySeedAdmin, assertSeedAdmin } from './domain/seed-admin.js';
 import { loadSigner, type JwtSigner } from './domain/signing-keys.js';
+import { startOutboxRelay } from '@acs/outbox';
+import { IDENTITY_OUTBOX, toUserEventEnvelope } from './domain/identity-outbox.js';
 import { startSubscriptionEventsConsumer } from './consumers/subscription-events-consumer.js';
 import { startProcessedEventsPruner } from './consumers/processed-events-pruner.js';
 import { createIdentityMetrics } from './identity-metrics.js';
@@ -134,6 +136,21 @@ export async function startIdentityService(config: IdentityConfig, logger: Logge
     // Only where events arrive: without a bus processed_events does not grow.
     const pruner = eventBus ? startProcessedEventsPruner(deps.db, config.PROCESSED_EVENTS_RETENTION_DAYS, PRUNE_EVERY_MS, logger) : null;
     if (pruner) stack.defer('the processed-events pruner', () => pruner.stop());
+    // user.deleted.v1 (issue 32): published where there is a bus; without one the rows wait in the outbox.
+    if (eventBus) {
+      const relay = startOutboxRelay({
+        db: deps.db,
+        bus: eventBus,
+        logger,
+        table: IDENTITY_OUTBOX,
+        toEnvelope: toUserEventEnvelope,
+        pollIntervalMs: config.OUTBOX_POLL_INTERVAL_MS,
+        retryMinMs: config.OUTBOX_RETRY_MIN_MS,
+        retryMaxMs: config.OUTBOX_RETRY_MAX_MS,
+      });
+      stack.defer('the outbox relay', () => relay.close());
+      deps.onOutboxWrite = () => relay.wake();
+    }
     let consumer: Subscription | null = null;
     let stopping = false;
     // Handlers in flight finish (and ack) before the database goes away; a subscription that

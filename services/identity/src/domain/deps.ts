@@ -58,4 +58,6 @@ export interface IdentityDeps extends UserStore {
   localLimiter: Cache;
   /** Outgoing mail: SMTP (SMTP_URL) or the dev mailbox file. */
   mailer: Mailer;
+  /** Wakes the outbox relay after a commit that wrote an event (user.deleted.v1); unset: the relay's next poll. */
+  onOutboxWrite?: () => void;
 }

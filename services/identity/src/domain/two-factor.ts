@@ -99,6 +99,16 @@ async function secondFactorHolds(deps: IdentityDeps, userId: number, input: { co
 }
 
 /**
+ * Re-authentication for a sensitive change (an account deletion): when two-factor sign-in is on, the
+ * current code is required (and spent: it cannot be replayed). 401 invalid_two_factor_code otherwise.
+ */
+export async function assertCurrentCode(deps: IdentityDeps, userId: number, code: string | undefined): Promise<void> {
+  const row = await findTwoFactor(deps.db, userId);
+  if (!row?.confirmed) return;
+  if (code === undefined || !(await secondFactorHolds(deps, userId, { code }))) throw wrongCode('unauthorized');
+}
+
+/**
  * The second call: a live challenge (5 attempts, 5 minutes), then the code under the sign-in limits (a wrong
  * code counts as a failed sign-in for the account and address), then the same answer as a one-step login.
  */
