@@ -78,7 +78,8 @@ export async function eraseUserFromAudit(tx: Queryable, table: AuditTable, userI
   }
   await tx.query("SELECT set_config('audit.erasing', 'off', true)");
   if (erased.length === 0) return 0;
-  await appendAudit(tx, table, actor, {
+  // The erasure's own entry names who asked but not from where: it is in the erased user's trail too.
+  await appendAudit(tx, table, { ...actor, clientAddress: null }, {
     action: AUDIT_ERASED_ACTION,
     targetType: 'account',
     targetId: String(userId),
