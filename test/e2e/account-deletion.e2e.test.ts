@@ -70,7 +70,12 @@ async function subscriberWithEverything(): Promise<{ user: User; key: Auth; seri
   });
   const key = { key: created.key, secret: created.secret };
   const serial = `SN-${randomBytes(6).toString('hex')}`;
-  const registered = await sut.call('POST', '/api/Devices/Register', firmware, bearer(user.token, json({ serialNumber: serial, name: 'Desk DAC' })));
+  const registered = await sut.call(
+    'POST',
+    '/api/Devices/Register',
+    firmware,
+    bearer(user.token, json({ serialNumber: serial, name: 'Desk DAC' })),
+  );
   expect(registered.status).toBeLessThan(300);
   return { user, key, serial };
 }
@@ -92,9 +97,9 @@ describe('account deletion', () => {
       await (await sut.call('POST', '/api/Users/TwoFactor/Enroll', dashboard, bearer(user.token))).json(),
     );
     const totp = OTPAuth.URI.parse(enrolled.otpauthUri) as OTPAuth.TOTP;
-    expect((await sut.call('POST', '/api/Users/TwoFactor/Confirm', dashboard, bearer(user.token, json({ code: totp.generate() })))).status).toBe(
-      200,
-    );
+    expect(
+      (await sut.call('POST', '/api/Users/TwoFactor/Confirm', dashboard, bearer(user.token, json({ code: totp.generate() })))).status,
+    ).toBe(200);
     const noCode = await deleteAccount(user, { password: PASSWORD });
     expect(noCode.status).toBe(401);
     expect(await noCode.json()).toMatchObject({ code: 'invalid_two_factor_code' });
@@ -133,7 +138,9 @@ describe('account deletion', () => {
 
     // billing ends the subscription at once; device erases the device (its serial is free again).
     await waitFor('the subscription canceled', async () => {
-      const { rows } = await sut.system.billing.db.query<{ status: string }>('SELECT status FROM subscriptions WHERE user_id = $1', [user.id]);
+      const { rows } = await sut.system.billing.db.query<{ status: string }>('SELECT status FROM subscriptions WHERE user_id = $1', [
+        user.id,
+      ]);
       return rows.length === 1 && rows[0]!.status === 'canceled';
     });
     await waitFor('the device erased', async () => {
@@ -141,13 +148,19 @@ describe('account deletion', () => {
       return rows.length === 0;
     });
     const someoneElse = await newUser(sut, app);
-    const reused = await sut.call('POST', '/api/Devices/Register', firmware, bearer(someoneElse.token, json({ serialNumber: serial, name: 'Mine now' })));
+    const reused = await sut.call(
+      'POST',
+      '/api/Devices/Register',
+      firmware,
+      bearer(someoneElse.token, json({ serialNumber: serial, name: 'Mine now' })),
+    );
     expect(reused.status).toBeLessThan(300);
 
     // Identity keeps a tombstone without personal data.
-    const { rows: users } = await identityDb().query('SELECT email, first_name, last_name, password_hash, deleted_at FROM users WHERE id = $1', [
-      user.id,
-    ]);
+    const { rows: users } = await identityDb().query(
+      'SELECT email, first_name, last_name, password_hash, deleted_at FROM users WHERE id = $1',
+      [user.id],
+    );
     expect(users[0]).toMatchObject({ email: `deleted:${user.id}`, first_name: '-', last_name: '-', password_hash: '*' });
     expect(users[0]!.deleted_at).toBeInstanceOf(Date);
     const { rows: sessions } = await identityDb().query('SELECT device, address FROM sessions WHERE user_id = $1', [user.id]);

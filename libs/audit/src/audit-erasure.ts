@@ -79,14 +79,19 @@ export async function eraseUserFromAudit(tx: Queryable, table: AuditTable, userI
   await tx.query("SELECT set_config('audit.erasing', 'off', true)");
   if (erased.length === 0) return 0;
   // The erasure's own entry names who asked but not from where: it is in the erased user's trail too.
-  await appendAudit(tx, table, { ...actor, clientAddress: null }, {
-    action: AUDIT_ERASED_ACTION,
-    targetType: 'account',
-    targetId: String(userId),
-    userId,
-    before: null,
-    after: { entries: erased },
-  });
+  await appendAudit(
+    tx,
+    table,
+    { ...actor, clientAddress: null },
+    {
+      action: AUDIT_ERASED_ACTION,
+      targetType: 'account',
+      targetId: String(userId),
+      userId,
+      before: null,
+      after: { entries: erased },
+    },
+  );
   return erased.length;
 }
 

@@ -3,7 +3,16 @@ import { readFileSync } from 'node:fs';
 import pg from 'pg';
 import { openDatabase, type Db } from '@acs/db';
 import { createTestDatabase, silentLogger, type TestDatabase } from '@acs/testing';
-import { appendAudit, defineAuditTable, eraseUserFromAudit, AUDIT_ERASED_ACTION, listAudit, pruneAudit, verifyAuditChain, type AuditActor } from '../src/index.js';
+import {
+  appendAudit,
+  defineAuditTable,
+  eraseUserFromAudit,
+  AUDIT_ERASED_ACTION,
+  listAudit,
+  pruneAudit,
+  verifyAuditChain,
+  type AuditActor,
+} from '../src/index.js';
 
 // The migration every service ships (keys 008, identity 006, billing 004 are the same file).
 const MIGRATION = readFileSync(new URL('../../../services/keys/migrations/008_audit.sql', import.meta.url), 'utf8');
@@ -94,18 +103,23 @@ describe('the audit chain', () => {
     expect(report).toMatchObject({ checked: 2, firstId: entries[2]!.id, startsAfterPrune: true, problems: [] });
   });
 
-  it('erases a user\'s personal data and the chain still verifies; an erased row edited later is named', async () => {
+  it("erases a user's personal data and the chain still verifies; an erased row edited later is named", async () => {
     await tamper('TRUNCATE audit_log', []);
     const personal = (userId: number, email: string) =>
       db.transaction((tx) =>
-        appendAudit(tx, table, { ...actor, id: String(userId) }, {
-          action: 'account.created',
-          targetType: 'account',
-          targetId: String(userId),
-          userId,
-          before: null,
-          after: { email, firstName: 'Ada', accountRole: 0 },
-        }),
+        appendAudit(
+          tx,
+          table,
+          { ...actor, id: String(userId) },
+          {
+            action: 'account.created',
+            targetType: 'account',
+            targetId: String(userId),
+            userId,
+            before: null,
+            after: { email, firstName: 'Ada', accountRole: 0 },
+          },
+        ),
       );
     await personal(31, 'ada@example.com');
     await personal(32, 'bob@example.com');
@@ -127,7 +141,7 @@ describe('the audit chain', () => {
     expect((await verifyAuditChain(db, table)).problems).toEqual([expect.objectContaining({ id: ada[0]!.id, kind: 'edited' })]);
     // Marking a row erased to skip its hash check does not help: no erasure lists it.
     const bob = rows.find((row) => row.userId === 32)!;
-    await tamper("UPDATE audit_log SET after = '{\"email\":\"eve@example.com\"}'::jsonb, erased = true WHERE id = $1", [bob.id]);
+    await tamper('UPDATE audit_log SET after = \'{"email":"eve@example.com"}\'::jsonb, erased = true WHERE id = $1', [bob.id]);
     expect((await verifyAuditChain(db, table)).problems).toContainEqual(expect.objectContaining({ id: bob.id, kind: 'edited' }));
   });
 });

@@ -28,7 +28,7 @@ export const USER_DELETED_ROUTING_KEY = 'user.deleted';
 /** What a consumer binds to receive it (and later versions of it). */
 export const USER_EVENTS_BINDING = 'user.*';
 
-export const userDeletedPayloadSchema = z.object({
+const userDeletedPayloadSchema = z.object({
   eventId: z.uuid(),
   userId: z.number().int().positive(),
   occurredAt: z.iso.datetime({ offset: true }),

@@ -8,7 +8,7 @@ import { recordEvent } from '../domain/events.js';
 import { isLive } from '../domain/subscription.js';
 
 /** Billing's durable queue for identity's user events (bound to user.*). */
-export const BILLING_USER_EVENTS_QUEUE = 'billing.user-events';
+const BILLING_USER_EVENTS_QUEUE = 'billing.user-events';
 
 const CONSUMER_ACTOR = systemActor('billing user-deleted consumer');
 
@@ -18,7 +18,7 @@ const CONSUMER_ACTOR = systemActor('billing user-deleted consumer');
  * subscription.canceled event and audit entry, and the user's personal data leaves billing's trail;
  * one transaction under the user's lock. A redelivery finds nothing live and changes nothing.
  */
-export async function cancelSubscriptionsOfDeletedUser(deps: BillingDeps, userId: number): Promise<number> {
+async function cancelSubscriptionsOfDeletedUser(deps: BillingDeps, userId: number): Promise<number> {
   const canceled = await deps.db.transaction(async (tx) => {
     await lockUser(tx, userId);
     const now = new Date();

@@ -5,7 +5,7 @@ import type { Logger } from '@acs/logger';
 import { deleteDevicesOfOwner } from '../data-access/devices-repository.js';
 
 /** Device's durable queue for identity's user events (bound to user.*). */
-export const DEVICE_USER_EVENTS_QUEUE = 'device.user-events';
+const DEVICE_USER_EVENTS_QUEUE = 'device.user-events';
 
 /**
  * A deleted account (issue 32 item 5): the user's devices are erased (serial numbers and names are

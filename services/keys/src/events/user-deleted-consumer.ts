@@ -7,7 +7,7 @@ import { revokeKey } from '../domain/revoke-key.js';
 import { KEYS_AUDIT } from './keys-audit.js';
 
 /** Keys' durable queue for identity's user events (bound to user.*). */
-export const KEYS_USER_EVENTS_QUEUE = 'keys.user-events';
+const KEYS_USER_EVENTS_QUEUE = 'keys.user-events';
 
 const CONSUMER_ACTOR = systemActor('keys user-deleted consumer');
 
@@ -17,7 +17,7 @@ const CONSUMER_ACTOR = systemActor('keys user-deleted consumer');
  * and the user's personal data is erased from keys' audit trail. Idempotent: a redelivery finds the
  * keys revoked and nothing left to erase.
  */
-export async function revokeKeysOfDeletedUser(deps: KeysDeps, userId: number): Promise<number> {
+async function revokeKeysOfDeletedUser(deps: KeysDeps, userId: number): Promise<number> {
   const asConsumer = { ...deps, actor: CONSUMER_ACTOR };
   let revoked = 0;
   for (const key of await listApiKeys(deps.db, { ownerUserId: userId })) {
