@@ -40,6 +40,7 @@ const SPEC_ENDPOINTS = [
   ['POST', '/api/Users/VerifyEmail', 'auth:login', 'none'],
   ['POST', '/api/Users/VerifyEmail/Resend', 'system:full-access', 'user'],
   ['GET', '/api/Users/Me', 'system:full-access', 'user'],
+  ['DELETE', '/api/Users/Me', 'system:full-access', 'user'],
   // Two-factor sign-in (issue 32).
   ['POST', '/api/Users/TwoFactor/Enroll', 'system:full-access', 'user'],
   ['POST', '/api/Users/TwoFactor/Confirm', 'system:full-access', 'user'],
