@@ -23,6 +23,7 @@ import { passwordRoutes } from './routes/password-routes.js';
 import { verificationRoutes } from './routes/verification-routes.js';
 import { twoFactorRoutes } from './routes/two-factor-routes.js';
 import { exportRoutes } from './routes/export-routes.js';
+import { accountDeletionRoutes } from './routes/account-deletion-routes.js';
 import { sessionRoutes } from './routes/session-routes.js';
 import type { Flash } from './session/flash.js';
 import type { SessionCookies } from './session/session-cookies.js';
@@ -77,6 +78,7 @@ export function createDashboardHandler(deps: DashboardAppDeps): RequestListener 
     ...verificationRoutes(api),
     ...twoFactorRoutes(api),
     ...exportRoutes(api),
+    ...accountDeletionRoutes(api),
     ...sessionRoutes(api),
   ]);
   const serveFixed = createFixedRoutes(deps);

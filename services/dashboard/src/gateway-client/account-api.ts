@@ -7,6 +7,8 @@ import {
   usageResponseSchema,
   apiKeyViewSchema,
   accountViewSchema,
+  auditLogResponseSchema,
+  deleteAccountResponseSchema,
   catalogPageSchema,
   verificationSentSchema,
   verifyEmailResponseSchema,
@@ -117,6 +119,20 @@ export function createAccountApi(gateway: GatewayClient) {
       bodyOf(gateway, verifyEmailResponseSchema, { ...ctx, method: 'POST', path: '/api/Users/VerifyEmail', body: { token } }),
     listSessions: async (ctx: CallerContext) =>
       (await bodyOf(gateway, sessionListSchema, { ...ctx, method: 'GET', path: '/api/Sessions' })).items,
+    /** One page of the user's audit trail, newest first; `cursor` is the nextCursor of the page before. */
+    auditLogPage: async (ctx: CallerContext, cursor: string | null) =>
+      bodyOf(gateway, auditLogResponseSchema, {
+        ...ctx,
+        method: 'GET',
+        path: `/api/AuditLog?pageSize=200${cursor ? `&cursor=${encodeURIComponent(cursor)}` : ''}`,
+      }),
+    deleteAccount: async (ctx: CallerContext, password: string, code: string | undefined) =>
+      bodyOf(gateway, deleteAccountResponseSchema, {
+        ...ctx,
+        method: 'DELETE',
+        path: '/api/Users/Me',
+        body: code ? { password, code } : { password },
+      }),
     endOtherSessions: async (ctx: CallerContext) =>
       bodyOf(gateway, endOtherSessionsResponseSchema, { ...ctx, method: 'POST', path: '/api/Sessions/EndOthers' }),
     endSession: async (ctx: CallerContext, id: string) =>
