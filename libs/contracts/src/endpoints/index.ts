@@ -29,6 +29,8 @@ import { deleteAccountEndpoint } from './delete-account.js';
 import { enrollTwoFactorEndpoint } from './enroll-two-factor.js';
 import { confirmTwoFactorEndpoint } from './confirm-two-factor.js';
 import { completeTwoFactorLoginEndpoint } from './complete-two-factor-login.js';
+import { disableTwoFactorEndpoint } from './disable-two-factor.js';
+import { regenerateRecoveryCodesEndpoint } from './regenerate-recovery-codes.js';
 import { listAuditLogEndpoint } from './list-audit-log.js';
 
 export const ENDPOINTS = [
@@ -62,6 +64,8 @@ export const ENDPOINTS = [
   enrollTwoFactorEndpoint,
   confirmTwoFactorEndpoint,
   completeTwoFactorLoginEndpoint,
+  disableTwoFactorEndpoint,
+  regenerateRecoveryCodesEndpoint,
   listAuditLogEndpoint,
 ] as const;
 
@@ -95,4 +99,6 @@ export * from './delete-account.js';
 export * from './enroll-two-factor.js';
 export * from './confirm-two-factor.js';
 export * from './complete-two-factor-login.js';
+export * from './disable-two-factor.js';
+export * from './regenerate-recovery-codes.js';
 export * from './list-audit-log.js';

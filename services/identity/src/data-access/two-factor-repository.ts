@@ -82,3 +82,9 @@ export async function spendChallenge(db: Queryable, hash: Buffer): Promise<boole
   const { rowCount } = await db.query('UPDATE login_challenges SET used_at = now() WHERE challenge_hash = $1 AND used_at IS NULL', [hash]);
   return rowCount > 0;
 }
+
+/** Turns two-factor sign-in off: the secret and the recovery codes go (login challenges expire by themselves). */
+export async function deleteTwoFactor(db: Queryable, userId: number): Promise<void> {
+  await db.query('DELETE FROM recovery_codes WHERE user_id = $1', [userId]);
+  await db.query('DELETE FROM two_factor WHERE user_id = $1', [userId]);
+}

@@ -28,8 +28,10 @@ const RECOVERY_CODES = 10;
 const nowSeconds = (): number => Date.now() / 1000;
 /** Recovery codes are compared case-insensitively and without the dash people may or may not type. */
 const normalizeRecoveryCode = (code: string): string => code.replace(/[\s-]/g, '').toLowerCase();
-const hashRecoveryCode = (code: string): Buffer => hashMailedToken(normalizeRecoveryCode(code));
+export const hashRecoveryCode = (code: string): Buffer => hashMailedToken(normalizeRecoveryCode(code));
 
+/** Managing two-factor sign-in (turning it off, new recovery codes) when it is not on. */
+export const twoFactorOff = () => conflict('Two-factor sign-in is off for this account', { code: 'two_factor_disabled' });
 const alreadyOn = () => conflict('Two-factor sign-in is already on for this account', { code: 'two_factor_enabled' });
 const wrongCode = (status: 'bad_request' | 'unauthorized') =>
   new AppError(status, 'Invalid code', 'The code is wrong, already used, or the sign-in attempt has expired', {
@@ -48,7 +50,7 @@ export async function enrollTwoFactor(deps: IdentityDeps, userId: number): Promi
 }
 
 /** 10 codes of 10 base32 characters (50 bits each), written 5-5; only their hashes are kept. */
-function newRecoveryCodes(): string[] {
+export function newRecoveryCodes(): string[] {
   return Array.from({ length: RECOVERY_CODES }, () => {
     const code = base32Encode(randomBytes(7)).slice(0, 10).toLowerCase();
     return `${code.slice(0, 5)}-${code.slice(5)}`;
