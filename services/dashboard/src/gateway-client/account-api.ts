@@ -23,6 +23,7 @@ import {
   loginChallengeSchema,
   loginResponseSchema,
   twoFactorConfirmedSchema,
+  twoFactorDisabledSchema,
   twoFactorEnrollmentSchema,
   subscriptionListResponseSchema,
   subscriptionPlanListResponseSchema,
@@ -88,6 +89,10 @@ export function createAccountApi(gateway: GatewayClient) {
       }),
     enrollTwoFactor: async (ctx: CallerContext) =>
       bodyOf(gateway, twoFactorEnrollmentSchema, { ...ctx, method: 'POST', path: '/api/Users/TwoFactor/Enroll' }),
+    disableTwoFactor: async (ctx: CallerContext, password: string, code: string) =>
+      bodyOf(gateway, twoFactorDisabledSchema, { ...ctx, method: 'POST', path: '/api/Users/TwoFactor/Disable', body: { password, code } }),
+    regenerateRecoveryCodes: async (ctx: CallerContext, code: string) =>
+      bodyOf(gateway, twoFactorConfirmedSchema, { ...ctx, method: 'POST', path: '/api/Users/TwoFactor/RecoveryCodes', body: { code } }),
     confirmTwoFactor: async (ctx: CallerContext, code: string) =>
       bodyOf(gateway, twoFactorConfirmedSchema, { ...ctx, method: 'POST', path: '/api/Users/TwoFactor/Confirm', body: { code } }),
     // Any 2xx will do, whatever its body: identity may acknowledge a taken e-mail exactly like a
