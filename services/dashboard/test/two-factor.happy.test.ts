@@ -61,7 +61,7 @@ describe('two-factor sign-in in the dashboard', () => {
 
   it('the enrollment page shows the otpauth:// URI as an inline SVG QR code, next to the key and the link', async () => {
     const { enrolled, otpauthUri } = await turnedOn();
-    const svg = /<figure class="qr">(<svg [^]*?<\/svg>)<\/figure>/.exec(enrolled.html)?.[1];
+    const svg = /<figure class="qr">(<svg [\s\S]*?<\/svg>)<\/figure>/.exec(enrolled.html)?.[1];
     expect(svg).toBeDefined();
     expect(svg).toContain('role="img" aria-label="QR code of the key for your authenticator app"');
     expect(svg).not.toMatch(/<script|style=|href=/);
