@@ -1,6 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import * as OTPAuth from 'otpauth';
 import { loginChallengeSchema, loginResponseSchema, twoFactorEnrollmentSchema } from '@acs/contracts';
+import { sealPlaintextSecrets } from '@acs/identity-service';
 import { startSystemUnderTest, type SystemUnderTest } from './system-harness.js';
 import { PASSWORD, appKey, bearer, json, newUser, type Auth, type User } from './actors.js';
 
@@ -149,5 +150,24 @@ describe('two-factor sign-in', () => {
     expect(plain.status).toBe(200);
     expect(loginResponseSchema.safeParse(await plain.json()).success).toBe(true);
     expect(await account()).toMatchObject({ twoFactorEnabled: false });
+  });
+
+  it('keeps the secret encrypted at rest (AES-256-GCM); a secret stored before that keeps working and is sealed at start', async () => {
+    const user = await newUser(sut, app);
+    const { totp } = await turnOn(user);
+    const { db, totpKey, logger } = sut.system.identity.deps;
+    const stored = async () =>
+      (await db.query<{ secret: Buffer }>('SELECT secret FROM two_factor WHERE user_id = $1', [user.id])).rows[0]!.secret;
+    const plaintext = Buffer.from(totp.secret.bytes);
+    expect((await stored()).length).toBe(48);
+    expect((await stored()).includes(plaintext)).toBe(false);
+
+    // A row from before migration 013 (20 plaintext bytes): sign-in still works, and the start-up pass seals it.
+    await db.query('UPDATE two_factor SET secret = $2 WHERE user_id = $1', [user.id, plaintext]);
+    const challenge = loginChallengeSchema.parse(await (await login(user.email)).json()).challenge;
+    expect((await second({ challenge, code: nextCode(totp) })).status).toBe(200);
+    expect(await sealPlaintextSecrets(db, totpKey, logger)).toBeGreaterThanOrEqual(1);
+    expect((await stored()).length).toBe(48);
+    expect((await stored()).includes(plaintext)).toBe(false);
   });
 });

@@ -16,6 +16,8 @@ import { createPasswordHasher } from './domain/passwords.js';
 import { applySeedAdmin, assertSeedAdmin } from './domain/seed-admin.js';
 import { loadSigner, type JwtSigner } from './domain/signing-keys.js';
 import { startOutboxRelay } from '@acs/outbox';
+import { loadTotpKey, type TotpKey } from './domain/totp-secret-box.js';
+import { sealPlaintextSecrets } from './domain/seal-plaintext-secrets.js';
 import { IDENTITY_OUTBOX, toUserEventEnvelope } from './domain/identity-outbox.js';
 import { startSubscriptionEventsConsumer } from './consumers/subscription-events-consumer.js';
 import { startProcessedEventsPruner } from './consumers/processed-events-pruner.js';
@@ -71,8 +73,11 @@ export async function openIdentityDeps(
     ));
   const passwords = await createPasswordHasher(config.BCRYPT_COST);
   const store = await openIdentityStore(config, logger, cache);
+  let totpKey: TotpKey;
   try {
     await storeFallbackQuotas(store.db, { trial: config.TRIAL_QUOTA, none: config.NO_SUBSCRIPTION_QUOTA });
+    totpKey = await loadTotpKey(config.TOTP_ENCRYPTION_KEY, config.DATA_DIR, logger);
+    await sealPlaintextSecrets(store.db, totpKey, logger);
   } catch (err) {
     await store.db.close();
     throw err;
@@ -98,6 +103,7 @@ export async function openIdentityDeps(
     metrics: createIdentityMetrics(registry),
     localLimiter: createMemoryCache(),
     mailer: openMailer(config),
+    totpKey,
   };
 }
 

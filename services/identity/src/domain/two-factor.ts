@@ -17,6 +17,7 @@ import { deviceLabel } from './device-label.js';
 import { beginLoginAttempt } from './login-throttle.js';
 import { hashMailedToken, newMailedToken } from './mailed-token.js';
 import { signInAs, type SignInOrigin } from './sign-in.js';
+import { openSecret, sealSecret } from './totp-secret-box.js';
 import { matchingStep, otpauthUri, base32Encode } from './totp.js';
 import type { User } from './user.js';
 
@@ -44,7 +45,7 @@ export async function enrollTwoFactor(deps: IdentityDeps, userId: number): Promi
   const user = await findUserById(deps.db, userId);
   if (!user) throw insufficientUserError('token_required');
   const secret = randomBytes(20);
-  if (!(await saveUnconfirmedSecret(deps.db, userId, secret))) throw alreadyOn();
+  if (!(await saveUnconfirmedSecret(deps.db, userId, sealSecret(deps.totpKey, userId, secret)))) throw alreadyOn();
   deps.logger.info({ audit: 'user.two_factor_enrolled', userId }, 'two-factor secret issued (unconfirmed)');
   return { secret: base32Encode(secret), otpauthUri: otpauthUri(secret, user.email, ISSUER) };
 }
@@ -61,7 +62,7 @@ export function newRecoveryCodes(): string[] {
 export async function confirmTwoFactor(deps: IdentityDeps, userId: number, code: string): Promise<{ recoveryCodes: string[] }> {
   const row = await findTwoFactor(deps.db, userId);
   if (row?.confirmed) throw alreadyOn();
-  const step = row ? matchingStep(row.secret, code, nowSeconds()) : null;
+  const step = row ? matchingStep(openSecret(deps.totpKey, userId, row.secret), code, nowSeconds()) : null;
   if (!row || step === null) throw wrongCode('bad_request');
   const recoveryCodes = newRecoveryCodes();
   const confirmed = await deps.db.transaction(async (tx) => {
@@ -96,7 +97,7 @@ export async function twoFactorChallengeFor(deps: IdentityDeps, user: User, from
 async function secondFactorHolds(deps: IdentityDeps, userId: number, input: { code?: string; recoveryCode?: string }): Promise<boolean> {
   if (input.recoveryCode !== undefined) return spendRecoveryCode(deps.db, userId, hashRecoveryCode(input.recoveryCode));
   const row = await findTwoFactor(deps.db, userId);
-  const step = row?.confirmed && input.code ? matchingStep(row.secret, input.code, nowSeconds()) : null;
+  const step = row?.confirmed && input.code ? matchingStep(openSecret(deps.totpKey, userId, row.secret), input.code, nowSeconds()) : null;
   return step !== null && useStep(deps.db, userId, step, false);
 }
 
