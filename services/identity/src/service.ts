@@ -25,7 +25,8 @@ import { createIdentityMetrics } from './identity-metrics.js';
 import { storeFallbackQuotas } from './data-access/plan-quotas-repository.js';
 import type { Mailer } from './mail/mailer.js';
 import { createSmtpMailer } from './mail/smtp-mailer.js';
-import { createMailboxFileMailer, devMailboxFile } from './mail/mailbox-file-mailer.js';
+import { createMailboxFileMailer, devMailboxFile, mailboxProblem } from './mail/mailbox-file-mailer.js';
+import { createDroppingMailer } from './mail/dropping-mailer.js';
 
 /** SMTP when SMTP_URL is set, else the dev mailbox under DATA_DIR (npm start's offline flows). */
 const openMailer = (config: IdentityConfig): Mailer =>
@@ -74,8 +75,11 @@ export async function openIdentityDeps(
   const passwords = await createPasswordHasher(config.BCRYPT_COST);
   const store = await openIdentityStore(config, logger, cache);
   let totpKey: TotpKey;
+  let mailProblem: string | null;
   try {
     await storeFallbackQuotas(store.db, { trial: config.TRIAL_QUOTA, none: config.NO_SUBSCRIPTION_QUOTA });
+    mailProblem = config.SMTP_URL ? null : await mailboxProblem(devMailboxFile(config.DATA_DIR));
+    if (mailProblem) logger.error({ dataDir: config.DATA_DIR }, mailProblem);
     totpKey = await loadTotpKey(config.TOTP_ENCRYPTION_KEY, config.DATA_DIR, logger);
     await sealPlaintextSecrets(store.db, totpKey, logger);
   } catch (err) {
@@ -102,7 +106,7 @@ export async function openIdentityDeps(
     },
     metrics: createIdentityMetrics(registry),
     localLimiter: createMemoryCache(),
-    mailer: openMailer(config),
+    mailer: mailProblem ? createDroppingMailer(logger, mailProblem) : openMailer(config),
     totpKey,
   };
 }
