@@ -40,10 +40,13 @@ const SPEC_ENDPOINTS = [
   ['POST', '/api/Users/VerifyEmail', 'auth:login', 'none'],
   ['POST', '/api/Users/VerifyEmail/Resend', 'system:full-access', 'user'],
   ['GET', '/api/Users/Me', 'system:full-access', 'user'],
+  ['DELETE', '/api/Users/Me', 'system:full-access', 'user'],
   // Two-factor sign-in (issue 32).
   ['POST', '/api/Users/TwoFactor/Enroll', 'system:full-access', 'user'],
   ['POST', '/api/Users/TwoFactor/Confirm', 'system:full-access', 'user'],
   ['POST', '/api/Users/Login/TwoFactor', 'auth:login', 'none'],
+  ['POST', '/api/Users/TwoFactor/Disable', 'system:full-access', 'user'],
+  ['POST', '/api/Users/TwoFactor/RecoveryCodes', 'system:full-access', 'user'],
   // Not in the spec's table: the user's own audit trail (issue 30).
   ['GET', '/api/AuditLog', 'system:full-access', 'user'],
   // Webhooks (issue 30).

@@ -135,6 +135,7 @@ export function startSystem(config: LauncherConfig, logger: Logger, progress: St
           CATALOG_PEER_SECRET: internalKeys.deviceToCatalog,
         }),
         serviceLogger(logger, 'device'),
+        bus,
       ),
     );
     stack.defer('the device service', () => device.close());

@@ -30,6 +30,7 @@ export const SECRET_FIXTURES: Readonly<Record<string, string>> = {
   DEVICE_CATALOG_INTERNAL_SECRET: 'device-to-catalog-key-for-the-deploy-tests-0123456789',
   JWT_SIGNING_KEY: JSON.stringify(signingKey),
   JWT_VERIFICATION_KEYS: '[]',
+  TOTP_ENCRYPTION_KEY: 'AAECAwQFBgcICQoLDA0ODxAREhMUFRYXGBkaGxwdHh8=',
   // The dashboard's key, which keys seeds (its SEED_API_KEY / SEED_API_SECRET come from these).
   DASHBOARD_API_KEY: 'acs_live_0123456789abcdefABCDEFgh',
   DASHBOARD_API_SECRET: 'dashboard-secret-for-the-deploy-tests-012345',

@@ -1,6 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import * as OTPAuth from 'otpauth';
 import { loginChallengeSchema, loginResponseSchema, twoFactorEnrollmentSchema } from '@acs/contracts';
+import { sealPlaintextSecrets } from '@acs/identity-service';
 import { startSystemUnderTest, type SystemUnderTest } from './system-harness.js';
 import { PASSWORD, appKey, bearer, json, newUser, type Auth, type User } from './actors.js';
 
@@ -102,5 +103,71 @@ describe('two-factor sign-in', () => {
     // (challenge, reused recovery code, challenge) are 3 of the pair's 5, two wrong codes the rest, then 429.
     expect(statuses).toEqual([401, 401, 429, 429, 429, 401]);
     expect((await second({ challenge, recoveryCode: recoveryCodes[1] })).status).toBe(401);
+  });
+
+  it('new recovery codes need a code and replace the old ones', async () => {
+    const user = await newUser(sut, app);
+    const account = async () =>
+      (await (await sut.call('GET', '/api/Users/Me', dashboard, bearer(user.token))).json()) as Record<string, unknown>;
+    expect(await account()).toMatchObject({ twoFactorEnabled: false });
+    const regenerate = (code: string) =>
+      sut.call('POST', '/api/Users/TwoFactor/RecoveryCodes', dashboard, bearer(user.token, json({ code })));
+    const off = await regenerate('123456');
+    expect(off.status).toBe(409);
+    expect(await off.json()).toMatchObject({ code: 'two_factor_disabled' });
+
+    const { totp, recoveryCodes: old } = await turnOn(user);
+    expect(await account()).toMatchObject({ twoFactorEnabled: true });
+    expect((await regenerate('000000')).status).toBe(401);
+    const renewed = await regenerate(nextCode(totp));
+    expect(renewed.status).toBe(200);
+    const { recoveryCodes } = (await renewed.json()) as { recoveryCodes: string[] };
+    expect(recoveryCodes).toHaveLength(10);
+    expect(recoveryCodes).not.toContain(old[0]);
+    const challengeOf = async () => loginChallengeSchema.parse(await (await login(user.email)).json()).challenge;
+    expect((await second({ challenge: await challengeOf(), recoveryCode: old[0] })).status).toBe(401);
+    expect((await second({ challenge: await challengeOf(), recoveryCode: recoveryCodes[0] })).status).toBe(200);
+  });
+
+  it('turning it off needs the password and a code; then the spec one-step login is back', async () => {
+    const user = await newUser(sut, app);
+    const account = async () =>
+      (await (await sut.call('GET', '/api/Users/Me', dashboard, bearer(user.token))).json()) as Record<string, unknown>;
+    const disable = (body: unknown) => sut.call('POST', '/api/Users/TwoFactor/Disable', dashboard, bearer(user.token, json(body)));
+    const { totp } = await turnOn(user);
+    // The password alone, or the code alone, changes nothing (the confirmation spent this step's code).
+    const wrongPassword = await disable({ password: `${PASSWORD}x`, code: nextCode(totp) });
+    expect(wrongPassword.status).toBe(401);
+    expect(await wrongPassword.json()).toMatchObject({ code: 'invalid_login' });
+    const wrongCode = await disable({ password: PASSWORD, code: '000000' });
+    expect(wrongCode.status).toBe(401);
+    expect(await wrongCode.json()).toMatchObject({ code: 'invalid_two_factor_code' });
+    expect((await login(user.email)).status).toBe(202);
+    const done = await disable({ password: PASSWORD, code: nextCode(totp) });
+    expect(done.status).toBe(200);
+    expect(await done.json()).toEqual({ twoFactorEnabled: false });
+    const plain = await login(user.email);
+    expect(plain.status).toBe(200);
+    expect(loginResponseSchema.safeParse(await plain.json()).success).toBe(true);
+    expect(await account()).toMatchObject({ twoFactorEnabled: false });
+  });
+
+  it('keeps the secret encrypted at rest (AES-256-GCM); a secret stored before that keeps working and is sealed at start', async () => {
+    const user = await newUser(sut, app);
+    const { totp } = await turnOn(user);
+    const { db, totpKey, logger } = sut.system.identity.deps;
+    const stored = async () =>
+      (await db.query<{ secret: Buffer }>('SELECT secret FROM two_factor WHERE user_id = $1', [user.id])).rows[0]!.secret;
+    const plaintext = Buffer.from(totp.secret.bytes);
+    expect((await stored()).length).toBe(48);
+    expect((await stored()).includes(plaintext)).toBe(false);
+
+    // A row from before migration 013 (20 plaintext bytes): sign-in still works, and the start-up pass seals it.
+    await db.query('UPDATE two_factor SET secret = $2 WHERE user_id = $1', [user.id, plaintext]);
+    const challenge = loginChallengeSchema.parse(await (await login(user.email)).json()).challenge;
+    expect((await second({ challenge, code: nextCode(totp) })).status).toBe(200);
+    expect(await sealPlaintextSecrets(db, totpKey, logger)).toBeGreaterThanOrEqual(1);
+    expect((await stored()).length).toBe(48);
+    expect((await stored()).includes(plaintext)).toBe(false);
   });
 });

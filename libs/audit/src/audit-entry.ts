@@ -31,6 +31,8 @@ export interface AuditEntry extends AuditChange {
   actor: AuditActor;
   prevHash: string;
   hash: string;
+  /** Its personal data was erased (an account deletion): verify checks it against the digest its `audit.erased` entry lists. */
+  erased: boolean;
 }
 
 /** The system acting on its own (no request): a consumer, a seed, a scheduled job. */

@@ -4,7 +4,7 @@ import { GENESIS_HASH, entryHash, scalarFields } from './audit-hash.js';
 import type { AuditTable } from './audit-table.js';
 
 const COLUMNS =
-  'id, occurred_at, actor_type, actor_id, request_id, client_address, action, target_type, target_id, user_id, before, after, prev_hash, hash';
+  'id, occurred_at, actor_type, actor_id, request_id, client_address, action, target_type, target_id, user_id, before, after, prev_hash, hash, erased';
 
 interface Row {
   id: number | string;
@@ -21,6 +21,7 @@ interface Row {
   after: Record<string, unknown> | string | null;
   prev_hash: string;
   hash: string;
+  erased: boolean;
 }
 
 const json = (value: Record<string, unknown> | string | null): Record<string, unknown> | null =>
@@ -40,6 +41,7 @@ function toEntry(table: AuditTable, row: Row): AuditEntry {
     after: json(row.after),
     prevHash: row.prev_hash,
     hash: row.hash,
+    erased: row.erased,
   };
 }
 
@@ -70,6 +72,8 @@ export async function appendAudit(
 
 export interface AuditFilter {
   userId?: number;
+  /** Entries of the user's trail or made by the user (an erasure reads both). */
+  userOrActor?: number;
   action?: string;
   targetType?: string;
   targetId?: string;
@@ -90,6 +94,10 @@ export async function listAudit(db: Queryable, table: AuditTable, filter: AuditF
     where.push(sql.replace('?', `$${values.length}`));
   };
   if (filter.userId !== undefined) add('user_id = ?', filter.userId);
+  if (filter.userOrActor !== undefined) {
+    values.push(filter.userOrActor, String(filter.userOrActor));
+    where.push(`(user_id = $${values.length - 1} OR (actor_type = 'user' AND actor_id = $${values.length}))`);
+  }
   if (filter.action !== undefined) add('action = ?', filter.action);
   if (filter.targetType !== undefined) add('target_type = ?', filter.targetType);
   if (filter.targetId !== undefined) add('target_id = ?', filter.targetId);

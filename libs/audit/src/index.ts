@@ -15,3 +15,4 @@ export { startAuditRetention } from './audit-retention.js';
 export { auditRecordedPayload } from './audit-recorded.js';
 export { auditView } from './audit-view.js';
 export { startAuditRelay } from './audit-relay.js';
+export { AUDIT_ERASED_ACTION, eraseUserFromAudit } from './audit-erasure.js';

@@ -2,6 +2,7 @@ import type { Queryable } from '@acs/db';
 import type { AuditEntry } from './audit-entry.js';
 import { GENESIS_HASH, entryHash } from './audit-hash.js';
 import { listAudit } from './audit-repository.js';
+import { erasedRowDigest, erasureDigests } from './audit-erasure.js';
 import type { AuditTable } from './audit-table.js';
 
 export interface ChainProblem {
@@ -23,13 +24,19 @@ export interface ChainReport {
 
 const BATCH = 1000;
 
-function checkEntry(entry: AuditEntry, expectedPrev: string | null, problems: ChainProblem[]): void {
+function checkEntry(entry: AuditEntry, expectedPrev: string | null, erasures: Map<number, string>, problems: ChainProblem[]): void {
   if (expectedPrev !== null && entry.prevHash !== expectedPrev)
     problems.push({
       id: entry.id,
       kind: 'missing-before',
       message: `entry ${entry.id} does not link to the entry before it: an entry before it was deleted, or the one before it was edited and rehashed`,
     });
+  if (entry.erased) {
+    // Its hash covered the personal data now erased: what it reads now must be what the erasure recorded.
+    if (erasures.get(entry.id) !== erasedRowDigest(entry))
+      problems.push({ id: entry.id, kind: 'edited', message: `entry ${entry.id} was edited after its personal data was erased` });
+    return;
+  }
   if (entryHash(entry.prevHash, { occurredAt: entry.occurredAt, actor: entry.actor, change: entry }) !== entry.hash)
     problems.push({ id: entry.id, kind: 'edited', message: `entry ${entry.id} was edited: its fields no longer give its stored hash` });
 }
@@ -41,6 +48,7 @@ function checkEntry(entry: AuditEntry, expectedPrev: string | null, problems: Ch
  */
 export async function verifyAuditChain(db: Queryable, table: AuditTable): Promise<ChainReport> {
   const report: ChainReport = { service: table.service, checked: 0, firstId: null, lastId: null, startsAfterPrune: false, problems: [] };
+  const erasures = await erasureDigests(db, table);
   let expectedPrev: string | null = null;
   let afterId = 0;
   for (;;) {
@@ -50,7 +58,7 @@ export async function verifyAuditChain(db: Queryable, table: AuditTable): Promis
         report.firstId = entry.id;
         report.startsAfterPrune = entry.prevHash !== GENESIS_HASH;
       }
-      checkEntry(entry, expectedPrev, report.problems);
+      checkEntry(entry, expectedPrev, erasures, report.problems);
       expectedPrev = entry.hash;
       report.lastId = entry.id;
       report.checked += 1;

@@ -3,10 +3,20 @@ import { readFileSync } from 'node:fs';
 import pg from 'pg';
 import { openDatabase, type Db } from '@acs/db';
 import { createTestDatabase, silentLogger, type TestDatabase } from '@acs/testing';
-import { appendAudit, defineAuditTable, listAudit, pruneAudit, verifyAuditChain, type AuditActor } from '../src/index.js';
+import {
+  appendAudit,
+  defineAuditTable,
+  eraseUserFromAudit,
+  AUDIT_ERASED_ACTION,
+  listAudit,
+  pruneAudit,
+  verifyAuditChain,
+  type AuditActor,
+} from '../src/index.js';
 
 // The migration every service ships (keys 008, identity 006, billing 004 are the same file).
 const MIGRATION = readFileSync(new URL('../../../services/keys/migrations/008_audit.sql', import.meta.url), 'utf8');
+const ERASURE_MIGRATION = readFileSync(new URL('../../../services/keys/migrations/009_audit_erasure.sql', import.meta.url), 'utf8');
 const table = defineAuditTable('test', 'audit_log', 4242);
 const actor: AuditActor = { type: 'user', id: '7', requestId: 'req-1', clientAddress: '203.0.113.9' };
 
@@ -19,6 +29,7 @@ beforeAll(async () => {
   database = await createTestDatabase('audit_lib');
   db = await openDatabase({ url: database.url, logger: silentLogger() });
   await db.transaction((tx) => tx.query(MIGRATION));
+  await db.transaction((tx) => tx.query(ERASURE_MIGRATION));
   raw = new pg.Client({ connectionString: database.url });
   await raw.connect();
 });
@@ -90,5 +101,47 @@ describe('the audit chain', () => {
     expect(await pruneAudit(db, table, 30)).toBe(2);
     const report = await verifyAuditChain(db, table);
     expect(report).toMatchObject({ checked: 2, firstId: entries[2]!.id, startsAfterPrune: true, problems: [] });
+  });
+
+  it("erases a user's personal data and the chain still verifies; an erased row edited later is named", async () => {
+    await tamper('TRUNCATE audit_log', []);
+    const personal = (userId: number, email: string) =>
+      db.transaction((tx) =>
+        appendAudit(
+          tx,
+          table,
+          { ...actor, id: String(userId) },
+          {
+            action: 'account.created',
+            targetType: 'account',
+            targetId: String(userId),
+            userId,
+            before: null,
+            after: { email, firstName: 'Ada', accountRole: 0 },
+          },
+        ),
+      );
+    await personal(31, 'ada@example.com');
+    await personal(32, 'bob@example.com');
+    await personal(31, 'ada2@example.com');
+    // Outside an erasure the trigger still refuses the same UPDATE.
+    await expect(db.query('UPDATE audit_log SET client_address = NULL, erased = true')).rejects.toThrow(/append-only/);
+    const erased = await db.transaction((tx) => eraseUserFromAudit(tx, table, 31, actor));
+    expect(erased).toBe(2);
+    const rows = await listAudit(db, table, { limit: 100, order: 'oldest' });
+    const ada = rows.filter((row) => row.userId === 31 && row.action !== AUDIT_ERASED_ACTION);
+    expect(ada.map((row) => [row.erased, row.actor.clientAddress, row.after])).toEqual([
+      [true, null, { email: null, firstName: null, accountRole: 0 }],
+      [true, null, { email: null, firstName: null, accountRole: 0 }],
+    ]);
+    expect(rows.find((row) => row.userId === 32)).toMatchObject({ erased: false, after: { email: 'bob@example.com' } });
+    expect(JSON.stringify(rows)).not.toContain('ada');
+    expect((await verifyAuditChain(db, table)).problems).toEqual([]);
+    await tamper("UPDATE audit_log SET target_id = '99' WHERE id = $1", [ada[0]!.id]);
+    expect((await verifyAuditChain(db, table)).problems).toEqual([expect.objectContaining({ id: ada[0]!.id, kind: 'edited' })]);
+    // Marking a row erased to skip its hash check does not help: no erasure lists it.
+    const bob = rows.find((row) => row.userId === 32)!;
+    await tamper('UPDATE audit_log SET after = \'{"email":"eve@example.com"}\'::jsonb, erased = true WHERE id = $1', [bob.id]);
+    expect((await verifyAuditChain(db, table)).problems).toContainEqual(expect.objectContaining({ id: bob.id, kind: 'edited' }));
   });
 });

@@ -23,6 +23,7 @@ export const accountViewSchema = z.object({
   lastName: z.string(),
   emailVerified: z.boolean(),
   emailVerifiedAt: z.string().nullable().describe('ISO 8601 UTC; null until the address is verified'),
+  twoFactorEnabled: z.boolean().describe('two-factor sign-in is on (confirmed)'),
   createdAt: z.string().describe('ISO 8601 UTC'),
 });
 export type AccountView = z.infer<typeof accountViewSchema>;

@@ -24,5 +24,6 @@ export * from './endpoints/index.js';
 export * from './passwords.js';
 export * from './email-verification.js';
 export * from './two-factor.js';
+export * from './account-deletion.js';
 export * from './idempotency.js';
 export * from './secret-scanning.js';

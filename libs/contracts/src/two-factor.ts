@@ -36,3 +36,13 @@ export const completeTwoFactorLoginRequestSchema = z
     path: ['code'],
   });
 export type LoginChallenge = z.infer<typeof loginChallengeSchema>;
+
+/** Turning two-factor sign-in off: the password and a current code, both (a stolen session alone cannot). */
+export const disableTwoFactorRequestSchema = z.object({
+  password: z.string().min(1).max(1024),
+  code: z.string().regex(/^[0-9]{6}$/, 'expected the 6 digits the authenticator app shows'),
+});
+
+export const twoFactorDisabledSchema = z.object({
+  twoFactorEnabled: z.literal(false),
+});

@@ -1,6 +1,7 @@
 import { internalKeys } from '@acs/config';
 import { fileURLToPath } from 'node:url';
-import { createBusMetrics, instrumentBus, type Bus } from '@acs/bus';
+import { consumeLater, createBusMetrics, instrumentBus, type Bus } from '@acs/bus';
+import { startUserDeletedConsumer } from './consumers/user-deleted-consumer.js';
 import { openConfiguredDatabase, type Db } from '@acs/db';
 import type { Logger } from '@acs/logger';
 import { listen, startWithCloseStack, type RunningServer } from '@acs/http';
@@ -78,6 +79,7 @@ export function startBillingService(
       },
       actor: systemActor('billing'),
     };
+    stack.defer('the user-events consumer', consumeLater(startUserDeletedConsumer(deps, bus), logger));
     const purge = setInterval(() => {
       purgeExpiredAnswers(db, config.IDEMPOTENCY_KEY_TTL_SECONDS).catch((err: unknown) =>
         logger.warn({ err }, 'could not purge expired idempotency keys'),

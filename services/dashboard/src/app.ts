@@ -23,6 +23,7 @@ import { passwordRoutes } from './routes/password-routes.js';
 import { verificationRoutes } from './routes/verification-routes.js';
 import { twoFactorRoutes } from './routes/two-factor-routes.js';
 import { exportRoutes } from './routes/export-routes.js';
+import { accountDeletionRoutes } from './routes/account-deletion-routes.js';
 import { sessionRoutes } from './routes/session-routes.js';
 import { activityRoutes } from './routes/activity-routes.js';
 import { webhookRoutes } from './routes/webhook-routes.js';
@@ -79,6 +80,7 @@ export function createDashboardHandler(deps: DashboardAppDeps): RequestListener 
     ...verificationRoutes(api),
     ...twoFactorRoutes(api),
     ...exportRoutes(api),
+    ...accountDeletionRoutes(api),
     ...sessionRoutes(api),
     ...activityRoutes(api),
     ...webhookRoutes(api),

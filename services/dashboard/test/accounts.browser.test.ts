@@ -5,7 +5,8 @@ import { launchChromium } from './chromium.js';
 import { PASSWORD, startDashboardSystem, uniqueEmail, type DashboardSystem } from './harness.js';
 
 // Issue 32 in a real Chromium: a session ended from another browser context signs the first one out,
-// and two-factor sign-in is turned on by reading the key from the page and signed in with a code.
+// two-factor sign-in is turned on from the QR code page (its otpauth:// URI) and signed in with a code,
+// and the account is deleted from its page.
 let system: DashboardSystem;
 let browser: Browser;
 
@@ -56,14 +57,20 @@ describe('accounts people can trust, in Chromium', () => {
     expect(await first.locator('main').innerText()).toContain('Your sign-in has ended. Please sign in again.');
   }, 120_000);
 
-  it('turns two-factor sign-in on by reading the key from the page, then signs in with a code', async () => {
+  it('turns two-factor sign-in on from the QR code page (its otpauth:// URI, the same key as the text), then signs in with a code', async () => {
     const page = await (await browser.newContext()).newPage();
     const email = await register(page);
     await page.goto(`${system.url}/account/two-factor`);
     await page.getByRole('button', { name: 'Set up two-factor sign-in' }).click();
-    const secret = await page.locator('#two-factor-secret').innerText();
-    const totp = new OTPAuth.TOTP({ secret: OTPAuth.Secret.fromBase32(secret), algorithm: 'SHA1', digits: 6, period: 30 });
-    await page.getByLabel('Code').fill(totp.generate());
+    // The QR code is drawn (inline SVG, no CSP violation) and carries the page's otpauth:// URI; the key stays readable as text.
+    const qr = page.getByRole('img', { name: 'QR code of the key for your authenticator app' });
+    expect(await qr.isVisible()).toBe(true);
+    expect((await qr.boundingBox())!.width).toBeGreaterThan(100);
+    const otpauthUri = await page.locator('dd a[href^="otpauth://"]').getAttribute('href');
+    const totp = OTPAuth.URI.parse(otpauthUri!) as OTPAuth.TOTP;
+    expect(totp.secret.base32).toBe(await page.locator('#two-factor-secret').innerText());
+    expect(totp).toMatchObject({ algorithm: 'SHA1', digits: 6, period: 30, label: email });
+    await page.getByLabel('Code', { exact: true }).fill(totp.generate());
     await page.getByRole('button', { name: 'Turn on' }).click();
     expect(await page.locator('#recovery-codes li').count()).toBe(10);
 
@@ -74,5 +81,23 @@ describe('accounts people can trust, in Chromium', () => {
     await page.getByRole('button', { name: 'Sign in' }).click();
     expect(path(page)).toBe('/');
     expect(await page.locator('main').innerText()).toContain(email);
+  }, 120_000);
+
+  it('deletes the account from its page with the password; the other browser context is signed out on its next page', async () => {
+    const first = await (await browser.newContext()).newPage();
+    const email = await register(first);
+    const second = await (await browser.newContext()).newPage();
+    await signInWith(second, email);
+
+    await first.goto(`${system.url}/account/delete`);
+    await first.getByLabel('Password').fill(PASSWORD);
+    await first.getByRole('button', { name: 'Delete my account' }).click();
+    expect(path(first)).toBe('/sign-in');
+    expect(await first.locator('main').innerText()).toContain('Your account is deleted.');
+
+    await second.goto(`${system.url}/keys`);
+    expect(path(second)).toBe('/sign-in');
+    await signInWith(second, email);
+    expect(path(second)).toBe('/sign-in');
   }, 120_000);
 });

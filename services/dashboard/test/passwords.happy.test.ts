@@ -129,7 +129,7 @@ describe('e-mail verification in the dashboard', () => {
 });
 
 describe('account export', () => {
-  it('downloads the account, sessions, keys (no secrets), devices and subscriptions as one JSON file', async () => {
+  it('downloads the account, sessions, keys (no secrets), devices, subscriptions and audit entries as one JSON file', async () => {
     const browser = system.browser();
     const { email } = await registerUser(browser);
     await browser.get('/keys/new');
@@ -149,6 +149,34 @@ describe('account export', () => {
     expect(data.apiKeys.map((k) => k.name)).toEqual(['exported']);
     expect(data.apiKeys[0]!.secret).toBeUndefined();
     expect(data).toMatchObject({ devices: [], subscriptions: [] });
+    const actions = (data.auditEntries as { action: string; service: string }[]).map((entry) => `${entry.service} ${entry.action}`);
+    expect(actions).toContain('identity account.created');
+  });
+});
+
+describe('account deletion in the dashboard', () => {
+  it('a wrong password deletes nothing; the right one deletes the account and signs every browser out', async () => {
+    const laptop = system.browser();
+    const { email } = await registerUser(laptop);
+    const phone = system.browser();
+    expect((await signIn(phone, email)).path).toBe('/');
+    expect((await laptop.get('/')).html).toContain('href="/account/delete"');
+    const page = await laptop.get('/account/delete');
+    expect(textOf(page.html)).toContain('This cannot be undone.');
+
+    const wrong = await laptop.post('/account/delete', { password: 'not-the-password-at-all', code: '' });
+    expect(wrong.status).toBe(401);
+    expect(textOf(wrong.html)).toContain('Nothing was deleted.');
+    expect((await phone.get('/keys')).path).toBe('/keys');
+
+    const deleted = await laptop.post('/account/delete', { password: PASSWORD, code: '' });
+    expect(deleted.path).toBe('/sign-in');
+    expect(textOf(deleted.html)).toContain('Your account is deleted.');
+    expect((await phone.get('/keys')).path).toBe('/sign-in');
+    const again = system.browser();
+    expect((await again.get('/sign-in')).status).toBe(200);
+    const refused = await again.post('/sign-in', { email, password: PASSWORD });
+    expect(refused.path).toBe('/sign-in');
   });
 });
 

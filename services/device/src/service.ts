@@ -5,6 +5,8 @@ import { listen, startWithCloseStack, type RunningServer } from '@acs/http';
 import type { Logger } from '@acs/logger';
 import { createMetricsRegistry } from '@acs/metrics';
 import { buildDeviceApp } from './app.js';
+import { consumeLater, type Bus } from '@acs/bus';
+import { startUserDeletedConsumer } from './consumers/user-deleted-consumer.js';
 import type { DeviceConfig } from './config.js';
 import { createCatalogClient } from './domain/catalog-client.js';
 
@@ -17,7 +19,11 @@ export interface DeviceService {
 }
 
 /** Starts the device service on its own database (PostgreSQL when DATABASE_URL is set, else PGlite under DATA_DIR/device). */
-export function startDeviceService(config: DeviceConfig, logger: Logger): Promise<DeviceService> {
+/**
+ * With a bus (the embedded mode's, or main.ts's RabbitMQ one from AMQP_URL) it consumes user.deleted
+ * and erases the user's devices (issue 32); without one nothing is consumed.
+ */
+export function startDeviceService(config: DeviceConfig, logger: Logger, bus?: Bus): Promise<DeviceService> {
   // A failed start (migration, port taken) closes what it opened: no pool stays behind.
   return startWithCloseStack(logger, async (stack) => {
     const db = await openConfiguredDatabase('device', config, DEVICE_MIGRATIONS_DIR, logger);
@@ -28,6 +34,7 @@ export function startDeviceService(config: DeviceConfig, logger: Logger): Promis
       config.CATALOG_TIMEOUT_MS,
     );
     stack.defer('the catalog client', () => catalog.close());
+    if (bus) stack.defer('the user-events consumer', consumeLater(startUserDeletedConsumer({ db, logger }, bus), logger));
     const app = buildDeviceApp({
       deps: { db, logger, catalog },
       internalSecret: internalKeys(config),

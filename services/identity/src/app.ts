@@ -11,6 +11,7 @@ import { sessionRoutes } from './routes/session-routes.js';
 import { passwordRoutes } from './routes/password-routes.js';
 import { verificationRoutes } from './routes/verification-routes.js';
 import { twoFactorRoutes } from './routes/two-factor-routes.js';
+import { accountRoutes } from './routes/account-routes.js';
 
 export interface IdentityAppOptions {
   deps: IdentityDeps;
@@ -36,6 +37,7 @@ export function buildIdentityApp({ deps, internalSecret, migrationsDir, metrics 
       passwordRoutes(deps),
       verificationRoutes(deps),
       twoFactorRoutes(deps),
+      accountRoutes(deps),
       internalRoutes(deps),
     ],
     metrics,

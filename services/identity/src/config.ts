@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { amqpUrl, auditFields, redisFields, serviceFields, wholeNumber } from '@acs/config';
+import { amqpUrl, auditFields, outboxFields, redisFields, secret, serviceFields, wholeNumber } from '@acs/config';
 import { JWT_AUDIENCE_DEFAULT, JWT_ISSUER_DEFAULT, parsePlanQuota } from '@acs/contracts';
 import { privateSigningJwkSchema, publicVerificationJwkSchema } from './domain/jwk.js';
 
@@ -32,6 +32,7 @@ const quota = (fallback: string) =>
 export const identityConfigSchema = z.object({
   ...serviceFields(8083),
   ...auditFields(),
+  ...outboxFields(),
   ...redisFields(),
   /** Trial of a new account; 0 means new accounts get no trial. At most a year. */
   TRIAL_DURATION_SECONDS: wholeNumber(0, 366 * 24 * 3600, 14 * 24 * 3600),
@@ -84,6 +85,11 @@ export const identityConfigSchema = z.object({
   /** Registrations per client address (IPv6: per /64) within REGISTRATION_WINDOW_SECONDS before 429 (each one hashes a password). */
   REGISTRATION_MAX_PER_ADDRESS: wholeNumber(1, 100_000, 20),
   REGISTRATION_WINDOW_SECONDS: wholeNumber(1, 24 * 3600, 3600),
+  /**
+   * 32 random bytes in base64 (`openssl rand -base64 32`): encrypts TOTP secrets at rest (AES-256-GCM).
+   * Unset: generated once under DATA_DIR/identity (npm start); containers set it from a secret.
+   */
+  TOTP_ENCRYPTION_KEY: secret().optional(),
   /**
    * Outgoing mail (password reset links), e.g. smtp://user:pass@mail.example.com:587 or smtps://...:465.
    * Unset: mail is appended to the dev mailbox DATA_DIR/identity/mailbox.jsonl, which `npm start`'s

@@ -18,3 +18,4 @@ export {
   type SubscriptionConsumerOptions,
 } from './consumers/subscription-events-consumer.js';
 export { devMailboxFile } from './mail/mailbox-file-mailer.js';
+export { sealPlaintextSecrets } from './domain/seal-plaintext-secrets.js';

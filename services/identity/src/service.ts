@@ -15,13 +15,18 @@ import type { IdentityDeps, UserStore } from './domain/deps.js';
 import { createPasswordHasher } from './domain/passwords.js';
 import { applySeedAdmin, assertSeedAdmin } from './domain/seed-admin.js';
 import { loadSigner, type JwtSigner } from './domain/signing-keys.js';
+import { startOutboxRelay } from '@acs/outbox';
+import { loadTotpKey, type TotpKey } from './domain/totp-secret-box.js';
+import { sealPlaintextSecrets } from './domain/seal-plaintext-secrets.js';
+import { IDENTITY_OUTBOX, toUserEventEnvelope } from './domain/identity-outbox.js';
 import { startSubscriptionEventsConsumer } from './consumers/subscription-events-consumer.js';
 import { startProcessedEventsPruner } from './consumers/processed-events-pruner.js';
 import { createIdentityMetrics } from './identity-metrics.js';
 import { storeFallbackQuotas } from './data-access/plan-quotas-repository.js';
 import type { Mailer } from './mail/mailer.js';
 import { createSmtpMailer } from './mail/smtp-mailer.js';
-import { createMailboxFileMailer, devMailboxFile } from './mail/mailbox-file-mailer.js';
+import { createMailboxFileMailer, devMailboxFile, mailboxProblem } from './mail/mailbox-file-mailer.js';
+import { createDroppingMailer } from './mail/dropping-mailer.js';
 
 /** SMTP when SMTP_URL is set, else the dev mailbox under DATA_DIR (npm start's offline flows). */
 const openMailer = (config: IdentityConfig): Mailer =>
@@ -69,8 +74,14 @@ export async function openIdentityDeps(
     ));
   const passwords = await createPasswordHasher(config.BCRYPT_COST);
   const store = await openIdentityStore(config, logger, cache);
+  let totpKey: TotpKey;
+  let mailProblem: string | null;
   try {
     await storeFallbackQuotas(store.db, { trial: config.TRIAL_QUOTA, none: config.NO_SUBSCRIPTION_QUOTA });
+    mailProblem = config.SMTP_URL ? null : await mailboxProblem(devMailboxFile(config.DATA_DIR));
+    if (mailProblem) logger.error({ dataDir: config.DATA_DIR }, mailProblem);
+    totpKey = await loadTotpKey(config.TOTP_ENCRYPTION_KEY, config.DATA_DIR, logger);
+    await sealPlaintextSecrets(store.db, totpKey, logger);
   } catch (err) {
     await store.db.close();
     throw err;
@@ -95,7 +106,8 @@ export async function openIdentityDeps(
     },
     metrics: createIdentityMetrics(registry),
     localLimiter: createMemoryCache(),
-    mailer: openMailer(config),
+    mailer: mailProblem ? createDroppingMailer(logger, mailProblem) : openMailer(config),
+    totpKey,
   };
 }
 
@@ -134,6 +146,21 @@ export async function startIdentityService(config: IdentityConfig, logger: Logge
     // Only where events arrive: without a bus processed_events does not grow.
     const pruner = eventBus ? startProcessedEventsPruner(deps.db, config.PROCESSED_EVENTS_RETENTION_DAYS, PRUNE_EVERY_MS, logger) : null;
     if (pruner) stack.defer('the processed-events pruner', () => pruner.stop());
+    // user.deleted.v1 (issue 32): published where there is a bus; without one the rows wait in the outbox.
+    if (eventBus) {
+      const relay = startOutboxRelay({
+        db: deps.db,
+        bus: eventBus,
+        logger,
+        table: IDENTITY_OUTBOX,
+        toEnvelope: toUserEventEnvelope,
+        pollIntervalMs: config.OUTBOX_POLL_INTERVAL_MS,
+        retryMinMs: config.OUTBOX_RETRY_MIN_MS,
+        retryMaxMs: config.OUTBOX_RETRY_MAX_MS,
+      });
+      stack.defer('the outbox relay', () => relay.close());
+      deps.onOutboxWrite = () => relay.wake();
+    }
     let consumer: Subscription | null = null;
     let stopping = false;
     // Handlers in flight finish (and ack) before the database goes away; a subscription that

@@ -14,6 +14,8 @@ import type { KeysDeps } from './domain/deps.js';
 import { startUsagePurge } from './domain/usage-purge.js';
 import { startExpirySweep } from './domain/expiry-sweep.js';
 import { loadScannerKeys } from './domain/scanner-signature.js';
+import { startUserDeletedConsumer } from './events/user-deleted-consumer.js';
+import { consumeLater } from '@acs/bus';
 import { applySeedKey } from './domain/operator-keys.js';
 import { KEYS_AUDIT, KEYS_AUDIT_OUTBOX } from './events/keys-audit.js';
 import { KEYS_OUTBOX, KEYS_OUTBOX_GAUGES, toApiKeyEnvelope } from './events/keys-outbox.js';
@@ -86,6 +88,7 @@ export async function startKeysService(config: KeysConfig, logger: Logger, cache
         name: config.SEED_API_NAME,
       });
     }
+    stack.defer('the user-events consumer', consumeLater(startUserDeletedConsumer(deps, bus), logger));
     const purge = startUsagePurge(deps.db, config.USAGE_RETENTION_DAYS, logger);
     stack.defer('the usage purge', () => purge.stop());
     const sweep = startExpirySweep(deps, config.KEY_EXPIRY_SWEEP_SECONDS);

@@ -231,4 +231,22 @@ async function accountJourney(input: JourneyInput, app: Client<paths>, dashboard
     body: { currentPassword: input.user.password, newPassword: 'quartz-lantern-8812-meadow' },
   });
   expectStatus('change the password', changed.response, 200);
+  // Two-factor is off (unless 000000 was right above): new recovery codes and turning it off answer 409 (else 401).
+  expectStatus(
+    'new recovery codes while two-factor is off',
+    (await dashboard.POST('/api/Users/TwoFactor/RecoveryCodes', { body: { code: '000000' } })).response,
+    409,
+    401,
+  );
+  expectStatus(
+    'turn two-factor off while it is off',
+    (await dashboard.POST('/api/Users/TwoFactor/Disable', { body: { password: 'quartz-lantern-8812-meadow', code: '000000' } })).response,
+    409,
+    401,
+  );
+  expectStatus(
+    'delete the account with a wrong password',
+    (await dashboard.DELETE('/api/Users/Me', { body: { password: 'not-the-password-8812' } })).response,
+    401,
+  );
 }

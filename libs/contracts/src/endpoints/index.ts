@@ -25,9 +25,12 @@ import { completePasswordResetEndpoint } from './complete-password-reset.js';
 import { verifyEmailEndpoint } from './verify-email.js';
 import { resendVerificationEndpoint } from './resend-verification.js';
 import { getAccountEndpoint } from './get-account.js';
+import { deleteAccountEndpoint } from './delete-account.js';
 import { enrollTwoFactorEndpoint } from './enroll-two-factor.js';
 import { confirmTwoFactorEndpoint } from './confirm-two-factor.js';
 import { completeTwoFactorLoginEndpoint } from './complete-two-factor-login.js';
+import { disableTwoFactorEndpoint } from './disable-two-factor.js';
+import { regenerateRecoveryCodesEndpoint } from './regenerate-recovery-codes.js';
 import { listAuditLogEndpoint } from './list-audit-log.js';
 import { createWebhookEndpoint } from './create-webhook.js';
 import { listWebhooksEndpoint } from './list-webhooks.js';
@@ -65,9 +68,12 @@ export const ENDPOINTS = [
   verifyEmailEndpoint,
   resendVerificationEndpoint,
   getAccountEndpoint,
+  deleteAccountEndpoint,
   enrollTwoFactorEndpoint,
   confirmTwoFactorEndpoint,
   completeTwoFactorLoginEndpoint,
+  disableTwoFactorEndpoint,
+  regenerateRecoveryCodesEndpoint,
   listAuditLogEndpoint,
   createWebhookEndpoint,
   listWebhooksEndpoint,
@@ -105,9 +111,12 @@ export * from './complete-password-reset.js';
 export * from './verify-email.js';
 export * from './resend-verification.js';
 export * from './get-account.js';
+export * from './delete-account.js';
 export * from './enroll-two-factor.js';
 export * from './confirm-two-factor.js';
 export * from './complete-two-factor-login.js';
+export * from './disable-two-factor.js';
+export * from './regenerate-recovery-codes.js';
 export * from './list-audit-log.js';
 export * from './create-webhook.js';
 export * from './list-webhooks.js';

@@ -17,7 +17,9 @@ import {
   createApiKeyEndpoint,
   createSubscriptionEndpoint,
   createWebhookEndpoint,
+  deleteAccountEndpoint,
   deleteWebhookEndpoint,
+  disableTwoFactorEndpoint,
   endOtherSessionsEndpoint,
   endSessionEndpoint,
   enrollTwoFactorEndpoint,
@@ -34,6 +36,7 @@ import {
   listWebhooksEndpoint,
   loginEndpoint,
   registerDeviceEndpoint,
+  regenerateRecoveryCodesEndpoint,
   registerEndpoint,
   replayWebhookDeliveryEndpoint,
   requestPasswordResetEndpoint,
@@ -121,6 +124,10 @@ export function createAccountApi(gateway: GatewayClient) {
       answerOf(gateway, completeTwoFactorLoginEndpoint, ctx, { body: { challenge, ...answer } }),
     enrollTwoFactor: async (ctx: CallerContext) => answerOf(gateway, enrollTwoFactorEndpoint, ctx),
     confirmTwoFactor: async (ctx: CallerContext, code: string) => answerOf(gateway, confirmTwoFactorEndpoint, ctx, { body: { code } }),
+    disableTwoFactor: async (ctx: CallerContext, password: string, code: string) =>
+      answerOf(gateway, disableTwoFactorEndpoint, ctx, { body: { password, code } }),
+    regenerateRecoveryCodes: async (ctx: CallerContext, code: string) =>
+      answerOf(gateway, regenerateRecoveryCodesEndpoint, ctx, { body: { code } }),
     // Any 2xx will do, whatever its body: identity may acknowledge a taken e-mail exactly like a
     // new account (nothing is shown from the answer; the sign-in that follows is the proof).
     register: async (ctx: CallerContext, account: NewAccount): Promise<void> => {
@@ -155,6 +162,11 @@ export function createAccountApi(gateway: GatewayClient) {
       answerOf(gateway, listWebhookDeliveriesEndpoint, ctx, { id, ...(cursor ? { query: `cursor=${encodeURIComponent(cursor)}` } : {}) }),
     replayWebhookDelivery: async (ctx: CallerContext, id: string, deliveryId: string) =>
       answerOf(gateway, replayWebhookDeliveryEndpoint, ctx, { id, params: { deliveryId } }),
+    /** One page of the user's audit trail, newest first; `cursor` is the nextCursor of the page before. */
+    auditLogPage: async (ctx: CallerContext, cursor: string | null) =>
+      answerOf(gateway, listAuditLogEndpoint, ctx, { query: `pageSize=200${cursor ? `&cursor=${encodeURIComponent(cursor)}` : ''}` }),
+    deleteAccount: async (ctx: CallerContext, password: string, code: string | undefined) =>
+      answerOf(gateway, deleteAccountEndpoint, ctx, { body: code ? { password, code } : { password } }),
 
     listKeys: async (ctx: CallerContext) => (await answerOf(gateway, listApiKeysEndpoint, ctx)).items,
     createKey: async (

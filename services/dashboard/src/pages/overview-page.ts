@@ -89,6 +89,6 @@ ${quotaBox(quota)}
   <dt>User id</dt><dd>${account.userId}</dd>
   <dt>Signed in until</dt><dd>${formatTime(account.expiresAt)}</dd>
 </dl>
-<p><a href="/account/sessions">Where you are signed in</a> · <a href="/account/password">Change your password</a> · <a href="/account/two-factor">Two-factor sign-in</a> · <a href="/account/export">Download your data (JSON)</a></p>`,
+<p><a href="/account/sessions">Where you are signed in</a> · <a href="/account/password">Change your password</a> · <a href="/account/two-factor">Two-factor sign-in</a> · <a href="/account/export">Download your data (JSON)</a> · <a href="/account/delete">Delete your account</a></p>`,
   );
 }

@@ -16,8 +16,12 @@ export function twoFactorSignInPage(chrome: Chrome, values: { challenge: string;
   });
 }
 
-/** Enrollment: the secret to type (or its otpauth:// URI for a QR code), then a first code turns it on. */
-export function enrollTwoFactorPage(chrome: Chrome, enrollment: { secret: string; otpauthUri: string } | null): SafeHtml {
+/** Enrollment: a QR code of the otpauth:// URI to scan (or the secret to type), then a first code turns it on. */
+export function enrollTwoFactorPage(
+  chrome: Chrome,
+  enrollment: { secret: string; otpauthUri: string } | null,
+  qrCode: SafeHtml | null = null,
+): SafeHtml {
   const errors = chrome.fieldErrors;
   if (!enrollment)
     return layout(
@@ -29,7 +33,8 @@ export function enrollTwoFactorPage(chrome: Chrome, enrollment: { secret: string
   return layout(
     'Two-factor sign-in',
     chrome,
-    html`<p>Add this key to your authenticator app (or open the link on the phone that has it), then type the code it shows.</p>
+    html`<p>Scan this code with your authenticator app (or type the key, or open the link on the phone that has it), then type the code it shows.</p>
+${qrCode ? html`<figure class="qr">${qrCode}</figure>` : ''}
 <dl class="facts"><dt>Key</dt><dd><code id="two-factor-secret">${enrollment.secret}</code></dd>
 <dt>Link</dt><dd><a href="${enrollment.otpauthUri}">${enrollment.otpauthUri}</a></dd></dl>
 <form method="post" action="/account/two-factor" class="stacked">
@@ -43,10 +48,10 @@ export function enrollTwoFactorPage(chrome: Chrome, enrollment: { secret: string
   );
 }
 
-/** Shown once: the recovery codes. */
-export function recoveryCodesPage(chrome: Chrome, codes: string[]): SafeHtml {
+/** Shown once: the recovery codes (after turning it on, or new ones). */
+export function recoveryCodesPage(chrome: Chrome, codes: string[], title = 'Two-factor sign-in is on'): SafeHtml {
   return layout(
-    'Two-factor sign-in is on',
+    title,
     chrome,
     html`<p>Keep these recovery codes somewhere safe: each signs you in once if you lose your authenticator. They are not shown again.</p>
 <ul id="recovery-codes">${codes.map((code) => html`<li><code>${code}</code></li>`)}</ul>

@@ -4,6 +4,10 @@ import { redirectTo, showPage, type PageHandler, type PageRequest } from '../htt
 import type { RouteDefinition } from '../http/router.js';
 import { enrollTwoFactorPage, recoveryCodesPage, twoFactorSignInPage } from '../pages/two-factor-pages.js';
 import { signedInSession } from '../session/session.js';
+import { notice } from '../session/flash.js';
+import type { Chrome } from '../pages/layout.js';
+import { qrCodeSvg } from '../pages/qr-code.js';
+import { manageTwoFactorPage } from '../pages/two-factor-manage-page.js';
 import { safeNextPath } from './next-path.js';
 import { callerOf, chromeFor, chromeForFailure, failureOf, field, requireSignIn } from './route-kit.js';
 
@@ -29,10 +33,44 @@ async function completeSignIn(api: AccountApi, req: PageRequest) {
   }
 }
 
+const WRONG_PASSWORD_OR_CODE = 'The password or the code is wrong. Two-factor sign-in stays on.';
+
+/** The enrollment page with its QR code (the otpauth:// URI, drawn on the server). */
+async function enrollmentPage(chrome: Chrome, enrollment: { secret: string; otpauthUri: string }) {
+  return enrollTwoFactorPage(chrome, enrollment, await qrCodeSvg(enrollment.otpauthUri, 'QR code of the key for your authenticator app'));
+}
+
+/** On: new recovery codes, or off. A refusal shows the page again with the error beside the form that failed. */
+async function manage(api: AccountApi, req: PageRequest, action: 'regenerate' | 'disable') {
+  try {
+    if (action === 'regenerate') {
+      const { recoveryCodes } = await api.regenerateRecoveryCodes(callerOf(req), field(req.form, 'code'));
+      return showPage(recoveryCodesPage(chromeFor(req), recoveryCodes, 'New recovery codes'));
+    }
+    await api.disableTwoFactor(callerOf(req), field(req.form, 'password', { trim: false }), field(req.form, 'disableCode'));
+    return redirectTo('/account/two-factor', { flash: notice('Two-factor sign-in is off.') });
+  } catch (err) {
+    const failure = failureOf(err, req, { unauthorized: action === 'regenerate' ? WRONG_CODE : WRONG_PASSWORD_OR_CODE });
+    if (isGatewayError(err) && err.status === 401) {
+      const message = action === 'regenerate' ? WRONG_CODE : WRONG_PASSWORD_OR_CODE;
+      failure.fields =
+        action === 'regenerate' ? { code: message } : err.body?.code === 'invalid_login' ? { password: message } : { disableCode: message };
+    }
+    return showPage(manageTwoFactorPage(chromeForFailure(req, failure), action), failure.status, failure.headers);
+  }
+}
+
+async function twoFactorPage(api: AccountApi, req: PageRequest) {
+  const account = await api.getAccount(callerOf(req));
+  return showPage(account.twoFactorEnabled ? manageTwoFactorPage(chromeFor(req)) : enrollTwoFactorPage(chromeFor(req), null));
+}
+
 async function enrollOrConfirm(api: AccountApi, req: PageRequest) {
-  if (field(req.form, 'action') === 'enroll') {
+  const action = field(req.form, 'action');
+  if (action === 'regenerate' || action === 'disable') return manage(api, req, action);
+  if (action === 'enroll') {
     try {
-      return showPage(enrollTwoFactorPage(chromeFor(req), await api.enrollTwoFactor(callerOf(req))));
+      return showPage(await enrollmentPage(chromeFor(req), await api.enrollTwoFactor(callerOf(req))));
     } catch (err) {
       const failure = failureOf(err, req);
       return showPage(enrollTwoFactorPage(chromeForFailure(req, failure), null), failure.status, failure.headers);
@@ -45,7 +83,7 @@ async function enrollOrConfirm(api: AccountApi, req: PageRequest) {
   } catch (err) {
     const failure = failureOf(err, req);
     if (isGatewayError(err) && err.status === 400) failure.fields = { code: WRONG_CODE };
-    return showPage(enrollTwoFactorPage(chromeForFailure(req, failure), enrollment), failure.status, failure.headers);
+    return showPage(await enrollmentPage(chromeForFailure(req, failure), enrollment), failure.status, failure.headers);
   }
 }
 
@@ -56,7 +94,7 @@ export function twoFactorRoutes(api: AccountApi): RouteDefinition<PageHandler>[]
     {
       method: 'GET',
       pattern: '/account/two-factor',
-      handler: requireSignIn(async (req) => showPage(enrollTwoFactorPage(chromeFor(req), null))),
+      handler: requireSignIn((req) => twoFactorPage(api, req)),
     },
     { method: 'POST', pattern: '/account/two-factor', handler: requireSignIn((req) => enrollOrConfirm(api, req)) },
   ];

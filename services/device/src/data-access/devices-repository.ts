@@ -67,3 +67,9 @@ export async function listDevicesOfOwner(db: Queryable, ownerUserId: number, lim
   );
   return rows.map(fromRow);
 }
+
+/** Erases every device of an owner (a deleted account); returns how many. */
+export async function deleteDevicesOfOwner(db: Queryable, ownerUserId: number): Promise<number> {
+  const { rowCount } = await db.query('DELETE FROM devices WHERE owner_user_id = $1', [ownerUserId]);
+  return rowCount ?? 0;
+}

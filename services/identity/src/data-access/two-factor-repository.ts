@@ -82,3 +82,23 @@ export async function spendChallenge(db: Queryable, hash: Buffer): Promise<boole
   const { rowCount } = await db.query('UPDATE login_challenges SET used_at = now() WHERE challenge_hash = $1 AND used_at IS NULL', [hash]);
   return rowCount > 0;
 }
+
+/** Turns two-factor sign-in off: the secret and the recovery codes go (login challenges expire by themselves). */
+export async function deleteTwoFactor(db: Queryable, userId: number): Promise<void> {
+  await db.query('DELETE FROM recovery_codes WHERE user_id = $1', [userId]);
+  await db.query('DELETE FROM two_factor WHERE user_id = $1', [userId]);
+}
+
+/** Secrets still stored as plaintext (20 bytes: before encryption at rest), a batch at a time. */
+export async function plaintextSecrets(db: Queryable, limit: number): Promise<{ userId: number; secret: Buffer }[]> {
+  const { rows } = await db.query<{ user_id: string | number; secret: Buffer }>(
+    'SELECT user_id, secret FROM two_factor WHERE length(secret) = 20 ORDER BY user_id LIMIT $1',
+    [limit],
+  );
+  return rows.map((row) => ({ userId: Number(row.user_id), secret: row.secret }));
+}
+
+/** Replaces a plaintext secret with its sealed form, only if it is still that plaintext (a re-enrollment in between wins). */
+export async function replaceSecret(db: Queryable, userId: number, plaintext: Buffer, sealed: Buffer): Promise<void> {
+  await db.query('UPDATE two_factor SET secret = $3 WHERE user_id = $1 AND secret = $2', [userId, plaintext, sealed]);
+}

@@ -17,12 +17,13 @@ interface UserRow {
   version: number | string;
   ended_sessions: string[] | null;
   email_verified_at: Date | null;
+  deleted_at: Date | null;
   created_at: Date;
   updated_at: Date;
 }
 
 const TABLE_COLUMNS =
-  'id, email, password_hash, first_name, last_name, account_role, trial_ends_at, subscription_ends_at, plan_type, plan_id, version, created_at, updated_at, ended_sessions, email_verified_at';
+  'id, email, password_hash, first_name, last_name, account_role, trial_ends_at, subscription_ends_at, plan_type, plan_id, version, created_at, updated_at, ended_sessions, email_verified_at, deleted_at';
 /**
  * The quotas the user's record may need, read with the row (also in RETURNING): their plan's, the
  * trial's and the no-subscription one; which applies depends on the moment (toAuthzRecord).
@@ -51,6 +52,7 @@ function fromRow(row: UserRow): User {
     version: Number(row.version),
     endedSessions: row.ended_sessions ?? [],
     emailVerifiedAt: row.email_verified_at,
+    deletedAt: row.deleted_at,
     createdAt: row.created_at,
     updatedAt: row.updated_at,
   };

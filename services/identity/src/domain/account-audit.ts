@@ -11,7 +11,8 @@ export type AccountAuditAction =
   | 'account.seeded'
   | 'account.role_changed'
   | 'account.trial_changed'
-  | 'account.subscription_changed';
+  | 'account.subscription_changed'
+  | 'account.deleted';
 
 /** What the trail shows of an account: never the password hash. */
 const ACCOUNT_VIEW = ['email', 'firstName', 'lastName', 'accountRole', 'trialEndsAt', 'subscriptionEndsAt', 'planType'] as const;

@@ -6,7 +6,8 @@ import { assertPasswordPolicy } from './password-policy.js';
 import { beginLoginAttempt } from './login-throttle.js';
 import { endSessionsWithWriteThrough } from './sessions.js';
 
-const wrongCurrentPassword = (): AppError =>
+/** A re-authentication (a password change, an account deletion) with the wrong current password. */
+export const wrongCurrentPassword = (): AppError =>
   new AppError('unauthorized', 'Invalid credentials', 'The current password is incorrect', {
     code: 'invalid_login',
     hint: 'Type the password you sign in with now; repeated failures are slowed down (429 with Retry-After).',

@@ -5,6 +5,7 @@ import type { Logger } from '@acs/logger';
 import type { PasswordHasher } from './passwords.js';
 import type { JwtSigner } from './signing-keys.js';
 import type { Mailer } from '../mail/mailer.js';
+import type { TotpKey } from './totp-secret-box.js';
 
 /** What changes to a user need: the database, the cache they write through to, a logger. The CLI has only these. */
 export interface UserStore {
@@ -58,4 +59,8 @@ export interface IdentityDeps extends UserStore {
   localLimiter: Cache;
   /** Outgoing mail: SMTP (SMTP_URL) or the dev mailbox file. */
   mailer: Mailer;
+  /** Encrypts TOTP secrets at rest (TOTP_ENCRYPTION_KEY, or the key kept in DATA_DIR). */
+  totpKey: TotpKey;
+  /** Wakes the outbox relay after a commit that wrote an event (user.deleted.v1); unset: the relay's next poll. */
+  onOutboxWrite?: () => void;
 }

@@ -1,5 +1,6 @@
 import { AppError, badRequest, insufficientUserError } from '@acs/errors';
 import type { AccountView } from '@acs/contracts';
+import { findTwoFactor } from '../data-access/two-factor-repository.js';
 import { findUserById } from '../data-access/users-repository.js';
 import { countRecentVerifications, markEmailVerified } from '../data-access/verification-repository.js';
 import { spendSingleUseToken } from '../data-access/single-use-token-repository.js';
@@ -76,6 +77,7 @@ export async function accountView(deps: UserStore, userId: number): Promise<Acco
     ...profileOf(user),
     emailVerified: user.emailVerifiedAt !== null,
     emailVerifiedAt: user.emailVerifiedAt?.toISOString() ?? null,
+    twoFactorEnabled: (await findTwoFactor(deps.db, user.id))?.confirmed ?? false,
     createdAt: user.createdAt.toISOString(),
   };
 }

@@ -17,6 +17,7 @@ import { deviceLabel } from './device-label.js';
 import { beginLoginAttempt } from './login-throttle.js';
 import { hashMailedToken, newMailedToken } from './mailed-token.js';
 import { signInAs, type SignInOrigin } from './sign-in.js';
+import { openSecret, sealSecret } from './totp-secret-box.js';
 import { matchingStep, otpauthUri, base32Encode } from './totp.js';
 import type { User } from './user.js';
 
@@ -28,8 +29,10 @@ const RECOVERY_CODES = 10;
 const nowSeconds = (): number => Date.now() / 1000;
 /** Recovery codes are compared case-insensitively and without the dash people may or may not type. */
 const normalizeRecoveryCode = (code: string): string => code.replace(/[\s-]/g, '').toLowerCase();
-const hashRecoveryCode = (code: string): Buffer => hashMailedToken(normalizeRecoveryCode(code));
+export const hashRecoveryCode = (code: string): Buffer => hashMailedToken(normalizeRecoveryCode(code));
 
+/** Managing two-factor sign-in (turning it off, new recovery codes) when it is not on. */
+export const twoFactorOff = () => conflict('Two-factor sign-in is off for this account', { code: 'two_factor_disabled' });
 const alreadyOn = () => conflict('Two-factor sign-in is already on for this account', { code: 'two_factor_enabled' });
 const wrongCode = (status: 'bad_request' | 'unauthorized') =>
   new AppError(status, 'Invalid code', 'The code is wrong, already used, or the sign-in attempt has expired', {
@@ -42,13 +45,13 @@ export async function enrollTwoFactor(deps: IdentityDeps, userId: number): Promi
   const user = await findUserById(deps.db, userId);
   if (!user) throw insufficientUserError('token_required');
   const secret = randomBytes(20);
-  if (!(await saveUnconfirmedSecret(deps.db, userId, secret))) throw alreadyOn();
+  if (!(await saveUnconfirmedSecret(deps.db, userId, sealSecret(deps.totpKey, userId, secret)))) throw alreadyOn();
   deps.logger.info({ audit: 'user.two_factor_enrolled', userId }, 'two-factor secret issued (unconfirmed)');
   return { secret: base32Encode(secret), otpauthUri: otpauthUri(secret, user.email, ISSUER) };
 }
 
 /** 10 codes of 10 base32 characters (50 bits each), written 5-5; only their hashes are kept. */
-function newRecoveryCodes(): string[] {
+export function newRecoveryCodes(): string[] {
   return Array.from({ length: RECOVERY_CODES }, () => {
     const code = base32Encode(randomBytes(7)).slice(0, 10).toLowerCase();
     return `${code.slice(0, 5)}-${code.slice(5)}`;
@@ -59,7 +62,7 @@ function newRecoveryCodes(): string[] {
 export async function confirmTwoFactor(deps: IdentityDeps, userId: number, code: string): Promise<{ recoveryCodes: string[] }> {
   const row = await findTwoFactor(deps.db, userId);
   if (row?.confirmed) throw alreadyOn();
-  const step = row ? matchingStep(row.secret, code, nowSeconds()) : null;
+  const step = row ? matchingStep(openSecret(deps.totpKey, userId, row.secret), code, nowSeconds()) : null;
   if (!row || step === null) throw wrongCode('bad_request');
   const recoveryCodes = newRecoveryCodes();
   const confirmed = await deps.db.transaction(async (tx) => {
@@ -94,8 +97,18 @@ export async function twoFactorChallengeFor(deps: IdentityDeps, user: User, from
 async function secondFactorHolds(deps: IdentityDeps, userId: number, input: { code?: string; recoveryCode?: string }): Promise<boolean> {
   if (input.recoveryCode !== undefined) return spendRecoveryCode(deps.db, userId, hashRecoveryCode(input.recoveryCode));
   const row = await findTwoFactor(deps.db, userId);
-  const step = row?.confirmed && input.code ? matchingStep(row.secret, input.code, nowSeconds()) : null;
+  const step = row?.confirmed && input.code ? matchingStep(openSecret(deps.totpKey, userId, row.secret), input.code, nowSeconds()) : null;
   return step !== null && useStep(deps.db, userId, step, false);
+}
+
+/**
+ * Re-authentication for a sensitive change (an account deletion): when two-factor sign-in is on, the
+ * current code is required (and spent: it cannot be replayed). 401 invalid_two_factor_code otherwise.
+ */
+export async function assertCurrentCode(deps: IdentityDeps, userId: number, code: string | undefined): Promise<void> {
+  const row = await findTwoFactor(deps.db, userId);
+  if (!row?.confirmed) return;
+  if (code === undefined || !(await secondFactorHolds(deps, userId, { code }))) throw wrongCode('unauthorized');
 }
 
 /**

@@ -30,6 +30,8 @@ export interface User {
   endedSessions: string[];
   /** Null until the owner follows the verification link (issue 32). */
   emailVerifiedAt: Date | null;
+  /** Set when the owner deleted the account (issue 32): the row is a tombstone without personal data. */
+  deletedAt: Date | null;
   createdAt: Date;
   updatedAt: Date;
 }
@@ -50,7 +52,7 @@ export function toAuthzRecord(user: User): AuthzRecord {
     trialEndsAt: unixSeconds(user.trialEndsAt),
     subscriptionEndsAt: unixSeconds(user.subscriptionEndsAt),
     planType: user.planType,
-    disabled: false,
+    disabled: user.deletedAt !== null,
     quota: quotaAt(user, nowSeconds()),
   };
   // Only when there is one: a user who never ended a session reads the same record as before.

@@ -1,0 +1,25 @@
+import { USER_EVENTS_BINDING, deletedUserIdOf } from '@acs/contracts';
+import type { Bus, Subscription } from '@acs/bus';
+import type { Db } from '@acs/db';
+import type { Logger } from '@acs/logger';
+import { deleteDevicesOfOwner } from '../data-access/devices-repository.js';
+
+/** Device's durable queue for identity's user events (bound to user.*). */
+const DEVICE_USER_EVENTS_QUEUE = 'device.user-events';
+
+/**
+ * A deleted account (issue 32 item 5): the user's devices are erased (serial numbers and names are
+ * theirs; a serial is then free to register to someone else). A redelivery deletes nothing more.
+ */
+export function startUserDeletedConsumer(deps: { db: Db; logger: Logger }, bus: Bus): Promise<Subscription> {
+  return bus.subscribe({
+    queue: DEVICE_USER_EVENTS_QUEUE,
+    bindings: [USER_EVENTS_BINDING],
+    handler: async (message) => {
+      const userId = deletedUserIdOf(message);
+      if (userId === null) return;
+      const erased = await deleteDevicesOfOwner(deps.db, userId);
+      deps.logger.info({ audit: 'user.devices_erased', userId, erased }, 'devices of a deleted account erased');
+    },
+  });
+}
