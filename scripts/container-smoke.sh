@@ -172,15 +172,18 @@ start_servers() {
   REDIS_PID=$!
   for _ in $(seq 50); do REDISCLI_AUTH="$(secret REDIS_PASSWORD)" redis-cli -p "$REDIS_PORT" ping 2>/dev/null | grep -q PONG && break; sleep 0.1; done
   say "redis-server on 127.0.0.1:$REDIS_PORT with the ACL users of deploy/redis/acl-users.sh: $(sed -n 's/^user \([^ ]*\).*/\1/p' "$WORK/users.acl" | tr '\n' ' ')"
+  # The queues are the run's own, as compose.override.yml and kube-manifest.mjs name them.
   RABBITMQ_USER_PREFIX="$RUN_ID-" BUS_EXCHANGE="$RUN_ID.events" SUBSCRIPTION_EVENTS_QUEUE="$RUN_ID.subscription-events" \
+    KEYS_USER_EVENTS_QUEUE="$RUN_ID.keys-user-events" BILLING_USER_EVENTS_QUEUE="$RUN_ID.billing-user-events" \
+    DEVICE_USER_EVENTS_QUEUE="$RUN_ID.device-user-events" \
     RABBITMQ_BILLING_PASSWORD="$(secret RABBITMQ_BILLING_PASSWORD)" RABBITMQ_IDENTITY_PASSWORD="$(secret RABBITMQ_IDENTITY_PASSWORD)" \
-    RABBITMQ_KEYS_PASSWORD="$(secret RABBITMQ_KEYS_PASSWORD)" \
+    RABBITMQ_KEYS_PASSWORD="$(secret RABBITMQ_KEYS_PASSWORD)" RABBITMQ_DEVICE_PASSWORD="$(secret RABBITMQ_DEVICE_PASSWORD)" \
     sh deploy/rabbitmq/users.sh --definitions | node -e 'const d = JSON.parse(require("fs").readFileSync(0, "utf8")); delete d.vhosts; process.stdout.write(JSON.stringify(d))' \
     >"$WORK/definitions.json"
-  MQ_USERS=" $RUN_ID-billing $RUN_ID-identity $RUN_ID-keys"
+  MQ_USERS=" $RUN_ID-billing $RUN_ID-device $RUN_ID-identity $RUN_ID-keys"
   rabbitmqctl -q import_definitions --format json <"$WORK/definitions.json" >/dev/null
   for _ in $(seq 50); do
-    [ "$(rabbitmqctl -q list_users | grep -c "^$RUN_ID-")" = 3 ] && break
+    [ "$(rabbitmqctl -q list_users | grep -c "^$RUN_ID-")" = 4 ] && break
     sleep 0.2
   done
   say "RabbitMQ users$MQ_USERS imported from deploy/rabbitmq/users.sh --definitions"

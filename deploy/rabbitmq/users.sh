@@ -10,25 +10,34 @@
 #                               (POST /api/definitions). Importing it adds or updates these users and
 #                               their permissions and leaves every other user alone.
 #
-#   RABBITMQ_BILLING_PASSWORD, RABBITMQ_IDENTITY_PASSWORD, RABBITMQ_KEYS_PASSWORD   one password each
+#   RABBITMQ_BILLING_PASSWORD, RABBITMQ_DEVICE_PASSWORD, RABBITMQ_IDENTITY_PASSWORD, RABBITMQ_KEYS_PASSWORD
+#                               one password each
 #   BUS_EXCHANGE                the events exchange (default acs.events)
 #   SUBSCRIPTION_EVENTS_QUEUE   identity's queue (default identity.subscription-events)
-#   RABBITMQ_USER_PREFIX        user names' prefix (default acs-): acs-billing, acs-identity, acs-keys
+#   BILLING_USER_EVENTS_QUEUE, DEVICE_USER_EVENTS_QUEUE, KEYS_USER_EVENTS_QUEUE   the user-events queues
+#                               (each service's USER_EVENTS_QUEUE; default <service>.user-events)
+#   RABBITMQ_USER_PREFIX        user names' prefix (default acs-): acs-billing, acs-device, acs-identity, acs-keys
 #   RABBITMQ_VHOST              default /
 #   RABBITMQ_ADMIN_USER, RABBITMQ_ADMIN_PASSWORD   --definitions only, optional: an administrator as
 #                               well (a broker that boots from the document has no other user)
 #
-#   billing   declares the exchange and publishes to it (subscription.*, plan.*, audit.recorded); reads
-#             nothing, declares no queue
-#   keys      the same as billing: declares the exchange and publishes its outboxes' events to it
-#             (api_key.*, quota.threshold, audit.recorded); reads nothing, declares no queue
-#   identity  declares the exchange (to bind to it) and its queues (the queue, .dlq, .retry.*), binds,
-#             consumes, and moves failed messages to its retry and dead-letter queues through the
-#             default exchange; it cannot publish to the events exchange (no forged subscription event)
+# A consumer declares the exchange (to bind to it; configure, and read to bind) and its own queues (the
+# queue, .dlq, .retry.*; configure), binds them (write on the queue), consumes (read), and moves failed
+# messages to its retry and dead-letter queues through the default exchange (write on amq.default, which
+# declaring a queue that dead-letters there also needs). No user reads, binds or writes another's queue.
+#   billing   declares the exchange and publishes to it (subscription.*, plan.*, audit.recorded); consumes
+#             its user-events queue (user.deleted)
+#   keys      the same as billing: publishes its outboxes' events (api_key.*, quota.threshold,
+#             audit.recorded); consumes its user-events queue
+#   device    consumes its user-events queue only; publishes nothing (no write on the exchange)
+#   identity  consumes its queue (subscription.*, plan.*, audit.recorded) and publishes user.* (its outbox's
+#             user.deleted) and nothing else: a topic permission on the exchange limits its routing keys
+#             to ^user\. , so it cannot forge a subscription.* or api_key.* event
 set -eu
 : "${RABBITMQ_BILLING_PASSWORD:?set RABBITMQ_BILLING_PASSWORD}"
 : "${RABBITMQ_IDENTITY_PASSWORD:?set RABBITMQ_IDENTITY_PASSWORD}"
 : "${RABBITMQ_KEYS_PASSWORD:?set RABBITMQ_KEYS_PASSWORD}"
+: "${RABBITMQ_DEVICE_PASSWORD:?set RABBITMQ_DEVICE_PASSWORD}"
 exchange="${BUS_EXCHANGE:-acs.events}"
 queue="${SUBSCRIPTION_EVENTS_QUEUE:-identity.subscription-events}"
 users="${RABBITMQ_USER_PREFIX:-acs-}"
@@ -37,20 +46,36 @@ vhost="${RABBITMQ_VHOST:-/}"
 # A name as a regular expression that matches it alone.
 literal() { printf '%s' "$1" | sed 's/[].[^$*+?(){}|\\]/\\&/g'; }
 ex="$(literal "$exchange")"
-q="$(literal "$queue")"
+# A queue and the ones it makes (.dlq, .retry.<ms>).
+own() { printf '%s(\\..*)?' "$(literal "$1")"; }
+q="$(own "$queue")"
+bq="$(own "${BILLING_USER_EVENTS_QUEUE:-billing.user-events}")"
+dq="$(own "${DEVICE_USER_EVENTS_QUEUE:-device.user-events}")"
+kq="$(own "${KEYS_USER_EVENTS_QUEUE:-keys.user-events}")"
+retry='amq\.default'
 
 # The permissions, once for both ways: name password configure write read.
 each_user() { # command
-  #   name                  password                          configure                 write                                 read
-  "$1" "${users}billing"  "$RABBITMQ_BILLING_PASSWORD"  "^${ex}\$"                 "^${ex}\$"                             "^\$"
-  "$1" "${users}identity" "$RABBITMQ_IDENTITY_PASSWORD" "^(${ex}|${q}(\\..*)?)\$"  "^(${q}(\\..*)?|amq\\.default)\$"      "^(${ex}|${q}(\\..*)?)\$"
-  "$1" "${users}keys"     "$RABBITMQ_KEYS_PASSWORD"     "^${ex}\$"                 "^${ex}\$"                             "^\$"
+  #   name                  password                          configure           write                           read
+  "$1" "${users}billing"  "$RABBITMQ_BILLING_PASSWORD"  "^(${ex}|${bq})\$"  "^(${ex}|${bq}|${retry})\$"  "^(${ex}|${bq})\$"
+  "$1" "${users}device"   "$RABBITMQ_DEVICE_PASSWORD"   "^(${ex}|${dq})\$"  "^(${dq}|${retry})\$"        "^(${ex}|${dq})\$"
+  "$1" "${users}identity" "$RABBITMQ_IDENTITY_PASSWORD" "^(${ex}|${q})\$"   "^(${ex}|${q}|${retry})\$"   "^(${ex}|${q})\$"
+  "$1" "${users}keys"     "$RABBITMQ_KEYS_PASSWORD"     "^(${ex}|${kq})\$"  "^(${ex}|${kq}|${retry})\$"  "^(${ex}|${kq})\$"
+}
+
+# Topic permissions on the exchange (the routing keys a user may publish, the binding keys it may bind
+# with): name write read. Identity publishes user.* only; the others have none, so no key is refused them.
+each_topic_permission() { # command
+  "$1" "${users}identity" '^user\.' '.*'
 }
 
 with_rabbitmqctl() {
   # add_user fails on an existing user: then only the password is set again.
   rabbitmqctl add_user "$1" "$2" >/dev/null 2>&1 || rabbitmqctl change_password "$1" "$2" >/dev/null
   rabbitmqctl set_permissions -p "$vhost" "$1" "$3" "$4" "$5" >/dev/null
+}
+topic_with_rabbitmqctl() {
+  rabbitmqctl set_topic_permissions -p "$vhost" "$1" "$exchange" "$2" "$3" >/dev/null
 }
 
 # A JSON string: backslashes and quotes escaped (names and passwords hold no control characters).
@@ -67,6 +92,13 @@ permission_json() {
 '
 }
 
+topic_permission_json() {
+  printf '%s    {"user": %s, "vhost": %s, "exchange": %s, "write": %s, "read": %s}' \
+    "$sep" "$(json "$1")" "$(json "$vhost")" "$(json "$exchange")" "$(json "$2")" "$(json "$3")"
+  sep=',
+'
+}
+
 definitions() {
   admin="${RABBITMQ_ADMIN_USER:-}"
   printf '{\n  "vhosts": [{"name": %s}],\n  "users": [\n' "$(json "$vhost")"
@@ -77,6 +109,9 @@ definitions() {
   sep=''
   if [ -n "$admin" ]; then permission_json "$admin" - '.*' '.*' '.*'; fi
   each_user permission_json
+  printf '\n  ],\n  "topic_permissions": [\n'
+  sep=''
+  each_topic_permission topic_permission_json
   printf '\n  ]\n}\n'
 }
 
@@ -84,7 +119,8 @@ case "${1:-}" in
   --definitions) definitions ;;
   "")
     each_user with_rabbitmqctl
-    echo "RabbitMQ users ${users}billing, ${users}identity and ${users}keys are set on vhost ${vhost}"
+    each_topic_permission topic_with_rabbitmqctl
+    echo "RabbitMQ users ${users}billing, ${users}device, ${users}identity and ${users}keys are set on vhost ${vhost}"
     ;;
   *) echo "usage: sh users.sh [--definitions]" >&2; exit 2 ;;
 esac

@@ -12,8 +12,9 @@
 //   - hostAliases stand in for Service DNS (kube-run.mjs fills them: each Service name a pod
 //     refers to resolves to that pod's address) and for the servers (postgres, redis, rabbitmq:
 //     the host, where forward.mjs passes connections to the shared servers);
-//   - this run's own Redis prefix, exchange and queue in the ConfigMaps (REDIS_PREFIX,
-//     BUS_EXCHANGE, SUBSCRIPTION_EVENTS_QUEUE), so the run disturbs no one else on those servers.
+//   - this run's own Redis prefix, exchange and queues in the ConfigMaps (REDIS_PREFIX,
+//     BUS_EXCHANGE, SUBSCRIPTION_EVENTS_QUEUE, USER_EVENTS_QUEUE), so the run disturbs no one else on
+//     those servers.
 // The Job redis-acl-users is played as its pod, once, before the Deployments (kube play 4.3 runs no
 // Job): it sets the run's Redis users again with ACL SETUSER, through REDIS_ADMIN_URL, and must exit 0.
 // Not played (kube play cannot): Namespace, Service, Ingress, NetworkPolicy, HorizontalPodAutoscaler,
@@ -46,6 +47,7 @@ if (missing.length) fail(`k8s/secret.example.yaml has ${missing.join(', ')}, whi
 const secretValues = Object.fromEntries(Object.keys(example.stringData).map((key) => [key, secrets[key]]));
 
 const RUN_SETTINGS = { REDIS_PREFIX: `${runId}:`, BUS_EXCHANGE: `${runId}.events` };
+const USER_EVENTS_CONSUMERS = ['keys', 'billing', 'device'];
 const configMaps = Object.fromEntries(
   rendered
     .filter((o) => o.kind === 'ConfigMap')
@@ -54,6 +56,9 @@ const configMaps = Object.fromEntries(
       for (const [name, value] of Object.entries(RUN_SETTINGS)) if (name in data) data[name] = value;
       // identity's queue is not in its ConfigMap (the default name suits a cluster of its own).
       if (map.metadata.name === 'acs-identity') data.SUBSCRIPTION_EVENTS_QUEUE = `${runId}.subscription-events`;
+      // Nor the user-events queues of keys, billing and device (each service's default, <service>.user-events).
+      const consumer = USER_EVENTS_CONSUMERS.find((service) => map.metadata.name === `acs-${service}`);
+      if (consumer) data.USER_EVENTS_QUEUE = `${runId}.${consumer}-user-events`;
       return [map.metadata.name, { ...map, data }];
     }),
 );

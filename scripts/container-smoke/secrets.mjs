@@ -32,6 +32,7 @@ const passwords = {
   REDIS_IDENTITY_PASSWORD: token(16),
   RABBITMQ_PASSWORD: token(16),
   RABBITMQ_BILLING_PASSWORD: token(16),
+  RABBITMQ_DEVICE_PASSWORD: token(16),
   RABBITMQ_IDENTITY_PASSWORD: token(16),
   RABBITMQ_KEYS_PASSWORD: token(16),
 };
@@ -49,6 +50,8 @@ const secrets = {
   DEVICE_CATALOG_INTERNAL_SECRET: token(48),
   JWT_SIGNING_KEY: JSON.stringify(jwk),
   JWT_VERIFICATION_KEYS: '[]',
+  // identity's key for TOTP secrets at rest: 32 random bytes, base64 (as `openssl rand -base64 32`).
+  TOTP_ENCRYPTION_KEY: randomBytes(32).toString('base64'),
   DASHBOARD_API_KEY: `acs_live_${alnum(24)}`,
   DASHBOARD_API_SECRET: token(32),
   SESSION_SECRET: token(48),
@@ -76,6 +79,7 @@ const secrets = {
   REDIS_ADMIN_URL: `redis://default:${passwords.REDIS_PASSWORD}@redis:6379`,
   IDENTITY_AMQP_URL: amqp('identity'),
   BILLING_AMQP_URL: amqp('billing'),
+  DEVICE_AMQP_URL: amqp('device'),
   KEYS_AMQP_URL: amqp('keys'),
   // identity's outgoing mail: a port nothing listens on, so a link's send fails at once (logged); the
   // journeys read no mail.

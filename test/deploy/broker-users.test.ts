@@ -23,7 +23,7 @@ const compose = loadCompose();
 const variables = composeVariables();
 const repoPath = (path: string) => fileURLToPath(new URL(path, ROOT));
 const CACHE_USERS = ['gateway', 'keys', 'identity'] as const;
-const BUS_USERS = ['identity', 'billing', 'keys'] as const;
+const BUS_USERS = ['identity', 'billing', 'keys', 'device'] as const;
 
 /** A compose service's environment with the fixtures as values. */
 const envOf = (service: string) => composeEnv(compose.services[service]!, variables).values;
@@ -238,7 +238,8 @@ describe('docker-compose.yml: RabbitMQ users', () => {
     expect(conf).toMatch(/^\/etc\/rabbitmq\/conf\.d\/[^/]+\.conf$/);
     const loads = /^load_definitions = (\S+)$/m.exec(readRepoFile('deploy/rabbitmq/definitions.conf'))![1]!;
     expect(commandOf('rabbitmq')).toBe(`sh ${script} --definitions >${loads} && exec docker-entrypoint.sh rabbitmq-server`);
-    // The document it writes there, with compose's environment: the administrator and both users.
+    // The document it writes there, with compose's environment: the administrator and the four users, and
+    // identity's topic permission (user.* only) on the exchange the services use (their BUS_EXCHANGE default).
     const document = JSON.parse(
       execFileSync('sh', [repoPath('deploy/rabbitmq/users.sh'), '--definitions'], {
         env: { PATH: process.env.PATH, ...envOf('rabbitmq') },
@@ -248,8 +249,11 @@ describe('docker-compose.yml: RabbitMQ users', () => {
     expect(document.users.map((u: { name: string; tags: string }) => `${u.name}:${u.tags}`)).toEqual([
       'acs:administrator',
       'acs-billing:',
+      'acs-device:',
       'acs-identity:',
       'acs-keys:',
     ]);
+    expect(document.topic_permissions).toEqual([{ user: 'acs-identity', vhost: '/', exchange: 'acs.events', write: '^user\\.', read: '.*' }]);
+    for (const name of BUS_USERS) expect(envOf(name).BUS_EXCHANGE ?? 'acs.events').toBe('acs.events');
   });
 });

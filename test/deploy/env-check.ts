@@ -20,6 +20,7 @@ export const SECRET_FIXTURES: Readonly<Record<string, string>> = {
   REDIS_IDENTITY_PASSWORD: 'redis-identity0123456789abcdef',
   RABBITMQ_PASSWORD: 'mq0123456789abcdef',
   RABBITMQ_BILLING_PASSWORD: 'mq-billing0123456789abcdef',
+  RABBITMQ_DEVICE_PASSWORD: 'mq-device0123456789abcdef',
   RABBITMQ_IDENTITY_PASSWORD: 'mq-identity0123456789abcdef',
   RABBITMQ_KEYS_PASSWORD: 'mq-keys0123456789abcdef',
   KEYS_INTERNAL_SECRET: 'keys-internal-key-for-the-deploy-tests-0123456789',
@@ -50,6 +51,7 @@ export const SECRET_FIXTURES: Readonly<Record<string, string>> = {
   IDENTITY_REDIS_URL: 'rediss://acs-identity:pw@redis.example:6380',
   IDENTITY_AMQP_URL: 'amqps://acs-identity:pw@mq.example:5671',
   BILLING_AMQP_URL: 'amqps://acs-billing:pw@mq.example:5671',
+  DEVICE_AMQP_URL: 'amqps://acs-device:pw@mq.example:5671',
   KEYS_AMQP_URL: 'amqps://acs-keys:pw@mq.example:5671',
   SMTP_URL: 'smtps://mailer:pw@smtp.example:465',
   // The operator's, read by k8s/broker-users.yaml's Jobs only.
@@ -96,7 +98,7 @@ const SHARED_SETTINGS: readonly [string, readonly string[]][] = [
   ['RATE_LIMITS_LIVE', ['gateway', 'keys']],
   ['RATE_LIMITS_TEST', ['gateway', 'keys']],
   ['REDIS_PREFIX', ['gateway', 'keys', 'identity']],
-  ['BUS_EXCHANGE', ['identity', 'billing', 'keys']],
+  ['BUS_EXCHANGE', ['identity', 'billing', 'keys', 'device']],
   ['JWT_ISSUER', ['gateway', 'identity']],
   ['JWT_AUDIENCE', ['gateway', 'identity']],
 ];
@@ -139,7 +141,7 @@ function internalKeyProblems(configs: ReadonlyMap<string, Record<string, unknown
  */
 const OWN_USERS: readonly [string, readonly string[]][] = [
   ['REDIS_URL', ['gateway', 'keys', 'identity']],
-  ['AMQP_URL', ['identity', 'billing', 'keys']],
+  ['AMQP_URL', ['identity', 'billing', 'keys', 'device']],
 ];
 
 function ownUserProblems(configs: ReadonlyMap<string, Record<string, unknown>>): string[] {

@@ -51,6 +51,14 @@ export const busFields = () => ({
   BUS_EXCHANGE: z.string().min(1).default('acs.events'),
 });
 
+/**
+ * A consumer of identity's user events (user.deleted): its durable queue, `<service>.user-events` unless
+ * USER_EVENTS_QUEUE says otherwise (a deployment sharing a broker, such as the container smoke, names its own).
+ */
+export const userEventsFields = (service: string) => ({
+  USER_EVENTS_QUEUE: z.string().min(1).max(200).default(`${service}.user-events`),
+});
+
 /** A service with a transactional outbox (libs/outbox): how often its relay polls and how it backs off after a failed publish. */
 export const outboxFields = () => ({
   /** The outbox relay polls this often even when nothing wakes it (a write by another replica or a CLI). */

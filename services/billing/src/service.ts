@@ -79,7 +79,7 @@ export function startBillingService(
       },
       actor: systemActor('billing'),
     };
-    stack.defer('the user-events consumer', consumeLater(startUserDeletedConsumer(deps, bus), logger));
+    stack.defer('the user-events consumer', consumeLater(startUserDeletedConsumer(deps, bus, config.USER_EVENTS_QUEUE), logger));
     const purge = setInterval(() => {
       purgeExpiredAnswers(db, config.IDEMPOTENCY_KEY_TTL_SECONDS).catch((err: unknown) =>
         logger.warn({ err }, 'could not purge expired idempotency keys'),

@@ -1,10 +1,11 @@
 import { z } from 'zod';
-import { busFields, httpUrl, secret, serviceFields } from '@acs/config';
+import { busFields, httpUrl, secret, serviceFields, userEventsFields } from '@acs/config';
 
 export const deviceConfigSchema = z.object({
   ...serviceFields(8084),
   /** Optional here: with AMQP_URL the service erases a deleted account's devices (user.deleted.v1); without it, it consumes nothing. */
   ...busFields(),
+  ...userEventsFields('device'),
   /** The catalog service's origin (any path is ignored): asked which catalog entries exist. */
   CATALOG_URL: httpUrl(),
   /**

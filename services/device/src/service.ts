@@ -34,7 +34,7 @@ export function startDeviceService(config: DeviceConfig, logger: Logger, bus?: B
       config.CATALOG_TIMEOUT_MS,
     );
     stack.defer('the catalog client', () => catalog.close());
-    if (bus) stack.defer('the user-events consumer', consumeLater(startUserDeletedConsumer({ db, logger }, bus), logger));
+    if (bus) stack.defer('the user-events consumer', consumeLater(startUserDeletedConsumer({ db, logger }, bus, config.USER_EVENTS_QUEUE), logger));
     const app = buildDeviceApp({
       deps: { db, logger, catalog },
       internalSecret: internalKeys(config),

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { auditFields, booleanFlag, wholeNumber, busFields, outboxFields, redisFields, serviceFields } from '@acs/config';
+import { auditFields, booleanFlag, wholeNumber, busFields, outboxFields, redisFields, serviceFields, userEventsFields } from '@acs/config';
 import { KEY_PREFIX_PATTERN } from '@acs/auth';
 import { rateLimitsEnv } from '@acs/contracts';
 
@@ -9,6 +9,7 @@ export const keysConfigSchema = z
     ...redisFields(),
     /** RabbitMQ for API key events (api_key.*, published through the outbox); required by main.ts. */
     ...busFields(),
+    ...userEventsFields('keys'),
     ...outboxFields(),
     ...auditFields(),
     KEY_PREFIX: z.string().regex(KEY_PREFIX_PATTERN, 'expected 2-16 lower-case letters or digits, starting with a letter').default('acs'),

@@ -88,7 +88,7 @@ export async function startKeysService(config: KeysConfig, logger: Logger, cache
         name: config.SEED_API_NAME,
       });
     }
-    stack.defer('the user-events consumer', consumeLater(startUserDeletedConsumer(deps, bus), logger));
+    stack.defer('the user-events consumer', consumeLater(startUserDeletedConsumer(deps, bus, config.USER_EVENTS_QUEUE), logger));
     const purge = startUsagePurge(deps.db, config.USAGE_RETENTION_DAYS, logger);
     stack.defer('the usage purge', () => purge.stop());
     const sweep = startExpirySweep(deps, config.KEY_EXPIRY_SWEEP_SECONDS);

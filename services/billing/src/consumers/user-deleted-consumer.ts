@@ -7,9 +7,6 @@ import type { BillingDeps } from '../domain/deps.js';
 import { recordEvent } from '../domain/events.js';
 import { isLive } from '../domain/subscription.js';
 
-/** Billing's durable queue for identity's user events (bound to user.*). */
-const BILLING_USER_EVENTS_QUEUE = 'billing.user-events';
-
 const CONSUMER_ACTOR = systemActor('billing user-deleted consumer');
 
 /**
@@ -38,9 +35,10 @@ async function cancelSubscriptionsOfDeletedUser(deps: BillingDeps, userId: numbe
   return canceled;
 }
 
-export function startUserDeletedConsumer(deps: BillingDeps, bus: Bus): Promise<Subscription> {
+/** `queue`: billing's durable queue for identity's user events (USER_EVENTS_QUEUE, billing.user-events), bound to user.*. */
+export function startUserDeletedConsumer(deps: BillingDeps, bus: Bus, queue: string): Promise<Subscription> {
   return bus.subscribe({
-    queue: BILLING_USER_EVENTS_QUEUE,
+    queue,
     bindings: [USER_EVENTS_BINDING],
     handler: async (message) => {
       const userId = deletedUserIdOf(message);

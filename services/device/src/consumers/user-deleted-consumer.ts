@@ -4,16 +4,14 @@ import type { Db } from '@acs/db';
 import type { Logger } from '@acs/logger';
 import { deleteDevicesOfOwner } from '../data-access/devices-repository.js';
 
-/** Device's durable queue for identity's user events (bound to user.*). */
-const DEVICE_USER_EVENTS_QUEUE = 'device.user-events';
-
 /**
  * A deleted account (issue 32 item 5): the user's devices are erased (serial numbers and names are
  * theirs; a serial is then free to register to someone else). A redelivery deletes nothing more.
+ * `queue`: device's durable queue for identity's user events (USER_EVENTS_QUEUE, device.user-events), bound to user.*.
  */
-export function startUserDeletedConsumer(deps: { db: Db; logger: Logger }, bus: Bus): Promise<Subscription> {
+export function startUserDeletedConsumer(deps: { db: Db; logger: Logger }, bus: Bus, queue: string): Promise<Subscription> {
   return bus.subscribe({
-    queue: DEVICE_USER_EVENTS_QUEUE,
+    queue,
     bindings: [USER_EVENTS_BINDING],
     handler: async (message) => {
       const userId = deletedUserIdOf(message);

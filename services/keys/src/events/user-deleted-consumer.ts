@@ -6,9 +6,6 @@ import type { KeysDeps } from '../domain/deps.js';
 import { revokeKey } from '../domain/revoke-key.js';
 import { KEYS_AUDIT } from './keys-audit.js';
 
-/** Keys' durable queue for identity's user events (bound to user.*). */
-const KEYS_USER_EVENTS_QUEUE = 'keys.user-events';
-
 const CONSUMER_ACTOR = systemActor('keys user-deleted consumer');
 
 /**
@@ -29,9 +26,10 @@ async function revokeKeysOfDeletedUser(deps: KeysDeps, userId: number): Promise<
   return revoked;
 }
 
-export function startUserDeletedConsumer(deps: KeysDeps, bus: Bus): Promise<Subscription> {
+/** `queue`: keys' durable queue for identity's user events (USER_EVENTS_QUEUE, keys.user-events), bound to user.*. */
+export function startUserDeletedConsumer(deps: KeysDeps, bus: Bus, queue: string): Promise<Subscription> {
   return bus.subscribe({
-    queue: KEYS_USER_EVENTS_QUEUE,
+    queue,
     bindings: [USER_EVENTS_BINDING],
     handler: async (message) => {
       const userId = deletedUserIdOf(message);
