@@ -153,6 +153,28 @@ outbox_drained() { # label container
   fail "$1: keys' outboxes were not emptied onto RabbitMQ within 20 s: $seen"
 }
 
+# Account deletion (issue 32): identity publishes user.deleted as its own RabbitMQ user (user.* only) and
+# keys, billing and device consume it from their own queues as theirs, each logging its audit line for the
+# deleted user. A permission users.sh forgot would leave the event in identity's outbox, or a consumer
+# without its queue, while every HTTP answer stays right.
+user_events_consumed() { # label journey-log keys-container billing-container device-container
+  local label="$1" user pair audit container found
+  user="$(sed -n 's/.*deleted the account (user \([0-9]*\)).*/\1/p' "$2")"
+  [ -n "$user" ] || fail "$label: the journey deleted no account"
+  for pair in "user.keys_revoked:$3" "user.subscriptions_canceled:$4" "user.devices_erased:$5"; do
+    audit="${pair%%:*}" container="${pair#*:}" found=""
+    for _ in $(seq 80); do
+      if podman logs "$container" 2>&1 | grep -F "\"audit\":\"$audit\"" | grep -qE "\"userId\":$user[,}]"; then
+        found=1
+        break
+      fi
+      sleep 0.25
+    done
+    [ -n "$found" ] || fail "$label: $container logged no $audit for user $user within 20 s (user.deleted not published or not consumed)"
+  done
+  say "$label: user.deleted of user $user consumed by keys, billing and device (their audit lines)"
+}
+
 free_port() { node -e 'const s=require("net").createServer().listen(0,"127.0.0.1",()=>{console.log(s.address().port);s.close()})'; }
 
 secret() { node -p 'require(process.argv[1])[process.argv[2]]' "$WORK/secrets.json" "$1"; }
@@ -242,9 +264,10 @@ EOF
   say "compose: every application container runs as uid 1000 on a read-only root"
   DASHBOARD_API_KEY="$(node -p 'require(process.argv[1]).DASHBOARD_API_KEY' "$WORK/secrets.json")" \
     DASHBOARD_API_SECRET="$(node -p 'require(process.argv[1]).DASHBOARD_API_SECRET' "$WORK/secrets.json")" \
-    node scripts/container-smoke/journey.mjs "http://127.0.0.1:$gateway_port" | sed -u 's/^/smoke: compose: /'
+    node scripts/container-smoke/journey.mjs "http://127.0.0.1:$gateway_port" | tee "$WORK/journey-compose.log" | sed -u 's/^/smoke: compose: /'
   [ "${PIPESTATUS[0]}" -eq 0 ] || fail "compose: the journey through the gateway"
   outbox_drained compose "${PROJECT}_keys_1"
+  user_events_consumed compose "$WORK/journey-compose.log" "${PROJECT}_keys_1" "${PROJECT}_billing_1" "${PROJECT}_device_1"
   curl -fsS "http://127.0.0.1:$dashboard_port/readyz" >/dev/null || fail "compose: the dashboard's /readyz on its published port"
   say "compose: the dashboard answers /readyz on its published port"
   # Dependants first, as `docker compose down` stops them.
@@ -271,9 +294,11 @@ run_kube() { # k8s dir
   [ "${PIPESTATUS[0]}" -eq 0 ] || fail "kube: the pods do not match the manifests (above)"
   DASHBOARD_API_KEY="$(node -p 'require(process.argv[1]).DASHBOARD_API_KEY' "$WORK/secrets.json")" \
     DASHBOARD_API_SECRET="$(node -p 'require(process.argv[1]).DASHBOARD_API_SECRET' "$WORK/secrets.json")" \
-    node scripts/container-smoke/journey.mjs "$(cat "$WORK/kube/gateway-url")" | sed -u 's/^/smoke: kube: /'
+    node scripts/container-smoke/journey.mjs "$(cat "$WORK/kube/gateway-url")" | tee "$WORK/kube/journey.log" | sed -u 's/^/smoke: kube: /'
   [ "${PIPESTATUS[0]}" -eq 0 ] || fail "kube: the journey through the gateway pod"
   outbox_drained kube "$(grep -m1 '^keys-' "$WORK/kube/containers")"
+  user_events_consumed kube "$WORK/kube/journey.log" "$(grep -m1 '^keys-' "$WORK/kube/containers")" \
+    "$(grep -m1 '^billing-' "$WORK/kube/containers")" "$(grep -m1 '^device-' "$WORK/kube/containers")"
   local containers
   mapfile -t containers < <(tac "$WORK/kube/containers")
   stop_timed kube "${containers[@]}"

@@ -126,4 +126,10 @@ await eventually('the revoked key is refused', async () => {
   return { ok: res.status === 401, detail: res };
 });
 step('revoked the key: the catalog now answers it 401');
+
+// Account deletion (issue 32): identity publishes user.deleted through its outbox, as its own RabbitMQ user;
+// keys, billing and device consume it from their own queues (container-smoke.sh then reads their audit lines
+// for this user: the HTTP answers do not show whether the event crossed the broker).
+const deleted = expectStatus('delete the account', await call('DELETE', '/api/Users/Me', { token: first.token, body: { password } }), 200);
+step(`deleted the account (user ${registered.id}): ${deleted.endedSessions} sessions ended`);
 step('passed');
