@@ -253,7 +253,9 @@ describe('docker-compose.yml: RabbitMQ users', () => {
       'acs-identity:',
       'acs-keys:',
     ]);
-    expect(document.topic_permissions).toEqual([{ user: 'acs-identity', vhost: '/', exchange: 'acs.events', write: '^user\\.', read: '.*' }]);
+    expect(document.topic_permissions).toEqual([
+      { user: 'acs-identity', vhost: '/', exchange: 'acs.events', write: '^user\\.', read: '.*' },
+    ]);
     for (const name of BUS_USERS) expect(envOf(name).BUS_EXCHANGE ?? 'acs.events').toBe('acs.events');
   });
 });

@@ -197,7 +197,7 @@ describe.each(WAYS)('RabbitMQ users per service, made by %s', (way) => {
     expect(await refusal('keys', (c) => c.bindQueue(queue, exchange, '#'))).toMatch(/ACCESS_REFUSED/);
   });
 
-  it('keys, billing and device each consume identity\'s user.deleted from their own queue, retries through the default exchange included', async () => {
+  it("keys, billing and device each consume identity's user.deleted from their own queue, retries through the default exchange included", async () => {
     const received: Record<Consumer, string[]> = { keys: [], billing: [], device: [] };
     for (const consumer of CONSUMERS) {
       const bus = await busAs(consumer);
@@ -226,7 +226,7 @@ describe.each(WAYS)('RabbitMQ users per service, made by %s', (way) => {
     for (const bus of buses.splice(0)) await bus.close();
   });
 
-  it("each consumer reads and binds its own user-events queue only; device publishes nothing on the exchange", async () => {
+  it('each consumer reads and binds its own user-events queue only; device publishes nothing on the exchange', async () => {
     for (const [consumer, other] of [
       ['keys', 'billing'],
       ['billing', 'device'],

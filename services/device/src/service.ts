@@ -34,7 +34,11 @@ export function startDeviceService(config: DeviceConfig, logger: Logger, bus?: B
       config.CATALOG_TIMEOUT_MS,
     );
     stack.defer('the catalog client', () => catalog.close());
-    if (bus) stack.defer('the user-events consumer', consumeLater(startUserDeletedConsumer({ db, logger }, bus, config.USER_EVENTS_QUEUE), logger));
+    if (bus)
+      stack.defer(
+        'the user-events consumer',
+        consumeLater(startUserDeletedConsumer({ db, logger }, bus, config.USER_EVENTS_QUEUE), logger),
+      );
     const app = buildDeviceApp({
       deps: { db, logger, catalog },
       internalSecret: internalKeys(config),
