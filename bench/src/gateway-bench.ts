@@ -390,7 +390,8 @@ try {
   const plainScenario = (secs: number) => measureWithRedis(plainToStub, CATALOG_PATH, signed(CATALOG_PATH), secs);
   await plainScenario(2);
   for (const setup of setups)
-    for (const scenario of scenariosOf(setup)) await measureWithRedis(setup.gateway, scenario.path, scenario.headers, 2, undefined, scenario.refused);
+    for (const scenario of scenariosOf(setup))
+      await measureWithRedis(setup.gateway, scenario.path, scenario.headers, 2, undefined, scenario.refused);
   // Rounds interleave the setups and scenarios so that a burst of noise on the machine hits all of them alike.
   const plainRuns: RedisMeasured[] = [];
   const runs = new Map<string, RedisMeasured[]>();

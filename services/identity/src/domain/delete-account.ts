@@ -43,7 +43,7 @@ export async function deleteAccount(
   await changeWithWriteThrough(deps, async (tx) => {
     if (!(await lockUserForSessions(tx, user.id))) return null;
     const before = await findUserById(tx, user.id);
-    endedSessions = await endSessions(tx, user.id, { except: null });
+    endedSessions = (await endSessions(tx, user.id, { except: null })).length;
     await eraseAccount(tx, user.id);
     const after = await refreshEndedSessions(tx, user.id);
     if (!before || !after) return null;
