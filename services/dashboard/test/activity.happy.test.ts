@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
-import { appKey, json } from '../../../test/e2e/actors.js';
+import { appKey, json } from '@acs/test-support';
 import { textOf, type Browser } from './browser.js';
 import { PASSWORD, createdCredentials, keyIdOf, registerUser, startDashboardSystem, type DashboardSystem } from './harness.js';
 
