@@ -97,7 +97,7 @@ describe('the system through the gateway (PostgreSQL, Redis)', () => {
     const details = await fetch(`${sut.system.gateway.metricsServer!.url}/readyz`);
     expect(await details.json()).toEqual({
       ready: true,
-      checks: { cache: 'ok', identity: 'ok', keys: 'ok', catalog: 'ok', device: 'ok', billing: 'ok' },
+      checks: { cache: 'ok', identity: 'ok', keys: 'ok', catalog: 'ok', device: 'ok', billing: 'ok', webhooks: 'ok' },
     });
   });
 

@@ -16,8 +16,13 @@ const BODY_LIMIT_BYTES: Record<string, number> = {
   verifyEmail: 8 * KIB,
   confirmTwoFactor: 8 * KIB,
   completeTwoFactorLogin: 8 * KIB,
+  disableTwoFactor: 8 * KIB,
+  regenerateRecoveryCodes: 8 * KIB,
+  deleteAccount: 8 * KIB,
   registerDevice: 16 * KIB,
   importCatalog: 16 * KIB * KIB,
+  // The gateway's own cap on a secret-scanning report (LEAK_REPORT_MAX_BODY_BYTES), checked before keys sees it.
+  reportLeakedSecrets: KIB * KIB,
 };
 const DEFAULT_BODY_LIMIT = 64 * KIB;
 

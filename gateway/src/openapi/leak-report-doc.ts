@@ -49,6 +49,13 @@ export function leakReportPath(): Record<string, Record<string, unknown>> {
             413: `Report over ${LEAK_REPORT_MAX_BODY_BYTES} bytes`,
             429: 'More than 60 reports a minute reached this gateway; see Retry-After',
             503: 'The keys service is unreachable',
+            // What node:http and the gateway answer before any operation runs, as for every operation.
+            408: 'The request did not arrive in time',
+            417: 'An Expect header other than 100-continue',
+            431: 'Request headers too large',
+            500: 'Unexpected failure (a defect); the body never holds internals',
+            502: 'The keys service failed',
+            504: 'The keys service did not answer in time',
           }),
         },
       },
