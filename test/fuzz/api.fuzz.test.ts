@@ -160,7 +160,10 @@ describe('fuzzing every operation of the served document', () => {
         };
         const answer = await exchange(sut.url, req);
         await expectSound(op, req, answer);
-        if (bytes > limit) expect([op.id, answer.status]).toEqual([op.id, 413]);
+        // The leak report's 60 a minute are spent by the generated requests above: a chunked report (its size
+        // unknown until read) meets that limit first, a declared size over the cap does not.
+        const rateLimitedFirst = op.id === 'reportLeakedSecrets' && chunkBytes !== undefined && answer.status === 429;
+        if (bytes > limit && !rateLimitedFirst) expect([op.id, answer.status]).toEqual([op.id, 413]);
         else expect([op.id, answer.status]).not.toEqual([op.id, 413]);
       }
     }

@@ -34,6 +34,9 @@ function minuteWindow(limit: number): () => number {
 export function leakReportEndpoint(keys: Upstream): PublicEndpoint {
   const take = minuteWindow(REPORTS_PER_MINUTE);
   return async (req, res, requestId) => {
+    // A declared size over the cap is refused first: it costs nothing to tell, and it is not a report.
+    if (Number(req.headers['content-length'] ?? 0) > LEAK_REPORT_MAX_BODY_BYTES)
+      return sendError(res, payloadTooLarge(LEAK_REPORT_MAX_BODY_BYTES), requestId);
     const retryAfter = take();
     if (retryAfter > 0)
       return sendError(
@@ -44,8 +47,6 @@ export function leakReportEndpoint(keys: Upstream): PublicEndpoint {
         }),
         requestId,
       );
-    if (Number(req.headers['content-length'] ?? 0) > LEAK_REPORT_MAX_BODY_BYTES)
-      return sendError(res, payloadTooLarge(LEAK_REPORT_MAX_BODY_BYTES), requestId);
     const body = await readBody(req, LEAK_REPORT_MAX_BODY_BYTES);
     if (body === null) return sendError(res, payloadTooLarge(LEAK_REPORT_MAX_BODY_BYTES), requestId);
     const { status, json } = await internalRequest(keys, keys.internalSecret, 'POST', LEAK_REPORT_INTERNAL_PATH, requestId, {
