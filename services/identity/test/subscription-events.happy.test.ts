@@ -40,7 +40,8 @@ describe('subscription events on the in-process bus', () => {
   it('after subscription.activated the authz record carries the end and plan type: Subscriber until the end, Free after it', async () => {
     const { user, body } = await registered(identity);
     expect(user.role).toBe(0);
-    const end = new Date(Date.now() + 1500);
+    // Far enough ahead that a slow machine still sees the subscription active when it checks.
+    const end = new Date(Date.now() + 4000);
     const event = subscriptionEvent('activated', user.id, { planType: 2, currentPeriodEnd: end.toISOString() });
     await bus.publish(SUBSCRIPTION_ROUTING_KEYS.activated, event);
     const cached = await waitFor('the authz record with the subscription', async () => {
@@ -55,7 +56,12 @@ describe('subscription events on the in-process bus', () => {
     });
     expect(effectiveRole(cached.record, nowSeconds())).toBe(1);
     expect(currentPlanType(cached.record, nowSeconds())).toBe(2);
-    const row = await findRow(identity.db, body.email);
+    // The record is written through to the cache before the change commits (so the next request sees it):
+    // the row follows a moment later.
+    const row = await waitFor('the committed row', async () => {
+      const found = await findRow(identity.db, body.email);
+      return found?.plan_type === 2 ? found : null;
+    });
     expect(row).toMatchObject({ plan_type: 2, subscription_ends_at: end });
     // The next login says so too.
     const login = (await (await identity.login({ email: body.email, password: body.password })).json()) as {
