@@ -106,7 +106,9 @@ describe('tracing under npm start', () => {
     // PGlite: the service's own schema is the namespace.
     expect(select.attributes).toMatchObject({ 'db.system.name': 'postgresql', 'db.namespace': 'identity' });
     const traced = new Set([...inTrace(spans, select.traceId), ...inTrace(spans, keyChain(spans)![0]!.traceId)].map((s) => s.service));
-    expect([...traced].sort()).toEqual(['gateway', 'identity', 'keys']);
+    // The key's api_key.created event continues the trace into the webhooks service when it is consumed
+    // in time; whether it is by then is not this test's point.
+    expect([...traced].filter((service) => service !== 'webhooks').sort()).toEqual(['gateway', 'identity', 'keys']);
     expect(spans.some((s) => s.service === 'one-name-for-all')).toBe(false);
   });
 });
