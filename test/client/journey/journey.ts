@@ -160,7 +160,20 @@ export async function runJourney(input: JourneyInput): Promise<void> {
   if (!must('audit log', trail.data).items.some((item) => item.action === 'account.created'))
     throw new Error('the audit log misses the registration');
   await webhookJourney(dashboard);
+  await leakReportJourney(app);
   await accountJourney(input, app, dashboard);
+}
+
+/**
+ * Issue 31's public leak report, as a scanner would send it: signed by a key this deployment does not know
+ * (401), or refused outright where no scanner keys are configured (404). Either way nothing is revoked.
+ */
+async function leakReportJourney(client: Client<paths>): Promise<void> {
+  const report = await client.POST('/secret-scanning/github', {
+    params: { header: { 'Github-Public-Key-Identifier': 'unknown-scanner-key', 'Github-Public-Key-Signature': 'bm90IGEgc2lnbmF0dXJl' } },
+    body: [{ token: 'not-one-of-ours', type: 'acs_api_secret', url: 'https://example.com/leak', source: 'content' }],
+  });
+  expectStatus('an unknown scanner key', report.response, 401, 404);
 }
 
 /** Issue 30's operations: a webhook endpoint registered, listed, changed, its secret rotated, its log read, a replay refused, deleted. */
