@@ -57,5 +57,5 @@ describe('embedded mode (PGlite under DATA_DIR/device)', () => {
     expect(await (await call('GET', '/api/Devices')).json()).toEqual({ items: [device], catalogUnavailable: false });
     const ready = await fetch(`${url}/readyz`);
     expect(ready.status).toBe(200);
-  });
+  }, 90_000); // an embedded PGlite opens in 5-10 s on a quiet machine and several times that on a loaded one
 });
