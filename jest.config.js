@@ -21,6 +21,9 @@ const shared = {
 export default {
   // A global option: jest ignores it inside a project.
   testTimeout: 30000,
+  // Test files run in worker processes, each replaced once it holds more than this after a file:
+  // one process running all ~260 files in a row grew until V8 aborted it (CI exit 134).
+  workerIdleMemoryLimit: '1GB',
   projects: [
     { ...shared, displayName: 'unit', testMatch: ['**/test/**/*.unit.test.ts'] },
     { ...shared, displayName: 'integration', testMatch: ['**/test/**/*.test.ts'], testPathIgnorePatterns: ['\\.unit\\.test\\.ts$'] },
