@@ -164,6 +164,13 @@ function scenariosOf(setup: GatewaySetup): Scenario[] {
     { name: 'layer 1', path: CATALOG_PATH, headers: () => keyHeaders(setup.app) },
     { name: 'layer 1 + 2', path: '/api/Devices', headers: () => ({ ...keyHeaders(setup.app), authorization: `Bearer ${setup.token}` }) },
   ];
+  const withoutSession = setup.tokenWithoutSession;
+  if (withoutSession)
+    list.push({
+      name: 'layer 1 + 2 no session',
+      path: '/api/Devices',
+      headers: () => ({ ...keyHeaders(setup.app), authorization: `Bearer ${withoutSession}` }),
+    });
   const owned = setup.owned;
   list.push(
     { name: 'layer 1 quota', path: CATALOG_PATH, headers: () => keyHeaders(owned) },
@@ -217,7 +224,23 @@ function printGoals(setup: GatewaySetup, runs: Map<string, RedisMeasured[]>, pla
     );
   }
   printQuotaBudget(setup, runs);
+  printSessionBudget(setup, runs);
   printKeyProtectionFigures(setup, runs);
+}
+
+/** Issue 32's budget for the session check: layer 1 + 2 with a token naming a session against the same user's token without one. */
+function printSessionBudget(setup: GatewaySetup, runs: Map<string, RedisMeasured[]>): void {
+  const withSession = runs.get(`${setup.label}|layer 1 + 2`)!;
+  const without = runs.get(`${setup.label}|layer 1 + 2 no session`);
+  if (!without) return;
+  const redisRounds = withSession.map((run, i) => run.redisUs - without[i]!.redisUs);
+  const gatewayRounds = withSession.map((run, i) => run.cpuUs! - without[i]!.cpuUs!);
+  const redis = median(redisRounds);
+  const gateway = median(gatewayRounds);
+  const signed = (n: number) => `${n >= 0 ? '+' : ''}${n.toFixed(1)}`;
+  console.log(
+    `  budget: the session check on layer 1 + 2 (3 ended sessions on the record): Redis ${signed(redis)} µs (at most +1: ${redis <= 1 ? 'met' : 'NOT met'}; rounds ${redisRounds.map((n) => n.toFixed(1)).join(', ')}), gateway ${signed(gateway)} µs (at most +3: ${gateway <= 3 ? 'met' : 'NOT met'}; rounds ${gatewayRounds.map((n) => n.toFixed(1)).join(', ')})`,
+  );
 }
 
 /**

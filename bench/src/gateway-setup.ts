@@ -1,7 +1,9 @@
 import { keysBusEnv } from './bench-options.js';
 import { execFileSync } from 'node:child_process';
+import { randomUUID } from 'node:crypto';
 import { resolve } from 'node:path';
 import type { ServiceProcess } from './processes.js';
+import { benchSigningKey, hasSession, withoutSession } from './session-free-token.js';
 
 /*
  * One gateway under test with the keys and identity services of the same checkout (a baseline's Redis key
@@ -21,6 +23,11 @@ export interface GatewaySetup {
   /** null when the checkout has no per-key limits (before issue 16). */
   limited: Credentials | null;
   token: string;
+  /**
+   * The same user's token without a session (`sid`), as identity issued before issue 32: the session check's
+   * cost is layer 1 + 2 with `token` against this. null where the checkout issues no sessions.
+   */
+  tokenWithoutSession: string | null;
   /** A key owned by the token's user, whose authorization record carries a plan quota it never reaches (issue 29). */
   owned: Credentials;
   /** A key with an IP allow-list of 5 ranges that admits the bench's address on its last one; null before issue 31. */
@@ -59,8 +66,10 @@ export async function startGatewaySetup(o: SetupOptions): Promise<GatewaySetup> 
     ...keysBusEnv(o.tag),
     DATABASE_URL: keysDb,
   });
+  const signingKey = benchSigningKey();
   const identity = await o.start(`identity (${o.label})`, resolve(o.root, 'services/identity/dist/main.js'), {
     ...common,
+    JWT_SIGNING_KEY: signingKey.jwk,
     DATABASE_URL: o.dbUrl(`${o.tag}_identity`),
     BCRYPT_COST: String(o.bcryptCost),
     LOGIN_MAX_FAILURES_PER_ADDRESS: '100000',
@@ -107,7 +116,18 @@ export async function startGatewaySetup(o: SetupOptions): Promise<GatewaySetup> 
   const userId = Number((JSON.parse(Buffer.from(token.split('.')[1]!, 'base64url').toString()) as { sub: string }).sub);
   const owned = createKey('--owner', String(userId));
   await withQuota(gateway.url, app, token, o.redisUrl, `${prefix}authz:{${userId}}`);
-  return { label: o.label, gateway, app, limited, token, owned, allowListed };
+  const tokenWithoutSession = hasSession(token) ? await accepted(gateway.url, app, withoutSession(token, signingKey)) : null;
+  return { label: o.label, gateway, app, limited, token, tokenWithoutSession, owned, allowListed };
+}
+
+/** The token when the gateway serves a user route with it; null (and why) when it does not. */
+async function accepted(gatewayUrl: string, app: Credentials, token: string): Promise<string | null> {
+  const answer = await fetch(`${gatewayUrl}/api/Devices`, {
+    headers: { 'x-api-key': app.key, 'x-api-secret': app.secret, authorization: `Bearer ${token}` },
+  });
+  if (answer.ok) return token;
+  console.log(`bench: a token without a session was refused (${answer.status}): the session rows are left out`);
+  return null;
 }
 
 /**
@@ -125,7 +145,10 @@ async function withQuota(gatewayUrl: string, app: Credentials, token: string, re
   const bar = raw.indexOf('|');
   // A checkout from before the records' hash tags (e.g. b727834) keeps them elsewhere, and ignores quotas anyway.
   if (bar < 0) return console.log(`bench: no authorization record at ${entry} (an older checkout): its quota rows run without one`);
-  const record = { ...JSON.parse(raw.slice(bar + 1)), quota: { plan: 'bench', perMonth: 1_000_000_000, perDay: null } };
+  // Three ended sessions too (none of them the bench token's), as the record carries them while their tokens
+  // could still be presented: the session check walks them on every request with a `sid`.
+  const endedSessions = Array.from({ length: 3 }, () => randomUUID());
+  const record = { ...JSON.parse(raw.slice(bar + 1)), quota: { plan: 'bench', perMonth: 1_000_000_000, perDay: null }, endedSessions };
   redis('SET', entry, `${Number(raw.slice(0, bar)) + 1}|${JSON.stringify(record)}`);
 }
 

@@ -65,7 +65,12 @@ async function subscriberWithEverything(): Promise<{ user: User; key: Auth; seri
   const subscribed = await sut.call('POST', '/api/Subscriptions', dashboard, bearer(user.token, json({ planId: monthlyPlanId })));
   expect(subscribed.status).toBe(201);
   const created = await waitFor('the subscription reaching identity (a key can be created)', async () => {
-    const res = await sut.call('POST', '/api/ApiKeys', dashboard, bearer(user.token, json({ name: 'mine', scopes: 'read:devices' })));
+    const res = await sut.call(
+      'POST',
+      '/api/ApiKeys',
+      dashboard,
+      bearer(user.token, json({ name: "Lovelace's laptop", scopes: 'read:devices' })),
+    );
     return res.status === 201 ? apiKeyCreatedResponseSchema.parse(await res.json()) : null;
   });
   const key = { key: created.key, secret: created.secret };
@@ -193,6 +198,18 @@ describe('account deletion', () => {
       expect(text).not.toContain('lovelace');
       expect(entries.every((entry) => entry.actor.clientAddress === null)).toBe(true);
       expect((await verifyAuditChain(db, auditTable(service))).problems).toEqual([]);
+    }
+    // keys' revocations reach identity's feed after the account is gone: relayed, and not kept there.
+    await waitFor("keys' audit entries relayed", async () => {
+      const { rows } = await sut.system.keys.deps.db.query<{ n: number }>(
+        'SELECT count(*)::int AS n FROM audit_outbox WHERE sent_at IS NULL',
+      );
+      return rows[0]!.n === 0;
+    });
+    for (let i = 0; i < 10; i++) {
+      const { rows } = await identityDb().query('SELECT action FROM audit_feed WHERE user_id = $1', [user.id]);
+      expect(rows).toEqual([]);
+      await new Promise((resolve) => setTimeout(resolve, 200));
     }
     const identityEntries = await listAudit(identityDb(), auditTable('identity'), { userId: user.id, limit: 100, order: 'oldest' });
     expect(identityEntries.map((entry) => entry.action)).toEqual(

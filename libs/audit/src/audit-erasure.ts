@@ -10,9 +10,11 @@ export const AUDIT_ERASED_ACTION = 'audit.erased';
 
 /**
  * Fields of the before/after views that name a person: an erasure sets them to null. The rest of a
- * view (roles, plan, dates, key scopes) says what happened without saying who it was.
+ * view (roles, plan, dates, key scopes) says what happened without saying who it was. A key's
+ * `name` is free text its owner chose ("Ada's phone") and its `ipAllowList` may hold a home
+ * address: both go too.
  */
-const PERSONAL_FIELDS = new Set(['email', 'firstName', 'lastName', 'address', 'device', 'clientAddress']);
+const PERSONAL_FIELDS = new Set(['email', 'firstName', 'lastName', 'address', 'device', 'clientAddress', 'name', 'ipAllowList']);
 
 function redactView(view: Record<string, unknown> | null): Record<string, unknown> | null {
   if (view === null) return null;

@@ -3,8 +3,18 @@ import { type Queryable, jsonbParameter } from '@acs/db';
 
 type FeedEntry = Omit<AuditRecordedPayload, 'eventId'>;
 
-/** Adds an entry of a user's trail; a redelivered one (same service and entry id) changes nothing. */
+/**
+ * Adds an entry of a user's trail; a redelivered one (same service and entry id) changes nothing, and
+ * so does one of a deleted account. The deletion's own entry (its `before` still holds the e-mail
+ * address), billing's cancellation that follows, and keys' revocations (a key's name, its allow-list)
+ * all come after the erasure emptied the feed, and must not bring personal data back.
+ */
 export async function insertFeedEntry(tx: Queryable, entry: FeedEntry): Promise<void> {
+  const { rows } = await tx.query('SELECT 1 FROM users WHERE id = $1 AND deleted_at IS NOT NULL', [entry.userId]);
+  if (rows.length === 0) await appendFeedRow(tx, entry);
+}
+
+async function appendFeedRow(tx: Queryable, entry: FeedEntry): Promise<void> {
   await tx.query(
     `INSERT INTO audit_feed (service, entry_id, occurred_at, actor, action, target_type, target_id, user_id, before, after)
      VALUES ($1, $2, $3, $4::jsonb, $5, $6, $7, $8, $9::jsonb, $10::jsonb) ON CONFLICT (service, entry_id) DO NOTHING`,
