@@ -421,12 +421,15 @@ try {
   console.log(
     `\nisolated: the same ${page.length}-byte page from a static stub, ${rounds} round(s), median shown; Redis: ${ownRedis.url} (the bench's own)`,
   );
+  // Even rounds run the setups and scenarios in reverse: a pair compared round by round (a feature against the
+  // same layer without it) then meets the other's position too (what ran just before it, how warm Redis is).
+  const inRoundOrder = <T>(list: T[], round: number): T[] => (round % 2 === 0 ? [...list].reverse() : list);
   for (let round = 1; round <= rounds; round++) {
     plainRuns.push(await plainScenario(seconds));
     const parts = [`plain ${plainRuns.at(-1)!.cpuUs!.toFixed(1)} µs`];
-    for (const setup of setups) {
+    for (const setup of inRoundOrder(setups, round)) {
       const figures: string[] = [];
-      for (const scenario of scenariosOf(setup)) {
+      for (const scenario of inRoundOrder(scenariosOf(setup), round)) {
         const id = `${setup.label}|${scenario.name}`;
         const measured = await measureWithRedis(setup.gateway, scenario.path, scenario.headers, seconds, undefined, scenario.refused);
         runs.set(id, [...(runs.get(id) ?? []), measured]);
