@@ -23,16 +23,20 @@
 #
 # A consumer declares the exchange (to bind to it; configure, and read to bind) and its own queues (the
 # queue, .dlq, .retry.*; configure), binds them (write on the queue), consumes (read), and moves failed
-# messages to its retry and dead-letter queues through the default exchange (write on amq.default, which
-# declaring a queue that dead-letters there also needs). No user reads, binds or writes another's queue.
-#   billing   declares the exchange and publishes to it (subscription.*, plan.*, audit.recorded); consumes
-#             its user-events queue (user.deleted)
-#   keys      the same as billing: publishes its outboxes' events (api_key.*, quota.threshold,
-#             audit.recorded); consumes its user-events queue
+# messages to its retry and dead-letter queues through an exchange of its own, <queue>.x (libs/bus), which
+# its retry queues dead-letter back through: all inside its own names, <queue>(\..*)? . No user writes
+# the default exchange (amq.default), where RabbitMQ cannot limit routing keys and a write reaches any
+# queue; no user reads, binds or writes another's queue. On the events exchange a topic permission per
+# publisher limits the routing keys it may publish to those of its own events:
+#   billing   declares the exchange and publishes subscription.*, plan.* and audit.recorded (its outboxes);
+#             consumes its user-events queue (user.deleted)
+#   keys      declares the exchange and publishes api_key.*, quota.* and audit.recorded (its outboxes);
+#             consumes its user-events queue
 #   device    consumes its user-events queue only; publishes nothing (no write on the exchange)
 #   identity  consumes its queue (subscription.*, plan.*, audit.recorded) and publishes user.* (its outbox's
-#             user.deleted) and nothing else: a topic permission on the exchange limits its routing keys
-#             to ^user\. , so it cannot forge a subscription.* or api_key.* event
+#             user.deleted)
+# so none of them can forge another's event (identity a subscription.*, keys a subscription.* or plan.*,
+# billing an api_key.*). audit.recorded is both billing's and keys': each may publish it.
 set -eu
 : "${RABBITMQ_BILLING_PASSWORD:?set RABBITMQ_BILLING_PASSWORD}"
 : "${RABBITMQ_IDENTITY_PASSWORD:?set RABBITMQ_IDENTITY_PASSWORD}"
@@ -52,21 +56,25 @@ q="$(own "$queue")"
 bq="$(own "${BILLING_USER_EVENTS_QUEUE:-billing.user-events}")"
 dq="$(own "${DEVICE_USER_EVENTS_QUEUE:-device.user-events}")"
 kq="$(own "${KEYS_USER_EVENTS_QUEUE:-keys.user-events}")"
-retry='amq\.default'
 
 # The permissions, once for both ways: name password configure write read.
 each_user() { # command
-  #   name                  password                          configure           write                           read
-  "$1" "${users}billing"  "$RABBITMQ_BILLING_PASSWORD"  "^(${ex}|${bq})\$"  "^(${ex}|${bq}|${retry})\$"  "^(${ex}|${bq})\$"
-  "$1" "${users}device"   "$RABBITMQ_DEVICE_PASSWORD"   "^(${ex}|${dq})\$"  "^(${dq}|${retry})\$"        "^(${ex}|${dq})\$"
-  "$1" "${users}identity" "$RABBITMQ_IDENTITY_PASSWORD" "^(${ex}|${q})\$"   "^(${ex}|${q}|${retry})\$"   "^(${ex}|${q})\$"
-  "$1" "${users}keys"     "$RABBITMQ_KEYS_PASSWORD"     "^(${ex}|${kq})\$"  "^(${ex}|${kq}|${retry})\$"  "^(${ex}|${kq})\$"
+  #   name                  password                          configure           write               read
+  "$1" "${users}billing"  "$RABBITMQ_BILLING_PASSWORD"  "^(${ex}|${bq})\$"  "^(${ex}|${bq})\$"  "^(${ex}|${bq})\$"
+  "$1" "${users}device"   "$RABBITMQ_DEVICE_PASSWORD"   "^(${ex}|${dq})\$"  "^(${dq})\$"        "^(${ex}|${dq})\$"
+  "$1" "${users}identity" "$RABBITMQ_IDENTITY_PASSWORD" "^(${ex}|${q})\$"   "^(${ex}|${q})\$"   "^(${ex}|${q})\$"
+  "$1" "${users}keys"     "$RABBITMQ_KEYS_PASSWORD"     "^(${ex}|${kq})\$"  "^(${ex}|${kq})\$"  "^(${ex}|${kq})\$"
 }
 
-# Topic permissions on the exchange (the routing keys a user may publish, the binding keys it may bind
-# with): name write read. Identity publishes user.* only; the others have none, so no key is refused them.
+# Topic permissions on the events exchange (the routing keys a user may publish there, the binding keys it
+# may bind with): name write read. Each publisher's write is its own events' keys (the event families it
+# alone publishes, and audit.recorded); device publishes nothing and has none (its write permission
+# already keeps it off the exchange).
 each_topic_permission() { # command
-  "$1" "${users}identity" '^user\.' '.*'
+  #   name                  write                                                       read
+  "$1" "${users}billing"  '^(subscription\.[a-z_]+|plan\.[a-z_]+|audit\.recorded)$'  '.*'
+  "$1" "${users}identity" '^user\.'                                                   '.*'
+  "$1" "${users}keys"     '^(api_key\.[a-z_]+|quota\.[a-z_]+|audit\.recorded)$'    '.*'
 }
 
 with_rabbitmqctl() {

@@ -7,6 +7,14 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { Redis } from 'ioredis';
 import { parse } from 'yaml';
+import {
+  API_KEY_ROUTING_KEYS,
+  AUDIT_RECORDED_ROUTING_KEY,
+  PLAN_QUOTA_ROUTING_KEY,
+  QUOTA_THRESHOLD_ROUTING_KEY,
+  SUBSCRIPTION_ROUTING_KEYS,
+  USER_DELETED_ROUTING_KEY,
+} from '@acs/contracts';
 import { readRepoFile, ROOT } from './components.js';
 import { composeEnv, composeVariables, interpolate, loadCompose, rawEnvironment } from './compose-file.js';
 import { SECRET_FIXTURES } from './env-check.js';
@@ -239,7 +247,7 @@ describe('docker-compose.yml: RabbitMQ users', () => {
     const loads = /^load_definitions = (\S+)$/m.exec(readRepoFile('deploy/rabbitmq/definitions.conf'))![1]!;
     expect(commandOf('rabbitmq')).toBe(`sh ${script} --definitions >${loads} && exec docker-entrypoint.sh rabbitmq-server`);
     // The document it writes there, with compose's environment: the administrator and the four users, and
-    // identity's topic permission (user.* only) on the exchange the services use (their BUS_EXCHANGE default).
+    // the publishers' topic permissions on the exchange the services use (their BUS_EXCHANGE default).
     const document = JSON.parse(
       execFileSync('sh', [repoPath('deploy/rabbitmq/users.sh'), '--definitions'], {
         env: { PATH: process.env.PATH, ...envOf('rabbitmq') },
@@ -253,9 +261,41 @@ describe('docker-compose.yml: RabbitMQ users', () => {
       'acs-identity:',
       'acs-keys:',
     ]);
-    expect(document.topic_permissions).toEqual([
-      { user: 'acs-identity', vhost: '/', exchange: 'acs.events', write: '^user\\.', read: '.*' },
+    expect(document.topic_permissions.map((p: { user: string; exchange: string }) => `${p.user} ${p.exchange}`)).toEqual([
+      'acs-billing acs.events',
+      'acs-identity acs.events',
+      'acs-keys acs.events',
     ]);
     for (const name of BUS_USERS) expect(envOf(name).BUS_EXCHANGE ?? 'acs.events').toBe('acs.events');
+  });
+});
+
+describe('deploy/rabbitmq/users.sh: the routing keys each publisher may publish', () => {
+  /** The routing keys each service's outboxes publish (libs/contracts); audit.recorded is billing's and keys'. */
+  const PUBLISHED = {
+    'acs-billing': [...Object.values(SUBSCRIPTION_ROUTING_KEYS), PLAN_QUOTA_ROUTING_KEY, AUDIT_RECORDED_ROUTING_KEY],
+    'acs-identity': [USER_DELETED_ROUTING_KEY],
+    'acs-keys': [...Object.values(API_KEY_ROUTING_KEYS), QUOTA_THRESHOLD_ROUTING_KEY, AUDIT_RECORDED_ROUTING_KEY],
+  };
+  const ALL = [...new Set(Object.values(PUBLISHED).flat())];
+
+  it("each publisher's topic permission takes every key it publishes and none that only another publishes", () => {
+    const document = JSON.parse(
+      execFileSync('sh', [repoPath('deploy/rabbitmq/users.sh'), '--definitions'], {
+        env: { PATH: process.env.PATH, ...envOf('rabbitmq') },
+        encoding: 'utf8',
+      }),
+    );
+    const patterns = Object.fromEntries(document.topic_permissions.map((p: { user: string; write: string }) => [p.user, p.write]));
+    expect(Object.keys(patterns).sort()).toEqual(Object.keys(PUBLISHED).sort());
+    // RabbitMQ matches the pattern anywhere in the key (Erlang's re, PCRE): the same as RegExp.test for these.
+    for (const [user, own] of Object.entries(PUBLISHED)) {
+      const pattern = new RegExp(patterns[user]);
+      expect(
+        `${user}: ${ALL.filter((key) => pattern.test(key))
+          .sort()
+          .join(' ')}`,
+      ).toBe(`${user}: ${[...own].sort().join(' ')}`);
+    }
   });
 });

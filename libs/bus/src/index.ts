@@ -16,7 +16,7 @@ export { busEnvelopeSchema, decodeEnvelope, validateEnvelope, EVENT_TYPE_PATTERN
 export { BusUnavailableError, InvalidEnvelopeError } from './errors.js';
 export { topicMatches } from './topic-match.js';
 export { DEFAULT_MAX_ATTEMPTS, DEFAULT_PREFETCH, DEFAULT_RETRY_DELAYS_MS } from './subscribe-options.js';
-export { deadLetterQueueName, retryQueueName, subscriptionQueueNames } from './queue-names.js';
+export { deadLetterQueueName, retryQueueName, subscriptionExchangeName, subscriptionQueueNames } from './queue-names.js';
 export { HEADERS } from './headers.js';
 export { createAmqpBus, type AmqpBus, type AmqpBusOptions } from './amqp/amqp-bus.js';
 export { createMemoryBus, type MemoryBus, type MemoryBusOptions } from './memory/memory-bus.js';

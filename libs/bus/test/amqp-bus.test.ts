@@ -4,6 +4,7 @@ import {
   deadLetterQueueName,
   DEFAULT_RETRY_DELAYS_MS,
   retryQueueName,
+  subscriptionExchangeName,
   subscriptionQueueNames,
   topicMatches,
   type DeliveryInfo,
@@ -110,6 +111,26 @@ describe('amqp bus', () => {
     await waitFor('the retried delivery on the new consumer', () => seen.length === 1);
     expect(seen[0]).toMatchObject({ attempt: 2, routingKey: 'subscription.activated.v1' });
     await second.close();
+  });
+
+  it("routes each of the subscription's queues by its name on the subscription's own exchange, which goes with the last of them", async () => {
+    const queue = uniqueName('bus_test_own_exchange');
+    const own = subscriptionExchangeName(queue);
+    const { bus, exchange } = await connectedBus();
+    exchanges.add(exchange);
+    await bus.subscribe({ queue, bindings: ['nothing.routes.here'], retryDelaysMs: [60_000], handler: async () => undefined });
+    await bus.close();
+    for (const name of subscriptionQueueNames(queue, [60_000])) raw.channel.publish(own, name, Buffer.from(name), { mandatory: true });
+    await raw.channel.waitForConfirms();
+    expect((await raw.channel.checkQueue(deadLetterQueueName(queue))).messageCount).toBe(1);
+    expect((await raw.channel.checkQueue(retryQueueName(queue, 60_000))).messageCount).toBe(1);
+    expect((await raw.channel.checkQueue(queue)).messageCount).toBe(1);
+    await raw.deleteAll(subscriptionQueueNames(queue, [60_000]), []);
+    // Checking a missing exchange closes the channel: a connection of its own.
+    const probe = await RawBroker.open();
+    probe.channel.on('error', () => undefined);
+    await expect(probe.channel.checkExchange(own)).rejects.toThrow(/NOT_FOUND/);
+    await probe.close().catch(() => undefined);
   });
 
   it('rejects a subscription whose queue conflicts with an existing declaration, and stays usable', async () => {

@@ -2,15 +2,25 @@ import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import { execFileSync } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
 import { connect, type ChannelModel, type ConfirmChannel } from 'amqplib';
-import { createAmqpBus, subscriptionQueueNames, type AmqpBus, type BusEnvelope } from '@acs/bus';
+import {
+  createAmqpBus,
+  deadLetterQueueName,
+  HEADERS,
+  subscriptionExchangeName,
+  subscriptionQueueNames,
+  type AmqpBus,
+  type BusEnvelope,
+  type DeliveryInfo,
+} from '@acs/bus';
 import { deleteAmqpObjects, testServerUrl, uniqueName, waitFor } from '@acs/testing';
 import { buildEnvelope, captureLogs } from './support.js';
 
 // Issue 24.5: one RabbitMQ user per service, as deploy/rabbitmq/users.sh makes them, on the real broker
 // with unique user, exchange and queue names, deleted after. Billing and keys publish their outboxes'
-// events; identity publishes user.* only (issue 32: user.deleted), so it still cannot forge a
-// subscription.* or api_key.* event; identity, keys, billing and device each consume their own queue and
-// no other's. Both ways the script offers are run, each under user names of its own: rabbitmqctl, and the
+// events and identity user.* (issue 32: user.deleted), each only the routing keys of its own events (a
+// topic permission each), so none can forge another's; identity, keys, billing and device each consume
+// their own queue and no other's, retrying and dead-lettering through an exchange of their own: no user
+// writes the default exchange, so none can put a message into another's queue. Both ways the script offers are run, each under user names of its own: rabbitmqctl, and the
 // definitions document that compose's broker loads at boot and k8s/broker-users.yaml posts to a managed
 // broker (imported here with `rabbitmqctl import_definitions`, the same import).
 const SCRIPT = fileURLToPath(new URL('../../../deploy/rabbitmq/users.sh', import.meta.url));
@@ -31,6 +41,39 @@ const userQueues: Record<Consumer, string> = {
   device: uniqueName('mqacl.device-user-events'),
 };
 const RETRY_DELAYS_MS = [50];
+/** Keys' retry queue as libs/bus named it before its own exchange: it dead-letters through the default exchange. */
+const formerRetryQueue = `${userQueues.keys}.retry.${RETRY_DELAYS_MS[0]}`;
+/** The publishers' topic permissions on the exchange (users.sh): the routing keys each may publish. */
+const TOPIC_WRITE = {
+  billing: '^(subscription\\.[a-z_]+|plan\\.[a-z_]+|audit\\.recorded)$',
+  identity: '^user\\.',
+  keys: '^(api_key\\.[a-z_]+|quota\\.[a-z_]+|audit\\.recorded)$',
+} as const;
+const PUBLISHERS = Object.keys(TOPIC_WRITE) as (keyof typeof TOPIC_WRITE)[];
+/**
+ * What billing and keys publish (their outboxes: libs/contracts' routing keys) and a sample of what they
+ * must not (another's events, or theirs with a suffix). test/deploy/broker-users.test.ts checks the
+ * patterns against every routing key of @acs/contracts, so a new event cannot go unnoticed.
+ */
+const PUBLISHED = {
+  billing: {
+    own: ['subscription.activated', 'subscription.changed', 'subscription.canceled', 'plan.quota_changed', 'audit.recorded'],
+    forged: ['api_key.created', 'api_key.revoked', 'quota.threshold', 'user.deleted', 'audit.recorded.x', 'subscription.activated.v1'],
+  },
+  keys: {
+    own: [
+      'api_key.created',
+      'api_key.revoked',
+      'api_key.rolled',
+      'api_key.expiring',
+      'api_key.expired',
+      'api_key.exposed',
+      'quota.threshold',
+      'audit.recorded',
+    ],
+    forged: ['subscription.activated', 'subscription.canceled', 'plan.quota_changed', 'user.deleted', 'audit.deleted'],
+  },
+} as const;
 const passwords: Record<Service, string> = {
   billing: 'billing-pw-0123456789',
   device: 'device-pw-0123456789',
@@ -87,26 +130,48 @@ async function busAs(service: Service): Promise<AmqpBus> {
   return bus;
 }
 
+/** Reads a consumer's dead-letter queue as its own user until the message `id` is there (10 s): `<reason> after <attempts>`. */
+async function parkedAs(consumer: Consumer, id: string): Promise<string> {
+  const channel = await channelAs(consumer);
+  for (let waited = 0; waited < 10_000; waited += 50) {
+    // Others may be there too: the previous way's, or a raw test message parked as poison.
+    const message = await channel.get(deadLetterQueueName(userQueues[consumer]), { noAck: true });
+    if (!message) await new Promise((resolve) => setTimeout(resolve, 50));
+    else if (message.content.toString('utf8').includes(id)) {
+      const headers = message.properties.headers ?? {};
+      return `${String(headers[HEADERS.reason])} after ${String(headers[HEADERS.attempts])}`;
+    }
+  }
+  return `${id} not parked within 10 s`;
+}
+
 /** The document as the script prints it, without its vhost entry: the shared broker's `/` is left as it is. */
 function importDefinitions(): void {
   const document = JSON.parse(execFileSync('sh', [SCRIPT, '--definitions'], { encoding: 'utf8', env: env('definitions') }));
   expect(document.vhosts).toEqual([{ name: '/' }]);
   expect(document.users.map((u: { name: string }) => u.name)).toEqual(SERVICES.map((s) => `${prefixes.definitions}${s}`));
-  expect(document.topic_permissions).toEqual([
-    { user: `${prefixes.definitions}identity`, vhost: '/', exchange, write: '^user\\.', read: '.*' },
-  ]);
+  expect(document.topic_permissions).toEqual(
+    PUBLISHERS.map((service) => ({
+      user: `${prefixes.definitions}${service}`,
+      vhost: '/',
+      exchange,
+      write: TOPIC_WRITE[service],
+      read: '.*',
+    })),
+  );
   // From standard input (no file argument): the broker's own user could not read a file of this test's.
   execFileSync('rabbitmqctl', ['import_definitions', '--format', 'json'], {
     input: JSON.stringify({ users: document.users, permissions: document.permissions, topic_permissions: document.topic_permissions }),
   });
 }
 
-/** The import is asynchronous: waits until the broker lists the users it adds and identity's topic permission. */
+/** The import is asynchronous: waits until the broker lists the users it adds and the publishers' topic permissions. */
 async function definitionsImported(): Promise<void> {
   const wanted = SERVICES.map((service) => `${prefixes.definitions}${service}`);
   for (let attempt = 0; attempt < 50; attempt++) {
     const listed = execFileSync('rabbitmqctl', ['-q', 'list_users'], { encoding: 'utf8' });
-    if (wanted.every((user) => listed.includes(`${user}\t`)) && topicPermissionsOf(`${prefixes.definitions}identity`).length > 0) return;
+    const topics = PUBLISHERS.every((service) => topicPermissionsOf(`${prefixes.definitions}${service}`).length > 0);
+    if (wanted.every((user) => listed.includes(`${user}\t`)) && topics) return;
     await new Promise((resolve) => setTimeout(resolve, 200));
   }
   throw new Error(`rabbitmqctl import_definitions did not add ${wanted.join(', ')} within 10 s`);
@@ -126,11 +191,14 @@ function topicPermissionsOf(user: string): string[] {
     .filter((line) => line.includes(exchange));
 }
 
+// Each rabbitmqctl call starts an Erlang VM: a few seconds each on a loaded machine, a dozen or more per hook.
+const RABBITMQCTL_HOOK_TIMEOUT_MS = 120_000;
+
 beforeAll(async () => {
   execFileSync('sh', [SCRIPT], { env: env('rabbitmqctl') });
   importDefinitions();
   await definitionsImported();
-});
+}, RABBITMQCTL_HOOK_TIMEOUT_MS);
 afterAll(async () => {
   for (const bus of buses) await bus.close().catch(() => undefined);
   for (const connection of connections) await connection.close().catch(() => undefined);
@@ -138,18 +206,31 @@ afterAll(async () => {
     for (const service of SERVICES) execFileSync('rabbitmqctl', ['delete_user', `${prefixes[way]}${service}`]);
   }
   await deleteAmqpObjects({
-    queues: [queue, `${queue}.dlq`, ...CONSUMERS.flatMap((c) => subscriptionQueueNames(userQueues[c], RETRY_DELAYS_MS))],
-    exchanges: [exchange],
+    queues: [
+      queue,
+      `${queue}.dlq`,
+      formerRetryQueue,
+      ...CONSUMERS.flatMap((c) => [...subscriptionQueueNames(userQueues[c], RETRY_DELAYS_MS), `${userQueues[c]}.relay`]),
+    ],
+    // The subscriptions' own exchanges are auto-delete (gone with their queues); deleted here in case a test failed half-way.
+    exchanges: [exchange, subscriptionExchangeName(queue), ...CONSUMERS.map((c) => subscriptionExchangeName(userQueues[c]))],
   });
-});
+}, RABBITMQCTL_HOOK_TIMEOUT_MS);
 
-it('the definitions document gives each user the permissions and topic permissions rabbitmqctl gives it', () => {
-  for (const service of SERVICES) {
-    expect(permissionsOf(`${prefixes.definitions}${service}`)).toEqual(permissionsOf(`${prefixes.rabbitmqctl}${service}`));
-    expect(topicPermissionsOf(`${prefixes.definitions}${service}`)).toEqual(topicPermissionsOf(`${prefixes.rabbitmqctl}${service}`));
-  }
-  expect(topicPermissionsOf(`${prefixes.rabbitmqctl}identity`)).toEqual([`/\t${exchange}\t^user\\.\t.*`]);
-});
+it(
+  'the definitions document gives each user the permissions and topic permissions rabbitmqctl gives it',
+  () => {
+    for (const service of SERVICES) {
+      expect(permissionsOf(`${prefixes.definitions}${service}`)).toEqual(permissionsOf(`${prefixes.rabbitmqctl}${service}`));
+      expect(topicPermissionsOf(`${prefixes.definitions}${service}`)).toEqual(topicPermissionsOf(`${prefixes.rabbitmqctl}${service}`));
+    }
+    for (const service of PUBLISHERS) {
+      expect(topicPermissionsOf(`${prefixes.rabbitmqctl}${service}`)).toEqual([`/\t${exchange}\t${TOPIC_WRITE[service]}\t.*`]);
+    }
+    expect(topicPermissionsOf(`${prefixes.rabbitmqctl}device`)).toEqual([]);
+  },
+  RABBITMQCTL_HOOK_TIMEOUT_MS,
+);
 
 describe.each(WAYS)('RabbitMQ users per service, made by %s', (way) => {
   beforeAll(() => {
@@ -171,62 +252,114 @@ describe.each(WAYS)('RabbitMQ users per service, made by %s', (way) => {
     await identity.assertQueue(queue, { durable: true });
     await identity.assertQueue(`${queue}.dlq`, { durable: true });
     await identity.bindQueue(queue, exchange, 'subscription.*');
-    // Its retry and dead-letter moves go through the default exchange to its own queues.
-    identity.sendToQueue(`${queue}.dlq`, Buffer.from('{}'));
+    // Its retry and dead-letter moves go through its own exchange to its own queues (libs/bus, topology.ts).
+    const own = subscriptionExchangeName(queue);
+    await identity.assertExchange(own, 'direct', { durable: true, autoDelete: true });
+    await identity.bindQueue(`${queue}.dlq`, own, `${queue}.dlq`);
+    await identity.purgeQueue(`${queue}.dlq`);
+    identity.publish(own, `${queue}.dlq`, Buffer.from('{}'));
     identity.publish(exchange, 'user.deleted', Buffer.from('{"userId":1}'));
     await identity.waitForConfirms();
+    expect((await identity.checkQueue(`${queue}.dlq`)).messageCount).toBe(1);
+    // Not through the default exchange, not even to its own queue.
+    expect(await refusal('identity', (c) => c.sendToQueue(`${queue}.dlq`, Buffer.from('{}')))).toMatch(/ACCESS_REFUSED/);
     for (const forged of ['subscription.activated', 'api_key.revoked', 'plan.quota_changed', 'audit.recorded', 'users.deleted']) {
       const refused = await refusal('identity', (c) => c.publish(exchange, forged, Buffer.from('{"userId":1,"forged":true}')));
       expect(`${forged}: ${refused}`).toMatch(/ACCESS_REFUSED/);
     }
   });
 
-  it('keys declares the events exchange and publishes its events, but reads, binds and writes no queue of another', async () => {
+  it.each(['billing', 'keys'] as const)("%s publishes its own events' routing keys on the exchange, and no other's", async (publisher) => {
+    const channel = await channelAs(publisher);
+    await channel.assertExchange(exchange, 'topic', { durable: true });
+    for (const routingKey of PUBLISHED[publisher].own) channel.publish(exchange, routingKey, Buffer.from('{}'));
+    await channel.waitForConfirms();
+    for (const forged of PUBLISHED[publisher].forged) {
+      const refused = await refusal(publisher, (c) => c.publish(exchange, forged, Buffer.from('{"forged":true}')));
+      expect(`${publisher} ${forged}: ${refused}`).toMatch(/ACCESS_REFUSED/);
+    }
+  });
+
+  it('keys declares the events exchange, but reads, binds and writes no queue of another', async () => {
     const keys = await channelAs('keys');
     await keys.assertExchange(exchange, 'topic', { durable: true });
-    for (const routingKey of ['api_key.created', 'api_key.revoked', 'api_key.rolled', 'quota.threshold', 'audit.recorded'])
-      keys.publish(exchange, routingKey, Buffer.from('{}'));
-    await keys.waitForConfirms();
     expect(await refusal('keys', (c) => c.assertQueue(`${queue}.stolen`))).toMatch(/ACCESS_REFUSED/);
-    // identity's queue exists (the test above): keys cannot consume it. (Since it consumes a queue of its own,
-    // keys may write to the default exchange, where its retries go, as identity may: RabbitMQ cannot limit
-    // that exchange's routing keys, so sendToQueue to another's queue is not refused; docs/security.md.)
+    // identity's queue exists (the test above): keys cannot consume it, nor put a message into it through
+    // the default exchange (no user writes that one) or identity's own exchange.
     expect(await refusal('keys', (c) => c.consume(queue, () => {}))).toMatch(/ACCESS_REFUSED/);
+    expect(await refusal('keys', (c) => c.sendToQueue(queue, Buffer.from('{}')))).toMatch(/ACCESS_REFUSED/);
+    expect(await refusal('keys', (c) => c.publish(subscriptionExchangeName(queue), `${queue}.dlq`, Buffer.from('{}')))).toMatch(
+      /ACCESS_REFUSED/,
+    );
     expect(await refusal('keys', (c) => c.get(queue))).toMatch(/ACCESS_REFUSED/);
     // Nor bind another's queue to the exchange (that needs write on the queue).
     expect(await refusal('keys', (c) => c.bindQueue(queue, exchange, '#'))).toMatch(/ACCESS_REFUSED/);
   });
 
-  it("keys, billing and device each consume identity's user.deleted from their own queue, retries through the default exchange included", async () => {
+  it('a subscription starts beside its former retry queue (through the default exchange), whose messages still arrive', async () => {
+    // The queues as the previous libs/bus left them, declared with the permissions of then (here: the broker's administrator).
+    const admin = await connect(testServerUrl('AMQP_URL'));
+    connections.push(admin);
+    const old = await admin.createConfirmChannel();
+    await old.assertQueue(userQueues.keys, { durable: true });
+    await old.assertQueue(formerRetryQueue, {
+      durable: true,
+      messageTtl: 200,
+      deadLetterExchange: '',
+      deadLetterRoutingKey: userQueues.keys,
+    });
+    const bus = await busAs('keys');
+    const received: DeliveryInfo[] = [];
+    await bus.subscribe({
+      queue: userQueues.keys,
+      bindings: ['user.*'],
+      retryDelaysMs: RETRY_DELAYS_MS,
+      handler: async (_message, info) => void received.push(info),
+    });
+    // A retry that was waiting when the service was upgraded: its attempt and routing key in its headers.
+    const waiting = buildEnvelope({ type: 'user.deleted.v1', payload: { userId: 9 } });
+    old.sendToQueue(formerRetryQueue, Buffer.from(JSON.stringify(waiting)), {
+      persistent: true,
+      headers: { [HEADERS.attempt]: 2, [HEADERS.routingKey]: 'user.deleted' },
+    });
+    await old.waitForConfirms();
+    await waitFor('the former retry queue emptied into the queue', () => received.length > 0, 5_000);
+    expect(received).toEqual([{ attempt: 2, routingKey: 'user.deleted', redelivered: false }]);
+    for (const open of buses.splice(0)) await open.close();
+  });
+
+  it("keys, billing and device each consume identity's user.deleted from their own queue, retrying and dead-lettering through their own exchange", async () => {
     const received: Record<Consumer, string[]> = { keys: [], billing: [], device: [] };
     for (const consumer of CONSUMERS) {
       const bus = await busAs(consumer);
-      let failedOnce = false;
-      // As the services subscribe (queue, .dlq and .retry.* declared, bound to user.*); the first delivery
-      // fails once, so the message goes through the retry queue and back.
+      // As the services subscribe (queue, .dlq and .retry.* declared, bound to user.*), with 2 attempts: a
+      // message failing once goes through the retry queue and back, one failing always is parked.
       await bus.subscribe({
         queue: userQueues[consumer],
         bindings: ['user.*'],
         retryDelaysMs: RETRY_DELAYS_MS,
-        handler: async (message: BusEnvelope) => {
-          if (!failedOnce) {
-            failedOnce = true;
-            throw new Error('first attempt fails');
-          }
+        maxAttempts: 2,
+        handler: async (message: BusEnvelope, info: DeliveryInfo) => {
+          const { fail } = message.payload as { fail: 'once' | 'always' };
+          if (fail === 'always' || info.attempt === 1) throw new Error(`attempt ${info.attempt} fails`);
           received[consumer].push(message.id);
         },
       });
     }
     const identity = await busAs('identity');
-    const event = buildEnvelope({ type: 'user.deleted.v1', payload: { userId: 7 } });
-    await identity.publish('user.deleted', event);
+    const retried = buildEnvelope({ type: 'user.deleted.v1', payload: { userId: 7, fail: 'once' } });
+    const parked = buildEnvelope({ type: 'user.deleted.v1', payload: { userId: 8, fail: 'always' } });
+    await identity.publish('user.deleted', retried);
+    await identity.publish('user.deleted', parked);
     await waitFor('every consumer received user.deleted', () => CONSUMERS.every((c) => received[c].length > 0), 10_000);
-    expect(received).toEqual({ keys: [event.id], billing: [event.id], device: [event.id] });
+    expect(received).toEqual({ keys: [retried.id], billing: [retried.id], device: [retried.id] });
+    for (const consumer of CONSUMERS)
+      expect(`${consumer}: ${await parkedAs(consumer, parked.id)}`).toBe(`${consumer}: max-attempts after 2`);
     // The next way's users consume the same queues: these consumers must not take their messages.
     for (const bus of buses.splice(0)) await bus.close();
   });
 
-  it('each consumer reads and binds its own user-events queue only; device publishes nothing on the exchange', async () => {
+  it('each consumer reads, binds and writes its own user-events queue only; device publishes nothing on the exchange', async () => {
     for (const [consumer, other] of [
       ['keys', 'billing'],
       ['billing', 'device'],
@@ -237,6 +370,17 @@ describe.each(WAYS)('RabbitMQ users per service, made by %s', (way) => {
       expect(`${consumer} get ${other}: ${await refusal(consumer, (c) => c.get(stolen))}`).toMatch(/ACCESS_REFUSED/);
       expect(`${consumer} bind ${other}: ${await refusal(consumer, (c) => c.bindQueue(stolen, exchange, '#'))}`).toMatch(/ACCESS_REFUSED/);
       expect(`${consumer} consume identity's: ${await refusal(consumer, (c) => c.consume(queue, () => {}))}`).toMatch(/ACCESS_REFUSED/);
+      // No message into another's queue: not through the default exchange (no user writes it), not through
+      // the other's own exchange, not by declaring a queue of its own that dead-letters into either.
+      const inject = (c: ConfirmChannel) => c.sendToQueue(stolen, Buffer.from('{"forged":true}'));
+      expect(`${consumer} send to ${other}: ${await refusal(consumer, inject)}`).toMatch(/ACCESS_REFUSED/);
+      const viaOwn = (c: ConfirmChannel) => c.publish(subscriptionExchangeName(stolen), stolen, Buffer.from('{"forged":true}'));
+      expect(`${consumer} publish to ${other}'s exchange: ${await refusal(consumer, viaOwn)}`).toMatch(/ACCESS_REFUSED/);
+      for (const deadLetterExchange of ['', subscriptionExchangeName(stolen)]) {
+        const relay = (c: ConfirmChannel) =>
+          c.assertQueue(`${userQueues[consumer]}.relay`, { deadLetterExchange, deadLetterRoutingKey: stolen, messageTtl: 1 });
+        expect(`${consumer} dead-letter into '${deadLetterExchange}': ${await refusal(consumer, relay)}`).toMatch(/ACCESS_REFUSED/);
+      }
     }
     expect(await refusal('device', (c) => c.publish(exchange, 'user.deleted', Buffer.from('{}')))).toMatch(/ACCESS_REFUSED/);
     expect(await refusal('device', (c) => c.assertQueue(`${queue}.stolen`))).toMatch(/ACCESS_REFUSED/);

@@ -4,7 +4,7 @@ import { traceDelivery, type DeliveryResult, type TraceDestination } from '../bu
 import { decodeEnvelope } from '../envelope.js';
 import { failureOutcome, logParked, logRetry, type MessageRef } from '../failure-policy.js';
 import { attemptOf, deadLetterHeaders, errorText, originalRoutingKey, retryHeaders, type Headers } from '../headers.js';
-import { deadLetterQueueName, retryQueueName } from '../queue-names.js';
+import { deadLetterQueueName, retryQueueName, subscriptionExchangeName } from '../queue-names.js';
 import type { ResolvedSubscribeOptions } from '../subscribe-options.js';
 import type { ConsumeOutcome, DeadLetterReason } from '../types.js';
 import { ConfirmedSender, SEND_ID_HEADER } from './confirmed-sender.js';
@@ -30,6 +30,8 @@ export class AmqpConsumer {
   private readonly inflight = new Set<Promise<void>>();
   private readonly sender: ConfirmedSender;
   private readonly traceDestination: TraceDestination;
+  /** Where failed messages are moved: the subscription's own exchange, never the default one (topology.ts). */
+  private readonly ownExchange: string;
   private consumerTag: string | null = null;
   private closing = false;
 
@@ -40,6 +42,7 @@ export class AmqpConsumer {
   ) {
     this.sender = new ConfirmedSender(channel, deps.confirmTimeoutMs);
     this.traceDestination = { system: RABBITMQ_SYSTEM, exchange: deps.exchange };
+    this.ownExchange = subscriptionExchangeName(options.queue);
   }
 
   static async start(model: ChannelModel, options: ResolvedSubscribeOptions, deps: ConsumerDeps): Promise<AmqpConsumer> {
@@ -142,12 +145,15 @@ export class AmqpConsumer {
     this.options.metrics?.consumed(this.options.queue, outcome);
   }
 
-  /** Copy to `target` with a confirm, then ack the original; on failure requeue it so nothing is lost. */
+  /**
+   * Copy to `target` (through the subscription's exchange, where it is bound by its name) with a
+   * confirm, then ack the original; on failure requeue it so nothing is lost.
+   */
   private async moveTo(target: string, message: ConsumeMessage, headers: Headers): Promise<boolean> {
     delete headers[SEND_ID_HEADER];
     const { properties } = message;
     try {
-      const outcome = await this.sender.send('', target, message.content, {
+      const outcome = await this.sender.send(this.ownExchange, target, message.content, {
         persistent: true,
         headers,
         contentType: properties.contentType as string | undefined,
