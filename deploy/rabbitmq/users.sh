@@ -10,13 +10,15 @@
 #                               (POST /api/definitions). Importing it adds or updates these users and
 #                               their permissions and leaves every other user alone.
 #
-#   RABBITMQ_BILLING_PASSWORD, RABBITMQ_DEVICE_PASSWORD, RABBITMQ_IDENTITY_PASSWORD, RABBITMQ_KEYS_PASSWORD
-#                               one password each
+#   RABBITMQ_BILLING_PASSWORD, RABBITMQ_DEVICE_PASSWORD, RABBITMQ_IDENTITY_PASSWORD, RABBITMQ_KEYS_PASSWORD,
+#   RABBITMQ_WEBHOOKS_PASSWORD  one password each
 #   BUS_EXCHANGE                the events exchange (default acs.events)
 #   SUBSCRIPTION_EVENTS_QUEUE   identity's queue (default identity.subscription-events)
 #   BILLING_USER_EVENTS_QUEUE, DEVICE_USER_EVENTS_QUEUE, KEYS_USER_EVENTS_QUEUE   the user-events queues
 #                               (each service's USER_EVENTS_QUEUE; default <service>.user-events)
-#   RABBITMQ_USER_PREFIX        user names' prefix (default acs-): acs-billing, acs-device, acs-identity, acs-keys
+#   WEBHOOKS_QUEUE              the webhooks service's queue (its WEBHOOKS_QUEUE; default webhooks.events)
+#   RABBITMQ_USER_PREFIX        user names' prefix (default acs-): acs-billing, acs-device, acs-identity, acs-keys,
+#                               acs-webhooks
 #   RABBITMQ_VHOST              default /
 #   RABBITMQ_ADMIN_USER, RABBITMQ_ADMIN_PASSWORD   --definitions only, optional: an administrator as
 #                               well (a broker that boots from the document has no other user)
@@ -30,6 +32,8 @@
 #   keys      the same as billing: publishes its outboxes' events (api_key.*, quota.threshold,
 #             audit.recorded); consumes its user-events queue
 #   device    consumes its user-events queue only; publishes nothing (no write on the exchange)
+#   webhooks  consumes its queue only (api_key.*, quota.threshold, subscription.*, which it turns into
+#             users' webhook deliveries); publishes nothing (no write on the exchange)
 #   identity  consumes its queue (subscription.*, plan.*, audit.recorded) and publishes user.* (its outbox's
 #             user.deleted) and nothing else: a topic permission on the exchange limits its routing keys
 #             to ^user\. , so it cannot forge a subscription.* or api_key.* event
@@ -38,6 +42,7 @@ set -eu
 : "${RABBITMQ_IDENTITY_PASSWORD:?set RABBITMQ_IDENTITY_PASSWORD}"
 : "${RABBITMQ_KEYS_PASSWORD:?set RABBITMQ_KEYS_PASSWORD}"
 : "${RABBITMQ_DEVICE_PASSWORD:?set RABBITMQ_DEVICE_PASSWORD}"
+: "${RABBITMQ_WEBHOOKS_PASSWORD:?set RABBITMQ_WEBHOOKS_PASSWORD}"
 exchange="${BUS_EXCHANGE:-acs.events}"
 queue="${SUBSCRIPTION_EVENTS_QUEUE:-identity.subscription-events}"
 users="${RABBITMQ_USER_PREFIX:-acs-}"
@@ -52,6 +57,7 @@ q="$(own "$queue")"
 bq="$(own "${BILLING_USER_EVENTS_QUEUE:-billing.user-events}")"
 dq="$(own "${DEVICE_USER_EVENTS_QUEUE:-device.user-events}")"
 kq="$(own "${KEYS_USER_EVENTS_QUEUE:-keys.user-events}")"
+wq="$(own "${WEBHOOKS_QUEUE:-webhooks.events}")"
 retry='amq\.default'
 
 # The permissions, once for both ways: name password configure write read.
@@ -61,6 +67,7 @@ each_user() { # command
   "$1" "${users}device"   "$RABBITMQ_DEVICE_PASSWORD"   "^(${ex}|${dq})\$"  "^(${dq}|${retry})\$"        "^(${ex}|${dq})\$"
   "$1" "${users}identity" "$RABBITMQ_IDENTITY_PASSWORD" "^(${ex}|${q})\$"   "^(${ex}|${q}|${retry})\$"   "^(${ex}|${q})\$"
   "$1" "${users}keys"     "$RABBITMQ_KEYS_PASSWORD"     "^(${ex}|${kq})\$"  "^(${ex}|${kq}|${retry})\$"  "^(${ex}|${kq})\$"
+  "$1" "${users}webhooks" "$RABBITMQ_WEBHOOKS_PASSWORD" "^(${ex}|${wq})\$"  "^(${wq}|${retry})\$"        "^(${ex}|${wq})\$"
 }
 
 # Topic permissions on the exchange (the routing keys a user may publish, the binding keys it may bind
@@ -120,7 +127,7 @@ case "${1:-}" in
   "")
     each_user with_rabbitmqctl
     each_topic_permission topic_with_rabbitmqctl
-    echo "RabbitMQ users ${users}billing, ${users}device, ${users}identity and ${users}keys are set on vhost ${vhost}"
+    echo "RabbitMQ users ${users}billing, ${users}device, ${users}identity, ${users}keys and ${users}webhooks are set on vhost ${vhost}"
     ;;
   *) echo "usage: sh users.sh [--definitions]" >&2; exit 2 ;;
 esac
