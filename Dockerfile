@@ -46,8 +46,8 @@ COPY --from=build /out/ ./
 # Files stay owned by root: the process can read its code but not change it. The uid is numeric
 # (the base image's `node` user) so Kubernetes' runAsNonRoot can verify it.
 USER 1000:1000
-# Service ports (keys 8081, catalog 8082, identity 8083, device 8084, billing 8085), the gateway
-# 8080 and its metrics 9464, the account dashboard 8086. No HEALTHCHECK: the port depends on the
-# process; compose and Kubernetes probe /healthz and /readyz per container.
-EXPOSE 8080 8081 8082 8083 8084 8085 8086 9464
+# Service ports (keys 8081, catalog 8082, identity 8083, device 8084, billing 8085, webhooks 8087),
+# the gateway 8080 and its metrics 9464, the account dashboard 8086. No HEALTHCHECK: the port
+# depends on the process; compose and Kubernetes probe /healthz and /readyz per container.
+EXPOSE 8080 8081 8082 8083 8084 8085 8086 8087 9464
 CMD ["node", "gateway/dist/main.js"]

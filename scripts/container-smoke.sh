@@ -11,7 +11,8 @@
 #      (the shared PostgreSQL and RabbitMQ on this host, with RabbitMQ users of the run made from
 #      deploy/rabbitmq/users.sh --definitions, and a redis-server of the run's own started from the
 #      ACL file deploy/redis/acl-users.sh prints: each process as its own user): services started in depends_on
-#      order as their health checks pass, the user journey through the compose gateway, and each
+#      order as their health checks pass, the user journey through the compose gateway (with a webhook
+#      endpoint whose signed delivery reaches a receiver of the journey's on the host), and each
 #      container stopped with SIGTERM, timed, once keys' outboxes are emptied onto RabbitMQ (its own user);
 #   5. the Deployments, ConfigMaps and a Secret of `kubectl kustomize k8s/` with `podman kube
 #      play`, after the Job redis-acl-users' pod (it must exit 0): commands, users, environment,
@@ -197,15 +198,16 @@ start_servers() {
   # The queues are the run's own, as compose.override.yml and kube-manifest.mjs name them.
   RABBITMQ_USER_PREFIX="$RUN_ID-" BUS_EXCHANGE="$RUN_ID.events" SUBSCRIPTION_EVENTS_QUEUE="$RUN_ID.subscription-events" \
     KEYS_USER_EVENTS_QUEUE="$RUN_ID.keys-user-events" BILLING_USER_EVENTS_QUEUE="$RUN_ID.billing-user-events" \
-    DEVICE_USER_EVENTS_QUEUE="$RUN_ID.device-user-events" \
+    DEVICE_USER_EVENTS_QUEUE="$RUN_ID.device-user-events" WEBHOOKS_QUEUE="$RUN_ID.webhooks-events" \
     RABBITMQ_BILLING_PASSWORD="$(secret RABBITMQ_BILLING_PASSWORD)" RABBITMQ_IDENTITY_PASSWORD="$(secret RABBITMQ_IDENTITY_PASSWORD)" \
     RABBITMQ_KEYS_PASSWORD="$(secret RABBITMQ_KEYS_PASSWORD)" RABBITMQ_DEVICE_PASSWORD="$(secret RABBITMQ_DEVICE_PASSWORD)" \
+    RABBITMQ_WEBHOOKS_PASSWORD="$(secret RABBITMQ_WEBHOOKS_PASSWORD)" \
     sh deploy/rabbitmq/users.sh --definitions | node -e 'const d = JSON.parse(require("fs").readFileSync(0, "utf8")); delete d.vhosts; process.stdout.write(JSON.stringify(d))' \
     >"$WORK/definitions.json"
-  MQ_USERS=" $RUN_ID-billing $RUN_ID-device $RUN_ID-identity $RUN_ID-keys"
+  MQ_USERS=" $RUN_ID-billing $RUN_ID-device $RUN_ID-identity $RUN_ID-keys $RUN_ID-webhooks"
   rabbitmqctl -q import_definitions --format json <"$WORK/definitions.json" >/dev/null
   for _ in $(seq 50); do
-    [ "$(rabbitmqctl -q list_users | grep -c "^$RUN_ID-")" = 4 ] && break
+    [ "$(rabbitmqctl -q list_users | grep -c "^$RUN_ID-")" = 5 ] && break
     sleep 0.2
   done
   say "RabbitMQ users$MQ_USERS imported from deploy/rabbitmq/users.sh --definitions"
@@ -254,7 +256,7 @@ EOF
   fi
   node scripts/container-smoke/compose-start.mjs "$PROJECT" "$SRC/docker-compose.yml" "$SRC/deploy/podman/compose.override.yml" ||
     fail "compose: the services did not come up (podman logs ${PROJECT}_<service>_1)"
-  local app=(keys identity catalog device billing gateway dashboard)
+  local app=(keys identity catalog device billing webhooks gateway dashboard)
   for service in "${app[@]}"; do
     local c="${PROJECT}_${service}_1" uid ro
     uid="$(podman exec "$c" id -u)"
@@ -264,14 +266,14 @@ EOF
   say "compose: every application container runs as uid 1000 on a read-only root"
   DASHBOARD_API_KEY="$(node -p 'require(process.argv[1]).DASHBOARD_API_KEY' "$WORK/secrets.json")" \
     DASHBOARD_API_SECRET="$(node -p 'require(process.argv[1]).DASHBOARD_API_SECRET' "$WORK/secrets.json")" \
-    node scripts/container-smoke/journey.mjs "http://127.0.0.1:$gateway_port" | tee "$WORK/journey-compose.log" | sed -u 's/^/smoke: compose: /'
+    WEBHOOK_RECEIVER_HOST="$HOST_IP" node scripts/container-smoke/journey.mjs "http://127.0.0.1:$gateway_port" | tee "$WORK/journey-compose.log" | sed -u 's/^/smoke: compose: /'
   [ "${PIPESTATUS[0]}" -eq 0 ] || fail "compose: the journey through the gateway"
   outbox_drained compose "${PROJECT}_keys_1"
   user_events_consumed compose "$WORK/journey-compose.log" "${PROJECT}_keys_1" "${PROJECT}_billing_1" "${PROJECT}_device_1"
   curl -fsS "http://127.0.0.1:$dashboard_port/readyz" >/dev/null || fail "compose: the dashboard's /readyz on its published port"
   say "compose: the dashboard answers /readyz on its published port"
   # Dependants first, as `docker compose down` stops them.
-  stop_timed compose "${PROJECT}_dashboard_1" "${PROJECT}_gateway_1" "${PROJECT}_device_1" "${PROJECT}_billing_1" \
+  stop_timed compose "${PROJECT}_dashboard_1" "${PROJECT}_gateway_1" "${PROJECT}_webhooks_1" "${PROJECT}_device_1" "${PROJECT}_billing_1" \
     "${PROJECT}_identity_1" "${PROJECT}_catalog_1" "${PROJECT}_keys_1"
   compose down -v -t 20 >"$WORK/compose-down.log" 2>&1 || {
     tail -5 "$WORK/compose-down.log" >&2
@@ -294,7 +296,7 @@ run_kube() { # k8s dir
   [ "${PIPESTATUS[0]}" -eq 0 ] || fail "kube: the pods do not match the manifests (above)"
   DASHBOARD_API_KEY="$(node -p 'require(process.argv[1]).DASHBOARD_API_KEY' "$WORK/secrets.json")" \
     DASHBOARD_API_SECRET="$(node -p 'require(process.argv[1]).DASHBOARD_API_SECRET' "$WORK/secrets.json")" \
-    node scripts/container-smoke/journey.mjs "$(cat "$WORK/kube/gateway-url")" | tee "$WORK/kube/journey.log" | sed -u 's/^/smoke: kube: /'
+    WEBHOOK_RECEIVER_HOST="$HOST_IP" node scripts/container-smoke/journey.mjs "$(cat "$WORK/kube/gateway-url")" | tee "$WORK/kube/journey.log" | sed -u 's/^/smoke: kube: /'
   [ "${PIPESTATUS[0]}" -eq 0 ] || fail "kube: the journey through the gateway pod"
   outbox_drained kube "$(grep -m1 '^keys-' "$WORK/kube/containers")"
   user_events_consumed kube "$WORK/kube/journey.log" "$(grep -m1 '^keys-' "$WORK/kube/containers")" \

@@ -9,7 +9,7 @@ set -eu
 # Role and database names: <prefix><service>, as DATABASE_URL names them in docker-compose.yml.
 prefix="${SERVICE_DATABASE_PREFIX:-acs_}"
 
-for service in keys identity catalog device billing; do
+for service in keys identity catalog device billing webhooks; do
   variable="$(echo "$service" | tr '[:lower:]' '[:upper:]')_DB_PASSWORD"
   password="$(printenv "$variable" || true)"
   if [ -z "$password" ]; then

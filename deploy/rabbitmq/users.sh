@@ -10,13 +10,15 @@
 #                               (POST /api/definitions). Importing it adds or updates these users and
 #                               their permissions and leaves every other user alone.
 #
-#   RABBITMQ_BILLING_PASSWORD, RABBITMQ_DEVICE_PASSWORD, RABBITMQ_IDENTITY_PASSWORD, RABBITMQ_KEYS_PASSWORD
-#                               one password each
+#   RABBITMQ_BILLING_PASSWORD, RABBITMQ_DEVICE_PASSWORD, RABBITMQ_IDENTITY_PASSWORD, RABBITMQ_KEYS_PASSWORD,
+#   RABBITMQ_WEBHOOKS_PASSWORD  one password each
 #   BUS_EXCHANGE                the events exchange (default acs.events)
 #   SUBSCRIPTION_EVENTS_QUEUE   identity's queue (default identity.subscription-events)
 #   BILLING_USER_EVENTS_QUEUE, DEVICE_USER_EVENTS_QUEUE, KEYS_USER_EVENTS_QUEUE   the user-events queues
 #                               (each service's USER_EVENTS_QUEUE; default <service>.user-events)
-#   RABBITMQ_USER_PREFIX        user names' prefix (default acs-): acs-billing, acs-device, acs-identity, acs-keys
+#   WEBHOOKS_QUEUE              the webhooks service's queue (its WEBHOOKS_QUEUE; default webhooks.events)
+#   RABBITMQ_USER_PREFIX        user names' prefix (default acs-): acs-billing, acs-device, acs-identity, acs-keys,
+#                               acs-webhooks
 #   RABBITMQ_VHOST              default /
 #   RABBITMQ_ADMIN_USER, RABBITMQ_ADMIN_PASSWORD   --definitions only, optional: an administrator as
 #                               well (a broker that boots from the document has no other user)
@@ -33,6 +35,8 @@
 #   keys      declares the exchange and publishes api_key.*, quota.* and audit.recorded (its outboxes);
 #             consumes its user-events queue
 #   device    consumes its user-events queue only; publishes nothing (no write on the exchange)
+#   webhooks  consumes its queue only (api_key.*, quota.threshold, subscription.*, which it turns into
+#             users' webhook deliveries); publishes nothing (no write on the exchange)
 #   identity  consumes its queue (subscription.*, plan.*, audit.recorded) and publishes user.* (its outbox's
 #             user.deleted)
 # so none of them can forge another's event (identity a subscription.*, keys a subscription.* or plan.*,
@@ -42,6 +46,7 @@ set -eu
 : "${RABBITMQ_IDENTITY_PASSWORD:?set RABBITMQ_IDENTITY_PASSWORD}"
 : "${RABBITMQ_KEYS_PASSWORD:?set RABBITMQ_KEYS_PASSWORD}"
 : "${RABBITMQ_DEVICE_PASSWORD:?set RABBITMQ_DEVICE_PASSWORD}"
+: "${RABBITMQ_WEBHOOKS_PASSWORD:?set RABBITMQ_WEBHOOKS_PASSWORD}"
 exchange="${BUS_EXCHANGE:-acs.events}"
 queue="${SUBSCRIPTION_EVENTS_QUEUE:-identity.subscription-events}"
 users="${RABBITMQ_USER_PREFIX:-acs-}"
@@ -56,6 +61,7 @@ q="$(own "$queue")"
 bq="$(own "${BILLING_USER_EVENTS_QUEUE:-billing.user-events}")"
 dq="$(own "${DEVICE_USER_EVENTS_QUEUE:-device.user-events}")"
 kq="$(own "${KEYS_USER_EVENTS_QUEUE:-keys.user-events}")"
+wq="$(own "${WEBHOOKS_QUEUE:-webhooks.events}")"
 
 # The permissions, once for both ways: name password configure write read.
 each_user() { # command
@@ -64,6 +70,7 @@ each_user() { # command
   "$1" "${users}device"   "$RABBITMQ_DEVICE_PASSWORD"   "^(${ex}|${dq})\$"  "^(${dq})\$"        "^(${ex}|${dq})\$"
   "$1" "${users}identity" "$RABBITMQ_IDENTITY_PASSWORD" "^(${ex}|${q})\$"   "^(${ex}|${q})\$"   "^(${ex}|${q})\$"
   "$1" "${users}keys"     "$RABBITMQ_KEYS_PASSWORD"     "^(${ex}|${kq})\$"  "^(${ex}|${kq})\$"  "^(${ex}|${kq})\$"
+  "$1" "${users}webhooks" "$RABBITMQ_WEBHOOKS_PASSWORD" "^(${ex}|${wq})\$"  "^(${wq})\$"        "^(${ex}|${wq})\$"
 }
 
 # Topic permissions on the events exchange (the routing keys a user may publish there, the binding keys it
@@ -128,7 +135,7 @@ case "${1:-}" in
   "")
     each_user with_rabbitmqctl
     each_topic_permission topic_with_rabbitmqctl
-    echo "RabbitMQ users ${users}billing, ${users}device, ${users}identity and ${users}keys are set on vhost ${vhost}"
+    echo "RabbitMQ users ${users}billing, ${users}device, ${users}identity, ${users}keys and ${users}webhooks are set on vhost ${vhost}"
     ;;
   *) echo "usage: sh users.sh [--definitions]" >&2; exit 2 ;;
 esac

@@ -55,9 +55,11 @@ function runQueues() {
       .map((l) => l.trim())
       .filter((name) => name.startsWith(`${runId}.`));
   } catch {
-    // No rabbitmqctl here: the queues this run's consumers declare (identity's, and the user-events
-    // queues of keys, billing and device), each with its dead-letter and retry queues (libs/bus's defaults).
-    const queues = ['subscription-events', 'keys-user-events', 'billing-user-events', 'device-user-events'].map((q) => `${runId}.${q}`);
+    // No rabbitmqctl here: the queues this run's consumers declare (identity's, the user-events queues of
+    // keys, billing and device, and webhooks'), each with its dead-letter and retry queues (libs/bus's defaults).
+    const queues = ['subscription-events', 'keys-user-events', 'billing-user-events', 'device-user-events', 'webhooks-events'].map(
+      (q) => `${runId}.${q}`,
+    );
     // (Their own exchanges, <queue>.x, are auto-delete: they go with the last of these.)
     return queues.flatMap((q) => [q, `${q}.dlq`, ...[1000, 5000, 30000, 120000].map((ms) => `${q}.retry.${ms}ms`)]);
   }

@@ -1,21 +1,26 @@
 // A user's journey through a running gateway, as the smoke run of the deployment files walks it
 // (scripts/container-smoke.sh): register, log in, create an API key, read the catalog with it,
 // subscribe and see the account become a Subscriber (the event travels billing -> RabbitMQ ->
-// identity), revoke the key and see it refused. Each step prints what it saw; the first one that
-// does not hold exits 1.
+// identity), register a webhook endpoint and receive the key's api_key.created there, signed (the
+// event travels keys -> RabbitMQ -> webhooks -> the receiver), revoke the key and see it refused.
+// Each step prints what it saw; the first one that does not hold exits 1.
 //   node scripts/container-smoke/journey.mjs <gateway URL>
 // with DASHBOARD_API_KEY and DASHBOARD_API_SECRET set: the dashboard's system:full-access key,
-// the one application key a fresh deployment has (keys seeds it), registers and logs the user in.
+// the one application key a fresh deployment has (keys seeds it), registers and logs the user in;
+// and WEBHOOK_RECEIVER_HOST: the host's address as the containers reach it, where the receiver
+// listens (the smoke's webhooks service allows private URLs for this).
 import { randomBytes } from 'node:crypto';
+import { signed, startReceiver } from './webhook-receiver.mjs';
 
-const usage = 'usage: DASHBOARD_API_KEY=… DASHBOARD_API_SECRET=… node journey.mjs <gateway URL>';
+const usage = 'usage: DASHBOARD_API_KEY=… DASHBOARD_API_SECRET=… WEBHOOK_RECEIVER_HOST=… node journey.mjs <gateway URL>';
 if (process.argv.includes('--help')) {
   console.log(usage);
   process.exit(0);
 }
 const gateway = process.argv[2];
 const app = { key: process.env.DASHBOARD_API_KEY, secret: process.env.DASHBOARD_API_SECRET };
-if (!gateway || !app.key || !app.secret) {
+const receiverHost = process.env.WEBHOOK_RECEIVER_HOST;
+if (!gateway || !app.key || !app.secret || !receiverHost) {
   console.error(usage);
   process.exit(2);
 }
@@ -77,6 +82,16 @@ const first = await login();
 const before = { role: first.user.role, trial: first.user.isTrialSubscription, planType: claimsOf(first.token).plan_type };
 step(`logged in: role ${before.role}, trial ${before.trial}, plan_type ${before.planType}`);
 
+// A webhook endpoint for the key created below (issue 30): the webhooks service consumes keys'
+// api_key.created from its own queue and posts it, signed, to the receiver.
+const receiver = await startReceiver(receiverHost);
+const hook = expectStatus(
+  'register a webhook endpoint',
+  await call('POST', '/api/Webhooks', { token: first.token, body: { url: receiver.url('/smoke'), events: ['api_key.created'] } }),
+  201,
+);
+step(`registered webhook endpoint ${hook.id} -> ${hook.url}`);
+
 const createKey = () => call('POST', '/api/ApiKeys', { token: first.token, body: { name: 'smoke', scopes: 'read:devices' } });
 async function createKeyAndReadCatalog() {
   const key = expectStatus('create a key', await createKey(), 201);
@@ -119,6 +134,22 @@ const after = await eventually('the role change reaches identity', async () => {
 step(`role changed: role ${before.role} -> ${after.detail.role}, plan_type ${before.planType} -> ${after.detail.planType}`);
 key ??= await createKeyAndReadCatalog();
 const own = { key: key.key, secret: key.secret };
+
+const [delivery] = (
+  await eventually('the api_key.created webhook reaches the receiver', async () => {
+    const requests = receiver.at('/smoke');
+    return { ok: requests.length > 0, detail: requests };
+  })
+).detail;
+let payload;
+try {
+  payload = signed(hook.secret, delivery);
+} catch (err) {
+  fail('the webhook verifies with standardwebhooks and the endpoint secret', { error: String(err), headers: delivery.headers });
+}
+if (payload.type !== 'api_key.created' || payload.data?.keyId !== key.id) fail(`the webhook is api_key.created of key ${key.id}`, payload);
+step(`received webhook ${delivery.headers['webhook-id']}: ${payload.type} of key ${payload.data.keyId}, signature verified`);
+await receiver.close();
 
 expectStatus('revoke the key', await call('DELETE', `/api/ApiKeys/${key.id}`, { token: first.token }), 200, 204);
 await eventually('the revoked key is refused', async () => {

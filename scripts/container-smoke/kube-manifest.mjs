@@ -13,8 +13,10 @@
 //     refers to resolves to that pod's address) and for the servers (postgres, redis, rabbitmq:
 //     the host, where forward.mjs passes connections to the shared servers);
 //   - this run's own Redis prefix, exchange and queues in the ConfigMaps (REDIS_PREFIX,
-//     BUS_EXCHANGE, SUBSCRIPTION_EVENTS_QUEUE, USER_EVENTS_QUEUE), so the run disturbs no one else on
-//     those servers.
+//     BUS_EXCHANGE, SUBSCRIPTION_EVENTS_QUEUE, USER_EVENTS_QUEUE, WEBHOOKS_QUEUE), so the run disturbs no
+//     one else on those servers;
+//   - WEBHOOKS_ALLOW_PRIVATE_URLS "true" in acs-webhooks: the journey's receiver listens on the host's
+//     address on the pods' network, a private one.
 // The Job redis-acl-users is played as its pod, once, before the Deployments (kube play 4.3 runs no
 // Job): it sets the run's Redis users again with ACL SETUSER, through REDIS_ADMIN_URL, and must exit 0.
 // Not played (kube play cannot): Namespace, Service, Ingress, NetworkPolicy, HorizontalPodAutoscaler,
@@ -59,6 +61,8 @@ const configMaps = Object.fromEntries(
       // Nor the user-events queues of keys, billing and device (each service's default, <service>.user-events).
       const consumer = USER_EVENTS_CONSUMERS.find((service) => map.metadata.name === `acs-${service}`);
       if (consumer) data.USER_EVENTS_QUEUE = `${runId}.${consumer}-user-events`;
+      if (map.metadata.name === 'acs-webhooks')
+        Object.assign(data, { WEBHOOKS_QUEUE: `${runId}.webhooks-events`, WEBHOOKS_ALLOW_PRIVATE_URLS: 'true' });
       return [map.metadata.name, { ...map, data }];
     }),
 );

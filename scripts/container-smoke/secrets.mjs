@@ -35,6 +35,7 @@ const passwords = {
   RABBITMQ_DEVICE_PASSWORD: token(16),
   RABBITMQ_IDENTITY_PASSWORD: token(16),
   RABBITMQ_KEYS_PASSWORD: token(16),
+  RABBITMQ_WEBHOOKS_PASSWORD: token(16),
 };
 const redis = (process) => `redis://acs-${process}:${passwords[`REDIS_${process.toUpperCase()}_PASSWORD`]}@redis:6379`;
 const amqp = (service) => `amqp://${runId}-${service}:${passwords[`RABBITMQ_${service.toUpperCase()}_PASSWORD`]}@rabbitmq:5672`;
@@ -47,7 +48,10 @@ const secrets = {
   CATALOG_INTERNAL_SECRET: token(48),
   DEVICE_INTERNAL_SECRET: token(48),
   BILLING_INTERNAL_SECRET: token(48),
+  WEBHOOKS_INTERNAL_SECRET: token(48),
   DEVICE_CATALOG_INTERNAL_SECRET: token(48),
+  // The webhooks service's key for its endpoints' signing secrets at rest.
+  WEBHOOKS_SECRET_KEY: token(48),
   JWT_SIGNING_KEY: JSON.stringify(jwk),
   JWT_VERIFICATION_KEYS: '[]',
   // identity's key for TOTP secrets at rest: 32 random bytes, base64 (as `openssl rand -base64 32`).
@@ -64,6 +68,7 @@ const secrets = {
   CATALOG_DB_PASSWORD: token(16),
   DEVICE_DB_PASSWORD: token(16),
   BILLING_DB_PASSWORD: token(16),
+  WEBHOOKS_DB_PASSWORD: token(16),
   // Redis' and RabbitMQ's: the processes' own users and the operator's (compose's `default`; acs unused here).
   ...passwords,
   // The Secret's URLs (k8s/secret.example.yaml).
@@ -73,6 +78,7 @@ const secrets = {
   CATALOG_READ_DATABASE_URL: database('catalog'),
   DEVICE_DATABASE_URL: database('device'),
   BILLING_DATABASE_URL: database('billing'),
+  WEBHOOKS_DATABASE_URL: database('webhooks'),
   GATEWAY_REDIS_URL: redis('gateway'),
   KEYS_REDIS_URL: redis('keys'),
   IDENTITY_REDIS_URL: redis('identity'),
@@ -81,6 +87,7 @@ const secrets = {
   BILLING_AMQP_URL: amqp('billing'),
   DEVICE_AMQP_URL: amqp('device'),
   KEYS_AMQP_URL: amqp('keys'),
+  WEBHOOKS_AMQP_URL: amqp('webhooks'),
   // identity's outgoing mail: a port nothing listens on, so a link's send fails at once (logged); the
   // journeys read no mail.
   SMTP_URL: 'smtp://smoke:unused@127.0.0.1:9',

@@ -31,7 +31,7 @@ const compose = loadCompose();
 const variables = composeVariables();
 const repoPath = (path: string) => fileURLToPath(new URL(path, ROOT));
 const CACHE_USERS = ['gateway', 'keys', 'identity'] as const;
-const BUS_USERS = ['identity', 'billing', 'keys', 'device'] as const;
+const BUS_USERS = ['identity', 'billing', 'keys', 'device', 'webhooks'] as const;
 
 /** A compose service's environment with the fixtures as values. */
 const envOf = (service: string) => composeEnv(compose.services[service]!, variables).values;
@@ -246,7 +246,7 @@ describe('docker-compose.yml: RabbitMQ users', () => {
     expect(conf).toMatch(/^\/etc\/rabbitmq\/conf\.d\/[^/]+\.conf$/);
     const loads = /^load_definitions = (\S+)$/m.exec(readRepoFile('deploy/rabbitmq/definitions.conf'))![1]!;
     expect(commandOf('rabbitmq')).toBe(`sh ${script} --definitions >${loads} && exec docker-entrypoint.sh rabbitmq-server`);
-    // The document it writes there, with compose's environment: the administrator and the four users, and
+    // The document it writes there, with compose's environment: the administrator and the five users, and
     // the publishers' topic permissions on the exchange the services use (their BUS_EXCHANGE default).
     const document = JSON.parse(
       execFileSync('sh', [repoPath('deploy/rabbitmq/users.sh'), '--definitions'], {
@@ -260,6 +260,7 @@ describe('docker-compose.yml: RabbitMQ users', () => {
       'acs-device:',
       'acs-identity:',
       'acs-keys:',
+      'acs-webhooks:',
     ]);
     expect(document.topic_permissions.map((p: { user: string; exchange: string }) => `${p.user} ${p.exchange}`)).toEqual([
       'acs-billing acs.events',

@@ -18,7 +18,7 @@ describe('docker-compose.yml database roles', () => {
   );
 
   it('each service with a database has its own role and password, never the superuser', () => {
-    expect(withDatabase.map((s) => s.name).sort()).toEqual(['billing', 'catalog', 'device', 'identity', 'keys']);
+    expect(withDatabase.map((s) => s.name).sort()).toEqual(['billing', 'catalog', 'device', 'identity', 'keys', 'webhooks']);
     for (const { name, url, raw } of withDatabase) {
       expect(`${name}: ${url.username}@${url.pathname}`).toBe(`${name}: acs_${name}@/acs_${name}`);
       expect(url.username).not.toBe(superuser);

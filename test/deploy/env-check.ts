@@ -14,6 +14,7 @@ export const SECRET_FIXTURES: Readonly<Record<string, string>> = {
   CATALOG_DB_PASSWORD: 'catalog0123456789abcdef',
   DEVICE_DB_PASSWORD: 'device0123456789abcdef',
   BILLING_DB_PASSWORD: 'billing0123456789abcdef',
+  WEBHOOKS_DB_PASSWORD: 'webhooks0123456789abcdef',
   REDIS_PASSWORD: 'redis0123456789abcdef',
   REDIS_GATEWAY_PASSWORD: 'redis-gateway0123456789abcdef',
   REDIS_KEYS_PASSWORD: 'redis-keys0123456789abcdef',
@@ -23,11 +24,14 @@ export const SECRET_FIXTURES: Readonly<Record<string, string>> = {
   RABBITMQ_DEVICE_PASSWORD: 'mq-device0123456789abcdef',
   RABBITMQ_IDENTITY_PASSWORD: 'mq-identity0123456789abcdef',
   RABBITMQ_KEYS_PASSWORD: 'mq-keys0123456789abcdef',
+  RABBITMQ_WEBHOOKS_PASSWORD: 'mq-webhooks0123456789abcdef',
   KEYS_INTERNAL_SECRET: 'keys-internal-key-for-the-deploy-tests-0123456789',
   IDENTITY_INTERNAL_SECRET: 'identity-internal-key-for-the-deploy-tests-0123456789',
   CATALOG_INTERNAL_SECRET: 'catalog-internal-key-for-the-deploy-tests-0123456789',
   DEVICE_INTERNAL_SECRET: 'device-internal-key-for-the-deploy-tests-0123456789',
   BILLING_INTERNAL_SECRET: 'billing-internal-key-for-the-deploy-tests-0123456789',
+  WEBHOOKS_INTERNAL_SECRET: 'webhooks-internal-key-for-the-deploy-tests-0123456789',
+  WEBHOOKS_SECRET_KEY: 'webhooks-secret-box-key-for-the-deploy-tests-0123456789',
   DEVICE_CATALOG_INTERNAL_SECRET: 'device-to-catalog-key-for-the-deploy-tests-0123456789',
   JWT_SIGNING_KEY: JSON.stringify(signingKey),
   JWT_VERIFICATION_KEYS: '[]',
@@ -45,6 +49,7 @@ export const SECRET_FIXTURES: Readonly<Record<string, string>> = {
   CATALOG_READ_DATABASE_URL: 'postgres://acs_catalog:pw@postgres:5432/acs_catalog',
   DEVICE_DATABASE_URL: 'postgres://device:pw@db.example:5432/acs_device',
   BILLING_DATABASE_URL: 'postgres://billing:pw@db.example:5432/acs_billing',
+  WEBHOOKS_DATABASE_URL: 'postgres://webhooks:pw@db.example:5432/acs_webhooks',
   // Each process's own Redis ACL user and RabbitMQ user (deploy/redis/acl-users.sh, deploy/rabbitmq/users.sh).
   GATEWAY_REDIS_URL: 'rediss://acs-gateway:pw@redis.example:6380',
   KEYS_REDIS_URL: 'rediss://acs-keys:pw@redis.example:6380',
@@ -53,6 +58,7 @@ export const SECRET_FIXTURES: Readonly<Record<string, string>> = {
   BILLING_AMQP_URL: 'amqps://acs-billing:pw@mq.example:5671',
   DEVICE_AMQP_URL: 'amqps://acs-device:pw@mq.example:5671',
   KEYS_AMQP_URL: 'amqps://acs-keys:pw@mq.example:5671',
+  WEBHOOKS_AMQP_URL: 'amqps://acs-webhooks:pw@mq.example:5671',
   SMTP_URL: 'smtps://mailer:pw@smtp.example:465',
   // The operator's, read by k8s/broker-users.yaml's Jobs only.
   REDIS_ADMIN_URL: 'rediss://default:pw@redis.example:6380',
@@ -98,7 +104,7 @@ const SHARED_SETTINGS: readonly [string, readonly string[]][] = [
   ['RATE_LIMITS_LIVE', ['gateway', 'keys']],
   ['RATE_LIMITS_TEST', ['gateway', 'keys']],
   ['REDIS_PREFIX', ['gateway', 'keys', 'identity']],
-  ['BUS_EXCHANGE', ['identity', 'billing', 'keys', 'device']],
+  ['BUS_EXCHANGE', ['identity', 'billing', 'keys', 'device', 'webhooks']],
   ['JWT_ISSUER', ['gateway', 'identity']],
   ['JWT_AUDIENCE', ['gateway', 'identity']],
 ];
@@ -113,6 +119,7 @@ const KEY_PAIRS: readonly [string, string, string, string][] = [
   ['gateway', 'INTERNAL_SECRET_CATALOG', 'catalog', 'INTERNAL_SECRET'],
   ['gateway', 'INTERNAL_SECRET_DEVICE', 'device', 'INTERNAL_SECRET'],
   ['gateway', 'INTERNAL_SECRET_BILLING', 'billing', 'INTERNAL_SECRET'],
+  ['gateway', 'INTERNAL_SECRET_WEBHOOKS', 'webhooks', 'INTERNAL_SECRET'],
   ['device', 'CATALOG_PEER_SECRET', 'catalog', 'PEER_INTERNAL_SECRET'],
 ];
 
@@ -124,7 +131,7 @@ function internalKeyProblems(configs: ReadonlyMap<string, Record<string, unknown
     if (signs === undefined || signs !== verifies) problems.push(`${signer} ${signerVariable} is not ${verifier}'s ${verifierVariable}`);
   }
   const owners = new Map<unknown, string[]>();
-  for (const name of ['keys', 'identity', 'catalog', 'device', 'billing']) {
+  for (const name of ['keys', 'identity', 'catalog', 'device', 'billing', 'webhooks']) {
     for (const variable of ['INTERNAL_SECRET', 'PEER_INTERNAL_SECRET']) {
       const value = configs.get(name)?.[variable];
       if (value !== undefined) owners.set(value, [...(owners.get(value) ?? []), `${name} ${variable}`]);
@@ -141,7 +148,7 @@ function internalKeyProblems(configs: ReadonlyMap<string, Record<string, unknown
  */
 const OWN_USERS: readonly [string, readonly string[]][] = [
   ['REDIS_URL', ['gateway', 'keys', 'identity']],
-  ['AMQP_URL', ['identity', 'billing', 'keys', 'device']],
+  ['AMQP_URL', ['identity', 'billing', 'keys', 'device', 'webhooks']],
 ];
 
 function ownUserProblems(configs: ReadonlyMap<string, Record<string, unknown>>): string[] {

@@ -53,11 +53,12 @@ export interface PodTemplate {
 export interface NetworkPolicyPeer {
   podSelector?: { matchLabels?: Labels };
   namespaceSelector?: { matchLabels?: Labels };
-  ipBlock?: unknown;
+  ipBlock?: { cidr: string; except?: string[] };
 }
 export interface NetworkPolicyRule {
   from?: NetworkPolicyPeer[];
-  ports?: { port?: number | string }[];
+  to?: NetworkPolicyPeer[];
+  ports?: { port?: number | string; protocol?: string }[];
 }
 
 /** The fields these tests read, of every kind they read (Deployment, Service, HPA, PDB, NetworkPolicy, Ingress). */
@@ -73,6 +74,7 @@ export interface Spec {
   podSelector?: { matchLabels?: Labels };
   policyTypes?: string[];
   ingress?: NetworkPolicyRule[];
+  egress?: NetworkPolicyRule[];
   rules?: {
     host?: string;
     http?: {

@@ -9,7 +9,7 @@ import { ROOT } from './components.js';
  * Issue 14.13: in docker-compose each service connects as its own role, owning its own database
  * only. The init script runs here for real against the test server (under a unique prefix).
  */
-const SERVICES = ['keys', 'identity', 'catalog', 'device', 'billing'] as const;
+const SERVICES = ['keys', 'identity', 'catalog', 'device', 'billing', 'webhooks'] as const;
 const server = new URL(testServerUrl('DATABASE_URL'));
 const prefix = `${uniqueName('roles')}_`.toLowerCase();
 const passwords = Object.fromEntries(SERVICES.map((s) => [s, `${s}0123456789abcdef`]));

@@ -18,15 +18,16 @@ import { buildEnvelope, captureLogs } from './support.js';
 // Issue 24.5: one RabbitMQ user per service, as deploy/rabbitmq/users.sh makes them, on the real broker
 // with unique user, exchange and queue names, deleted after. Billing and keys publish their outboxes'
 // events and identity user.* (issue 32: user.deleted), each only the routing keys of its own events (a
-// topic permission each), so none can forge another's; identity, keys, billing and device each consume
-// their own queue and no other's, retrying and dead-lettering through an exchange of their own: no user
-// writes the default exchange, so none can put a message into another's queue. Both ways the script offers are run, each under user names of its own: rabbitmqctl, and the
+// topic permission each), so none can forge another's; identity, keys, billing, device and webhooks (issue
+// 30: keys' and billing's events, for users' webhook endpoints) each consume their own queue and no
+// other's, retrying and dead-lettering through an exchange of their own: no user writes the default
+// exchange, so none can put a message into another's queue. Both ways the script offers are run, each under user names of its own: rabbitmqctl, and the
 // definitions document that compose's broker loads at boot and k8s/broker-users.yaml posts to a managed
 // broker (imported here with `rabbitmqctl import_definitions`, the same import).
 const SCRIPT = fileURLToPath(new URL('../../../deploy/rabbitmq/users.sh', import.meta.url));
 const WAYS = ['rabbitmqctl', 'definitions'] as const;
 type Way = (typeof WAYS)[number];
-const SERVICES = ['billing', 'device', 'identity', 'keys'] as const;
+const SERVICES = ['billing', 'device', 'identity', 'keys', 'webhooks'] as const;
 type Service = (typeof SERVICES)[number];
 const CONSUMERS = ['keys', 'billing', 'device'] as const;
 type Consumer = (typeof CONSUMERS)[number];
@@ -34,6 +35,8 @@ const prefixes: Record<Way, string> = { rabbitmqctl: `${uniqueName('mqacl')}-`, 
 let userPrefix = prefixes.rabbitmqctl;
 const exchange = uniqueName('mqacl.events');
 const queue = uniqueName('mqacl.identity');
+/** The webhooks service's queue (WEBHOOKS_QUEUE; webhooks.events in a deployment). */
+const webhooksQueue = uniqueName('mqacl.webhooks-events');
 /** Each consumer's user-events queue (USER_EVENTS_QUEUE; <service>.user-events in a deployment). */
 const userQueues: Record<Consumer, string> = {
   keys: uniqueName('mqacl.keys-user-events'),
@@ -79,6 +82,7 @@ const passwords: Record<Service, string> = {
   device: 'device-pw-0123456789',
   identity: 'identity-pw-0123456789',
   keys: 'keys-pw-0123456789',
+  webhooks: 'webhooks-pw-0123456789',
 };
 const connections: ChannelModel[] = [];
 const buses: AmqpBus[] = [];
@@ -88,12 +92,14 @@ const env = (way: Way) => ({
   RABBITMQ_DEVICE_PASSWORD: passwords.device,
   RABBITMQ_IDENTITY_PASSWORD: passwords.identity,
   RABBITMQ_KEYS_PASSWORD: passwords.keys,
+  RABBITMQ_WEBHOOKS_PASSWORD: passwords.webhooks,
   RABBITMQ_USER_PREFIX: prefixes[way],
   BUS_EXCHANGE: exchange,
   SUBSCRIPTION_EVENTS_QUEUE: queue,
   KEYS_USER_EVENTS_QUEUE: userQueues.keys,
   BILLING_USER_EVENTS_QUEUE: userQueues.billing,
   DEVICE_USER_EVENTS_QUEUE: userQueues.device,
+  WEBHOOKS_QUEUE: webhooksQueue,
 });
 
 function urlOf(service: Service): string {
@@ -211,9 +217,15 @@ afterAll(async () => {
       `${queue}.dlq`,
       formerRetryQueue,
       ...CONSUMERS.flatMap((c) => [...subscriptionQueueNames(userQueues[c], RETRY_DELAYS_MS), `${userQueues[c]}.relay`]),
+      ...subscriptionQueueNames(webhooksQueue, RETRY_DELAYS_MS),
     ],
     // The subscriptions' own exchanges are auto-delete (gone with their queues); deleted here in case a test failed half-way.
-    exchanges: [exchange, subscriptionExchangeName(queue), ...CONSUMERS.map((c) => subscriptionExchangeName(userQueues[c]))],
+    exchanges: [
+      exchange,
+      subscriptionExchangeName(queue),
+      subscriptionExchangeName(webhooksQueue),
+      ...CONSUMERS.map((c) => subscriptionExchangeName(userQueues[c])),
+    ],
   });
 }, RABBITMQCTL_HOOK_TIMEOUT_MS);
 
@@ -384,6 +396,44 @@ describe.each(WAYS)('RabbitMQ users per service, made by %s', (way) => {
     }
     expect(await refusal('device', (c) => c.publish(exchange, 'user.deleted', Buffer.from('{}')))).toMatch(/ACCESS_REFUSED/);
     expect(await refusal('device', (c) => c.assertQueue(`${queue}.stolen`))).toMatch(/ACCESS_REFUSED/);
+  });
+
+  it("webhooks consumes keys' and billing's events from its own queue, retries included, and publishes nothing", async () => {
+    const webhooks = await busAs('webhooks');
+    const received: string[] = [];
+    let failedOnce = false;
+    // As the service subscribes (src/delivery/fan-out-consumer.ts); the first delivery fails once.
+    await webhooks.subscribe({
+      queue: webhooksQueue,
+      bindings: ['api_key.*', 'quota.threshold', 'subscription.*'],
+      retryDelaysMs: RETRY_DELAYS_MS,
+      handler: async (message: BusEnvelope) => {
+        if (!failedOnce) {
+          failedOnce = true;
+          throw new Error('first attempt fails');
+        }
+        received.push(message.type);
+      },
+    });
+    const keys = await busAs('keys');
+    await keys.publish('api_key.created', buildEnvelope({ type: 'api_key.created.v1', payload: { userId: 7 } }));
+    const billing = await busAs('billing');
+    await billing.publish('subscription.activated', buildEnvelope({ type: 'subscription.activated.v1', payload: { userId: 7 } }));
+    await waitFor('webhooks received both events', () => received.length >= 2, 10_000);
+    expect(received.sort()).toEqual(['api_key.created.v1', 'subscription.activated.v1']);
+    for (const bus of buses.splice(0)) await bus.close();
+
+    expect(await refusal('webhooks', (c) => c.publish(exchange, 'api_key.created', Buffer.from('{}')))).toMatch(/ACCESS_REFUSED/);
+    // No write on the default exchange either: it cannot put a message straight into another's queue.
+    expect(await refusal('webhooks', (c) => c.publish('', userQueues.keys, Buffer.from('{}')))).toMatch(/ACCESS_REFUSED/);
+    for (const stolen of [queue, userQueues.keys]) {
+      expect(`webhooks consume ${stolen}: ${await refusal('webhooks', (c) => c.consume(stolen, () => {}))}`).toMatch(/ACCESS_REFUSED/);
+      expect(`webhooks bind ${stolen}: ${await refusal('webhooks', (c) => c.bindQueue(stolen, exchange, '#'))}`).toMatch(/ACCESS_REFUSED/);
+    }
+    expect(await refusal('webhooks', (c) => c.assertQueue(`${queue}.stolen`))).toMatch(/ACCESS_REFUSED/);
+    // Nor may another service read or bind the webhooks queue (the users' events, user ids included).
+    expect(await refusal('device', (c) => c.consume(webhooksQueue, () => {}))).toMatch(/ACCESS_REFUSED/);
+    expect(await refusal('keys', (c) => c.bindQueue(webhooksQueue, exchange, '#'))).toMatch(/ACCESS_REFUSED/);
   });
 
   it("identity binds its queue to billing's plan quota events and to audit entries too, and receives what billing and keys publish", async () => {
