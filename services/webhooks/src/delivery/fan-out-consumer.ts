@@ -1,10 +1,9 @@
 import { API_KEY_EVENTS_BINDING, QUOTA_THRESHOLD_ROUTING_KEY, SUBSCRIPTION_EVENTS_BINDING } from '@acs/contracts';
 import type { Bus, BusEnvelope, Subscription } from '@acs/bus';
-import type { Db } from '@acs/db';
+import { groupWriter, type Db, type GroupWriter } from '@acs/db';
 import type { Logger } from '@acs/logger';
 import { fanOutEvents, type FanOutEvent } from '../data-access/fan-out.js';
 import { webhookEventFrom } from './event-data.js';
-import { groupWriter, type GroupWriter } from './group-writer.js';
 
 /** One binding per event family this service turns into webhooks. */
 const WEBHOOK_SOURCE_BINDINGS = [API_KEY_EVENTS_BINDING, QUOTA_THRESHOLD_ROUTING_KEY, SUBSCRIPTION_EVENTS_BINDING];

@@ -1,4 +1,4 @@
-import type { Db } from '@acs/db';
+import { groupWriter, type Db, type GroupWriter } from '@acs/db';
 import type { Logger } from '@acs/logger';
 import type { Agent } from 'undici';
 import { claimDue, type ClaimedDelivery } from '../data-access/claim-due.js';
@@ -6,7 +6,7 @@ import { recordOutcomes, type AttemptOutcome, type Settlement } from '../data-ac
 import { givesUp, retryDelayMs, type RetrySchedule } from '../domain/retry-schedule.js';
 import type { SecretBox } from '../domain/secret-box.js';
 import { webhookHeaders } from '../domain/signing.js';
-import { groupWriter, type GroupWriter } from './group-writer.js';
+
 import { postWebhook, type PostLimits, type PostResult } from './post-webhook.js';
 
 export interface SenderSettings {
@@ -91,7 +91,7 @@ async function settle(
  * own slots), sends each without waiting for the others, records each attempt and settles the
  * delivery: delivered, retried later (full jitter), or given up with its endpoint disabled. An
  * attempt holds its slot until its outcome is committed; outcomes finishing together commit as
- * one statement (group-writer.ts).
+ * one statement (libs/db group-writer.ts).
  */
 export function startSender(db: Db, logger: Logger, secrets: SecretBox, agent: Agent, settings: SenderSettings): Sender {
   const perEndpoint = new Map<string, number>();

@@ -11,8 +11,9 @@ interface Waiting<In, Out> {
  * Group commit: the first item is written at once, and every item that arrives while a write is
  * under way waits for the next one, which takes them all (`writeGroup` answers one result per
  * item, in order). So a quiet service adds no delay, and a busy one commits once per group
- * instead of once per item: the commits, not the CPU, were what capped the webhooks service
- * (docs/performance.md, webhooks). A group that fails is written again one item at a time, so a
+ * instead of once per item: the commits, not the CPU, were what capped the webhooks service, and
+ * a commit under identity's audit-chain lock is what serialized sign-ins (docs/performance.md). A
+ * group that fails is written again one item at a time, so a
  * bad item fails only its own caller.
  */
 export function groupWriter<In, Out>(writeGroup: (items: In[]) => Promise<Out[]>): GroupWriter<In, Out> {

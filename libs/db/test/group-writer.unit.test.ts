@@ -1,5 +1,5 @@
 import { describe, expect, it } from '@jest/globals';
-import { groupWriter } from '../src/delivery/group-writer.js';
+import { groupWriter } from '../src/group-writer.js';
 
 describe('a group writer', () => {
   it('writes the first item alone and the items arriving meanwhile as one group, each answered its own result', async () => {
