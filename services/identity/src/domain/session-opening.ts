@@ -1,7 +1,7 @@
 import type { AuditActor } from '@acs/audit';
 import { groupWriter, type Db, type GroupWriter } from '@acs/db';
 import { insertSession } from '../data-access/sessions-repository.js';
-import { recordSessionCreated, type SessionAuditView } from './session-audit.js';
+import { recordSessionsCreated, type SessionAuditView } from './session-audit.js';
 
 /** A session a sign-in opens, with who signed in (the audit entry's actor). */
 export interface SessionToOpen {
@@ -13,14 +13,14 @@ export interface SessionToOpen {
 
 /**
  * The sessions of the sign-ins that arrive together, in one transaction: every session row first,
- * then every audit entry, so the chain's lock is still the last thing taken, after the group's row
- * locks (decision 14), and it is held for one commit per group instead of one per sign-in. The
- * entries link in the order of the group, as appends one at a time would.
+ * then the group's audit entries as one append, so the chain's lock is still the last thing taken,
+ * after the group's row locks (decision 14), and it is held for a few statements and one commit
+ * per group instead of per sign-in. The entries link in the order of the group.
  */
 async function openGroup(db: Db, group: SessionToOpen[]): Promise<undefined[]> {
   await db.transaction(async (tx) => {
     for (const { session, userId, address } of group) await insertSession(tx, { ...session, userId, address });
-    for (const { session, userId, actor } of group) await recordSessionCreated(tx, actor, userId, session);
+    await recordSessionsCreated(tx, group);
   });
   return group.map(() => undefined);
 }
