@@ -26,7 +26,8 @@ Commands (each service's audit trail in turn; details: node services/keys/dist/a
   verify                      recompute every hash chain; names edited and deleted entries; exit 1 when any
   export [--user ID] [--action NAME] [--target-id ID]
                               every entry as NDJSON on stdout, oldest first per service
-  prune --older-than-days N   retention by hand (the services prune with AUDIT_RETENTION_DAYS)`);
+  prune --older-than-days N   retention by hand (the services prune with AUDIT_RETENTION_DAYS); identity's
+                              also prunes its account-page feed, which holds copies of every service's entries`);
   process.exit(0);
 }
 let worst = 0;

@@ -117,14 +117,22 @@ try {
   console.log(`latency publish -> receiver: p50 ${at(0.5)} ms, p90 ${at(0.9)} ms, p99 ${at(0.99)} ms, max ${sorted.at(-1)} ms`);
   const split = new pg.Client({ connectionString: dbUrl.toString() });
   await split.connect();
-  const { rows } = await split.query<{ fan_out: number; send: number }>(
-    `SELECT percentile_cont(0.5) WITHIN GROUP (ORDER BY extract(epoch FROM created_at - (body::json->>'timestamp')::timestamptz) * 1000) AS fan_out,
-            percentile_cont(0.5) WITHIN GROUP (ORDER BY extract(epoch FROM delivered_at - created_at) * 1000) AS send
-     FROM deliveries WHERE status = 'delivered'`,
+  const { rows } = await split.query<{ fan_out: number; send: number; queued: number; post: number; record: number }>(
+    `SELECT percentile_cont(0.5) WITHIN GROUP (ORDER BY extract(epoch FROM d.created_at - (d.body::json->>'timestamp')::timestamptz) * 1000) AS fan_out,
+            percentile_cont(0.5) WITHIN GROUP (ORDER BY extract(epoch FROM d.delivered_at - d.created_at) * 1000) AS send,
+            percentile_cont(0.5) WITHIN GROUP (ORDER BY extract(epoch FROM a.started_at - d.created_at) * 1000) AS queued,
+            percentile_cont(0.5) WITHIN GROUP (ORDER BY a.duration_ms) AS post,
+            percentile_cont(0.5) WITHIN GROUP (ORDER BY extract(epoch FROM d.delivered_at - a.started_at) * 1000 - a.duration_ms) AS record
+     FROM deliveries d JOIN delivery_attempts a ON a.delivery_id = d.id AND a.attempt = d.attempts
+     WHERE d.status = 'delivered'`,
   );
   await split.end();
   console.log(
     `where it goes (p50): publish -> delivery row ${Math.round(rows[0]!.fan_out)} ms, row -> delivered ${Math.round(rows[0]!.send)} ms`,
+  );
+  // The sender's share: waiting for a claim (a free slot), the request, and waiting for the record's commit.
+  console.log(
+    `the sender (p50): row -> claimed ${Math.round(rows[0]!.queued)} ms, request ${Math.round(rows[0]!.post)} ms, answer -> recorded ${Math.round(rows[0]!.record)} ms`,
   );
   console.log(
     `throughput: ${(latencies.length / seconds).toFixed(0)} deliveries/s over ${seconds.toFixed(1)} s; webhooks CPU ${webhooks.cpuSeconds().toFixed(1)} s`,

@@ -14,7 +14,8 @@ Commands:
   export [--user ID] [--action NAME] [--target-id ID] [--after-id N]
                          Every entry (or those matching), oldest first, one JSON object a line (NDJSON) on stdout.
   prune --older-than-days N
-                         Retention: delete entries older than N days (the service does this itself with AUDIT_RETENTION_DAYS).
+                         Retention: delete entries older than N days, with what the service keeps of them elsewhere
+                         (identity: the account page's feed); the service does this itself with AUDIT_RETENTION_DAYS.
 
 Environment: ${service.toUpperCase()}_DATABASE_URL, or DATABASE_URL (the ${service} database is <name>_${service}), or DATA_DIR (embedded, default ./.data).`;
 
@@ -60,8 +61,24 @@ async function verify(db: Db, table: AuditTable): Promise<boolean> {
   return false;
 }
 
-/** The audit CLI of one service (services/<name>/src/audit-cli.ts runs it with runCli). */
-export function auditCli(table: AuditTable, migrationsDir: string): CliDefinition<typeof OPTIONS> {
+/** What `prune` deletes elsewhere with the trail (identity's copy of every service's entries), and how it names it. */
+interface AlsoPrune {
+  what: string;
+  prune(db: Db, days: number): Promise<number>;
+}
+
+async function prune(db: Db, table: AuditTable, days: number, also: AlsoPrune | undefined): Promise<void> {
+  const deleted = await pruneAudit(db, table, days);
+  const copies = also ? `, and ${await also.prune(db, days)} ${also.what}` : '';
+  console.log(`${table.service}: ${deleted} audit entries older than ${days} days deleted${copies}`);
+}
+
+/**
+ * The audit CLI of one service (services/<name>/src/audit-cli.ts runs it with runCli). `also`:
+ * what the service keeps of entries besides its trail, pruned with it as the service's own
+ * retention does (startAuditRetention's `alsoPrune`).
+ */
+export function auditCli(table: AuditTable, migrationsDir: string, also?: AlsoPrune): CliDefinition<typeof OPTIONS> {
   return {
     help: help(table.service),
     commands: ['verify', 'export', 'prune'],
@@ -76,9 +93,7 @@ export function auditCli(table: AuditTable, migrationsDir: string): CliDefinitio
       try {
         if (command === 'verify') return await verify(store.db, table);
         if (command === 'prune') {
-          console.log(
-            `${table.service}: ${await pruneAudit(store.db, table, olderThanDays!)} audit entries older than ${olderThanDays} days deleted`,
-          );
+          await prune(store.db, table, olderThanDays!, also);
           return true;
         }
         await exportEntries(store.db, table, {

@@ -70,6 +70,47 @@ export async function appendAudit(
   return { id: Number(inserted.rows[0]!.id), occurredAt };
 }
 
+/** The columns of an INSERT of many entries, one array each, from `unnest` in the entries' order. */
+const MANY_COLUMNS_SQL = `SELECT occurred_at, actor_type, actor_id, request_id, client_address, action, target_type, target_id, user_id,
+    before, after, prev_hash, hash
+  FROM unnest($1::timestamptz[], $2::text[], $3::text[], $4::text[], $5::text[], $6::text[], $7::text[], $8::text[], $9::bigint[],
+    $10::jsonb[], $11::jsonb[], $12::text[], $13::text[])
+    WITH ORDINALITY AS e (occurred_at, actor_type, actor_id, request_id, client_address, action, target_type, target_id, user_id,
+      before, after, prev_hash, hash, ord)
+  ORDER BY ord`;
+
+/**
+ * Appends several entries, in the order given, inside the caller's transaction: one lock, one read
+ * of the chain's end and one INSERT for all of them, so a group of changes committing together
+ * (identity's sign-ins) holds the lock for a few round trips instead of a few per entry. The rows
+ * get ascending ids in the order given (INSERT ... SELECT ... ORDER BY), which is the chain's order.
+ */
+export async function appendAuditMany(
+  tx: Queryable,
+  table: AuditTable,
+  entries: readonly { actor: AuditActor; change: AuditChange }[],
+): Promise<{ id: number; occurredAt: Date }[]> {
+  if (entries.length === 0) return [];
+  await tx.query('SELECT pg_advisory_xact_lock($1::bigint)', [table.lockKey]);
+  const { rows } = await tx.query<{ hash: string }>(`SELECT hash FROM ${table.name} ORDER BY id DESC LIMIT 1`);
+  let prevHash = rows[0]?.hash ?? GENESIS_HASH;
+  const occurredAt = new Date();
+  const columns: unknown[][] = Array.from({ length: 13 }, () => []);
+  for (const { actor, change } of entries) {
+    const hash = entryHash(prevHash, { occurredAt, actor, change });
+    const values = [occurredAt.toISOString(), ...scalarFields(actor, change), jsonbParameter(change.before), jsonbParameter(change.after)];
+    for (const [i, value] of [...values, prevHash, hash].entries()) columns[i]!.push(value);
+    prevHash = hash;
+  }
+  const inserted = await tx.query<{ id: number | string }>(
+    `INSERT INTO ${table.name} (occurred_at, actor_type, actor_id, request_id, client_address, action, target_type, target_id, user_id, before, after, prev_hash, hash)
+     ${MANY_COLUMNS_SQL} RETURNING id`,
+    columns,
+  );
+  const ids = inserted.rows.map((row) => Number(row.id)).sort((a, b) => a - b);
+  return ids.map((id) => ({ id, occurredAt }));
+}
+
 export interface AuditFilter {
   userId?: number;
   /** Entries of the user's trail or made by the user (an erasure reads both). */

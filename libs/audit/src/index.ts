@@ -8,7 +8,7 @@ export {
   type AuditChange,
   type AuditEntry,
 } from './audit-entry.js';
-export { appendAudit, listAudit, pruneAudit, type AuditFilter } from './audit-repository.js';
+export { appendAudit, appendAuditMany, listAudit, pruneAudit, type AuditFilter } from './audit-repository.js';
 export { verifyAuditChain, type ChainProblem, type ChainReport } from './verify-chain.js';
 export { auditCli } from './audit-cli.js';
 export { startAuditRetention } from './audit-retention.js';

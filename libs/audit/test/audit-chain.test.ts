@@ -5,6 +5,7 @@ import { openDatabase, type Db } from '@acs/db';
 import { createTestDatabase, silentLogger, type TestDatabase } from '@acs/testing';
 import {
   appendAudit,
+  appendAuditMany,
   defineAuditTable,
   eraseUserFromAudit,
   AUDIT_ERASED_ACTION,
@@ -63,6 +64,40 @@ describe('the audit chain', () => {
     await Promise.all(Array.from({ length: 20 }, (_, n) => append(n)));
     const report = await verifyAuditChain(db, table);
     expect(report).toMatchObject({ checked: 20, problems: [], startsAfterPrune: false });
+  });
+
+  it('appends a group in its order, interleaved with single appends, as one intact chain', async () => {
+    const change = (n: number) => ({
+      action: 'thing.grouped',
+      targetType: 'thing',
+      targetId: `g${n}`,
+      userId: 9,
+      before: null,
+      after: { n },
+    });
+    const groups = await Promise.all([
+      db.transaction((tx) =>
+        appendAuditMany(
+          tx,
+          table,
+          [1, 2, 3].map((n) => ({ actor, change: change(n) })),
+        ),
+      ),
+      append(100),
+      db.transaction((tx) =>
+        appendAuditMany(
+          tx,
+          table,
+          [4, 5].map((n) => ({ actor, change: change(n) })),
+        ),
+      ),
+    ]);
+    const [first, , second] = groups as [{ id: number }[], unknown, { id: number }[]];
+    const stored = await listAudit(db, table, { action: 'thing.grouped', limit: 10, order: 'oldest' });
+    const ids = new Map(stored.map((entry) => [entry.targetId, entry.id]));
+    expect([...first, ...second].map((entry) => entry.id)).toEqual(['g1', 'g2', 'g3', 'g4', 'g5'].map((t) => ids.get(t)));
+    expect(ids.get('g2')! - ids.get('g1')!).toBe(1); // a group's entries are consecutive, in its order
+    expect((await verifyAuditChain(db, table)).problems).toEqual([]);
   });
 
   it('refuses UPDATE, DELETE and TRUNCATE for the service', async () => {

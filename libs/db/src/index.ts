@@ -17,3 +17,4 @@ export { makeDataDirPrivate, privateFileModes } from './data-dir-privacy.js';
 export { startPeriodicPurge, type PeriodicPurge } from './periodic-purge.js';
 export { assertSqlIdentifier } from './sql-identifier.js';
 export { jsonbParameter } from './values/jsonb-parameter.js';
+export { groupWriter, type GroupWriter } from './group-writer.js';

@@ -33,6 +33,29 @@ async function appendFeedRow(tx: Queryable, entry: FeedEntry): Promise<void> {
   );
 }
 
+/** Several entries in one statement (a group of sign-ins); a redelivered one changes nothing, as above. */
+export async function insertFeedEntries(tx: Queryable, entries: readonly FeedEntry[]): Promise<void> {
+  if (entries.length === 0) return;
+  await tx.query(
+    `INSERT INTO audit_feed (service, entry_id, occurred_at, actor, action, target_type, target_id, user_id, before, after)
+     SELECT * FROM unnest($1::text[], $2::bigint[], $3::timestamptz[], $4::jsonb[], $5::text[], $6::text[], $7::text[], $8::bigint[],
+       $9::jsonb[], $10::jsonb[])
+     ON CONFLICT (service, entry_id) DO NOTHING`,
+    [
+      entries.map((e) => e.service),
+      entries.map((e) => e.entryId),
+      entries.map((e) => e.occurredAt),
+      entries.map((e) => JSON.stringify(e.actor)),
+      entries.map((e) => e.action),
+      entries.map((e) => e.targetType),
+      entries.map((e) => e.targetId),
+      entries.map((e) => e.userId),
+      entries.map((e) => jsonbParameter(e.before)),
+      entries.map((e) => jsonbParameter(e.after)),
+    ],
+  );
+}
+
 interface Row {
   id: number | string;
   service: string;

@@ -1,5 +1,5 @@
-import { appendAudit, auditView, defineAuditTable, type AuditActor, type AuditChange } from '@acs/audit';
-import { insertFeedEntry } from '../data-access/audit-feed-repository.js';
+import { appendAudit, appendAuditMany, auditView, defineAuditTable, type AuditActor, type AuditChange } from '@acs/audit';
+import { insertFeedEntries, insertFeedEntry } from '../data-access/audit-feed-repository.js';
 import type { Queryable } from '@acs/db';
 import type { User } from './user.js';
 
@@ -18,13 +18,16 @@ export type AccountAuditAction =
 const ACCOUNT_VIEW = ['email', 'firstName', 'lastName', 'accountRole', 'trialEndsAt', 'subscriptionEndsAt', 'planType'] as const;
 const accountView = (user: User) => auditView(user, ACCOUNT_VIEW);
 
+const actorFor = (actor: AuditActor, userId: number): AuditActor =>
+  actor.type === 'user' && actor.id === null ? { ...actor, id: String(userId) } : actor;
+
 /**
  * Appends an entry to identity's trail and, in the same transaction, to the feed behind GET
  * /api/AuditLog (identity's own entries go there directly). A request without a signed-in user (a
  * registration, a sign-in, a reset link) names the account it acts on as the actor.
  */
 export async function recordIdentityEntry(tx: Queryable, actor: AuditActor, change: AuditChange & { userId: number }): Promise<void> {
-  const who = actor.type === 'user' && actor.id === null ? { ...actor, id: String(change.userId) } : actor;
+  const who = actorFor(actor, change.userId);
   const entry = await appendAudit(tx, IDENTITY_AUDIT, who, change);
   await insertFeedEntry(tx, {
     service: IDENTITY_AUDIT.service,
@@ -38,6 +41,33 @@ export async function recordIdentityEntry(tx: Queryable, actor: AuditActor, chan
     before: change.before,
     after: change.after,
   });
+}
+
+/**
+ * Several entries, in order, as one append (libs/audit appendAuditMany) and one feed insert: a
+ * group of sign-ins holds the chain's lock for a few round trips, not a few per sign-in.
+ */
+export async function recordIdentityEntries(
+  tx: Queryable,
+  entries: readonly { actor: AuditActor; change: AuditChange & { userId: number } }[],
+): Promise<void> {
+  const named = entries.map(({ actor, change }) => ({ actor: actorFor(actor, change.userId), change }));
+  const appended = await appendAuditMany(tx, IDENTITY_AUDIT, named);
+  await insertFeedEntries(
+    tx,
+    named.map(({ actor, change }, i) => ({
+      service: IDENTITY_AUDIT.service,
+      entryId: appended[i]!.id,
+      occurredAt: appended[i]!.occurredAt.toISOString(),
+      actor,
+      action: change.action,
+      targetType: change.targetType,
+      targetId: change.targetId,
+      userId: change.userId,
+      before: change.before,
+      after: change.after,
+    })),
+  );
 }
 
 /** Records an account change in identity's audit trail, inside the change's transaction. */

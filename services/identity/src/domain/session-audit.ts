@@ -1,7 +1,7 @@
 import type { AuditActor } from '@acs/audit';
 import type { SESSION_END_REASONS } from '@acs/contracts';
 import type { Queryable } from '@acs/db';
-import { recordIdentityEntry } from './account-audit.js';
+import { recordIdentityEntries, recordIdentityEntry } from './account-audit.js';
 
 /**
  * Why a session ended (the contract's list, libs/contracts audit.ts): its user signed it out, ended it
@@ -16,16 +16,25 @@ export interface SessionAuditView {
   expiresAt: Date;
 }
 
-/** A sign-in opened a session: recorded in the session's own transaction, the signing-in user as actor. */
-export async function recordSessionCreated(tx: Queryable, actor: AuditActor, userId: number, session: SessionAuditView): Promise<void> {
-  await recordIdentityEntry(tx, actor, {
-    action: 'session.created',
-    targetType: 'session',
-    targetId: session.id,
-    userId,
-    before: null,
-    after: { device: session.device, expiresAt: session.expiresAt.toISOString() },
-  });
+/** Sign-ins opened sessions: one entry each, in order, in the sessions' own transaction, each signing-in user as actor. */
+export async function recordSessionsCreated(
+  tx: Queryable,
+  opened: readonly { actor: AuditActor; userId: number; session: SessionAuditView }[],
+): Promise<void> {
+  await recordIdentityEntries(
+    tx,
+    opened.map(({ actor, userId, session }) => ({
+      actor,
+      change: {
+        action: 'session.created',
+        targetType: 'session',
+        targetId: session.id,
+        userId,
+        before: null,
+        after: { device: session.device, expiresAt: session.expiresAt.toISOString() },
+      },
+    })),
+  );
 }
 
 /** Sessions ended by one change: one entry each (the target filter finds a session's whole story), in the change's transaction. */

@@ -5,7 +5,6 @@ import type { Queryable } from '@acs/db';
 import {
   endSessions,
   findSession,
-  insertSession,
   listLiveSessions,
   lockUserForSessions,
   refreshEndedSessions,
@@ -14,7 +13,8 @@ import {
 } from '../data-access/sessions-repository.js';
 import type { UserStore } from './deps.js';
 import { deviceLabel } from './device-label.js';
-import { recordSessionCreated, recordSessionsEnded, type SessionEndReason } from './session-audit.js';
+import { recordSessionsEnded, type SessionEndReason } from './session-audit.js';
+import { openSessionGrouped } from './session-opening.js';
 import { changeWithWriteThrough } from './write-through.js';
 
 /** last_seen_at moves at most this often: a session's activity to the nearest few minutes, not a write per request. */
@@ -23,7 +23,10 @@ const LAST_SEEN_EVERY_SECONDS = 300;
 /** 72 random bits as 12 base64url characters (SESSION_ID_PATTERN). */
 const newSessionId = (): string => randomBytes(9).toString('base64url');
 
-/** Opens the session a sign-in's token will name (it lives as long as that token), with its audit entry in the same transaction. */
+/**
+ * Opens the session a sign-in's token will name (it lives as long as that token), with its audit
+ * entry in the same transaction: the transaction of the sign-ins that arrive together (session-opening.ts).
+ */
 export async function openSession(
   { db, actor }: Pick<UserStore, 'db' | 'actor'>,
   userId: number,
@@ -32,10 +35,7 @@ export async function openSession(
 ): Promise<string> {
   const session = { id: newSessionId(), device: deviceLabel(from.userAgent), expiresAt: new Date(expiresAtSeconds * 1000) };
   const address = from.clientIp && from.clientIp.length <= 64 ? from.clientIp : null;
-  await db.transaction(async (tx) => {
-    await insertSession(tx, { ...session, userId, address });
-    await recordSessionCreated(tx, actor, userId, session);
-  });
+  await openSessionGrouped(db, { session, userId, address, actor });
   return session.id;
 }
 

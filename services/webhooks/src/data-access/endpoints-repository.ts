@@ -113,15 +113,6 @@ export async function deleteEndpoint(db: Queryable, id: string): Promise<void> {
   await db.query('DELETE FROM endpoints WHERE id = $1', [id]);
 }
 
-/** The user's endpoints subscribed to `event` (enabled or not: a paused endpoint's deliveries wait for it). */
-export async function endpointsFor(db: Queryable, userId: number, event: string): Promise<{ id: string }[]> {
-  const { rows } = await db.query<{ id: string }>('SELECT id FROM endpoints WHERE user_id = $1 AND events @> ARRAY[$2]::text[]', [
-    userId,
-    event,
-  ]);
-  return rows;
-}
-
 /** Disables an endpoint whose deliveries gave up; an endpoint already disabled keeps its first reason. */
 export async function disableEndpoint(db: Queryable, id: string, reason: string): Promise<void> {
   await db.query(

@@ -1,11 +1,12 @@
-import type { Db } from '@acs/db';
+import { groupWriter, type Db, type GroupWriter } from '@acs/db';
 import type { Logger } from '@acs/logger';
 import type { Agent } from 'undici';
-import { claimDue, insertAttempt, settleDelivery, type ClaimedDelivery } from '../data-access/deliveries-repository.js';
-import { disableEndpoint } from '../data-access/endpoints-repository.js';
+import { claimDue, type ClaimedDelivery } from '../data-access/claim-due.js';
+import { recordOutcomes, type AttemptOutcome, type Settlement } from '../data-access/record-outcomes.js';
 import { givesUp, retryDelayMs, type RetrySchedule } from '../domain/retry-schedule.js';
 import type { SecretBox } from '../domain/secret-box.js';
 import { webhookHeaders } from '../domain/signing.js';
+
 import { postWebhook, type PostLimits, type PostResult } from './post-webhook.js';
 
 export interface SenderSettings {
@@ -39,43 +40,67 @@ function liveSecrets(secrets: SecretBox, delivery: ClaimedDelivery, now: Date): 
 
 const describeFailure = (result: PostResult): string => (result.status === null ? result.error! : `HTTP ${result.status}`);
 
+/** Delivered, retried later (full jitter), or given up, which disables the endpoint with a reason its owner reads. */
+function settlementOf(delivery: ClaimedDelivery, result: PostResult, now: Date, schedule: RetrySchedule): Settlement {
+  if (result.error === null) return { kind: 'delivered' };
+  if (!givesUp(delivery.scheduleStartedAt, now, schedule))
+    return { kind: 'retry', retryInMs: retryDelayMs(delivery.retryIndex + 1, schedule.delaysMs) };
+  const hours = Math.round(schedule.giveUpAfterMs / 360_000) / 10;
+  return {
+    kind: 'failed',
+    disableReason: `Deliveries kept failing for ${hours} h (last attempt: ${describeFailure(result)}); fix the endpoint, then enable it again`,
+  };
+}
+
+/**
+ * Records attempts finishing together in one statement; each learns whether it settled its
+ * delivery (false: its claim had been taken over, or the delivery deleted).
+ */
+function outcomeRecorder(db: Db): GroupWriter<AttemptOutcome, boolean> {
+  return groupWriter(async (outcomes: AttemptOutcome[]) => {
+    const applied = await recordOutcomes(db, outcomes);
+    return outcomes.map((outcome) => applied.has(outcome.deliveryId));
+  });
+}
+
+/** Records the attempt (grouped with the others finishing now) and settles its delivery. */
+async function settle(
+  record: GroupWriter<AttemptOutcome, boolean>,
+  logger: Logger,
+  delivery: ClaimedDelivery,
+  startedAt: Date,
+  result: PostResult,
+  schedule: RetrySchedule,
+): Promise<void> {
+  const settlement = settlementOf(delivery, result, new Date(), schedule);
+  const applied = await record({
+    deliveryId: delivery.id,
+    claimToken: delivery.claimToken,
+    attempt: delivery.attempt,
+    startedAt,
+    ...result,
+    settlement,
+  });
+  if (applied && settlement.kind === 'failed')
+    logger.warn({ deliveryId: delivery.id, endpointId: delivery.endpointId }, 'webhook delivery gave up; endpoint disabled');
+}
+
 /**
  * The loop that sends due deliveries: claims as many as it has free slots for (at most
  * maxInFlight in all and maxInFlightPerEndpoint to one endpoint, so a slow endpoint holds only its
  * own slots), sends each without waiting for the others, records each attempt and settles the
- * delivery: delivered, retried later (full jitter), or given up with its endpoint disabled.
+ * delivery: delivered, retried later (full jitter), or given up with its endpoint disabled. An
+ * attempt holds its slot until its outcome is committed; outcomes finishing together commit as
+ * one statement (libs/db group-writer.ts).
  */
 export function startSender(db: Db, logger: Logger, secrets: SecretBox, agent: Agent, settings: SenderSettings): Sender {
   const perEndpoint = new Map<string, number>();
   const inFlight = new Set<Promise<void>>();
   const abort = new AbortController();
+  const record = outcomeRecorder(db);
   let passing = false;
   let again = false;
   let closed = false;
-
-  async function settle(delivery: ClaimedDelivery, startedAt: Date, result: PostResult): Promise<void> {
-    const now = new Date();
-    const outcome =
-      result.error === null
-        ? ({ kind: 'delivered' } as const)
-        : givesUp(delivery.scheduleStartedAt, now, settings.schedule)
-          ? ({ kind: 'failed' } as const)
-          : ({ kind: 'retry', retryInMs: retryDelayMs(delivery.retryIndex + 1, settings.schedule.delaysMs) } as const);
-    await db.transaction(async (tx) => {
-      await insertAttempt(tx, { deliveryId: delivery.id, attempt: delivery.attempt, startedAt, ...result });
-      const applied = await settleDelivery(tx, delivery.id, delivery.claimToken, outcome, result);
-      if (applied && outcome.kind === 'failed') {
-        const hours = Math.round(settings.schedule.giveUpAfterMs / 360_000) / 10;
-        await disableEndpoint(
-          tx,
-          delivery.endpointId,
-          `Deliveries kept failing for ${hours} h (last attempt: ${describeFailure(result)}); fix the endpoint, then enable it again`,
-        );
-      }
-    });
-    if (outcome.kind === 'failed')
-      logger.warn({ deliveryId: delivery.id, endpointId: delivery.endpointId }, 'webhook delivery gave up; endpoint disabled');
-  }
 
   async function attempt(delivery: ClaimedDelivery): Promise<void> {
     const startedAt = new Date();
@@ -93,7 +118,7 @@ export function startSender(db: Db, logger: Logger, secrets: SecretBox, agent: A
       result = { status: null, durationMs: 0, error: 'signing_failed' };
     }
     if (abort.signal.aborted) return; // abandoned: the claim's lease brings it back
-    await settle(delivery, startedAt, result).catch((err: unknown) =>
+    await settle(record, logger, delivery, startedAt, result, settings.schedule).catch((err: unknown) =>
       logger.warn({ err, deliveryId: delivery.id }, 'could not record a webhook attempt; the delivery is retried when its claim ends'),
     );
   }
