@@ -20,7 +20,9 @@ const shared = {
 /** @type {import('jest').Config} */
 export default {
   // A global option: jest ignores it inside a project.
-  testTimeout: 30000,
+  // Two test files run at once on this project's two-core machines, beside PostgreSQL, Redis and
+  // RabbitMQ: PGlite's migrations took 30 s in such a run. A test that hangs fails a little later.
+  testTimeout: 60000,
   // Test files run in worker processes, each replaced once it holds more than this after a file:
   // one process running all ~260 files in a row grew until V8 aborted it (CI exit 134).
   workerIdleMemoryLimit: '1GB',

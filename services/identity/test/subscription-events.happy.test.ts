@@ -88,7 +88,12 @@ describe('subscription events on the in-process bus', () => {
     });
     expect(cached.record.subscriptionEndsAt).toBe(Math.floor(LIFETIME_SUBSCRIPTION_END.getTime() / 1000));
     expect(effectiveRole(cached.record, nowSeconds())).toBe(1);
-    expect((await findRow(identity.db, body.email))!.subscription_ends_at).toEqual(LIFETIME_SUBSCRIPTION_END);
+    // Written through before the commit, as above: the row follows a moment later.
+    const row = await waitFor('the committed lifetime row', async () => {
+      const found = await findRow(identity.db, body.email);
+      return found?.plan_type === 3 ? found : null;
+    });
+    expect(row.subscription_ends_at).toEqual(LIFETIME_SUBSCRIPTION_END);
   });
 
   it('applies the same event once (processed_events), and skips an older event that arrives after a newer one', async () => {
