@@ -1,4 +1,4 @@
-import { appendAudit, auditView, defineAuditTable, type AuditActor, type AuditChange } from '@acs/audit';
+import { appendAudit, auditFeedFields, auditView, defineAuditTable, type AuditActor, type AuditChange } from '@acs/audit';
 import { insertFeedEntry } from '../data-access/audit-feed-repository.js';
 import type { Queryable } from '@acs/db';
 import type { User } from './user.js';
@@ -26,18 +26,7 @@ const accountView = (user: User) => auditView(user, ACCOUNT_VIEW);
 export async function recordIdentityEntry(tx: Queryable, actor: AuditActor, change: AuditChange & { userId: number }): Promise<void> {
   const who = actor.type === 'user' && actor.id === null ? { ...actor, id: String(change.userId) } : actor;
   const entry = await appendAudit(tx, IDENTITY_AUDIT, who, change);
-  await insertFeedEntry(tx, {
-    service: IDENTITY_AUDIT.service,
-    entryId: entry.id,
-    occurredAt: entry.occurredAt.toISOString(),
-    actor: who,
-    action: change.action,
-    targetType: change.targetType,
-    targetId: change.targetId,
-    userId: change.userId,
-    before: change.before,
-    after: change.after,
-  });
+  await insertFeedEntry(tx, auditFeedFields(IDENTITY_AUDIT.service, entry, who, change));
 }
 
 /** Records an account change in identity's audit trail, inside the change's transaction. */
