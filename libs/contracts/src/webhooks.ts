@@ -116,7 +116,7 @@ export type WebhookDeliveryView = z.infer<typeof webhookDeliveryViewSchema>;
 export const WEBHOOK_DELIVERIES_DEFAULT_PAGE_SIZE = 50;
 export const WEBHOOK_DELIVERIES_MAX_PAGE_SIZE = 200;
 /** `<createdAt in µs>_<delivery id>` of the last delivery of a page: the next page starts after it. */
-export const WEBHOOK_DELIVERIES_CURSOR_PATTERN = /^[0-9]{1,18}_[0-9a-f-]{36}$/;
+const WEBHOOK_DELIVERIES_CURSOR_PATTERN = /^[0-9]{1,18}_[0-9a-f-]{36}$/;
 
 export const WEBHOOK_DELIVERIES_PAGING: CursorPaging = {
   pattern: WEBHOOK_DELIVERIES_CURSOR_PATTERN,
