@@ -1,5 +1,4 @@
-import { keysBusEnv } from './bench-options.js';
-import { parseArgs } from 'node:util';
+import { benchOptions, keysBusEnv } from './bench-options.js';
 import pg from 'pg';
 import { Pool } from 'undici';
 import { KeyUsageRecorder } from '@acs/gateway';
@@ -17,21 +16,14 @@ well within its interval).
 
 Usage: npm run bench:usage -- [--rps 20000] [--seconds 30] [--keys 200] [--operations 17] [--gateways 2] [--flush-ms 10000]`;
 
-const { values } = parseArgs({
-  options: {
-    rps: { type: 'string', default: '20000' },
-    seconds: { type: 'string', default: '30' },
-    keys: { type: 'string', default: '200' },
-    operations: { type: 'string', default: '17' },
-    gateways: { type: 'string', default: '2' },
-    'flush-ms': { type: 'string', default: '10000' },
-    help: { type: 'boolean', short: 'h' },
-  },
+const values = benchOptions(HELP, {
+  rps: { type: 'string', default: '20000' },
+  seconds: { type: 'string', default: '30' },
+  keys: { type: 'string', default: '200' },
+  operations: { type: 'string', default: '17' },
+  gateways: { type: 'string', default: '2' },
+  'flush-ms': { type: 'string', default: '10000' },
 });
-if (values.help) {
-  console.log(HELP);
-  process.exit(0);
-}
 const [rps, seconds, keyCount, operationCount, gatewayCount, flushMs] = [
   values.rps,
   values.seconds,

@@ -1,12 +1,12 @@
 import { randomInt, randomUUID } from 'node:crypto';
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { parseArgs } from 'node:util';
 import pg from 'pg';
 import { createAmqpBus, DEFAULT_RETRY_DELAYS_MS, subscriptionQueueNames } from '@acs/bus';
 import { API_KEY_EVENT_TYPES, API_KEY_ROUTING_KEYS } from '@acs/contracts';
 import { createLogger } from '@acs/logger';
 import { deleteAmqpObjects, signedFetch, testServerUrl, uniqueName } from '@acs/testing';
+import { benchOptions } from './bench-options.js';
 import { startProcess } from './processes.js';
 
 const HELP = `How fast do webhooks go out (issue 30)? Runs the webhooks service as a process on the real PostgreSQL and
@@ -17,18 +17,11 @@ the receiver, and the throughput over the run.
 
 Usage: npm run bench:webhooks -- [--events 3000] [--users 100] [--rate 300]`;
 
-const { values } = parseArgs({
-  options: {
-    events: { type: 'string', default: '3000' },
-    users: { type: 'string', default: '100' },
-    rate: { type: 'string', default: '300' },
-    help: { type: 'boolean', short: 'h' },
-  },
+const values = benchOptions(HELP, {
+  events: { type: 'string', default: '3000' },
+  users: { type: 'string', default: '100' },
+  rate: { type: 'string', default: '300' },
 });
-if (values.help) {
-  console.log(HELP);
-  process.exit(0);
-}
 const [eventCount, userCount, rate] = [values.events, values.users, values.rate].map(Number) as [number, number, number];
 
 const INTERNAL_SECRET = 'bench-internal-secret-0123456789abcdefgh';

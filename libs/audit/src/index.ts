@@ -12,7 +12,7 @@ export { appendAudit, appendAuditMany, listAudit, pruneAudit, type AuditFilter }
 export { verifyAuditChain, type ChainProblem, type ChainReport } from './verify-chain.js';
 export { auditCli } from './audit-cli.js';
 export { startAuditRetention } from './audit-retention.js';
-export { auditRecordedPayload } from './audit-recorded.js';
+export { auditFeedFields, auditRecordedPayload } from './audit-recorded.js';
 export { auditView } from './audit-view.js';
 export { startAuditRelay } from './audit-relay.js';
 export { AUDIT_ERASED_ACTION, eraseUserFromAudit } from './audit-erasure.js';

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { cursorPageQueryFields, type CursorPaging } from './cursor-page.js';
 
 // The audit trail as users read it (GET /api/AuditLog) and as keys and billing hand their entries
 // to identity, which answers it (docs/architecture.md, decision 14).
@@ -74,10 +75,15 @@ export const AUDIT_LOG_MAX_PAGE_SIZE = 200;
 /** `<occurredAt in ms>_<feed id>` of the last entry of a page: the next page starts after it. */
 export const AUDIT_LOG_CURSOR_PATTERN = /^[0-9]{1,15}_[1-9][0-9]{0,17}$/;
 
+export const AUDIT_LOG_PAGING: CursorPaging = {
+  pattern: AUDIT_LOG_CURSOR_PATTERN,
+  defaultSize: AUDIT_LOG_DEFAULT_PAGE_SIZE,
+  maxSize: AUDIT_LOG_MAX_PAGE_SIZE,
+};
+
 export const auditLogQuerySchema = z
   .object({
-    cursor: z.string().regex(AUDIT_LOG_CURSOR_PATTERN, 'expected the nextCursor of an earlier answer').optional(),
-    pageSize: z.coerce.number().int().min(1).max(AUDIT_LOG_MAX_PAGE_SIZE).default(AUDIT_LOG_DEFAULT_PAGE_SIZE),
+    ...cursorPageQueryFields(AUDIT_LOG_PAGING),
     action: z.string().min(1).max(100).optional(),
     targetType: z.string().min(1).max(40).optional(),
     targetId: z.string().min(1).max(100).optional(),

@@ -46,6 +46,9 @@ export const OWN_KEYS = { scope: 'system:full-access', user: ANY_USER, upstream:
 /** What only a subscriber (or above) may do with keys: list, create, change and roll them. */
 export const SUBSCRIBER_KEYS = { scope: 'system:full-access', user: atLeast(ROLE.subscriber), upstream: 'keys' } as const;
 
+/** The signed-in user's own webhook endpoints and their deliveries: any role (a downgraded user still manages and reads them). */
+export const OWN_WEBHOOKS = { scope: 'system:full-access', user: ANY_USER, upstream: 'webhooks' } as const;
+
 /** The signed-in user's own subscriptions at billing: any role (a free user subscribes; a lapsed one lists and cancels). */
 export const OWN_SUBSCRIPTIONS = { scope: 'system:full-access', user: ANY_USER, upstream: 'billing' } as const;
 

@@ -27,3 +27,4 @@ export * from './two-factor.js';
 export * from './account-deletion.js';
 export * from './idempotency.js';
 export * from './secret-scanning.js';
+export * from './cursor-page.js';

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { cursorPageQueryFields, type CursorPaging } from './cursor-page.js';
 import { API_KEY_EVENT_TYPES } from './api-key-events.js';
 import { QUOTA_THRESHOLD_EVENT_TYPE } from './quota.js';
 import { SUBSCRIPTION_EVENT_TYPES } from './subscription-events.js';
@@ -115,14 +116,15 @@ export type WebhookDeliveryView = z.infer<typeof webhookDeliveryViewSchema>;
 export const WEBHOOK_DELIVERIES_DEFAULT_PAGE_SIZE = 50;
 export const WEBHOOK_DELIVERIES_MAX_PAGE_SIZE = 200;
 /** `<createdAt in µs>_<delivery id>` of the last delivery of a page: the next page starts after it. */
-export const WEBHOOK_DELIVERIES_CURSOR_PATTERN = /^[0-9]{1,18}_[0-9a-f-]{36}$/;
+const WEBHOOK_DELIVERIES_CURSOR_PATTERN = /^[0-9]{1,18}_[0-9a-f-]{36}$/;
 
-export const webhookDeliveriesQuerySchema = z
-  .object({
-    cursor: z.string().regex(WEBHOOK_DELIVERIES_CURSOR_PATTERN, 'expected the nextCursor of an earlier answer').optional(),
-    pageSize: z.coerce.number().int().min(1).max(WEBHOOK_DELIVERIES_MAX_PAGE_SIZE).default(WEBHOOK_DELIVERIES_DEFAULT_PAGE_SIZE),
-  })
-  .strict();
+export const WEBHOOK_DELIVERIES_PAGING: CursorPaging = {
+  pattern: WEBHOOK_DELIVERIES_CURSOR_PATTERN,
+  defaultSize: WEBHOOK_DELIVERIES_DEFAULT_PAGE_SIZE,
+  maxSize: WEBHOOK_DELIVERIES_MAX_PAGE_SIZE,
+};
+
+export const webhookDeliveriesQuerySchema = z.object(cursorPageQueryFields(WEBHOOK_DELIVERIES_PAGING)).strict();
 
 export const webhookDeliveriesResponseSchema = z.object({
   items: z.array(webhookDeliveryViewSchema),

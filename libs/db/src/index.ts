@@ -3,6 +3,8 @@ export { openDatabase } from './open-database.js';
 export { listenForNotifications, type ListenOptions, type Listener } from './postgres/listener.js';
 export {
   openConfiguredDatabase,
+  openConfiguredDatabaseIn,
+  type ClosesOnStop,
   openEmbeddedDatabase,
   openServiceDatabase,
   type ServiceDatabaseOptions,

@@ -69,3 +69,24 @@ export function openConfiguredDatabase(service: string, config: ServiceDatabaseC
     ...(config.DB_POOL_SIZE === undefined ? {} : { poolSize: config.DB_POOL_SIZE }),
   });
 }
+
+/** Where a start-up registers what it opened, to close it in reverse order (CloseStack in libs/http). */
+export interface ClosesOnStop {
+  defer(name: string, step: () => unknown): void;
+}
+
+/**
+ * openConfiguredDatabase inside a service's start-up (startWithCloseStack): the pool is registered
+ * to close with the rest, so a later failed step or the service's close() never leaves it open.
+ */
+export async function openConfiguredDatabaseIn(
+  stack: ClosesOnStop,
+  service: string,
+  config: ServiceDatabaseConfig,
+  migrationsDir: string,
+  logger: Logger,
+): Promise<Db> {
+  const db = await openConfiguredDatabase(service, config, migrationsDir, logger);
+  stack.defer('the database', () => db.close());
+  return db;
+}

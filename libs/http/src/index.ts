@@ -7,6 +7,7 @@ export * from './validate.js';
 export * from './storable-text.js';
 export * from './health.js';
 export * from './create-app.js';
+export * from './service-app.js';
 export * from './metrics-route.js';
 export * from './server.js';
 export * from './client-errors.js';

@@ -1,4 +1,4 @@
-import { UsageError, openCliStore, runCli } from '@acs/cli';
+import { UsageError, cliStoreEnvironment, openCliStore, runCli } from '@acs/cli';
 import { formatPlanQuota, parseQuotaCap, type PlanQuota } from '@acs/contracts';
 import { listPlans } from './data-access/plans-repository.js';
 import { setPlanQuota } from './domain/set-plan-quota.js';
@@ -24,11 +24,7 @@ plan: the gateway applies the new quota on each such user's next request after t
 Options:
   -h, --help  Show this text.
 
-Environment:
-  BILLING_DATABASE_URL  the billing database, used as is
-  DATABASE_URL          the system's PostgreSQL server; the billing database is <name>_billing (as npm start does)
-  DATA_DIR              embedded mode data (default ./.data); works while npm start runs there
-`;
+${cliStoreEnvironment('billing', false)}`;
 
 const PERIOD_FIELD = { '1d': 'perDay', '1mo': 'perMonth' } as const;
 

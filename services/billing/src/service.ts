@@ -2,7 +2,7 @@ import { internalKeys } from '@acs/config';
 import { fileURLToPath } from 'node:url';
 import { consumeLater, createBusMetrics, instrumentBus, type Bus } from '@acs/bus';
 import { startUserDeletedConsumer } from './consumers/user-deleted-consumer.js';
-import { openConfiguredDatabase, type Db } from '@acs/db';
+import { openConfiguredDatabaseIn, type Db } from '@acs/db';
 import type { Logger } from '@acs/logger';
 import { listen, startWithCloseStack, type RunningServer } from '@acs/http';
 import { createMetricsRegistry } from '@acs/metrics';
@@ -46,8 +46,7 @@ export function startBillingService(
 ): Promise<BillingService> {
   // A failed start closes what it opened (relay, pool) before the error goes on.
   return startWithCloseStack(logger, async (stack) => {
-    const db = await openConfiguredDatabase('billing', config, BILLING_MIGRATIONS_DIR, logger);
-    stack.defer('the database', () => db.close());
+    const db = await openConfiguredDatabaseIn(stack, 'billing', config, BILLING_MIGRATIONS_DIR, logger);
     const metrics = createMetricsRegistry('billing');
     registerOutboxGauges(metrics, db, logger, BILLING_OUTBOX, BILLING_OUTBOX_GAUGES);
     const relay = startOutboxRelay({

@@ -1,6 +1,6 @@
 import { internalKeys } from '@acs/config';
 import { fileURLToPath } from 'node:url';
-import { openDatabase, openConfiguredDatabase, type Db } from '@acs/db';
+import { openDatabase, openConfiguredDatabaseIn, type Db } from '@acs/db';
 import { listen, startWithCloseStack, type RunningServer } from '@acs/http';
 import type { Logger } from '@acs/logger';
 import { createMetricsRegistry } from '@acs/metrics';
@@ -40,8 +40,7 @@ async function openReplica(url: string, poolSize: number, logger: Logger): Promi
 export function startCatalogService(config: CatalogConfig, logger: Logger): Promise<CatalogService> {
   // A failed start (migration, seed, port taken) closes what it opened: no pool stays behind.
   return startWithCloseStack(logger, async (stack) => {
-    const db = await openConfiguredDatabase('catalog', config, CATALOG_MIGRATIONS_DIR, logger);
-    stack.defer('the database', () => db.close());
+    const db = await openConfiguredDatabaseIn(stack, 'catalog', config, CATALOG_MIGRATIONS_DIR, logger);
     if (config.CATALOG_SEED) await seedCatalogOnce(db, logger);
     const metrics = createMetricsRegistry('catalog');
     // The replica is opened after the primary's migrations: its copy of the database exists by then.

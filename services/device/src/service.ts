@@ -1,6 +1,6 @@
 import { internalKeys } from '@acs/config';
 import { fileURLToPath } from 'node:url';
-import { openConfiguredDatabase, type Db } from '@acs/db';
+import { openConfiguredDatabaseIn, type Db } from '@acs/db';
 import { listen, startWithCloseStack, type RunningServer } from '@acs/http';
 import type { Logger } from '@acs/logger';
 import { createMetricsRegistry } from '@acs/metrics';
@@ -26,8 +26,7 @@ export interface DeviceService {
 export function startDeviceService(config: DeviceConfig, logger: Logger, bus?: Bus): Promise<DeviceService> {
   // A failed start (migration, port taken) closes what it opened: no pool stays behind.
   return startWithCloseStack(logger, async (stack) => {
-    const db = await openConfiguredDatabase('device', config, DEVICE_MIGRATIONS_DIR, logger);
-    stack.defer('the database', () => db.close());
+    const db = await openConfiguredDatabaseIn(stack, 'device', config, DEVICE_MIGRATIONS_DIR, logger);
     const catalog = createCatalogClient(
       config.CATALOG_URL,
       config.CATALOG_PEER_SECRET ?? config.INTERNAL_SECRET,

@@ -1,4 +1,4 @@
-import { UsageError, openCliStore, runCli } from '@acs/cli';
+import { UsageError, cliStoreEnvironment, openCliStore, runCli } from '@acs/cli';
 import { disableEndpoint, type EndpointRow } from './data-access/endpoints-repository.js';
 import { pruneOlderThan } from './data-access/deliveries-repository.js';
 import { WEBHOOKS_MIGRATIONS_DIR } from './service.js';
@@ -21,11 +21,7 @@ Commands:
 Options:
   -h, --help  Show this text.
 
-Environment:
-  WEBHOOKS_DATABASE_URL  the webhooks database, used as is
-  DATABASE_URL           the system's PostgreSQL server; the webhooks database is <name>_webhooks (as npm start does)
-  DATA_DIR               embedded mode data (default ./.data); works while npm start runs there
-`;
+${cliStoreEnvironment('webhooks', false)}`;
 
 const line = (row: EndpointRow): string =>
   [row.id, `user ${row.user_id}`, row.enabled ? 'enabled' : 'disabled', row.events.join(','), row.url, row.disabled_reason ?? ''].join(

@@ -2,7 +2,7 @@ import { lookup } from 'node:dns/promises';
 import { fileURLToPath } from 'node:url';
 import { internalKeys } from '@acs/config';
 import { createBusMetrics, instrumentBus, type Bus } from '@acs/bus';
-import { openConfiguredDatabase, startPeriodicPurge, type Db } from '@acs/db';
+import { openConfiguredDatabaseIn, startPeriodicPurge, type Db } from '@acs/db';
 import type { Logger } from '@acs/logger';
 import { listen, startWithCloseStack, type RunningServer } from '@acs/http';
 import { createMetricsRegistry } from '@acs/metrics';
@@ -62,13 +62,11 @@ export function startWebhooksService(
   config: WebhooksConfig,
   logger: Logger,
   bus: Bus,
-  options: WebhooksServiceOptions = {},
+  { resolve = systemResolve }: WebhooksServiceOptions = {},
 ): Promise<WebhooksService> {
   return startWithCloseStack(logger, async (stack) => {
-    const db = await openConfiguredDatabase('webhooks', config, WEBHOOKS_MIGRATIONS_DIR, logger);
-    stack.defer('the database', () => db.close());
+    const db = await openConfiguredDatabaseIn(stack, 'webhooks', config, WEBHOOKS_MIGRATIONS_DIR, logger);
     const metrics = createMetricsRegistry('webhooks');
-    const resolve = options.resolve ?? systemResolve;
     const secrets = secretBox(config.WEBHOOKS_SECRET_KEY);
     const settings = senderSettings(config);
     const agent = webhookAgent(resolve, settings.limits, settings.maxInFlight);

@@ -17,10 +17,12 @@ export interface SystemConnection {
   close(): Promise<void>;
 }
 
-/** A CLI's line to the running embedded system (see server.ts): its database and cache, as if local. */
-export async function connectSystemSocket(dataDir: string, pid: number): Promise<SystemConnection> {
+type Caller = <T>(request: Call) => Promise<T>;
+
+/** Connects to the system's socket; a system that holds the folder but cannot be reached is told as such. */
+function openSocket(dataDir: string, pid: number): Promise<Socket> {
   const path = systemSocketPath(dataDir);
-  const socket: Socket = await new Promise((resolve, reject) => {
+  return new Promise((resolve, reject) => {
     const s = connect(path, () => resolve(s));
     s.once('error', (err) =>
       reject(
@@ -31,6 +33,10 @@ export async function connectSystemSocket(dataDir: string, pid: number): Promise
       ),
     );
   });
+}
+
+/** Requests over the socket, each answered by the reply with its id; once the socket closes, every call waiting and every later one fails. */
+function socketCaller(socket: Socket): { call: Caller; isClosed: () => boolean } {
   const pending = new Map<number, Pending>();
   let nextId = 1;
   let closed = false;
@@ -53,7 +59,6 @@ export async function connectSystemSocket(dataDir: string, pid: number): Promise
     pending.clear();
   });
   socket.on('error', () => {});
-
   const call = <T>(request: Call): Promise<T> => {
     if (closed) return Promise.reject(new Error('The connection to the embedded system is closed'));
     const id = nextId++;
@@ -62,43 +67,53 @@ export async function connectSystemSocket(dataDir: string, pid: number): Promise
       writeFrame(socket, { ...request, id });
     });
   };
+  return { call, isClosed: () => closed };
+}
 
-  const db = (service: string): Db => ({
+/** A transaction held by the system (begin, its queries, commit or rollback); its queries fail once it has finished. */
+async function remoteTransaction<T>(call: Caller, service: string, fn: (tx: Queryable) => Promise<T>): Promise<T> {
+  const tx = await call<number>({ op: 'begin', service });
+  let open = true;
+  const scoped: Queryable = {
+    query: <R>(sql: string, params?: readonly unknown[]) =>
+      open
+        ? call<QueryResult<R>>({ op: 'tx-query', tx, sql, ...(params ? { params: [...params] } : {}) })
+        : Promise.reject(new Error('This transaction has already finished')),
+  };
+  let result: T;
+  try {
+    result = await fn(scoped);
+  } catch (err) {
+    open = false;
+    await call({ op: 'rollback', tx }).catch(() => {});
+    throw err;
+  }
+  open = false;
+  await call({ op: 'commit', tx });
+  return result;
+}
+
+/** A service's database in the system, as a Db; closing it closes nothing (the connection does). */
+function remoteDb(call: Caller, service: string): Db {
+  return {
     kind: 'pglite',
     query: <R>(sql: string, params?: readonly unknown[]) =>
       call<QueryResult<R>>({ op: 'query', service, sql, ...(params ? { params: [...params] } : {}) }),
-    async transaction<T>(fn: (tx: Queryable) => Promise<T>): Promise<T> {
-      const tx = await call<number>({ op: 'begin', service });
-      let open = true;
-      const scoped: Queryable = {
-        query: <R>(sql: string, params?: readonly unknown[]) =>
-          open
-            ? call<QueryResult<R>>({ op: 'tx-query', tx, sql, ...(params ? { params: [...params] } : {}) })
-            : Promise.reject(new Error('This transaction has already finished')),
-      };
-      let result: T;
-      try {
-        result = await fn(scoped);
-      } catch (err) {
-        open = false;
-        await call({ op: 'rollback', tx }).catch(() => {});
-        throw err;
-      }
-      open = false;
-      await call({ op: 'commit', tx });
-      return result;
-    },
+    transaction: (fn) => remoteTransaction(call, service, fn),
     ping: async () => {
       await call({ op: 'query', service, sql: 'SELECT 1' });
     },
     close: async () => {},
-  });
+  };
+}
 
+/** The system's cache, as a Cache; ping answers false once the system cannot be asked. */
+function remoteCache(call: Caller): Cache {
   const cacheCall =
     <T>(method: CacheMethod) =>
     (...args: unknown[]): Promise<T> =>
       call<T>({ op: 'cache', method, args });
-  const cache: Cache = {
+  return {
     get: cacheCall('get'),
     mget: cacheCall('mget'),
     set: cacheCall('set'),
@@ -110,13 +125,18 @@ export async function connectSystemSocket(dataDir: string, pid: number): Promise
     ping: () => cacheCall<boolean>('ping')().catch(() => false),
     close: async () => {},
   };
+}
 
+/** A CLI's line to the running embedded system (see server.ts): its database and cache, as if local. */
+export async function connectSystemSocket(dataDir: string, pid: number): Promise<SystemConnection> {
+  const socket = await openSocket(dataDir, pid);
+  const { call, isClosed } = socketCaller(socket);
   return {
-    db,
-    cache,
+    db: (service) => remoteDb(call, service),
+    cache: remoteCache(call),
     close: () =>
       new Promise<void>((resolve) => {
-        if (closed) return resolve();
+        if (isClosed()) return resolve();
         socket.end(() => resolve());
         socket.once('close', () => resolve());
       }),

@@ -35,85 +35,101 @@ class RolledBack extends Error {
   }
 }
 
-function serveConnection(socket: Socket, options: SystemSocketOptions): void {
-  const transactions = new Map<number, OpenTransaction>();
-  let nextTx = 1;
-  const reply = (message: Reply): void => {
-    if (!socket.destroyed) writeFrame(socket, message);
-  };
-  const fail = (id: number, err: unknown): void => reply({ id, ok: false, error: toWireError(err) });
-  const dbOf = (service: string): Db => {
-    const db = Object.hasOwn(options.databases, service) ? options.databases[service] : undefined;
-    if (!db) throw new Error(`The running system offers no database "${service}" to CLIs`);
-    return db;
-  };
+/** One CLI's connection: its socket and the transactions it holds open. */
+interface Connection {
+  socket: Socket;
+  options: SystemSocketOptions;
+  transactions: Map<number, OpenTransaction>;
+  nextTx: number;
+}
 
-  const begin = (id: number, db: Db): void => {
-    const txId = nextTx++;
-    let endRequest = id;
-    let commitAsked = false;
-    db.transaction(
-      (tx) =>
-        new Promise<void>((resolve, reject) => {
-          const expire = () => reject(new RolledBack('The transaction stayed idle too long and was rolled back'));
-          let timer = setTimeout(expire, TRANSACTION_IDLE_MS);
-          transactions.set(txId, {
-            tx,
-            touch: () => {
-              clearTimeout(timer);
-              timer = setTimeout(expire, TRANSACTION_IDLE_MS);
-            },
-            end: (commit, requestId) => {
-              clearTimeout(timer);
-              endRequest = requestId;
-              commitAsked = commit;
-              if (commit) resolve();
-              else reject(new RolledBack('rolled back'));
-            },
-          });
-          reply({ id, ok: true, value: txId });
-        }),
+function reply(conn: Connection, message: Reply): void {
+  if (!conn.socket.destroyed) writeFrame(conn.socket, message);
+}
+
+const fail = (conn: Connection, id: number, err: unknown): void => reply(conn, { id, ok: false, error: toWireError(err) });
+
+function dbOf({ databases }: SystemSocketOptions, service: string): Db {
+  const db = Object.hasOwn(databases, service) ? databases[service] : undefined;
+  if (!db) throw new Error(`The running system offers no database "${service}" to CLIs`);
+  return db;
+}
+
+/**
+ * Opens a transaction for the CLI and answers its id; it stays open until the CLI commits or rolls
+ * back (answered then, by that request's id), goes idle too long, or the connection closes.
+ */
+function beginTransaction(conn: Connection, id: number, db: Db): void {
+  const txId = conn.nextTx++;
+  let endRequest = id;
+  let commitAsked = false;
+  db.transaction(
+    (tx) =>
+      new Promise<void>((resolve, reject) => {
+        const expire = () => reject(new RolledBack('The transaction stayed idle too long and was rolled back'));
+        let timer = setTimeout(expire, TRANSACTION_IDLE_MS);
+        conn.transactions.set(txId, {
+          tx,
+          touch: () => {
+            clearTimeout(timer);
+            timer = setTimeout(expire, TRANSACTION_IDLE_MS);
+          },
+          end: (commit, requestId) => {
+            clearTimeout(timer);
+            endRequest = requestId;
+            commitAsked = commit;
+            if (commit) resolve();
+            else reject(new RolledBack('rolled back'));
+          },
+        });
+        reply(conn, { id, ok: true, value: txId });
+      }),
+  )
+    .then(
+      () => reply(conn, { id: endRequest, ok: true, value: null }),
+      (err: unknown) => {
+        if (endRequest === id) return fail(conn, id, err);
+        if (!commitAsked && err instanceof RolledBack) return reply(conn, { id: endRequest, ok: true, value: null });
+        fail(conn, endRequest, err);
+      },
     )
-      .then(
-        () => reply({ id: endRequest, ok: true, value: null }),
-        (err: unknown) => {
-          if (endRequest === id) return fail(id, err);
-          if (!commitAsked && err instanceof RolledBack) return reply({ id: endRequest, ok: true, value: null });
-          fail(endRequest, err);
-        },
-      )
-      .finally(() => transactions.delete(txId));
-  };
+    .finally(() => conn.transactions.delete(txId));
+}
 
-  const handle = async (request: Request): Promise<void> => {
-    switch (request.op) {
-      case 'query':
-        return reply({ id: request.id, ok: true, value: await dbOf(request.service).query(request.sql, request.params) });
-      case 'begin':
-        return begin(request.id, dbOf(request.service));
-      case 'tx-query': {
-        const open = transactions.get(request.tx);
-        if (!open) throw new Error('This transaction has already finished');
-        open.touch();
-        const result = await open.tx.query(request.sql, request.params);
-        open.touch();
-        return reply({ id: request.id, ok: true, value: result });
-      }
-      case 'commit':
-      case 'rollback': {
-        const open = transactions.get(request.tx);
-        if (!open) throw new Error('This transaction has already finished');
-        return open.end(request.op === 'commit', request.id);
-      }
-      case 'cache': {
-        const method = (options.cache as unknown as Record<string, (...args: unknown[]) => Promise<unknown>>)[request.method]!;
-        return reply({ id: request.id, ok: true, value: await method.apply(options.cache, request.args) });
-      }
-      default:
-        throw new Error('Unknown request');
+function openTransaction(conn: Connection, txId: number): OpenTransaction {
+  const open = conn.transactions.get(txId);
+  if (!open) throw new Error('This transaction has already finished');
+  return open;
+}
+
+async function handleRequest(conn: Connection, request: Request): Promise<void> {
+  switch (request.op) {
+    case 'query':
+      return reply(conn, { id: request.id, ok: true, value: await dbOf(conn.options, request.service).query(request.sql, request.params) });
+    case 'begin':
+      return beginTransaction(conn, request.id, dbOf(conn.options, request.service));
+    case 'tx-query': {
+      const open = openTransaction(conn, request.tx);
+      open.touch();
+      const result = await open.tx.query(request.sql, request.params);
+      open.touch();
+      return reply(conn, { id: request.id, ok: true, value: result });
     }
-  };
+    case 'commit':
+    case 'rollback':
+      return openTransaction(conn, request.tx).end(request.op === 'commit', request.id);
+    case 'cache': {
+      const { cache } = conn.options;
+      const method = (cache as unknown as Record<string, (...args: unknown[]) => Promise<unknown>>)[request.method]!;
+      return reply(conn, { id: request.id, ok: true, value: await method.apply(cache, request.args) });
+    }
+    default:
+      throw new Error('Unknown request');
+  }
+}
 
+function serveConnection(socket: Socket, options: SystemSocketOptions): void {
+  const conn: Connection = { socket, options, transactions: new Map(), nextTx: 1 };
   // A bad frame or a value that is no request: this connection is closed, the system runs on.
   const refuse = (reason: string): void => {
     options.logger.warn({ reason }, 'closed a CLI connection that sent something other than a request');
@@ -125,13 +141,13 @@ function serveConnection(socket: Socket, options: SystemSocketOptions): void {
       const parsed = requestSchema.safeParse(message);
       if (!parsed.success) return refuse(`a value that is not a request (${parsed.error.issues[0]?.message ?? 'wrong shape'})`);
       const request = parsed.data;
-      handle(request).catch((err: unknown) => fail(request.id, err));
+      handleRequest(conn, request).catch((err: unknown) => fail(conn, request.id, err));
     },
     refuse,
   );
   // A CLI that goes away mid-transaction must not hold the database: roll its transactions back.
   socket.on('close', () => {
-    for (const open of transactions.values()) open.end(false, -1);
+    for (const open of conn.transactions.values()) open.end(false, -1);
   });
   socket.on('error', (err) => options.logger.debug({ err }, 'a CLI connection failed'));
 }

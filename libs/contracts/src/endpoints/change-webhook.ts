@@ -1,13 +1,11 @@
-import { ANY_USER, type Endpoint, ownRecord } from '../endpoint.js';
+import { type Endpoint, OWN_WEBHOOKS, ownRecord } from '../endpoint.js';
 import { webhookChangeRequestSchema, webhookViewSchema } from '../webhooks.js';
 
 export const changeWebhookEndpoint = {
   operationId: 'changeWebhook',
   method: 'PATCH',
   path: '/api/Webhooks/{id}',
-  scope: 'system:full-access',
-  user: ANY_USER,
-  upstream: 'webhooks',
+  ...OWN_WEBHOOKS,
   summary: 'Change a webhook endpoint: its URL, events, description, or pause / re-enable it',
   description:
     'Only the fields sent change. enabled: false pauses deliveries (they wait, and go out once it is enabled again); enabled: true ' +

@@ -1,13 +1,11 @@
-import { ANY_USER, type Endpoint } from '../endpoint.js';
+import { type Endpoint, OWN_WEBHOOKS } from '../endpoint.js';
 import { webhookCreateRequestSchema, webhookCreatedResponseSchema } from '../webhooks.js';
 
 export const createWebhookEndpoint = {
   operationId: 'createWebhook',
   method: 'POST',
   path: '/api/Webhooks',
-  scope: 'system:full-access',
-  user: ANY_USER,
-  upstream: 'webhooks',
+  ...OWN_WEBHOOKS,
   summary: 'Register a webhook endpoint (account dashboard)',
   description:
     'The URL receives a signed POST (Standard Webhooks: webhook-id, webhook-timestamp, webhook-signature) for each event listed. ' +

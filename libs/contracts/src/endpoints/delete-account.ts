@@ -1,13 +1,11 @@
-import { ANY_USER, type Endpoint } from '../endpoint.js';
+import { type Endpoint, OWN_ACCOUNT_FORM } from '../endpoint.js';
 import { deleteAccountRequestSchema, deleteAccountResponseSchema } from '../account-deletion.js';
 
 export const deleteAccountEndpoint = {
   operationId: 'deleteAccount',
   method: 'DELETE',
   path: '/api/Users/Me',
-  scope: 'system:full-access',
-  user: ANY_USER,
-  upstream: 'identity',
+  ...OWN_ACCOUNT_FORM,
   summary: "Delete the signed-in user's account (account dashboard)",
   description:
     'Needs the current password, and the current two-factor code when two-factor sign-in is on. The e-mail address, names, password ' +
@@ -17,7 +15,6 @@ export const deleteAccountEndpoint = {
     'password is 401 invalid_login (counted as a failed sign-in); a missing or wrong code is 401 invalid_two_factor_code. Nothing ' +
     'changes when either is refused.',
   requestBody: deleteAccountRequestSchema,
-  bodyLimitBytes: 8 * 1024,
   success: { status: 200, description: 'Deleted', schema: deleteAccountResponseSchema },
   errors: {
     400: 'Invalid body',

@@ -1,13 +1,11 @@
-import { ANY_USER, type Endpoint, ownRecord } from '../endpoint.js';
+import { type Endpoint, OWN_WEBHOOKS, ownRecord } from '../endpoint.js';
 import { webhookViewSchema } from '../webhooks.js';
 
 export const getWebhookEndpoint = {
   operationId: 'getWebhook',
   method: 'GET',
   path: '/api/Webhooks/{id}',
-  scope: 'system:full-access',
-  user: ANY_USER,
-  upstream: 'webhooks',
+  ...OWN_WEBHOOKS,
   summary: 'One of the user’s webhook endpoints',
   description: "Without its secret. Someone else's endpoint, or an unknown id, gives 404. Needs system:full-access and the user's JWT.",
   ...ownRecord('webhook endpoint'),

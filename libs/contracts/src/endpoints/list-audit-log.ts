@@ -1,8 +1,9 @@
 import { type Endpoint, OWN_ACCOUNT } from '../endpoint.js';
+import { cursorPageParameters } from '../cursor-page.js';
 import {
-  AUDIT_LOG_CURSOR_PATTERN,
   AUDIT_LOG_DEFAULT_PAGE_SIZE,
   AUDIT_LOG_MAX_PAGE_SIZE,
+  AUDIT_LOG_PAGING,
   AUDIT_ACTIONS,
   AUDIT_TARGET_TYPES,
   SESSION_END_REASONS,
@@ -25,16 +26,7 @@ export const listAuditLogEndpoint = {
   query: {
     schema: auditLogQuerySchema,
     parameters: [
-      {
-        name: 'cursor',
-        description: 'The nextCursor of an earlier answer (opaque)',
-        schema: { type: 'string', pattern: AUDIT_LOG_CURSOR_PATTERN.source },
-      },
-      {
-        name: 'pageSize',
-        description: 'Entries per page',
-        schema: { type: 'integer', minimum: 1, maximum: AUDIT_LOG_MAX_PAGE_SIZE, default: AUDIT_LOG_DEFAULT_PAGE_SIZE },
-      },
+      ...cursorPageParameters(AUDIT_LOG_PAGING, 'Entries per page'),
       {
         name: 'action',
         description: 'Only this action, e.g. api_key.revoked or session.created',

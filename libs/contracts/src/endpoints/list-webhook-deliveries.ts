@@ -1,8 +1,9 @@
-import { ANY_USER, type Endpoint, ownRecord } from '../endpoint.js';
+import { type Endpoint, OWN_WEBHOOKS, ownRecord } from '../endpoint.js';
+import { cursorPageParameters } from '../cursor-page.js';
 import {
-  WEBHOOK_DELIVERIES_CURSOR_PATTERN,
   WEBHOOK_DELIVERIES_DEFAULT_PAGE_SIZE,
   WEBHOOK_DELIVERIES_MAX_PAGE_SIZE,
+  WEBHOOK_DELIVERIES_PAGING,
   webhookDeliveriesQuerySchema,
   webhookDeliveriesResponseSchema,
 } from '../webhooks.js';
@@ -11,9 +12,7 @@ export const listWebhookDeliveriesEndpoint = {
   operationId: 'listWebhookDeliveries',
   method: 'GET',
   path: '/api/Webhooks/{id}/Deliveries',
-  scope: 'system:full-access',
-  user: ANY_USER,
-  upstream: 'webhooks',
+  ...OWN_WEBHOOKS,
   summary: "A webhook endpoint's delivery log",
   description:
     'Newest first: the event, its status, the attempts made, the last response status and time, and when the next attempt is due. ' +
@@ -22,18 +21,7 @@ export const listWebhookDeliveriesEndpoint = {
   ...ownRecord('webhook endpoint'),
   query: {
     schema: webhookDeliveriesQuerySchema,
-    parameters: [
-      {
-        name: 'cursor',
-        description: 'The nextCursor of an earlier answer (opaque)',
-        schema: { type: 'string', pattern: WEBHOOK_DELIVERIES_CURSOR_PATTERN.source },
-      },
-      {
-        name: 'pageSize',
-        description: 'Deliveries per page',
-        schema: { type: 'integer', minimum: 1, maximum: WEBHOOK_DELIVERIES_MAX_PAGE_SIZE, default: WEBHOOK_DELIVERIES_DEFAULT_PAGE_SIZE },
-      },
-    ],
+    parameters: cursorPageParameters(WEBHOOK_DELIVERIES_PAGING, 'Deliveries per page'),
   },
   success: { status: 200, description: 'A page of the delivery log', schema: webhookDeliveriesResponseSchema },
 } satisfies Endpoint;

@@ -1,13 +1,11 @@
-import { ANY_USER, type Endpoint } from '../endpoint.js';
+import { type Endpoint, OWN_WEBHOOKS } from '../endpoint.js';
 import { webhookListResponseSchema } from '../webhooks.js';
 
 export const listWebhooksEndpoint = {
   operationId: 'listWebhooks',
   method: 'GET',
   path: '/api/Webhooks',
-  scope: 'system:full-access',
-  user: ANY_USER,
-  upstream: 'webhooks',
+  ...OWN_WEBHOOKS,
   summary: "The signed-in user's webhook endpoints (account dashboard)",
   description:
     'Newest first, without their secrets. A disabled endpoint says why (disabledReason): its owner paused it, or its deliveries ' +

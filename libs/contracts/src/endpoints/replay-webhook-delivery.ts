@@ -1,4 +1,4 @@
-import { ANY_USER, type Endpoint, NO_FIELDS_BODY } from '../endpoint.js';
+import { type Endpoint, NO_FIELDS_BODY, OWN_WEBHOOKS } from '../endpoint.js';
 import { webhookDeliveryViewSchema } from '../webhooks.js';
 
 const uuid = (what: string) => ({
@@ -10,9 +10,7 @@ export const replayWebhookDeliveryEndpoint = {
   operationId: 'replayWebhookDelivery',
   method: 'POST',
   path: '/api/Webhooks/{id}/Deliveries/{deliveryId}/Replay',
-  scope: 'system:full-access',
-  user: ANY_USER,
-  upstream: 'webhooks',
+  ...OWN_WEBHOOKS,
   summary: 'Send a delivery again now',
   description:
     'Delivered or failed, the delivery is sent again at once with the same webhook-id and body (a receiver that keeps the ids it ' +

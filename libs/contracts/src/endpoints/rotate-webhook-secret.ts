@@ -1,13 +1,11 @@
-import { ANY_USER, type Endpoint, NO_FIELDS_BODY, ownRecord } from '../endpoint.js';
+import { type Endpoint, NO_FIELDS_BODY, OWN_WEBHOOKS, ownRecord } from '../endpoint.js';
 import { webhookCreatedResponseSchema } from '../webhooks.js';
 
 export const rotateWebhookSecretEndpoint = {
   operationId: 'rotateWebhookSecret',
   method: 'POST',
   path: '/api/Webhooks/{id}/RotateSecret',
-  scope: 'system:full-access',
-  user: ANY_USER,
-  upstream: 'webhooks',
+  ...OWN_WEBHOOKS,
   summary: 'Give a webhook endpoint a new signing secret without downtime',
   description:
     'Answers the endpoint with its new secret, shown this once. For 24 hours (previousSecretEndsAt) every delivery carries two ' +

@@ -1,6 +1,5 @@
-import { USER_EVENTS_BINDING, deletedUserIdOf } from '@acs/contracts';
 import { eraseUserFromAudit, systemActor } from '@acs/audit';
-import type { Bus, Subscription } from '@acs/bus';
+import { consumeUserDeleted, type Bus, type Subscription } from '@acs/bus';
 import { endSubscription, listSubscriptions, lockUser } from '../data-access/subscriptions-repository.js';
 import { BILLING_AUDIT, recordSubscriptionChange } from '../domain/billing-audit.js';
 import type { BillingDeps } from '../domain/deps.js';
@@ -37,12 +36,5 @@ async function cancelSubscriptionsOfDeletedUser(deps: BillingDeps, userId: numbe
 
 /** `queue`: billing's durable queue for identity's user events (USER_EVENTS_QUEUE, billing.user-events), bound to user.*. */
 export function startUserDeletedConsumer(deps: BillingDeps, bus: Bus, queue: string): Promise<Subscription> {
-  return bus.subscribe({
-    queue,
-    bindings: [USER_EVENTS_BINDING],
-    handler: async (message) => {
-      const userId = deletedUserIdOf(message);
-      if (userId !== null) await cancelSubscriptionsOfDeletedUser(deps, userId);
-    },
-  });
+  return consumeUserDeleted(bus, queue, (userId) => cancelSubscriptionsOfDeletedUser(deps, userId));
 }

@@ -44,69 +44,42 @@ const SESSION_END: Record<(typeof SESSION_END_REASONS)[number], string> = {
 
 const device = (item: AuditItem): string => text(item.after, 'device') ?? 'an unknown device';
 
-function accountLabel(item: AuditItem): string {
-  switch (item.action) {
-    case 'account.created':
-      return 'Account created';
-    case 'account.seeded':
-      return 'Account set up by the operator';
-    case 'account.role_changed': {
-      const role = number(item.after, 'accountRole');
-      return role === null ? 'Role changed' : `Role changed to ${roleName(role)}`;
-    }
-    case 'account.trial_changed':
-      return 'Trial period changed';
-    case 'account.subscription_changed': {
-      const planType = number(item.after, 'planType');
-      return planType === null ? 'Plan changed' : `Plan changed to ${planTypeName(planType)}`;
-    }
-    default:
-      return '';
-  }
+/** `Role changed to Subscriber`, or `Role changed` when the entry's after view has no such number. */
+function changedTo(what: string, value: number | null, name: (value: number) => string): string {
+  return value === null ? what : `${what} to ${name(value)}`;
 }
 
-function keyLabel(item: AuditItem): string {
-  const name = keyName(item);
-  switch (item.action) {
-    case 'api_key.created':
-      return `${name} created`;
-    case 'api_key.changed':
-      return `${name} changed`;
-    case 'api_key.rolled':
-      return `${name}: secret rolled`;
-    case 'api_key.revoked':
-      return `${name} revoked`;
-    case 'api_key.expired':
-      return `${name} expired`;
-    case 'api_key.seeded':
-      return `${name} set up by the operator`;
-    default:
-      return '';
-  }
-}
-
-function subscriptionLabel(item: AuditItem): string {
+/** `Subscription (pro-monthly)`, or `Subscription` when the entry names no plan. */
+const subscriptionName = (item: AuditItem): string => {
   const plan = text(item.after, 'planId');
-  const which = plan ? `Subscription (${plan})` : 'Subscription';
-  switch (item.action) {
-    case 'subscription.activated':
-      return `${which} started`;
-    case 'subscription.changed':
-      return `${which} changed`;
-    case 'subscription.canceled':
-      return `${which} canceled`;
-    default:
-      return '';
-  }
-}
+  return plan ? `Subscription (${plan})` : 'Subscription';
+};
 
-function sessionLabel(item: AuditItem): string {
-  if (item.action === 'session.created') return `Signed in from ${device(item)}`;
-  if (item.action !== 'session.ended') return '';
+function sessionEnded(item: AuditItem): string {
   const reason = text(item.after, 'reason');
   const said = reason && Object.hasOwn(SESSION_END, reason) ? SESSION_END[reason as keyof typeof SESSION_END] : 'Session ended';
   return `${said}: ${device(item)}`;
 }
+
+/** Each action the page words, by name; the others are shown as they are. */
+const ACTIVITY_LABELS: Record<string, (item: AuditItem) => string> = {
+  'account.created': () => 'Account created',
+  'account.seeded': () => 'Account set up by the operator',
+  'account.role_changed': (item) => changedTo('Role changed', number(item.after, 'accountRole'), roleName),
+  'account.trial_changed': () => 'Trial period changed',
+  'account.subscription_changed': (item) => changedTo('Plan changed', number(item.after, 'planType'), planTypeName),
+  'api_key.created': (item) => `${keyName(item)} created`,
+  'api_key.changed': (item) => `${keyName(item)} changed`,
+  'api_key.rolled': (item) => `${keyName(item)}: secret rolled`,
+  'api_key.revoked': (item) => `${keyName(item)} revoked`,
+  'api_key.expired': (item) => `${keyName(item)} expired`,
+  'api_key.seeded': (item) => `${keyName(item)} set up by the operator`,
+  'subscription.activated': (item) => `${subscriptionName(item)} started`,
+  'subscription.changed': (item) => `${subscriptionName(item)} changed`,
+  'subscription.canceled': (item) => `${subscriptionName(item)} canceled`,
+  'session.created': (item) => `Signed in from ${device(item)}`,
+  'session.ended': sessionEnded,
+};
 
 /**
  * An entry in words ("API key “studio app” created", "Signed in from Firefox on Linux"). Only the
@@ -115,8 +88,7 @@ function sessionLabel(item: AuditItem): string {
  * know yet is shown as it is.
  */
 export function describeActivity(item: AuditItem): string {
-  const label = [accountLabel, keyLabel, subscriptionLabel, sessionLabel].map((describe) => describe(item)).find((x) => x !== '');
-  return label ?? item.action;
+  return Object.hasOwn(ACTIVITY_LABELS, item.action) ? ACTIVITY_LABELS[item.action]!(item) : item.action;
 }
 
 /** Who did it, as the signed-in user reads it: their trail holds only changes to their own things, so a user actor is them. */

@@ -9,16 +9,6 @@ const EXPIRY_WARNING_DAYS = 7;
 /** The choice that takes the expiry from the date field instead of a fixed lifetime. */
 const ON_DATE = 'date';
 
-/** The lifetimes offered when creating a key (days; '' never expires; ON_DATE: the date field). */
-const EXPIRY_CHOICES = [
-  { value: '', label: 'never' },
-  { value: '7', label: 'in 7 days' },
-  { value: '30', label: 'in 30 days' },
-  { value: '90', label: 'in 90 days' },
-  { value: '365', label: 'in 1 year' },
-  { value: ON_DATE, label: 'on the date below' },
-] as const;
-
 /** The lifetime a new key's form starts at when the deployment caps lifetimes (or the cap, if shorter). */
 const CAPPED_DEFAULT_DAYS = 90;
 
@@ -27,6 +17,18 @@ interface ExpiryChoice {
   label: string;
 }
 
+/** A fixed lifetime of `days` (the choice's value is the number of days). */
+const lifetime = (days: number, label = `in ${days} days`): ExpiryChoice => ({ value: String(days), label });
+
+/** The fixed lifetimes offered when creating a key. */
+const LIFETIMES: readonly ExpiryChoice[] = [lifetime(7), lifetime(30), lifetime(90), lifetime(365, 'in 1 year')];
+
+/** Last in every list of choices: the expiry is the date field's. */
+const ON_DATE_CHOICE: ExpiryChoice = { value: ON_DATE, label: 'on the date below' };
+
+/** The choices without a maximum: never ('' never expires), the fixed lifetimes, a date. */
+const EXPIRY_CHOICES: readonly ExpiryChoice[] = [{ value: '', label: 'never' }, ...LIFETIMES, ON_DATE_CHOICE];
+
 /**
  * What the create form offers under the deployment's KEY_MAX_LIFETIME_DAYS (null: no maximum): with a
  * maximum, "never" and every lifetime beyond it are gone (the keys service would refuse them with 400),
@@ -34,12 +36,10 @@ interface ExpiryChoice {
  */
 export function expiryChoices(maxLifetimeDays: number | null): readonly ExpiryChoice[] {
   if (maxLifetimeDays === null) return EXPIRY_CHOICES;
-  const lifetimes: ExpiryChoice[] = EXPIRY_CHOICES.filter(
-    (choice) => choice.value !== '' && choice.value !== ON_DATE && Number(choice.value) <= maxLifetimeDays,
-  );
+  const lifetimes = LIFETIMES.filter((choice) => Number(choice.value) <= maxLifetimeDays);
   if (!lifetimes.some((choice) => Number(choice.value) === maxLifetimeDays))
-    lifetimes.push({ value: String(maxLifetimeDays), label: `in ${maxLifetimeDays} days (the longest allowed)` });
-  return [...lifetimes.sort((a, b) => Number(a.value) - Number(b.value)), { value: ON_DATE, label: 'on the date below' }];
+    lifetimes.push(lifetime(maxLifetimeDays, `in ${maxLifetimeDays} days (the longest allowed)`));
+  return [...lifetimes.sort((a, b) => Number(a.value) - Number(b.value)), ON_DATE_CHOICE];
 }
 
 /** The choice a new key's form starts at: "never" without a maximum, else 90 days or the maximum if shorter. */

@@ -1,5 +1,4 @@
-import { USER_EVENTS_BINDING, deletedUserIdOf } from '@acs/contracts';
-import type { Bus, Subscription } from '@acs/bus';
+import { consumeUserDeleted, type Bus, type Subscription } from '@acs/bus';
 import type { Db } from '@acs/db';
 import type { Logger } from '@acs/logger';
 import { deleteDevicesOfOwner } from '../data-access/devices-repository.js';
@@ -10,14 +9,8 @@ import { deleteDevicesOfOwner } from '../data-access/devices-repository.js';
  * `queue`: device's durable queue for identity's user events (USER_EVENTS_QUEUE, device.user-events), bound to user.*.
  */
 export function startUserDeletedConsumer(deps: { db: Db; logger: Logger }, bus: Bus, queue: string): Promise<Subscription> {
-  return bus.subscribe({
-    queue,
-    bindings: [USER_EVENTS_BINDING],
-    handler: async (message) => {
-      const userId = deletedUserIdOf(message);
-      if (userId === null) return;
-      const erased = await deleteDevicesOfOwner(deps.db, userId);
-      deps.logger.info({ audit: 'user.devices_erased', userId, erased }, 'devices of a deleted account erased');
-    },
+  return consumeUserDeleted(bus, queue, async (userId) => {
+    const erased = await deleteDevicesOfOwner(deps.db, userId);
+    deps.logger.info({ audit: 'user.devices_erased', userId, erased }, 'devices of a deleted account erased');
   });
 }

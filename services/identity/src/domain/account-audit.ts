@@ -1,4 +1,4 @@
-import { appendAudit, appendAuditMany, auditView, defineAuditTable, type AuditActor, type AuditChange } from '@acs/audit';
+import { appendAudit, appendAuditMany, auditFeedFields, auditView, defineAuditTable, type AuditActor, type AuditChange } from '@acs/audit';
 import { insertFeedEntries, insertFeedEntry } from '../data-access/audit-feed-repository.js';
 import type { Queryable } from '@acs/db';
 import type { User } from './user.js';
@@ -29,18 +29,7 @@ const actorFor = (actor: AuditActor, userId: number): AuditActor =>
 export async function recordIdentityEntry(tx: Queryable, actor: AuditActor, change: AuditChange & { userId: number }): Promise<void> {
   const who = actorFor(actor, change.userId);
   const entry = await appendAudit(tx, IDENTITY_AUDIT, who, change);
-  await insertFeedEntry(tx, {
-    service: IDENTITY_AUDIT.service,
-    entryId: entry.id,
-    occurredAt: entry.occurredAt.toISOString(),
-    actor: who,
-    action: change.action,
-    targetType: change.targetType,
-    targetId: change.targetId,
-    userId: change.userId,
-    before: change.before,
-    after: change.after,
-  });
+  await insertFeedEntry(tx, auditFeedFields(IDENTITY_AUDIT.service, entry, who, change));
 }
 
 /**
@@ -55,18 +44,7 @@ export async function recordIdentityEntries(
   const appended = await appendAuditMany(tx, IDENTITY_AUDIT, named);
   await insertFeedEntries(
     tx,
-    named.map(({ actor, change }, i) => ({
-      service: IDENTITY_AUDIT.service,
-      entryId: appended[i]!.id,
-      occurredAt: appended[i]!.occurredAt.toISOString(),
-      actor,
-      action: change.action,
-      targetType: change.targetType,
-      targetId: change.targetId,
-      userId: change.userId,
-      before: change.before,
-      after: change.after,
-    })),
+    named.map(({ actor, change }, i) => auditFeedFields(IDENTITY_AUDIT.service, appended[i]!, actor, change)),
   );
 }
 

@@ -1,6 +1,5 @@
-import { USER_EVENTS_BINDING, deletedUserIdOf } from '@acs/contracts';
 import { eraseUserFromAudit, systemActor } from '@acs/audit';
-import type { Bus, Subscription } from '@acs/bus';
+import { consumeUserDeleted, type Bus, type Subscription } from '@acs/bus';
 import { listApiKeys } from '../data-access/api-keys-repository.js';
 import type { KeysDeps } from '../domain/deps.js';
 import { revokeKey } from '../domain/revoke-key.js';
@@ -28,12 +27,5 @@ async function revokeKeysOfDeletedUser(deps: KeysDeps, userId: number): Promise<
 
 /** `queue`: keys' durable queue for identity's user events (USER_EVENTS_QUEUE, keys.user-events), bound to user.*. */
 export function startUserDeletedConsumer(deps: KeysDeps, bus: Bus, queue: string): Promise<Subscription> {
-  return bus.subscribe({
-    queue,
-    bindings: [USER_EVENTS_BINDING],
-    handler: async (message) => {
-      const userId = deletedUserIdOf(message);
-      if (userId !== null) await revokeKeysOfDeletedUser(deps, userId);
-    },
-  });
+  return consumeUserDeleted(bus, queue, (userId) => revokeKeysOfDeletedUser(deps, userId));
 }
