@@ -35,6 +35,8 @@ Usage: npm run bench -- [--seconds N] [--connections N] [--rounds N] [--isolated
 Every setup runs on a redis-server of the bench's own (a spare port), so Redis CPU per request (INFO cpu,
 used_cpu_sys + used_cpu_user, before and after each run) is the bench's alone.
   --node-load       use the Node load generator even when wrk is installed
+  --scenarios LIST  only these isolated scenarios, by name, comma-separated (e.g. "layer 1,layer 1 quota"):
+                    more rounds of a feature and its pair in the same time; the idempotency replay is left out
 
 Scenarios: GET /api/Dac direct to the catalog, through a plain Node proxy (the floor) and through
 the gateway (layer 1); a layer-2 route (key + user JWT) through the gateway; the same requests
@@ -51,7 +53,10 @@ const values = benchOptions(HELP, {
   baseline: { type: 'string', multiple: true },
   'node-load': { type: 'boolean' },
   tracing: { type: 'boolean' },
+  scenarios: { type: 'string' },
 });
+/** --scenarios: the isolated scenarios to run, by name; null runs them all. */
+const selectedScenarios = values.scenarios === undefined ? null : new Set(values.scenarios.split(',').map((name) => name.trim()));
 const seconds = Number(values.seconds);
 const connections = Number(values.connections);
 const rounds = Number(values.rounds);
@@ -159,6 +164,11 @@ function junkSecret(secret: string): string {
  * to the same layer without a quota).
  */
 function scenariosOf(setup: GatewaySetup): Scenario[] {
+  const list = allScenariosOf(setup);
+  return selectedScenarios === null ? list : list.filter((scenario) => selectedScenarios.has(scenario.name));
+}
+
+function allScenariosOf(setup: GatewaySetup): Scenario[] {
   const keyHeaders = (c: { key: string; secret: string }) => ({ 'x-api-key': c.key, 'x-api-secret': c.secret });
   const list: Scenario[] = [
     { name: 'layer 1', path: CATALOG_PATH, headers: () => keyHeaders(setup.app) },
@@ -230,9 +240,9 @@ function printGoals(setup: GatewaySetup, runs: Map<string, RedisMeasured[]>, pla
 
 /** Issue 32's budget for the session check: layer 1 + 2 with a token naming a session against the same user's token without one. */
 function printSessionBudget(setup: GatewaySetup, runs: Map<string, RedisMeasured[]>): void {
-  const withSession = runs.get(`${setup.label}|layer 1 + 2`)!;
+  const withSession = runs.get(`${setup.label}|layer 1 + 2`);
   const without = runs.get(`${setup.label}|layer 1 + 2 no session`);
-  if (!without) return;
+  if (!withSession || !without) return;
   const redisRounds = withSession.map((run, i) => run.redisUs - without[i]!.redisUs);
   const gatewayRounds = withSession.map((run, i) => run.cpuUs! - without[i]!.cpuUs!);
   const redis = median(redisRounds);
@@ -248,10 +258,10 @@ function printSessionBudget(setup: GatewaySetup, runs: Map<string, RedisMeasured
  * a junk credential's cost against a real request's.
  */
 function printKeyProtectionFigures(setup: GatewaySetup, runs: Map<string, RedisMeasured[]>): void {
-  const layer1 = runs.get(`${setup.label}|layer 1`)!;
+  const layer1 = runs.get(`${setup.label}|layer 1`);
   const allowList = runs.get(`${setup.label}|layer 1 allow-list`);
   const junk = runs.get(`${setup.label}|junk credentials`);
-  if (!allowList || !junk) return;
+  if (!layer1 || !allowList || !junk) return;
   const redis = median(allowList.map((run, i) => run.redisUs - layer1[i]!.redisUs));
   const gateway = median(allowList.map((run, i) => run.cpuUs! - layer1[i]!.cpuUs!));
   console.log(
@@ -296,8 +306,9 @@ async function idempotencyReplay(setup: GatewaySetup, rounds: number, secs: numb
 /** Issue 29's budget for the quota: per layer, the quota's scenario against the same layer without one, round by round. */
 function printQuotaBudget(setup: GatewaySetup, runs: Map<string, RedisMeasured[]>): void {
   for (const layer of ['layer 1', 'layer 1 + 2']) {
-    const without = runs.get(`${setup.label}|${layer}`)!;
-    const quota = runs.get(`${setup.label}|${layer} quota`)!;
+    const without = runs.get(`${setup.label}|${layer}`);
+    const quota = runs.get(`${setup.label}|${layer} quota`);
+    if (!without || !quota) continue;
     const redis = median(quota.map((run, i) => run.redisUs - without[i]!.redisUs));
     const gateway = median(quota.map((run, i) => run.cpuUs! - without[i]!.cpuUs!));
     console.log(
@@ -461,7 +472,7 @@ try {
       );
     }
   }
-  table.push(await idempotencyReplay(setups[0]!, rounds, seconds));
+  if (selectedScenarios === null) table.push(await idempotencyReplay(setups[0]!, rounds, seconds));
   console.log(`\n${table.join('\n')}\n`);
   console.log(
     '  (Redis CPU: median of rounds; a Redis core serves 1e6 / that requests/s; N primaries serve N times it for keys spread over slots)',
