@@ -46,6 +46,16 @@ function toEntry(table: AuditTable, row: Row): AuditEntry {
 }
 
 /**
+ * Takes the trail's lock for the rest of the caller's transaction, then reads the hash the next entry
+ * links to (the genesis hash on an empty trail): appends of one service form one line.
+ */
+async function lockedChainEnd(tx: Queryable, table: AuditTable): Promise<string> {
+  await tx.query('SELECT pg_advisory_xact_lock($1::bigint)', [table.lockKey]);
+  const { rows } = await tx.query<{ hash: string }>(`SELECT hash FROM ${table.name} ORDER BY id DESC LIMIT 1`);
+  return rows[0]?.hash ?? GENESIS_HASH;
+}
+
+/**
  * Appends one entry inside the caller's transaction (the change and its entry commit together).
  * The table's advisory lock is held until that transaction ends, so appends are one at a time and
  * each links to the entry committed before it.
@@ -56,9 +66,7 @@ export async function appendAudit(
   actor: AuditActor,
   change: AuditChange,
 ): Promise<{ id: number; occurredAt: Date }> {
-  await tx.query('SELECT pg_advisory_xact_lock($1::bigint)', [table.lockKey]);
-  const { rows } = await tx.query<{ hash: string }>(`SELECT hash FROM ${table.name} ORDER BY id DESC LIMIT 1`);
-  const prevHash = rows[0]?.hash ?? GENESIS_HASH;
+  const prevHash = await lockedChainEnd(tx, table);
   // Milliseconds, as a JS Date holds them: the stored instant reads back exactly, so the hash does too.
   const occurredAt = new Date();
   const hash = entryHash(prevHash, { occurredAt, actor, change });
@@ -91,9 +99,7 @@ export async function appendAuditMany(
   entries: readonly { actor: AuditActor; change: AuditChange }[],
 ): Promise<{ id: number; occurredAt: Date }[]> {
   if (entries.length === 0) return [];
-  await tx.query('SELECT pg_advisory_xact_lock($1::bigint)', [table.lockKey]);
-  const { rows } = await tx.query<{ hash: string }>(`SELECT hash FROM ${table.name} ORDER BY id DESC LIMIT 1`);
-  let prevHash = rows[0]?.hash ?? GENESIS_HASH;
+  let prevHash = await lockedChainEnd(tx, table);
   const occurredAt = new Date();
   const columns: unknown[][] = Array.from({ length: 13 }, () => []);
   for (const { actor, change } of entries) {

@@ -4,42 +4,19 @@ import { type Queryable, jsonbParameter } from '@acs/db';
 type FeedEntry = Omit<AuditRecordedPayload, 'eventId'>;
 
 /**
- * Adds an entry of a user's trail; a redelivered one (same service and entry id) changes nothing, and
- * so does one of a deleted account. The deletion's own entry (its `before` still holds the e-mail
- * address), billing's cancellation that follows, and keys' revocations (a key's name, its allow-list)
- * all come after the erasure emptied the feed, and must not bring personal data back.
+ * Adds entries of users' trails in one statement (one entry, or a group of sign-ins). A redelivered
+ * entry (same service and entry id) changes nothing, and so does one of a deleted account: the
+ * deletion's own entry (its `before` still holds the e-mail address), billing's cancellation that
+ * follows, and keys' revocations (a key's name, its allow-list) all come after the erasure emptied
+ * the feed, and must not bring personal data back.
  */
-export async function insertFeedEntry(tx: Queryable, entry: FeedEntry): Promise<void> {
-  const { rows } = await tx.query('SELECT 1 FROM users WHERE id = $1 AND deleted_at IS NOT NULL', [entry.userId]);
-  if (rows.length === 0) await appendFeedRow(tx, entry);
-}
-
-async function appendFeedRow(tx: Queryable, entry: FeedEntry): Promise<void> {
-  await tx.query(
-    `INSERT INTO audit_feed (service, entry_id, occurred_at, actor, action, target_type, target_id, user_id, before, after)
-     VALUES ($1, $2, $3, $4::jsonb, $5, $6, $7, $8, $9::jsonb, $10::jsonb) ON CONFLICT (service, entry_id) DO NOTHING`,
-    [
-      entry.service,
-      entry.entryId,
-      entry.occurredAt,
-      JSON.stringify(entry.actor),
-      entry.action,
-      entry.targetType,
-      entry.targetId,
-      entry.userId,
-      jsonbParameter(entry.before),
-      jsonbParameter(entry.after),
-    ],
-  );
-}
-
-/** Several entries in one statement (a group of sign-ins); a redelivered one changes nothing, as above. */
 export async function insertFeedEntries(tx: Queryable, entries: readonly FeedEntry[]): Promise<void> {
   if (entries.length === 0) return;
   await tx.query(
     `INSERT INTO audit_feed (service, entry_id, occurred_at, actor, action, target_type, target_id, user_id, before, after)
-     SELECT * FROM unnest($1::text[], $2::bigint[], $3::timestamptz[], $4::jsonb[], $5::text[], $6::text[], $7::text[], $8::bigint[],
-       $9::jsonb[], $10::jsonb[])
+     SELECT e.* FROM unnest($1::text[], $2::bigint[], $3::timestamptz[], $4::jsonb[], $5::text[], $6::text[], $7::text[], $8::bigint[],
+       $9::jsonb[], $10::jsonb[]) AS e (service, entry_id, occurred_at, actor, action, target_type, target_id, user_id, before, after)
+     WHERE NOT EXISTS (SELECT 1 FROM users u WHERE u.id = e.user_id AND u.deleted_at IS NOT NULL)
      ON CONFLICT (service, entry_id) DO NOTHING`,
     [
       entries.map((e) => e.service),
@@ -54,6 +31,11 @@ export async function insertFeedEntries(tx: Queryable, entries: readonly FeedEnt
       entries.map((e) => jsonbParameter(e.after)),
     ],
   );
+}
+
+/** One entry: insertFeedEntries' rules. */
+export function insertFeedEntry(tx: Queryable, entry: FeedEntry): Promise<void> {
+  return insertFeedEntries(tx, [entry]);
 }
 
 interface Row {
