@@ -66,7 +66,7 @@ async function handle(deps: GatewayHandlerDeps, req: IncomingMessage, res: Serve
   } catch (err) {
     const error = toAppError(err);
     if (error.status >= 500) deps.logger.error({ err, requestId }, 'gateway request failed');
-    sendError(res, error, requestId);
+    sendError(res, error, requestId, exchange?.limitHeaders);
     outcome = 'answered';
   }
   // A forwarded request is finished by its proxy exchange when the answer ends.

@@ -41,6 +41,12 @@ function bodyPending(res: ServerResponse): boolean {
   return req.headers['transfer-encoding'] !== undefined || (length !== undefined && length !== '0');
 }
 
-export function sendError(res: ServerResponse, error: AppError, requestId: string): void {
-  sendJson(res, error.status, errorBody(error, requestId), requestId, error.headers);
+/**
+ * An error answer. `answerHeaders`: headers every answer to the request carries (an admitted request's
+ * RateLimit headers), passed here rather than set with res.setHeader beforehand, which would send every
+ * writeHead of the request down node's slower header-merging path.
+ */
+export function sendError(res: ServerResponse, error: AppError, requestId: string, answerHeaders?: Record<string, string> | null): void {
+  const headers = answerHeaders ? { ...answerHeaders, ...error.headers } : error.headers;
+  sendJson(res, error.status, errorBody(error, requestId), requestId, headers);
 }

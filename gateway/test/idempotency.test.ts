@@ -3,6 +3,7 @@ import { Redis } from 'ioredis';
 import { createRedisClusterCache } from '@acs/cache';
 import { createLogger } from '@acs/logger';
 import { deleteClusterKeys, startFakeUpstream, testClusterNodes, testServerUrl, uniqueName, type FakeUpstream } from '@acs/testing';
+import { changeApiKey } from '@acs/keys-service';
 import { startGatewayHarness, type GatewayHarness } from './harness.js';
 
 // Issue 31, item 4: Idempotency-Key on every POST and PATCH, kept by the gateway in Redis. The upstream is a
@@ -63,6 +64,24 @@ describe('Idempotency-Key through the gateway, on real Redis', () => {
     expect(second.headers.get('location')).toBe(first.headers.get('location'));
     expect(second.headers.get('x-request-id')).not.toBe(first.headers.get('x-request-id'));
     expect(answered - before).toBe(1);
+  });
+
+  it("a replay and a 422 carry the RateLimit headers of their own request, never the first answer's", async () => {
+    const limited = await h.createKey(['auth:register']);
+    await changeApiKey(h.keys.deps, limited.id, { rateLimits: [{ limit: 10, windowSeconds: 3600 }] });
+    const first = await register('limited-1', { email: 'l@example.com' }, limited);
+    expect(first.headers.get('ratelimit')).toMatch(/^"1h";r=9;t=\d+$/);
+    await first.text();
+    const replayed = await register('limited-1', { email: 'l@example.com' }, limited);
+    expect(replayed.headers.get('idempotent-replayed')).toBe('true');
+    expect(replayed.headers.get('ratelimit')).toMatch(/^"1h";r=8;t=\d+$/);
+    expect(replayed.headers.get('ratelimit-policy')).toBe('"1h";q=10;w=3600');
+    expect(replayed.headers.get('location')).toBe(first.headers.get('location'));
+    await replayed.text();
+    const reused = await register('limited-1', { email: 'other@example.com' }, limited);
+    expect(reused.status).toBe(422);
+    expect(reused.headers.get('ratelimit')).toMatch(/^"1h";r=7;t=\d+$/);
+    await reused.text();
   });
 
   it('the same key with another body is 422 idempotency_key_reused, and the service is not called', async () => {

@@ -122,6 +122,30 @@ describe('rate limits per API key', () => {
     expect(catalog.received.length).toBe(2);
   });
 
+  it("adds the RateLimit headers to the service's own headers, and to the gateway's 502 when the service fails", async () => {
+    const caller = await limitedKey([{ limit: 5, windowSeconds: 3600 }]);
+    const defaultHandle = catalog.handle;
+    try {
+      catalog.handle = (_req, res) => {
+        res.writeHead(404, { 'content-type': 'application/json', etag: '"v1"' });
+        res.end('{"error":"Not found","message":"no such DAC"}');
+      };
+      const missing = await callAt(h.url, caller);
+      expect(missing.status).toBe(404);
+      expect(missing.headers.get('etag')).toBe('"v1"');
+      expect(missing.headers.get('ratelimit')).toMatch(/^"1h";r=4;t=\d+$/);
+      expect(missing.headers.get('ratelimit-policy')).toBe('"1h";q=5;w=3600');
+      await missing.text();
+      catalog.handle = (req) => req.socket.destroy();
+      const broken = await callAt(h.url, caller);
+      expect(broken.status).toBe(502);
+      expect(broken.headers.get('ratelimit')).toMatch(/^"1h";r=3;t=\d+$/);
+      expect(((await broken.json()) as { error: string }).error).toBe('Bad gateway');
+    } finally {
+      catalog.handle = defaultHandle;
+    }
+  });
+
   it('admits again once the window has room, and not at once at a period edge (the previous period still counts)', async () => {
     // 2 per 2 s. Right after a full period the next one starts with nearly 2 still counted; two periods on, none.
     const caller = await limitedKey([{ limit: 2, windowSeconds: 2 }]);

@@ -109,20 +109,27 @@ export class RecordReader {
   }
 
   private async keyRecord(entry: string | null, key: string, requestId: string): Promise<KeyRecord | null> {
-    const parsed = entry === null ? null : this.keyEntries.get(entry);
-    if (parsed === NO_SUCH_KEY) return null;
-    if (parsed !== null) {
-      this.keys.set(key, parsed);
-      return parsed;
+    if (entry !== null) {
+      const unchanged = this.keys.ifUnchanged(key, entry);
+      if (unchanged !== undefined) return unchanged;
+      const parsed = this.keyEntries.get(entry);
+      if (parsed === NO_SUCH_KEY) return null;
+      if (parsed !== null) {
+        this.keys.set(key, parsed, entry);
+        return parsed;
+      }
     }
     const looked = await this.lookupKey(key, requestId);
     return looked && keyRecordOf(looked);
   }
 
   private cachedAuthz(entry: string | null, userId: number): AuthzRecord | undefined {
-    const parsed = entry === null ? null : this.authzEntries.get(entry);
+    if (entry === null) return undefined;
+    const unchanged = this.users.ifUnchanged(userId, entry);
+    if (unchanged !== undefined) return unchanged;
+    const parsed = this.authzEntries.get(entry);
     if (parsed === null) return undefined;
-    this.users.set(userId, parsed);
+    this.users.set(userId, parsed, entry);
     return parsed;
   }
 

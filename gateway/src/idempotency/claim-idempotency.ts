@@ -16,6 +16,7 @@ const sha256 = (...parts: (string | Buffer)[]): string => {
 function replay(ex: ApiExchange, stored: StoredAnswer): Step {
   ex.res.writeHead(stored.status, {
     ...stored.headers,
+    ...ex.limitHeaders,
     'content-length': stored.body.length,
     'x-request-id': ex.requestId,
     [IDEMPOTENT_REPLAYED_HEADER.toLowerCase()]: 'true',

@@ -121,11 +121,14 @@ export function quotaVerdict(plan: QuotaPlan, counters: QuotaCounters, counts: r
   };
 }
 
+/** What nearly every request crossed: shared, so it costs no allocation. */
+const NO_CROSSINGS: readonly QuotaThresholdCrossing[] = Object.freeze([]);
+
 /**
  * The thresholds an admitted request crossed: its count is exactly the first one at or above a share of the
  * cap. Refused requests are given back, so a count is reached by one admitted request only.
  */
-export function crossingsOf(plan: QuotaPlan, counters: QuotaCounters, counts: readonly number[]): QuotaThresholdCrossing[] {
+export function crossingsOf(plan: QuotaPlan, counters: QuotaCounters, counts: readonly number[]): readonly QuotaThresholdCrossing[] {
   let crossed: QuotaThresholdCrossing[] | null = null;
   for (let i = 0; i < plan.periods.length; i++) {
     const thresholds = plan.thresholds[i]!;
@@ -139,7 +142,7 @@ export function crossingsOf(plan: QuotaPlan, counters: QuotaCounters, counts: re
       crossed.push({ userId: plan.userId, plan: plan.plan, period, periodStart: counters.starts[i]!, percent, quota: limit });
     }
   }
-  return crossed ?? [];
+  return crossed ?? NO_CROSSINGS;
 }
 
 /** Whether two plans of one user count in the same counters (the same periods): a changed cap is decided on the counts. */

@@ -56,22 +56,24 @@ export function rateLimitHeaders(
   verdict: LimitVerdict | null,
   quota: QuotaDecision | null = null,
 ): Record<string, string> {
-  const policy: string[] = [];
-  const current: string[] = [];
+  // Strings joined by hand, not arrays: this runs on every limited request.
+  let policy = '';
+  let current = '';
   let retry = 0;
   if (windows !== null && verdict !== null) {
     const { policy: items, names } = describe(windows);
-    policy.push(items);
-    current.push(`${names[verdict.window] ?? names[0]};r=${verdict.remaining};t=${verdict.resetSeconds}`);
+    policy = items;
+    current = `${names[verdict.window] ?? names[0]};r=${verdict.remaining};t=${verdict.resetSeconds}`;
     if (!verdict.admitted) retry = Math.max(1, verdict.retryAfterSeconds);
   }
   if (quota !== null) {
     const { plan, counters, verdict: q } = quota;
-    policy.push(quotaPolicy(plan, counters));
-    current.push(`"quota-${plan.periods[q.period]!.period}";r=${q.remaining};t=${q.resetSeconds}`);
+    const separator = policy === '' ? '' : ', ';
+    policy += separator + quotaPolicy(plan, counters);
+    current += `${separator}"quota-${plan.periods[q.period]!.period}";r=${q.remaining};t=${q.resetSeconds}`;
     if (!q.admitted) retry = Math.max(retry, q.resetSeconds);
   }
-  const headers: Record<string, string> = { 'ratelimit-policy': policy.join(', '), ratelimit: current.join(', ') };
+  const headers: Record<string, string> = { 'ratelimit-policy': policy, ratelimit: current };
   if (retry > 0) headers['retry-after'] = String(retry);
   return headers;
 }

@@ -27,8 +27,8 @@ function admitOrRefuse(ex: ApiExchange, deps: PipelineDeps, plan: LimitPlan | nu
   if ((plan === null || limit === null) && quota === null) return undefined;
   const windows = plan === null ? null : plan.windows;
   if ((limit?.admitted ?? true) && (quota?.verdict.admitted ?? true)) {
-    const headers = rateLimitHeaders(windows, limit, quota);
-    for (const name in headers) ex.res.setHeader(name, headers[name]!);
+    // Written with the answer's own headers (forward.ts, refuse.ts), never res.setHeader: see sendError.
+    ex.limitHeaders = rateLimitHeaders(windows, limit, quota);
     if (quota !== null) deps.quota.admitted(quota);
     return undefined;
   }

@@ -82,6 +82,8 @@ export interface ApiExchange {
   quota: QuotaDecision | null;
   /** The key owner's record when the read carried it apart from the user's (undefined: not read, or a miss). */
   owner: AuthzRecord | null | undefined;
+  /** An admitted request's RateLimit headers (applyLimits), written with whichever answer it gets; null: none. */
+  limitHeaders: Record<string, string> | null;
   /** Where the request was counted (limits, quota), so a refusal gives it back; empty when it was not. */
   counted: Counted[];
   cacheDown: boolean;
@@ -131,6 +133,7 @@ export function newExchange(
     limit: null,
     quota: null,
     owner: undefined,
+    limitHeaders: null,
     counted: [],
     cacheDown: false,
     clientIp: null,

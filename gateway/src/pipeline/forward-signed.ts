@@ -46,6 +46,7 @@ export function forwardSigned(ex: ApiExchange, deps: PipelineDeps): Outcome {
       finish: finishForwarded,
       body: ex.idempotency?.body,
       tap: ex.idempotency,
+      answerHeaders: ex.limitHeaders,
     },
   );
   return 'forwarded';

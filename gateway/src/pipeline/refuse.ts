@@ -3,9 +3,9 @@ import { sendError } from '../respond.js';
 import type { AuthRejection } from '../metrics/gateway-metrics.js';
 import type { ApiExchange, Outcome, PipelineDeps } from './exchange.js';
 
-/** Writes an error answer. */
+/** Writes an error answer, with the RateLimit headers once the request was admitted. */
 export function answer(ex: ApiExchange, error: AppError): Outcome {
-  sendError(ex.res, error, ex.requestId);
+  sendError(ex.res, error, ex.requestId, ex.limitHeaders);
   return 'answered';
 }
 

@@ -48,6 +48,8 @@ export interface ForwardContext<E = unknown, D = unknown> {
   body?: Buffer | undefined;
   /** Watches the answer as it streams (the Idempotency-Key answer to keep); null for every other request. */
   tap?: AnswerTap | null;
+  /** Headers the answer carries besides the service's (the RateLimit headers of an admitted request); null: none. */
+  answerHeaders?: Record<string, string> | null;
 }
 
 /**
@@ -95,6 +97,8 @@ class ProxyExchange implements Dispatcher.DispatchHandler {
       if (value !== undefined && !HOP_BY_HOP.has(name)) out[name] = value;
     }
     out['x-request-id'] = this.context.requestId;
+    const added = this.context.answerHeaders;
+    if (added) for (const name in added) out[name] = added[name]!;
     this.statusCode = statusCode;
     this.context.tap?.start(statusCode, out);
     this.res.writeHead(statusCode, out);
@@ -129,13 +133,14 @@ class ProxyExchange implements Dispatcher.DispatchHandler {
         this.res,
         errorOf('payload_too_large', payloadTooLarge(this.context.maxBodyBytes).message, { headers: { connection: 'close' } }),
         requestId,
+        this.context.answerHeaders,
       );
       this.record(413);
       return;
     }
     const error = upstreamError(this.upstream.name, err);
     logger.warn({ err, requestId, upstream: this.upstream.name, status: error.status }, 'upstream call failed');
-    sendError(this.res, error, requestId); // after headers were sent this destroys the response
+    sendError(this.res, error, requestId, this.context.answerHeaders); // after headers were sent this destroys the response
     metrics.upstreamFailed(this.upstream.name, error.status);
     this.record(error.status);
   }
