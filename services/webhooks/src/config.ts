@@ -22,8 +22,13 @@ export const webhooksConfigSchema = z
   .object({
     ...serviceFields(8087),
     ...busFields(),
-    /** Encrypts the endpoints' signing secrets at rest (AES-256-GCM). Changing it makes every stored secret unreadable. */
+    /**
+     * Encrypts the endpoints' signing secrets at rest (AES-256-GCM). A new one needs the one it replaces
+     * in WEBHOOKS_SECRET_KEY_PREVIOUS until `npm run webhooks -- reseal` has run (docs/security.md).
+     */
     WEBHOOKS_SECRET_KEY: secret(),
+    /** During a rotation only: the key WEBHOOKS_SECRET_KEY replaces, still read (never sealed with). */
+    WEBHOOKS_SECRET_KEY_PREVIOUS: secret().optional(),
     /**
      * true: http URLs and private, loopback and link-local addresses are allowed (tests, `npm start` on one machine).
      * Never in production: a user could make the service call into the internal network (SSRF).

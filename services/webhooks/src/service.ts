@@ -13,7 +13,7 @@ import { startFanOutConsumer } from './delivery/fan-out-consumer.js';
 import { webhookAgent } from './delivery/post-webhook.js';
 import { startSender, type Sender, type SenderSettings } from './delivery/sender.js';
 import type { WebhooksDeps } from './domain/deps.js';
-import { secretBox } from './domain/secret-box.js';
+import { previousBoxKeys, secretBox } from './domain/secret-box.js';
 import type { ResolveHost } from './domain/url-policy.js';
 
 export const WEBHOOKS_MIGRATIONS_DIR = fileURLToPath(new URL('../migrations/', import.meta.url));
@@ -67,7 +67,7 @@ export function startWebhooksService(
   return startWithCloseStack(logger, async (stack) => {
     const db = await openConfiguredDatabaseIn(stack, 'webhooks', config, WEBHOOKS_MIGRATIONS_DIR, logger);
     const metrics = createMetricsRegistry('webhooks');
-    const secrets = secretBox(config.WEBHOOKS_SECRET_KEY);
+    const secrets = secretBox(config.WEBHOOKS_SECRET_KEY, previousBoxKeys(config));
     const settings = senderSettings(config);
     const agent = webhookAgent(resolve, settings.limits, settings.maxInFlight);
     stack.defer('the webhook connections', () => agent.close());

@@ -1,6 +1,9 @@
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import { Webhook } from 'standardwebhooks';
-import { waitFor } from '@acs/testing';
+import { openDatabase } from '@acs/db';
+import { silentLogger, waitFor } from '@acs/testing';
+import { resealSecrets } from '../src/data-access/reseal-secrets.js';
+import { secretBox } from '../src/domain/secret-box.js';
 import { newUserId, Receiver, World, type Harness } from './harness.js';
 
 // Deliveries end to end on PostgreSQL and RabbitMQ: events published as keys publishes them, a
@@ -168,6 +171,35 @@ describe('a delivery', () => {
     expect(() => verify(old, request!)).not.toThrow();
     const shown = await (await webhooks.call('GET', `/api/Webhooks/${id}`, userId)).text();
     expect(shown).not.toContain(secret.slice(6, 20));
+  });
+});
+
+describe('a WEBHOOKS_SECRET_KEY rotation', () => {
+  it('signs with a secret sealed under the previous key while the service has both, and after the reseal', async () => {
+    const [oldKey, newKey] = ['the-key-before-the-rotation-0123456789abcdef', 'the-key-after-the-rotation-0123456789abcdef'];
+    const rotating = await world.service({ WEBHOOKS_SECRET_KEY: newKey, WEBHOOKS_SECRET_KEY_PREVIOUS: oldKey });
+    const userId = newUserId();
+    const { id, secret } = await rotating.register(
+      userId,
+      receiver.on('/key-rotation', () => 200),
+    );
+    const db = await openDatabase({ url: rotating.databaseUrl, logger: silentLogger() });
+    try {
+      // As a row written before the rotation holds it: sealed under the old key.
+      await db.query('UPDATE endpoints SET secret_box = $2 WHERE id = $1', [id, secretBox(oldKey).seal(secret)]);
+      await rotating.publishKeyEvent(userId);
+      const [first] = await waitFor('the delivery', () => (receiver.at('/key-rotation').length ? receiver.at('/key-rotation') : null));
+      expect(() => verify(secret, first!)).not.toThrow();
+
+      expect(await resealSecrets(db, { current: newKey, previous: [oldKey] })).toMatchObject({ resealed: 1, unreadable: [] });
+      const { rows } = await db.query<{ secret_box: string }>('SELECT secret_box FROM endpoints WHERE id = $1', [id]);
+      expect(secretBox(newKey).open(rows[0]!.secret_box)).toBe(secret);
+      await rotating.publishKeyEvent(userId);
+      await waitFor('the second delivery', () => receiver.at('/key-rotation').length >= 2);
+      expect(() => verify(secret, receiver.at('/key-rotation')[1]!)).not.toThrow();
+    } finally {
+      await db.close();
+    }
   });
 });
 

@@ -54,4 +54,32 @@ describe('secretBox', () => {
     parts[3] = Buffer.from('x'.repeat(10)).toString('base64url');
     expect(() => box.open(parts.join('.'))).toThrow();
   });
+
+  it('during a key rotation opens boxes of the current or the previous key, seals under the current one only', () => {
+    const [oldKey, newKey, otherKey] = [
+      'old-key-of-the-deployment-0123456789abcdef',
+      'new-key-of-the-deployment-0123456789abcdef',
+      'x'.repeat(40),
+    ];
+    const secret = newWebhookSecret();
+    const underOld = secretBox(oldKey).seal(secret);
+    const rotating = secretBox(newKey, [oldKey]);
+    expect(rotating.open(underOld)).toBe(secret);
+    expect(rotating.open(secretBox(newKey).seal(secret))).toBe(secret);
+    // What it seals the new key alone opens, the old one does not: nothing new lands under the old key.
+    const sealed = rotating.seal(secret);
+    expect(secretBox(newKey).open(sealed)).toBe(secret);
+    expect(() => secretBox(oldKey).open(sealed)).toThrow();
+    // A box of neither key still throws, and says nothing of the keys or the box.
+    const foreign = secretBox(otherKey).seal(secret);
+    let message = '';
+    try {
+      rotating.open(foreign);
+    } catch (err) {
+      message = (err as Error).message;
+    }
+    expect(message).toMatch(/fits none of the keys/);
+    for (const leaked of [oldKey, newKey, otherKey, foreign.split('.')[3]!]) expect(message).not.toContain(leaked);
+    expect(() => rotating.open('v2.a.b.c')).toThrow('not a sealed webhook secret');
+  });
 });

@@ -7,25 +7,55 @@ import { createCipheriv, createDecipheriv, createHash, randomBytes } from 'node:
  * Format: `v1.<iv>.<tag>.<ciphertext>`, each base64url.
  */
 export interface SecretBox {
+  /** Always under the current key. */
   seal(plain: string): string;
+  /** Under the current key, else (during a rotation) a previous one; throws when none fits. */
   open(box: string): string;
 }
 
-export function secretBox(keyMaterial: string): SecretBox {
-  const key = createHash('sha256').update(`acs webhook secrets: ${keyMaterial}`).digest();
+const boxKey = (keyMaterial: string): Buffer => createHash('sha256').update(`acs webhook secrets: ${keyMaterial}`).digest();
+
+function sealUnder(key: Buffer, plain: string): string {
+  const iv = randomBytes(12);
+  const cipher = createCipheriv('aes-256-gcm', key, iv);
+  const data = Buffer.concat([cipher.update(plain, 'utf8'), cipher.final()]);
+  return ['v1', iv, cipher.getAuthTag(), data].map((part) => (typeof part === 'string' ? part : part.toString('base64url'))).join('.');
+}
+
+/** The plain secret, or null when GCM's tag says the box was not sealed under this key (or was altered). */
+function openUnder(key: Buffer, iv: Buffer, tag: Buffer, data: Buffer): string | null {
+  const decipher = createDecipheriv('aes-256-gcm', key, iv);
+  decipher.setAuthTag(tag);
+  try {
+    return Buffer.concat([decipher.update(data), decipher.final()]).toString('utf8');
+  } catch {
+    return null;
+  }
+}
+
+/**
+ * `previousKeys`: the keys a rotation replaced (WEBHOOKS_SECRET_KEY_PREVIOUS), still read so that
+ * boxes sealed before it keep signing until `npm run webhooks -- reseal` moves them to the current key.
+ */
+export function secretBox(currentKey: string, previousKeys: readonly string[] = []): SecretBox {
+  const current = boxKey(currentKey);
+  const keys = [current, ...previousKeys.map(boxKey)];
   return {
-    seal(plain) {
-      const iv = randomBytes(12);
-      const cipher = createCipheriv('aes-256-gcm', key, iv);
-      const data = Buffer.concat([cipher.update(plain, 'utf8'), cipher.final()]);
-      return ['v1', iv, cipher.getAuthTag(), data].map((part) => (typeof part === 'string' ? part : part.toString('base64url'))).join('.');
-    },
+    seal: (plain) => sealUnder(current, plain),
     open(box) {
       const [version, iv, tag, data] = box.split('.');
       if (version !== 'v1' || !iv || !tag || data === undefined) throw new Error('not a sealed webhook secret');
-      const decipher = createDecipheriv('aes-256-gcm', key, Buffer.from(iv, 'base64url'));
-      decipher.setAuthTag(Buffer.from(tag, 'base64url'));
-      return Buffer.concat([decipher.update(Buffer.from(data, 'base64url')), decipher.final()]).toString('utf8');
+      const parts = [Buffer.from(iv, 'base64url'), Buffer.from(tag, 'base64url'), Buffer.from(data, 'base64url')] as const;
+      for (const key of keys) {
+        const plain = openUnder(key, ...parts);
+        if (plain !== null) return plain;
+      }
+      // Never the box or a key in the message: it may reach the logs.
+      throw new Error('a sealed webhook secret fits none of the keys (WEBHOOKS_SECRET_KEY, WEBHOOKS_SECRET_KEY_PREVIOUS)');
     },
   };
 }
+
+/** The keys a configuration reads boxes with: WEBHOOKS_SECRET_KEY_PREVIOUS only while a rotation sets it. */
+export const previousBoxKeys = (config: { WEBHOOKS_SECRET_KEY_PREVIOUS?: string | undefined }): string[] =>
+  config.WEBHOOKS_SECRET_KEY_PREVIOUS ? [config.WEBHOOKS_SECRET_KEY_PREVIOUS] : [];
