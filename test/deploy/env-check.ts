@@ -32,6 +32,7 @@ export const SECRET_FIXTURES: Readonly<Record<string, string>> = {
   BILLING_INTERNAL_SECRET: 'billing-internal-key-for-the-deploy-tests-0123456789',
   WEBHOOKS_INTERNAL_SECRET: 'webhooks-internal-key-for-the-deploy-tests-0123456789',
   WEBHOOKS_SECRET_KEY: 'webhooks-secret-box-key-for-the-deploy-tests-0123456789',
+  WEBHOOKS_SECRET_KEY_PREVIOUS: 'webhooks-previous-secret-box-key-for-the-deploy-tests-0123',
   DEVICE_CATALOG_INTERNAL_SECRET: 'device-to-catalog-key-for-the-deploy-tests-0123456789',
   JWT_SIGNING_KEY: JSON.stringify(signingKey),
   JWT_VERIFICATION_KEYS: '[]',
