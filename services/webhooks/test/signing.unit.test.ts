@@ -3,6 +3,8 @@ import { Webhook } from 'standardwebhooks';
 import { WEBHOOK_SECRET_PATTERN } from '@acs/contracts';
 import { newWebhookSecret, webhookHeaders } from '../src/domain/signing.js';
 import { secretBox } from '../src/domain/secret-box.js';
+import { liveSecrets } from '../src/delivery/sender.js';
+import type { ClaimedDelivery } from '../src/data-access/claim-due.js';
 
 // Our signing is checked by the reference library, not by our own code.
 const now = () => Math.floor(Date.now() / 1000);
@@ -81,5 +83,27 @@ describe('secretBox', () => {
     expect(message).toMatch(/fits none of the keys/);
     for (const leaked of [oldKey, newKey, otherKey, foreign.split('.')[3]!]) expect(message).not.toContain(leaked);
     expect(() => rotating.open('v2.a.b.c')).toThrow('not a sealed webhook secret');
+  });
+});
+
+describe('the secrets an attempt signs with', () => {
+  const box = secretBox('current-webhooks-secret-key-0123456789abcdef');
+  const foreign = secretBox('some-other-webhooks-secret-key-0123456789abcdef');
+  const later = new Date(Date.now() + 3600_000);
+  const delivery = (previousSecretBox: string | null) =>
+    ({ secretBox: box.seal('whsec_current'), previousSecretBox, previousSecretEndsAt: later }) as unknown as ClaimedDelivery;
+
+  it('are the current secret and, until it ends, the one a rotation replaced', () => {
+    expect(liveSecrets(box, delivery(box.seal('whsec_previous')), new Date())).toEqual(['whsec_current', 'whsec_previous']);
+    expect(liveSecrets(box, delivery(box.seal('whsec_previous')), new Date(later.getTime() + 1))).toEqual(['whsec_current']);
+  });
+
+  it('leave out a previous secret no key opens, instead of failing every attempt', () => {
+    expect(liveSecrets(box, delivery(foreign.seal('whsec_lost')), new Date())).toEqual(['whsec_current']);
+  });
+
+  it('still fail when the current secret cannot be opened', () => {
+    const unreadable = { ...delivery(null), secretBox: foreign.seal('whsec_current') } as ClaimedDelivery;
+    expect(() => liveSecrets(box, unreadable, new Date())).toThrow();
   });
 });

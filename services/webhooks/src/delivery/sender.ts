@@ -30,12 +30,26 @@ export interface Sender {
   abandon(): Promise<void>;
 }
 
-/** The secrets that sign an attempt: the current one, and the one a rotation replaced while it still signs. */
-function liveSecrets(secrets: SecretBox, delivery: ClaimedDelivery, now: Date): string[] {
+/**
+ * The secrets that sign an attempt: the current one, and the one a rotation replaced while it still signs. A
+ * previous secret no key opens (an owner rotated a secret that was already unreadable) is left out rather than
+ * failing the attempt: the current one is what the owner's receiver is being moved to.
+ */
+export function liveSecrets(secrets: SecretBox, delivery: ClaimedDelivery, now: Date): string[] {
   const live = [secrets.open(delivery.secretBox)];
-  if (delivery.previousSecretBox && delivery.previousSecretEndsAt && delivery.previousSecretEndsAt > now)
-    live.push(secrets.open(delivery.previousSecretBox));
+  if (delivery.previousSecretBox && delivery.previousSecretEndsAt && delivery.previousSecretEndsAt > now) {
+    const previous = openOrNull(secrets, delivery.previousSecretBox);
+    if (previous !== null) live.push(previous);
+  }
   return live;
+}
+
+function openOrNull(secrets: SecretBox, box: string): string | null {
+  try {
+    return secrets.open(box);
+  } catch {
+    return null;
+  }
 }
 
 const describeFailure = (result: PostResult): string => (result.status === null ? result.error! : `HTTP ${result.status}`);
