@@ -24,8 +24,8 @@ Commands:
         Seal every endpoint's signing secrets again under WEBHOOKS_SECRET_KEY, reading each under it or
         WEBHOOKS_SECRET_KEY_PREVIOUS: the step of a key rotation after every webhooks pod has both
         (docs/security.md). 500 endpoints per transaction. Prints how many were resealed, already
-        current, and unreadable (under neither key: their ids, left as they are; exit 1). A second run
-        changes nothing.
+        current, and unreadable (under neither key: their ids, left as they are; exit 1). A replaced
+        secret whose 24 h of signing are over is dropped, not resealed. A second run changes nothing.
 
 Options:
   -h, --help  Show this text.

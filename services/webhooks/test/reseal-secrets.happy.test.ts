@@ -35,7 +35,11 @@ interface Boxes {
 }
 
 /** An endpoint whose boxes were sealed under the given keys; returns its id. */
-async function endpoint(current: [key: string, secret: string], previous?: [key: string, secret: string]): Promise<string> {
+async function endpoint(
+  current: [key: string, secret: string],
+  previous?: [key: string, secret: string],
+  previousEndsAt = new Date(Date.now() + 3600_000),
+): Promise<string> {
   const { rows } = await db.query<{ id: string }>(
     `INSERT INTO endpoints (user_id, url, events, secret_box, previous_secret_box, previous_secret_ends_at, updated_at)
      VALUES ($1, 'https://example.com/hook', '{api_key.created}', $2, $3, $4, now() - interval '1 day') RETURNING id`,
@@ -43,7 +47,7 @@ async function endpoint(current: [key: string, secret: string], previous?: [key:
       newUserId(),
       secretBox(current[0]).seal(current[1]),
       previous ? secretBox(previous[0]).seal(previous[1]) : null,
-      previous ? new Date(Date.now() + 3600_000) : null,
+      previous ? previousEndsAt : null,
     ],
   );
   return rows[0]!.id;
@@ -100,5 +104,27 @@ describe('resealing the signing secrets under a new WEBHOOKS_SECRET_KEY', () => 
     expect(await boxesOf()).toEqual(after);
     // Once resealed, the previous key is no longer needed.
     expect(await resealSecrets(db, { current: NEW_KEY, previous: [] })).toEqual(second);
+  });
+
+  it('drops a previous secret whose 24 h are over, readable or not, instead of resealing or reporting it', async () => {
+    const past = new Date(Date.now() - 60_000);
+    const lost = await endpoint([NEW_KEY, 'whsec_current_a'], [UNRELATED_KEY, 'whsec_lost'], past);
+    const stale = await endpoint([OLD_KEY, 'whsec_current_b'], [OLD_KEY, 'whsec_stale'], past);
+    const counts = await resealSecrets(db, keys);
+    expect(counts.unreadable).not.toContain(lost);
+    expect(counts.unreadable).not.toContain(stale);
+    const { rows } = await db.query<{ id: string; secret_box: string; previous_secret_box: string | null; previous_secret_ends_at: Date | null }>(
+      'SELECT id, secret_box, previous_secret_box, previous_secret_ends_at FROM endpoints WHERE id = ANY($1::uuid[]) ORDER BY id',
+      [[lost, stale]],
+    );
+    for (const row of rows) {
+      expect(row.previous_secret_box).toBeNull();
+      expect(row.previous_secret_ends_at).toBeNull();
+    }
+    const newKeyOnly = secretBox(NEW_KEY);
+    expect(rows.map((row) => newKeyOnly.open(row.secret_box)).sort()).toEqual(['whsec_current_a', 'whsec_current_b']);
+    // Nothing left to do for them on a second run.
+    const again = await resealSecrets(db, keys);
+    expect(again.resealed).toBe(0);
   });
 });

@@ -16,7 +16,7 @@ export interface ResealKeys {
 }
 
 export interface ResealCounts {
-  /** Rows with at least one box sealed again. */
+  /** Rows with at least one box sealed again, or an expired previous box dropped. */
   resealed: number;
   /** Rows whose boxes all opened under the current key alone: left as they are. */
   alreadyCurrent: number;
@@ -35,6 +35,8 @@ interface BoxRow {
   id: string;
   secret_box: string;
   previous_secret_box: string | null;
+  /** Its 24 h of signing beside the new secret are over (by the database's clock): it is never used again. */
+  previous_expired: boolean;
 }
 
 /** What one row needs: nothing, new boxes, or nothing it can have (a box no key opens). */
@@ -57,8 +59,10 @@ function boxUnderCurrentKey(box: string, currentOnly: SecretBox, anyKey: SecretB
 
 function verdictOf(row: BoxRow, currentOnly: SecretBox, anyKey: SecretBox): Verdict {
   const current = boxUnderCurrentKey(row.secret_box, currentOnly, anyKey);
-  const previous = row.previous_secret_box === null ? null : boxUnderCurrentKey(row.previous_secret_box, currentOnly, anyKey);
-  if (current === null || (row.previous_secret_box !== null && previous === null)) return 'unreadable';
+  // An expired previous box is dropped, not resealed: readable or not, nothing signs with it any more.
+  const kept = row.previous_expired ? null : row.previous_secret_box;
+  const previous = kept === null ? null : boxUnderCurrentKey(kept, currentOnly, anyKey);
+  if (current === null || (kept !== null && previous === null)) return 'unreadable';
   if (current === row.secret_box && previous === row.previous_secret_box) return 'current';
   return { secretBox: current, previousSecretBox: previous };
 }
@@ -72,7 +76,7 @@ async function resealBatch(
   counts: ResealCounts,
 ): Promise<string | null> {
   const { rows } = await tx.query<BoxRow>(
-    `SELECT id, secret_box, previous_secret_box FROM endpoints
+    `SELECT id, secret_box, previous_secret_box, coalesce(previous_secret_ends_at <= now(), false) AS previous_expired FROM endpoints
      WHERE ($1::uuid IS NULL OR id > $1::uuid) ORDER BY id LIMIT $2 FOR UPDATE`,
     [afterId, batchSize],
   );
@@ -86,7 +90,8 @@ async function resealBatch(
   if (changed.length > 0) {
     // updated_at stays: the endpoint is what it was, only its encryption at rest changed.
     await tx.query(
-      `UPDATE endpoints e SET secret_box = u.secret_box, previous_secret_box = u.previous_secret_box
+      `UPDATE endpoints e SET secret_box = u.secret_box, previous_secret_box = u.previous_secret_box,
+         previous_secret_ends_at = CASE WHEN u.previous_secret_box IS NULL THEN NULL ELSE e.previous_secret_ends_at END
        FROM unnest($1::uuid[], $2::text[], $3::text[]) AS u(id, secret_box, previous_secret_box)
        WHERE e.id = u.id`,
       [changed.map((c) => c.id), changed.map((c) => c.secretBox), changed.map((c) => c.previousSecretBox)],
