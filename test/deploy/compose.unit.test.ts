@@ -168,6 +168,17 @@ describe('docker-compose.yml', () => {
     expect(readRepoFile('.env.example')).not.toMatch(/^\w*(SECRET|PASSWORD|KEY)\w*=\S/m);
     expect(readRepoFile('.gitignore').split('\n')).toContain('.env');
   });
+
+  it('gives the container smoke a value for every variable that defaults to empty (podman-compose passes `${X:-}` on as it is)', () => {
+    const override = loadCompose(readRepoFile('deploy/podman/compose.override.yml'));
+    const missing: string[] = [];
+    for (const [name, service] of Object.entries(compose.services)) {
+      const overridden = new Set(rawEnvironment(override.services[name] ?? {}).map(([variable]) => variable));
+      for (const [variable, raw] of rawEnvironment(service))
+        if (/\$\{[A-Za-z_][A-Za-z0-9_]*:-\}/.test(raw) && !overridden.has(variable)) missing.push(`${name}.${variable}`);
+    }
+    expect(missing).toEqual([]);
+  });
 });
 
 describe('the compose checks catch mistakes', () => {
