@@ -169,7 +169,7 @@ describe('docker-compose.yml', () => {
     expect(readRepoFile('.gitignore').split('\n')).toContain('.env');
   });
 
-  it('gives the container smoke a value for every variable that defaults to empty (podman-compose passes `${X:-}` on as it is)', () => {
+  it('gives the container smoke a value for every variable that defaults to empty (podman-compose passes an empty-default reference on as it is)', () => {
     const override = loadCompose(readRepoFile('deploy/podman/compose.override.yml'));
     const missing: string[] = [];
     for (const [name, service] of Object.entries(compose.services)) {

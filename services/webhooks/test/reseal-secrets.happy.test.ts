@@ -113,10 +113,14 @@ describe('resealing the signing secrets under a new WEBHOOKS_SECRET_KEY', () => 
     const counts = await resealSecrets(db, keys);
     expect(counts.unreadable).not.toContain(lost);
     expect(counts.unreadable).not.toContain(stale);
-    const { rows } = await db.query<{ id: string; secret_box: string; previous_secret_box: string | null; previous_secret_ends_at: Date | null }>(
-      'SELECT id, secret_box, previous_secret_box, previous_secret_ends_at FROM endpoints WHERE id = ANY($1::uuid[]) ORDER BY id',
-      [[lost, stale]],
-    );
+    const { rows } = await db.query<{
+      id: string;
+      secret_box: string;
+      previous_secret_box: string | null;
+      previous_secret_ends_at: Date | null;
+    }>('SELECT id, secret_box, previous_secret_box, previous_secret_ends_at FROM endpoints WHERE id = ANY($1::uuid[]) ORDER BY id', [
+      [lost, stale],
+    ]);
     for (const row of rows) {
       expect(row.previous_secret_box).toBeNull();
       expect(row.previous_secret_ends_at).toBeNull();
