@@ -52,6 +52,8 @@ const secrets = {
   DEVICE_CATALOG_INTERNAL_SECRET: token(48),
   // The webhooks service's key for its endpoints' signing secrets at rest.
   WEBHOOKS_SECRET_KEY: token(48),
+  // A rotation under way (docs/security.md): the pods start with a previous key too, which opens nothing here.
+  WEBHOOKS_SECRET_KEY_PREVIOUS: token(48),
   JWT_SIGNING_KEY: JSON.stringify(jwk),
   JWT_VERIFICATION_KEYS: '[]',
   // identity's key for TOTP secrets at rest: 32 random bytes, base64 (as `openssl rand -base64 32`).
