@@ -13,6 +13,7 @@ import { runWrk, wrkAvailable } from './wrk.js';
 import { measure, medianByCpu, row, type Load, type Measured } from './scenario.js';
 import { startOtlpSink, type OtlpSink } from './otlp-sink.js';
 import { startOwnRedis } from './own-redis.js';
+import { isProxyUnderTest, pinBench, pinProxy } from './pinning.js';
 import { startGatewaySetup, type GatewaySetup } from './gateway-setup.js';
 import { benchOptions, keysBusEnv, seededKeysEnv } from './bench-options.js';
 
@@ -35,6 +36,8 @@ Usage: npm run bench -- [--seconds N] [--connections N] [--rounds N] [--isolated
 Every setup runs on a redis-server of the bench's own (a spare port), so Redis CPU per request (INFO cpu,
 used_cpu_sys + used_cpu_user, before and after each run) is the bench's alone.
   --node-load       use the Node load generator even when wrk is installed
+  --pin             the proxy under test alone on the last CPU, everything else (wrk, stub, Redis, services)
+                    on the others (taskset): steadier rounds for a feature's few µs
   --scenarios LIST  only these isolated scenarios, by name, comma-separated (e.g. "layer 1,layer 1 quota"):
                     more rounds of a feature and its pair in the same time; the idempotency replay is left out
 
@@ -54,6 +57,7 @@ const values = benchOptions(HELP, {
   'node-load': { type: 'boolean' },
   tracing: { type: 'boolean' },
   scenarios: { type: 'string' },
+  pin: { type: 'boolean' },
 });
 /** --scenarios: the isolated scenarios to run, by name; null runs them all. */
 const selectedScenarios = values.scenarios === undefined ? null : new Set(values.scenarios.split(',').map((name) => name.trim()));
@@ -85,6 +89,8 @@ const dbUrl = (service: string): string => {
   return url.toString();
 };
 const redisPrefix = `${base}:`;
+// Before anything starts: what the bench starts inherits its CPUs.
+const pinning = pinBench(values.pin === true);
 const ownRedis = await startOwnRedis();
 const common = { INTERNAL_SECRET, LOG_LEVEL: 'warn', HOST: '127.0.0.1', REDIS_URL: ownRedis.url, REDIS_PREFIX: redisPrefix };
 
@@ -109,6 +115,7 @@ let sink: OtlpSink | null = null;
 const start = async (name: string, entry: string, env: Record<string, string>, nodeArgs: string[] = []): Promise<ServiceProcess> => {
   const p = await startProcess(name, entry, env, nodeArgs);
   started.push(p);
+  if (pinning && isProxyUnderTest(name) && p.child.pid !== undefined) pinProxy(pinning, p.child.pid);
   return p;
 };
 let errors = 0;
@@ -322,6 +329,7 @@ try {
     `machine: ${os.cpus().length} × ${os.cpus()[0]?.model ?? 'cpu'}, ${(os.totalmem() / 2 ** 30).toFixed(0)} GiB, node ${process.version}`,
   );
   console.log(`load generator: ${useWrk ? 'wrk (1 thread)' : 'Node (undici); install wrk for figures less disturbed by the generator'}`);
+  if (pinning) console.log(`pinned: the proxies under test on CPU ${pinning.proxies}, everything else on CPU ${pinning.rest}`);
   const keys = await start('keys', 'services/keys/dist/main.js', {
     ...common,
     ...keysBusEnv(base),
