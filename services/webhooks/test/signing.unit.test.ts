@@ -55,6 +55,11 @@ describe('secretBox', () => {
     const parts = sealed.split('.');
     parts[3] = Buffer.from('x'.repeat(10)).toString('base64url');
     expect(() => box.open(parts.join('.'))).toThrow();
+    // tryOpen: the same answers, null where open throws.
+    expect(box.tryOpen(sealed)).toBe(secret);
+    expect(box.tryOpen(parts.join('.'))).toBeNull();
+    expect(secretBox('another-key-0123456789abcdef0123456789').tryOpen(sealed)).toBeNull();
+    expect(box.tryOpen('not-a-box')).toBeNull();
   });
 
   it('during a key rotation opens boxes of the current or the previous key, seals under the current one only', () => {

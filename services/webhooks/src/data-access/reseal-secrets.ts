@@ -44,17 +44,9 @@ type Verdict = 'current' | 'unreadable' | { secretBox: string; previousSecretBox
 
 /** The box under the current key: itself when it is already, a new one, or null when no key opens it. */
 function boxUnderCurrentKey(box: string, currentOnly: SecretBox, anyKey: SecretBox): string | null {
-  try {
-    currentOnly.open(box);
-    return box;
-  } catch {
-    // Not the current key: a previous one, or none (below).
-  }
-  try {
-    return anyKey.seal(anyKey.open(box));
-  } catch {
-    return null;
-  }
+  if (currentOnly.tryOpen(box) !== null) return box;
+  const plain = anyKey.tryOpen(box);
+  return plain === null ? null : anyKey.seal(plain);
 }
 
 function verdictOf(row: BoxRow, currentOnly: SecretBox, anyKey: SecretBox): Verdict {

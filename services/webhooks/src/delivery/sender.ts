@@ -38,18 +38,10 @@ export interface Sender {
 export function liveSecrets(secrets: SecretBox, delivery: ClaimedDelivery, now: Date): string[] {
   const live = [secrets.open(delivery.secretBox)];
   if (delivery.previousSecretBox && delivery.previousSecretEndsAt && delivery.previousSecretEndsAt > now) {
-    const previous = openOrNull(secrets, delivery.previousSecretBox);
+    const previous = secrets.tryOpen(delivery.previousSecretBox);
     if (previous !== null) live.push(previous);
   }
   return live;
-}
-
-function openOrNull(secrets: SecretBox, box: string): string | null {
-  try {
-    return secrets.open(box);
-  } catch {
-    return null;
-  }
 }
 
 const describeFailure = (result: PostResult): string => (result.status === null ? result.error! : `HTTP ${result.status}`);

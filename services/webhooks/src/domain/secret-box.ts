@@ -11,6 +11,8 @@ export interface SecretBox {
   seal(plain: string): string;
   /** Under the current key, else (during a rotation) a previous one; throws when none fits. */
   open(box: string): string;
+  /** As open, but null when no key fits (or the box is malformed). */
+  tryOpen(box: string): string | null;
 }
 
 const boxKey = (keyMaterial: string): Buffer => createHash('sha256').update(`acs webhook secrets: ${keyMaterial}`).digest();
@@ -42,18 +44,38 @@ export function secretBox(currentKey: string, previousKeys: readonly string[] = 
   const keys = [current, ...previousKeys.map(boxKey)];
   return {
     seal: (plain) => sealUnder(current, plain),
+    tryOpen(box) {
+      const parts = boxParts(box);
+      return parts && openUnderAny(keys, parts);
+    },
     open(box) {
-      const [version, iv, tag, data] = box.split('.');
-      if (version !== 'v1' || !iv || !tag || data === undefined) throw new Error('not a sealed webhook secret');
-      const parts = [Buffer.from(iv, 'base64url'), Buffer.from(tag, 'base64url'), Buffer.from(data, 'base64url')] as const;
-      for (const key of keys) {
-        const plain = openUnder(key, ...parts);
-        if (plain !== null) return plain;
-      }
+      const parts = boxParts(box);
+      if (parts === null) throw new Error('not a sealed webhook secret');
+      const plain = openUnderAny(keys, parts);
       // Never the box or a key in the message: it may reach the logs.
-      throw new Error('a sealed webhook secret fits none of the keys (WEBHOOKS_SECRET_KEY, WEBHOOKS_SECRET_KEY_PREVIOUS)');
+      if (plain === null)
+        throw new Error('a sealed webhook secret fits none of the keys (WEBHOOKS_SECRET_KEY, WEBHOOKS_SECRET_KEY_PREVIOUS)');
+      return plain;
     },
   };
+}
+
+type BoxParts = readonly [iv: Buffer, tag: Buffer, data: Buffer];
+
+/** A box's IV, tag and ciphertext; null when it is not of the `v1` form. */
+function boxParts(box: string): BoxParts | null {
+  const [version, iv, tag, data] = box.split('.');
+  if (version !== 'v1' || !iv || !tag || data === undefined) return null;
+  return [Buffer.from(iv, 'base64url'), Buffer.from(tag, 'base64url'), Buffer.from(data, 'base64url')];
+}
+
+/** The plain secret under the first key that fits, else null. */
+function openUnderAny(keys: readonly Buffer[], parts: BoxParts): string | null {
+  for (const key of keys) {
+    const plain = openUnder(key, ...parts);
+    if (plain !== null) return plain;
+  }
+  return null;
 }
 
 /** The keys a configuration reads boxes with: WEBHOOKS_SECRET_KEY_PREVIOUS only while a rotation sets it. */
