@@ -1,12 +1,11 @@
 import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
-import { migrate, openDatabase, type Db } from '@acs/db';
-import { createTestDatabase, silentLogger, type TestDatabase } from '@acs/testing';
+import type { Db } from '@acs/db';
+import type { TestDatabase } from '@acs/testing';
 import { claimDue } from '../src/data-access/claim-due.js';
 import { fanOutEvents, type FanOutEvent } from '../src/data-access/fan-out.js';
 import { recordOutcomes, type AttemptOutcome } from '../src/data-access/record-outcomes.js';
-import { WEBHOOKS_MIGRATIONS_DIR } from '../src/index.js';
-import { newUserId } from './harness.js';
+import { migratedDatabase, newUserId } from './harness.js';
 
 // The statements that write many deliveries at once (a group of events, a group of outcomes) and
 // claim with per-endpoint caps, on real PostgreSQL: the sender and the consumer rely on these rows.
@@ -14,9 +13,7 @@ let database: TestDatabase;
 let db: Db;
 
 beforeAll(async () => {
-  database = await createTestDatabase('webhooks_batched');
-  db = await openDatabase({ url: database.url, logger: silentLogger() });
-  await migrate(db, WEBHOOKS_MIGRATIONS_DIR, silentLogger());
+  ({ database, db } = await migratedDatabase('webhooks_batched'));
 });
 afterAll(async () => {
   await db?.close();

@@ -14,11 +14,26 @@ import {
   waitFor,
   type TestDatabase,
 } from '@acs/testing';
-import { startWebhooksService, webhooksConfigSchema, type WebhooksService, type WebhooksServiceOptions } from '../src/index.js';
+import { migrate, openDatabase, type Db } from '@acs/db';
+import {
+  WEBHOOKS_MIGRATIONS_DIR,
+  startWebhooksService,
+  webhooksConfigSchema,
+  type WebhooksService,
+  type WebhooksServiceOptions,
+} from '../src/index.js';
 
 const INTERNAL_SECRET = `webhooks-test-secret-${randomBytes(16).toString('hex')}`;
 
 export const newUserId = (): number => randomInt(1_000_000, 2_000_000_000);
+
+/** A database of its own with the webhooks tables, for tests of the statements alone: close db and drop it after. */
+export async function migratedDatabase(prefix: string): Promise<{ database: TestDatabase; db: Db }> {
+  const database = await createTestDatabase(prefix);
+  const db = await openDatabase({ url: database.url, logger: silentLogger() });
+  await migrate(db, WEBHOOKS_MIGRATIONS_DIR, silentLogger());
+  return { database, db };
+}
 
 export interface Received {
   path: string;

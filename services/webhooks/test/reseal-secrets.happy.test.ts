@@ -1,11 +1,10 @@
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
-import { migrate, openDatabase, type Db } from '@acs/db';
-import { createTestDatabase, silentLogger, type TestDatabase } from '@acs/testing';
+import type { Db } from '@acs/db';
+import type { TestDatabase } from '@acs/testing';
 import { resealSecrets, type ResealCounts } from '../src/data-access/reseal-secrets.js';
 import { secretBox } from '../src/domain/secret-box.js';
 import { newWebhookSecret } from '../src/domain/signing.js';
-import { WEBHOOKS_MIGRATIONS_DIR } from '../src/index.js';
-import { newUserId } from './harness.js';
+import { migratedDatabase, newUserId } from './harness.js';
 
 // The second step of a WEBHOOKS_SECRET_KEY rotation on real PostgreSQL: rows sealed under the old
 // key (as a deployment has them before the rotation), resealed in batches smaller than the table.
@@ -18,9 +17,7 @@ let database: TestDatabase;
 let db: Db;
 
 beforeAll(async () => {
-  database = await createTestDatabase('webhooks_reseal');
-  db = await openDatabase({ url: database.url, logger: silentLogger() });
-  await migrate(db, WEBHOOKS_MIGRATIONS_DIR, silentLogger());
+  ({ database, db } = await migratedDatabase('webhooks_reseal'));
 });
 afterAll(async () => {
   await db?.close();
