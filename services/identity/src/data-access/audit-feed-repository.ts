@@ -9,14 +9,20 @@ type FeedEntry = Omit<AuditRecordedPayload, 'eventId'>;
  * deletion's own entry (its `before` still holds the e-mail address), billing's cancellation that
  * follows, and keys' revocations (a key's name, its allow-list) all come after the erasure emptied
  * the feed, and must not bring personal data back.
+ *
+ * The owners' rows are locked FOR SHARE, which waits for a deletion in flight (its UPDATE holds the
+ * row): under READ COMMITTED the check would otherwise read the row as it was before that deletion
+ * committed, and the entry would land after the erasure's DELETE had already run. A deletion that
+ * starts after the lock waits in turn, and its DELETE then sees the entry.
  */
 export async function insertFeedEntries(tx: Queryable, entries: readonly FeedEntry[]): Promise<void> {
   if (entries.length === 0) return;
   await tx.query(
-    `INSERT INTO audit_feed (service, entry_id, occurred_at, actor, action, target_type, target_id, user_id, before, after)
+    `WITH owners AS (SELECT id, deleted_at FROM users WHERE id = ANY($8::bigint[]) FOR SHARE)
+     INSERT INTO audit_feed (service, entry_id, occurred_at, actor, action, target_type, target_id, user_id, before, after)
      SELECT e.* FROM unnest($1::text[], $2::bigint[], $3::timestamptz[], $4::jsonb[], $5::text[], $6::text[], $7::text[], $8::bigint[],
        $9::jsonb[], $10::jsonb[]) AS e (service, entry_id, occurred_at, actor, action, target_type, target_id, user_id, before, after)
-     WHERE NOT EXISTS (SELECT 1 FROM users u WHERE u.id = e.user_id AND u.deleted_at IS NOT NULL)
+     WHERE NOT EXISTS (SELECT 1 FROM owners o WHERE o.id = e.user_id AND o.deleted_at IS NOT NULL)
      ON CONFLICT (service, entry_id) DO NOTHING`,
     [
       entries.map((e) => e.service),
