@@ -49,6 +49,11 @@ export interface Cache {
    */
   evalScript?(script: CacheScript, keys: readonly string[], args: readonly string[]): Promise<RespReply[]>;
   /**
+   * Redis only: `SET key value NX PX ttlMs GET` (Redis 7). Sets the key when it is absent and answers null;
+   * otherwise leaves it as it is and answers what it holds. One command where a script would GET, then SET.
+   */
+  setIfAbsentOrGet?(key: string, value: string, ttlMs: number): Promise<string | null>;
+  /**
    * Redis only: the gateway's per-request exchange (request-reads.ts). Absent on the in-process cache, where
    * the gateway reads with mget and counts limits in process.
    */

@@ -32,6 +32,7 @@ const MAX_RETRIES_PER_REQUEST = 1;
 
 // Module-level reply mappers so the per-call path creates no closures.
 function toVoid(): void {}
+const firstReply = (replies: RespReply[]): string | null => replies[0] as string | null;
 
 /** The Redis command each method sends (the scripts run as EVALSHA), which names its span. */
 const TRACED_AS = {
@@ -84,10 +85,16 @@ export function createRedisCache({ url, keyPrefix, logger }: RedisCacheOptions):
     });
   }
 
+  // On the lean connection too: the gateway's Idempotency-Key claim, beside its per-request reads.
+  function setIfAbsentOrGet(key: string, value: string, ttlMs: number): Promise<string | null> {
+    return reads.batch(reads.keyCommand('SET', [key], [value, 'NX', 'PX', String(ttlMs), 'GET']), 1).then(firstReply);
+  }
+
   const cache: Cache = {
     ...sharedCacheMethods(redis, mgetRaw),
     mget: mgetRaw,
     evalScript,
+    setIfAbsentOrGet,
     requestReads: singleNodeRequestReads(reads),
     del(key) {
       return redis.del(key).then(toVoid);

@@ -69,6 +69,7 @@ const TRACED_AS = {
   mgetVersioned: 'GET',
   incrWithTtl: 'EVALSHA',
   evalScript: 'EVALSHA',
+  setIfAbsentOrGet: 'SET',
 } as const;
 
 /** The span attributes of a cluster: the first node it was given (never a password, key or value). */
@@ -209,6 +210,9 @@ export function createRedisClusterCache(options: RedisClusterCacheOptions): Cach
           return cluster.eval(script.source, keys.length, ...keys, ...args) as Promise<RespReply[]>;
         throw err;
       });
+    },
+    setIfAbsentOrGet(key: string, value: string, ttlMs: number): Promise<string | null> {
+      return cluster.set(key, value, 'PX', ttlMs, 'NX', 'GET');
     },
     close() {
       closing ??= Promise.all([closeClient(cluster), closeClient(confirmedWrites)]).then(ignoreError);

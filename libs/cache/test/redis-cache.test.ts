@@ -111,6 +111,19 @@ describe('redis cache', () => {
     expect(counterTtl).toBeLessThanOrEqual(30_000);
   });
 
+  it('setIfAbsentOrGet: the first call sets (null, with the expiry in ms), the next ones answer the value and change nothing', async () => {
+    expect(await cache.setIfAbsentOrGet!('claim', 'first', 5_000)).toBeNull();
+    expect(await cache.setIfAbsentOrGet!('claim', 'second', 60_000)).toBe('first');
+    expect(await raw.get(`${prefix}claim`)).toBe('first');
+    const ttl = await raw.pttl(`${prefix}claim`);
+    expect(ttl).toBeGreaterThan(0);
+    expect(ttl).toBeLessThanOrEqual(5_000);
+    // Concurrent claims of one new key: exactly one sets it.
+    const answers = await Promise.all(Array.from({ length: 20 }, (_, i) => cache.setIfAbsentOrGet!('raced', `claimant-${i}`, 5_000)));
+    expect(answers.filter((answer) => answer === null)).toHaveLength(1);
+    expect(new Set(answers.filter((answer) => answer !== null))).toEqual(new Set([await raw.get(`${prefix}raced`)]));
+  });
+
   it('gives a counter written without expiry a window instead of counting forever', async () => {
     await raw.set(`${prefix}stuck`, '7');
     expect(await cache.incrWithTtl('stuck', 10)).toEqual({ count: 8, ttlSeconds: 10 });

@@ -76,6 +76,15 @@ describe('redis cluster cache', () => {
     expect(await cache.get('one:a')).toBeNull();
   });
 
+  it('setIfAbsentOrGet on the primary of its key: sets once (null), then answers the value it holds', async () => {
+    const keys = Array.from({ length: 6 }, (_, i) => `claim:${i}`);
+    expect(await Promise.all(keys.map((key) => cache.setIfAbsentOrGet!(key, `first-${key}`, 5_000)))).toEqual(keys.map(() => null));
+    expect(await Promise.all(keys.map((key) => cache.setIfAbsentOrGet!(key, 'second', 5_000)))).toEqual(keys.map((key) => `first-${key}`));
+    const ttl = await raw.pttl(`${prefix}claim:0`);
+    expect(ttl).toBeGreaterThan(0);
+    expect(ttl).toBeLessThanOrEqual(5_000);
+  });
+
   it("has a changed record on the primary's replica by the time setIfNewer and del resolve", async () => {
     const key = 'replicated';
     const full = `${prefix}${key}`;
