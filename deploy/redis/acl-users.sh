@@ -15,7 +15,7 @@
 # What each may touch:
 #   gateway   reads apikey:* and authz:* (never writes them); reads and moves its counters: ratelimit:* (its
 #             limiter's) and quota:* (the users' plan quotas: INCR/DECR and their expiry only); reads and writes
-#             idempotency:* (the Idempotency-Key leases and kept answers, issue 31; scripts: GET, SET, DEL)
+#             idempotency:* (the Idempotency-Key leases and kept answers, issue 31: SET NX PX GET; scripts: GET, SET, DEL)
 #   keys      reads and writes apikey:* (the key records it owns); reads quota:* and authz:* (GET /api/Usage)
 #   identity  reads and writes authz:* (the authorization records it owns) and its throttles:
 #             login-fail:*, login-ok:*, login-known:*, register:*

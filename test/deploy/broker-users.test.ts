@@ -149,12 +149,14 @@ describe('docker-compose.yml: Redis ACL users', () => {
     expect(await as.identity.set('acs:authz:{1}', '{}')).toBe('OK');
     expect(await as.gateway.mget('acs:apikey:{acs_live_A}', 'acs:authz:{1}')).toEqual(['{}', '{}']);
     await expect(as.gateway.set('acs:apikey:{acs_live_A}', 'forged')).rejects.toThrow(/NOPERM/);
-    // Idempotency-Key records (issue 31): the gateway's scripts GET, SET NX PX and DEL them; nobody else touches them.
-    const claim =
-      "local v = redis.call('GET', KEYS[1]) if v then return v end redis.call('SET', KEYS[1], ARGV[1], 'NX', 'PX', 60000) return 'claimed'";
-    expect(await as.gateway.eval(claim, 1, 'acs:idempotency:{key-id}:abc', 'R|lease|f')).toBe('claimed');
-    expect(await as.gateway.eval(claim, 1, 'acs:idempotency:{key-id}:abc', 'R|lease|f')).toBe('R|lease|f');
-    expect(await as.gateway.eval("return redis.call('DEL', KEYS[1])", 1, 'acs:idempotency:{key-id}:abc')).toBe(1);
+    // Idempotency-Key records (issue 31): the gateway claims them with SET NX PX GET, and its scripts compare, then
+    // SET or DEL them; nobody else touches them.
+    const entry = 'acs:idempotency:{key-id}:abc';
+    expect(await as.gateway.set(entry, 'R|lease|f', 'PX', 60_000, 'NX', 'GET')).toBeNull();
+    expect(await as.gateway.set(entry, 'R|other|f', 'PX', 60_000, 'NX', 'GET')).toBe('R|lease|f');
+    const complete = "if redis.call('GET', KEYS[1]) == ARGV[1] then redis.call('SET', KEYS[1], ARGV[2], 'EX', 60) return 1 end return 0";
+    expect(await as.gateway.eval(complete, 1, entry, 'R|lease|f', 'D|f|{}')).toBe(1);
+    expect(await as.gateway.eval("return redis.call('DEL', KEYS[1])", 1, entry)).toBe(1);
     await expect(as.keys.set('acs:idempotency:{key-id}:abc', 'x')).rejects.toThrow(/NOPERM/);
     await expect(as.identity.set('acs:apikey:{acs_live_B}', 'minted')).rejects.toThrow(/NOPERM/);
     await expect(as.keys.set('acs:authz:{1}', 'x')).rejects.toThrow(/NOPERM/);
