@@ -1,28 +1,43 @@
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
-import type { Db } from '@acs/db';
-import type { TestDatabase } from '@acs/testing';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { openServiceDatabase, type Db } from '@acs/db';
+import { silentLogger } from '@acs/testing';
 import { resealSecrets, type ResealCounts } from '../src/data-access/reseal-secrets.js';
 import { secretBox } from '../src/domain/secret-box.js';
 import { newWebhookSecret } from '../src/domain/signing.js';
+import { WEBHOOKS_MIGRATIONS_DIR } from '../src/service.js';
 import { migratedDatabase, newUserId } from './harness.js';
 
-// The second step of a WEBHOOKS_SECRET_KEY rotation on real PostgreSQL: rows sealed under the old
-// key (as a deployment has them before the rotation), resealed in batches smaller than the table.
+// The second step of a WEBHOOKS_SECRET_KEY rotation, on real PostgreSQL and on the embedded PGlite of
+// `npm start`: rows sealed under the old key (as a deployment has them before the rotation), resealed in
+// batches smaller than the table.
 const OLD_KEY = 'the-old-webhooks-secret-key-0123456789abcdef';
 const NEW_KEY = 'the-new-webhooks-secret-key-0123456789abcdef';
 const UNRELATED_KEY = 'a-key-this-deployment-never-had-0123456789';
 const keys = { current: NEW_KEY, previous: [OLD_KEY] };
 
-let database: TestDatabase;
-let db: Db;
+/** A migrated webhooks database and how to get rid of it. */
+interface OpenedDatabase {
+  db: Db;
+  remove(): Promise<void>;
+}
 
-beforeAll(async () => {
-  ({ database, db } = await migratedDatabase('webhooks_reseal'));
-});
-afterAll(async () => {
-  await db?.close();
-  await database?.drop();
-});
+async function postgres(): Promise<OpenedDatabase> {
+  const { database, db } = await migratedDatabase('webhooks_reseal');
+  return { db, remove: () => database.drop() };
+}
+
+async function embedded(): Promise<OpenedDatabase> {
+  const dataDir = mkdtempSync(join(tmpdir(), 'acs-webhooks-reseal-'));
+  const db = await openServiceDatabase({ service: 'webhooks', dataDir, migrationsDir: WEBHOOKS_MIGRATIONS_DIR, logger: silentLogger() });
+  expect(db.kind).toBe('pglite');
+  return { db, remove: async () => rmSync(dataDir, { recursive: true, force: true }) };
+}
+
+// Set by each database's beforeAll; the helpers below use the one of the tests running.
+let db: Db;
 
 interface Boxes {
   id: string;
@@ -55,7 +70,20 @@ async function boxesOf(): Promise<Map<string, Boxes>> {
   return new Map(rows.map((row) => [row.id, row]));
 }
 
-describe('resealing the signing secrets under a new WEBHOOKS_SECRET_KEY', () => {
+describe.each([
+  ['PostgreSQL', postgres],
+  ['the embedded PGlite', embedded],
+])('resealing the signing secrets under a new WEBHOOKS_SECRET_KEY, on %s', (_name, open) => {
+  let opened: OpenedDatabase | undefined;
+  beforeAll(async () => {
+    opened = await open();
+    db = opened.db;
+  }, 60_000);
+  afterAll(async () => {
+    await opened?.db.close();
+    await opened?.remove();
+  });
+
   it('moves every readable box to the new key, reports the rest, and changes nothing the second time', async () => {
     const secrets = Array.from({ length: 7 }, () => newWebhookSecret());
     const plain = new Map<string, [string, string | null]>();
