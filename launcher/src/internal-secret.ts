@@ -60,5 +60,24 @@ async function keep(file: string, keys: InternalKeys): Promise<InternalKeys> {
  * The key the embedded webhooks service encrypts its signing secrets with when WEBHOOKS_SECRET_KEY is
  * unset: derived from its internal key, so it is the same on every start of the data folder.
  */
-export const webhookSecretKey = (keys: InternalKeys): string =>
+const webhookSecretKey = (keys: InternalKeys): string =>
   createHmac('sha256', keys.webhooks).update('acs webhook secret encryption').digest('base64url');
+
+/**
+ * The webhooks service's keys under `npm start`: WEBHOOKS_SECRET_KEY from the environment, else the derived
+ * key. Once the environment names a key of its own, the derived key stays readable as
+ * WEBHOOKS_SECRET_KEY_PREVIOUS (unless the environment names a previous key too): the endpoints registered
+ * before keep signing, and since the derived key comes back on every start of the data folder, nothing has to
+ * be resealed (docs/security.md).
+ */
+export function webhookKeySettings(
+  env: Readonly<Record<string, string | undefined>>,
+  keys: InternalKeys,
+): { WEBHOOKS_SECRET_KEY: string; WEBHOOKS_SECRET_KEY_PREVIOUS: string | undefined } {
+  const derived = webhookSecretKey(keys);
+  const current = env.WEBHOOKS_SECRET_KEY ?? derived;
+  return {
+    WEBHOOKS_SECRET_KEY: current,
+    WEBHOOKS_SECRET_KEY_PREVIOUS: env.WEBHOOKS_SECRET_KEY_PREVIOUS ?? (current === derived ? undefined : derived),
+  };
+}

@@ -15,7 +15,7 @@ import { startWebhooksService, type WebhooksService } from '@acs/webhooks-servic
 import type { DashboardService } from '@acs/dashboard-service';
 import type { LauncherConfig } from './config.js';
 import { embeddedConfig, type EmbeddedConfig, type LauncherSettings } from './embedded-configs.js';
-import { deriveInternalKeys, loadOrCreateInternalKeys, webhookSecretKey, type InternalKeys } from './internal-secret.js';
+import { deriveInternalKeys, loadOrCreateInternalKeys, webhookKeySettings, type InternalKeys } from './internal-secret.js';
 import { startEmbeddedDashboard } from './dashboard.js';
 import { serveCliSocket } from './cli-socket.js';
 
@@ -165,7 +165,7 @@ async function startEventServices(launch: Launch, { internalKeys, bus }: Shared)
   const billing = await startBehindGateway(launch, internalKeys, 'billing', {}, (c, log) => startBillingService(c, log, bus));
   // One machine: the receiver a developer tries is on localhost, so private URLs are allowed unless the environment says otherwise.
   const webhookSettings = {
-    WEBHOOKS_SECRET_KEY: env.WEBHOOKS_SECRET_KEY ?? webhookSecretKey(internalKeys),
+    ...webhookKeySettings(env, internalKeys),
     WEBHOOKS_ALLOW_PRIVATE_URLS: env.WEBHOOKS_ALLOW_PRIVATE_URLS ?? 'true',
   };
   const webhooks = await startBehindGateway(launch, internalKeys, 'webhooks', webhookSettings, (c, log) =>
