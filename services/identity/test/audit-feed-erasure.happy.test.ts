@@ -2,6 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import type { Queryable } from '@acs/db';
 import { insertFeedEntry } from '../src/data-access/audit-feed-repository.js';
 import { eraseAccount } from '../src/data-access/account-erasure-repository.js';
+import { waitFor } from '@acs/testing';
 import { registered, startIdentity, type IdentityHarness } from './harness.js';
 
 // Issue 32 item 5: an entry relayed from keys or billing while the owner's account is being deleted
@@ -30,69 +31,70 @@ function keysEntry(userId: number, entryId: number) {
 const feedOf = async (identity: IdentityHarness, userId: number) =>
   (await identity.db.query<{ n: number }>('SELECT count(*)::int AS n FROM audit_feed WHERE user_id = $1', [userId])).rows[0]!.n;
 
-/** Resolves once some backend waits on a lock (the insert queued behind the deletion's row lock). */
-async function someoneWaitsOnALock(db: IdentityHarness['db']): Promise<void> {
-  for (let i = 0; i < 100; i++) {
-    const { rows } = await db.query<{ n: number }>(
-      `SELECT count(*)::int AS n FROM pg_stat_activity WHERE datname = current_database() AND wait_event_type = 'Lock'`,
-    );
-    if (rows[0]!.n > 0) return;
-    await new Promise((resolve) => setTimeout(resolve, 20));
-  }
-  throw new Error('no backend waited on a lock within 2 s');
-}
+/** Resolves once some backend of the identity database waits on a lock. */
+const someoneWaitsOnALock = (db: IdentityHarness['db']) =>
+  waitFor(
+    'a backend waiting on a lock',
+    async () =>
+      (
+        await db.query<{ n: number }>(
+          `SELECT count(*)::int AS n FROM pg_stat_activity WHERE datname = current_database() AND wait_event_type = 'Lock'`,
+        )
+      ).rows[0]!.n > 0,
+    2_000,
+  );
 
 /**
- * Runs `work` in a transaction of the identity database that stays open (its locks held) until the
- * returned `commit` is called; `commit` resolves once the transaction has committed.
+ * Runs `holding` in a transaction of the identity database that stays open, then `contending`; once
+ * `contending` waits on a lock `holding` took, commits `holding`, and resolves when both are done.
  */
-async function openTransaction(identity: IdentityHarness, work: (tx: Queryable) => Promise<void>): Promise<{ commit(): Promise<void> }> {
+async function contend(
+  identity: IdentityHarness,
+  holding: (tx: Queryable) => Promise<void>,
+  contending: () => Promise<void>,
+): Promise<void> {
   let release!: () => void;
   const released = new Promise<void>((resolve) => {
     release = resolve;
   });
-  let worked!: () => void;
-  const done = new Promise<void>((resolve) => {
-    worked = resolve;
+  let held!: () => void;
+  const holds = new Promise<void>((resolve) => {
+    held = resolve;
   });
   const committed = identity.db.transaction(async (tx) => {
-    await work(tx);
-    worked();
+    await holding(tx);
+    held();
     await released;
   });
-  await Promise.race([done, committed]);
-  return {
-    commit: async () => {
-      release();
-      await committed;
-    },
-  };
+  await Promise.race([holds, committed]);
+  const contender = contending();
+  try {
+    await someoneWaitsOnALock(identity.db);
+  } finally {
+    release();
+    await committed;
+  }
+  await contender;
 }
 
 describe("the account page's feed and a deletion in flight", () => {
   it('an entry arriving while the deletion has not committed waits for it and is then left out', async () => {
     const { user } = await registered(identity);
-    const deletion = await openTransaction(identity, (tx) => eraseAccount(tx, user.id));
-    const relayed = insertFeedEntry(identity.db, keysEntry(user.id, 2_000_000 + user.id));
-    try {
-      await someoneWaitsOnALock(identity.db);
-    } finally {
-      await deletion.commit();
-    }
-    await relayed;
+    await contend(
+      identity,
+      (tx) => eraseAccount(tx, user.id),
+      () => insertFeedEntry(identity.db, keysEntry(user.id, 2_000_000 + user.id)),
+    );
     expect(await feedOf(identity, user.id)).toBe(0);
   });
 
   it('an entry that got in first is erased by the deletion that waited for it', async () => {
     const { user } = await registered(identity);
-    const relay = await openTransaction(identity, (tx) => insertFeedEntry(tx, keysEntry(user.id, 3_000_000 + user.id)));
-    const deletion = identity.db.transaction((tx) => eraseAccount(tx, user.id));
-    try {
-      await someoneWaitsOnALock(identity.db);
-    } finally {
-      await relay.commit();
-    }
-    await deletion;
+    await contend(
+      identity,
+      (tx) => insertFeedEntry(tx, keysEntry(user.id, 3_000_000 + user.id)),
+      () => identity.db.transaction((tx) => eraseAccount(tx, user.id)),
+    );
     expect(await feedOf(identity, user.id)).toBe(0);
   });
 
