@@ -402,7 +402,9 @@ try {
   // Isolation: the same response bytes from a static stub, so only the proxies' own CPU counts.
   const page = await (await fetch(catalog.url + CATALOG_PATH, { headers: signed(CATALOG_PATH)() })).text();
   const stub = await start('stub', 'bench/dist/stub-upstream.js', { STUB_BODY: page });
-  const plainToStub = await start('plain proxy', 'bench/dist/plain-proxy.js', { UPSTREAM_URL: stub.url });
+  // BENCH_PLAIN_NODE_ARGS: the same for the plain proxy (a profile to hold the gateway's against).
+  const plainNodeArgs = (process.env.BENCH_PLAIN_NODE_ARGS ?? '').split(' ').filter(Boolean);
+  const plainToStub = await start('plain proxy', 'bench/dist/plain-proxy.js', { UPSTREAM_URL: stub.url }, plainNodeArgs);
   sink = values.tracing ? await startOtlpSink() : null;
   const setupOptions = (label: string, root: string, tag: string, gatewayEnv?: Record<string, string>) => ({
     label,
