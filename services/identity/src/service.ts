@@ -5,15 +5,15 @@ import { internalKeys } from '@acs/config';
 import { fileURLToPath } from 'node:url';
 import { openConfiguredDatabase } from '@acs/db';
 import { createMemoryCache, type Cache } from '@acs/cache';
-import { createAmqpBus, createBusMetrics, instrumentBus, type Bus, type Subscription } from '@acs/bus';
+import { createAmqpBus, createBusMetrics, instrumentBus, type Bus } from '@acs/bus';
 import type { Logger } from '@acs/logger';
-import { listen, startWithCloseStack, type RunningServer } from '@acs/http';
+import { listen, startWithCloseStack, type CloseStack, type RunningServer } from '@acs/http';
 import { createMetricsRegistry, type Registry } from '@acs/metrics';
 import type { IdentityConfig } from './config.js';
 import { buildIdentityApp } from './app.js';
 import type { IdentityDeps, UserStore } from './domain/deps.js';
 import { createPasswordHasher } from './domain/passwords.js';
-import { applySeedAdmin, assertSeedAdmin } from './domain/seed-admin.js';
+import { applySeedAdmin, assertSeedAdmin, type SeedAdmin } from './domain/seed-admin.js';
 import { loadSigner, type JwtSigner } from './domain/signing-keys.js';
 import { startOutboxRelay } from '@acs/outbox';
 import { loadTotpKey, type TotpKey } from './domain/totp-secret-box.js';
@@ -21,6 +21,7 @@ import { sealPlaintextSecrets } from './domain/seal-plaintext-secrets.js';
 import { IDENTITY_OUTBOX, toUserEventEnvelope } from './domain/identity-outbox.js';
 import { startSubscriptionEventsConsumer } from './consumers/subscription-events-consumer.js';
 import { startProcessedEventsPruner } from './consumers/processed-events-pruner.js';
+import { LateSubscription } from './consumers/late-subscription.js';
 import { createIdentityMetrics } from './identity-metrics.js';
 import { storeFallbackQuotas } from './data-access/plan-quotas-repository.js';
 import type { Mailer } from './mail/mailer.js';
@@ -114,6 +115,101 @@ export async function openIdentityDeps(
 /** How often old processed subscription events are pruned (processed-events-pruner.ts). */
 const PRUNE_EVERY_MS = 60 * 60 * 1000;
 
+/** What startIdentityService checked and made before anything was opened, for the steps that open. */
+interface IdentityStart {
+  config: IdentityConfig;
+  logger: Logger;
+  cache: Cache;
+  bus: Bus | undefined;
+  seed: SeedAdmin | null;
+  signer: JwtSigner;
+  metrics: Registry;
+}
+
+/** The use cases' deps, and the steps that close them (the database, the limiter, the mailer, the audit retention). */
+async function openDepsOnStack(stack: CloseStack, start: IdentityStart): Promise<IdentityDeps> {
+  const { config, logger } = start;
+  const deps = await openIdentityDeps(config, logger, start.cache, start.signer, start.metrics);
+  stack.defer('the database', () => deps.db.close());
+  stack.defer('the local sign-in limiter', () => deps.localLimiter.close());
+  stack.defer('the mailer', async () => deps.mailer.close());
+  logger.info({ mail: deps.mailer.describe }, 'identity sends mail through this');
+  stack.defer('the audit retention', startAuditRetention(deps.db, IDENTITY_AUDIT, config.AUDIT_RETENTION_DAYS, logger, pruneFeed));
+  return deps;
+}
+
+/** The bus events come from: the one passed in, else a RabbitMQ bus of its own when AMQP_URL is set, else none. */
+function openEventBus(stack: CloseStack, start: IdentityStart): Bus | null {
+  const { config, logger } = start;
+  const ownBus =
+    !start.bus && config.AMQP_URL
+      ? createAmqpBus({ url: config.AMQP_URL, exchange: config.BUS_EXCHANGE, logger, connectionName: `identity-${process.pid}` })
+      : null;
+  if (ownBus) stack.defer('the message bus', () => ownBus.close());
+  const given = start.bus ?? ownBus;
+  // Deliveries by outcome (ack, retry, dead_lettered) on this service's /metrics.
+  return given ? instrumentBus(given, createBusMetrics(start.metrics)) : null;
+}
+
+/** What runs only where there is a bus: the processed-events pruner and the outbox relay. */
+function startEventBackground(stack: CloseStack, start: IdentityStart, deps: IdentityDeps, eventBus: Bus): void {
+  const { config, logger } = start;
+  // Only where events arrive: without a bus processed_events does not grow.
+  const pruner = startProcessedEventsPruner(deps.db, config.PROCESSED_EVENTS_RETENTION_DAYS, PRUNE_EVERY_MS, logger);
+  stack.defer('the processed-events pruner', () => pruner.stop());
+  // user.deleted.v1 (issue 32): published where there is a bus; without one the rows wait in the outbox.
+  const relay = startOutboxRelay({
+    db: deps.db,
+    bus: eventBus,
+    logger,
+    table: IDENTITY_OUTBOX,
+    toEnvelope: toUserEventEnvelope,
+    pollIntervalMs: config.OUTBOX_POLL_INTERVAL_MS,
+    retryMinMs: config.OUTBOX_RETRY_MIN_MS,
+    retryMaxMs: config.OUTBOX_RETRY_MAX_MS,
+  });
+  stack.defer('the outbox relay', () => relay.close());
+  deps.onOutboxWrite = () => relay.wake();
+}
+
+/** Subscribes to billing's subscription events; the promise is the service's eventsReady. */
+function subscribeToEvents(consumer: LateSubscription, deps: IdentityDeps, eventBus: Bus, config: IdentityConfig): Promise<void> {
+  return consumer.follow(
+    startSubscriptionEventsConsumer(deps, eventBus, {
+      queue: config.SUBSCRIPTION_EVENTS_QUEUE,
+      maxAttempts: config.SUBSCRIPTION_EVENTS_MAX_ATTEMPTS,
+      retryDelaysMs: config.SUBSCRIPTION_EVENTS_RETRY_DELAYS_MS,
+    }),
+  );
+}
+
+/** startIdentityService's steps once the close stack is there, in start-up order (the stack closes them in reverse). */
+async function startOnStack(stack: CloseStack, start: IdentityStart): Promise<IdentityService> {
+  const { config, logger, metrics } = start;
+  const deps = await openDepsOnStack(stack, start);
+  const eventBus = openEventBus(stack, start);
+  if (eventBus) startEventBackground(stack, start, deps, eventBus);
+  const consumer = new LateSubscription(logger);
+  // Handlers in flight finish (and ack) before the database goes away; a subscription that
+  // completes after this point closes itself (late-subscription.ts).
+  stack.defer('the subscription-events consumer', () => consumer.stop());
+  if (start.seed) await applySeedAdmin(deps, start.seed);
+  const eventsReady: Promise<void> = eventBus ? subscribeToEvents(consumer, deps, eventBus, config) : Promise.resolve();
+  const app = buildIdentityApp({ deps, internalSecret: internalKeys(config), migrationsDir: IDENTITY_MIGRATIONS_DIR, metrics });
+  const server = await listen(app.callback(), config.PORT, config.HOST);
+  stack.defer('the HTTP server', () => server.close());
+  logger.info({ url: server.url, kid: start.signer.kid }, 'identity service listening');
+  return {
+    server,
+    deps,
+    eventsReady,
+    close: async () => {
+      consumer.beginStop();
+      await stack.close();
+    },
+  };
+}
+
 /**
  * Starts the identity service; the cache is passed in because the embedded mode shares one with the
  * gateway. With a bus (the embedded mode shares its in-process one with billing), or else with
@@ -128,75 +224,5 @@ export async function startIdentityService(config: IdentityConfig, logger: Logge
   );
   const metrics = createMetricsRegistry('identity');
   // A failed start (seed, port taken) closes what it opened: no pool stays behind.
-  return startWithCloseStack(logger, async (stack) => {
-    const deps = await openIdentityDeps(config, logger, cache, signer, metrics);
-    stack.defer('the database', () => deps.db.close());
-    stack.defer('the local sign-in limiter', () => deps.localLimiter.close());
-    stack.defer('the mailer', async () => deps.mailer.close());
-    logger.info({ mail: deps.mailer.describe }, 'identity sends mail through this');
-    stack.defer('the audit retention', startAuditRetention(deps.db, IDENTITY_AUDIT, config.AUDIT_RETENTION_DAYS, logger, pruneFeed));
-    const ownBus =
-      !bus && config.AMQP_URL
-        ? createAmqpBus({ url: config.AMQP_URL, exchange: config.BUS_EXCHANGE, logger, connectionName: `identity-${process.pid}` })
-        : null;
-    if (ownBus) stack.defer('the message bus', () => ownBus.close());
-    const given = bus ?? ownBus;
-    // Deliveries by outcome (ack, retry, dead_lettered) on this service's /metrics.
-    const eventBus = given ? instrumentBus(given, createBusMetrics(metrics)) : null;
-    // Only where events arrive: without a bus processed_events does not grow.
-    const pruner = eventBus ? startProcessedEventsPruner(deps.db, config.PROCESSED_EVENTS_RETENTION_DAYS, PRUNE_EVERY_MS, logger) : null;
-    if (pruner) stack.defer('the processed-events pruner', () => pruner.stop());
-    // user.deleted.v1 (issue 32): published where there is a bus; without one the rows wait in the outbox.
-    if (eventBus) {
-      const relay = startOutboxRelay({
-        db: deps.db,
-        bus: eventBus,
-        logger,
-        table: IDENTITY_OUTBOX,
-        toEnvelope: toUserEventEnvelope,
-        pollIntervalMs: config.OUTBOX_POLL_INTERVAL_MS,
-        retryMinMs: config.OUTBOX_RETRY_MIN_MS,
-        retryMaxMs: config.OUTBOX_RETRY_MAX_MS,
-      });
-      stack.defer('the outbox relay', () => relay.close());
-      deps.onOutboxWrite = () => relay.wake();
-    }
-    let consumer: Subscription | null = null;
-    let stopping = false;
-    // Handlers in flight finish (and ack) before the database goes away; a subscription that
-    // completes after this point closes itself (below).
-    stack.defer('the subscription-events consumer', async () => {
-      stopping = true;
-      await consumer?.close();
-    });
-    if (seed) await applySeedAdmin(deps, seed);
-    const eventsReady: Promise<void> = eventBus
-      ? startSubscriptionEventsConsumer(deps, eventBus, {
-          queue: config.SUBSCRIPTION_EVENTS_QUEUE,
-          maxAttempts: config.SUBSCRIPTION_EVENTS_MAX_ATTEMPTS,
-          retryDelaysMs: config.SUBSCRIPTION_EVENTS_RETRY_DELAYS_MS,
-        }).then(
-          async (subscription) => {
-            if (stopping) await subscription.close();
-            else consumer = subscription;
-          },
-          (err: unknown) => {
-            if (!stopping) logger.error({ err }, 'could not subscribe to subscription events; roles will not follow billing');
-          },
-        )
-      : Promise.resolve();
-    const app = buildIdentityApp({ deps, internalSecret: internalKeys(config), migrationsDir: IDENTITY_MIGRATIONS_DIR, metrics });
-    const server = await listen(app.callback(), config.PORT, config.HOST);
-    stack.defer('the HTTP server', () => server.close());
-    logger.info({ url: server.url, kid: signer.kid }, 'identity service listening');
-    return {
-      server,
-      deps,
-      eventsReady,
-      close: async () => {
-        stopping = true;
-        await stack.close();
-      },
-    };
-  });
+  return startWithCloseStack(logger, (stack) => startOnStack(stack, { config, logger, cache, bus, seed, signer, metrics }));
 }

@@ -1,6 +1,8 @@
 import { createHash } from 'node:crypto';
 import { AppError } from '@acs/errors';
-import type { IdentityDeps, ThrottledLimit } from './deps.js';
+import type { Cache } from '@acs/cache';
+import type { Logger } from '@acs/logger';
+import type { IdentityDeps, IdentitySettings, ThrottledLimit } from './deps.js';
 import { addressBucket } from './client-address.js';
 import { countOnLimiterStore } from './limiter-store.js';
 import { isKnownAddress, knownAddressId, parseKnownAddresses, withKnownAddress } from './known-addresses.js';
@@ -44,6 +46,80 @@ export interface LoginAttempt {
   succeeded(): Promise<void>;
 }
 
+type ThrottleDeps = Pick<IdentityDeps, 'cache' | 'localLimiter' | 'settings' | 'logger' | 'metrics'>;
+
+/** The counters one attempt increments and the account's known addresses. */
+interface AttemptKeys {
+  pair: string;
+  address: string;
+  account: string;
+  known: string;
+}
+
+const attemptKeys = (email: string, clientIp: string | undefined): AttemptKeys => ({
+  pair: pairFailuresKey(email, clientIp),
+  address: addressFailuresKey(clientIp),
+  account: accountFailuresKey(email),
+  known: knownAddressesKey(email),
+});
+
+/** What the limits are checked against: the counters, the failures net of credits, the known addresses. */
+interface CountedAttempt {
+  pair: Counter;
+  address: Counter;
+  account: Counter;
+  addressFailures: number;
+  accountFailures: number;
+  knownAddresses: ReturnType<typeof parseKnownAddresses>;
+}
+
+/** Counts the attempt on the shared counters (or this process's, during an outage) and reads what the check needs. */
+async function countAttempt(deps: ThrottleDeps, keys: AttemptKeys, now: number): Promise<{ store: Cache; counted: CountedAttempt }> {
+  const window = deps.settings.failureWindowSeconds;
+  // Issued in one event-loop turn: ioredis sends them as one pipeline, Redis runs them in this order.
+  const { store, counts } = await countOnLimiterStore(deps, (cache) =>
+    Promise.all([
+      cache.incrWithTtl(keys.pair, window),
+      cache.incrWithTtl(keys.address, window),
+      cache.incrWithTtl(keys.account, window),
+      cache.get(creditsKey(keys.address)),
+      cache.get(creditsKey(keys.account)),
+      cache.get(keys.known),
+    ]),
+  );
+  const [pair, address, account, addressCredits, accountCredits, knownRaw] = counts;
+  const knownAddresses = parseKnownAddresses(knownRaw, now, deps.settings.knownAddressSeconds);
+  const addressFailures = address.count - Number(addressCredits ?? 0);
+  const accountFailures = account.count - Number(accountCredits ?? 0);
+  return { store, counted: { pair, address, account, addressFailures, accountFailures, knownAddresses } };
+}
+
+/** The limit that refuses this attempt, with the counter whose window the caller must wait out; null when none does. */
+function refusalOf(settings: IdentitySettings, counted: CountedAttempt, addressId: string): [ThrottledLimit, Counter] | null {
+  return counted.pair.count > settings.maxFailuresPerAccountAddress
+    ? ['account_address', counted.pair]
+    : counted.addressFailures > settings.maxFailuresPerAddress
+      ? ['address', counted.address]
+      : counted.accountFailures > settings.maxFailuresPerAccount && !isKnownAddress(counted.knownAddresses, addressId)
+        ? ['account', counted.account]
+        : null;
+}
+
+/*
+ * A credit expires no later than the counter it offsets (its TTL is what was left of the counter's
+ * window, rounded down), so credits never carry over into the counter's next window.
+ */
+function credit(store: Cache, startedAt: number, failuresKey: string, counter: Counter): Promise<unknown> {
+  const ttl = Math.floor(counter.ttlSeconds - 1 - (Date.now() - startedAt) / 1000);
+  return ttl >= 1 ? store.incrWithTtl(creditsKey(failuresKey), ttl) : Promise.resolve();
+}
+
+const bestEffort = (logger: Logger, what: string, writes: Promise<unknown>[]): Promise<void> =>
+  Promise.all(writes).then(
+    () => undefined,
+    (err: unknown) => logger.warn({ err }, `sign-in limits: could not ${what} (the counts stay higher until the window ends)`),
+  );
+
 /**
  * Counts the attempt first, then decides, all before any bcrypt work (a refused guess costs no CPU):
  * one round trip increments the (account, address), address and account counters (each an atomic
@@ -59,76 +135,29 @@ export interface LoginAttempt {
  * The account is the lower-cased e-mail whether or not it exists, and nothing here reads the
  * database, so a throttled unknown e-mail and a throttled real account are answered alike.
  */
-export async function beginLoginAttempt(
-  deps: Pick<IdentityDeps, 'cache' | 'localLimiter' | 'settings' | 'logger' | 'metrics'>,
-  email: string,
-  clientIp: string | undefined,
-): Promise<LoginAttempt> {
-  const {
-    maxFailuresPerAccountAddress,
-    maxFailuresPerAccount,
-    maxFailuresPerAddress,
-    failureWindowSeconds: window,
-    knownAddressSeconds,
-  } = deps.settings;
-  const pair = pairFailuresKey(email, clientIp);
-  const address = addressFailuresKey(clientIp);
-  const account = accountFailuresKey(email);
-  const known = knownAddressesKey(email);
+export async function beginLoginAttempt(deps: ThrottleDeps, email: string, clientIp: string | undefined): Promise<LoginAttempt> {
+  const keys = attemptKeys(email, clientIp);
   const addressId = knownAddressId(addressBucket(clientIp));
   const startedAt = Date.now();
   const now = Math.floor(startedAt / 1000);
+  const { store, counted } = await countAttempt(deps, keys, now);
 
-  // Issued in one event-loop turn: ioredis sends them as one pipeline, Redis runs them in this order.
-  const { store, counts } = await countOnLimiterStore(deps, (cache) =>
-    Promise.all([
-      cache.incrWithTtl(pair, window),
-      cache.incrWithTtl(address, window),
-      cache.incrWithTtl(account, window),
-      cache.get(creditsKey(address)),
-      cache.get(creditsKey(account)),
-      cache.get(known),
-    ]),
-  );
-  const [pairCount, addressCount, accountCount, addressCredits, accountCredits, knownRaw] = counts;
-  const knownAddresses = parseKnownAddresses(knownRaw, now, knownAddressSeconds);
-  const addressFailures = addressCount.count - Number(addressCredits ?? 0);
-  const accountFailures = accountCount.count - Number(accountCredits ?? 0);
-
-  /*
-   * A credit expires no later than the counter it offsets (its TTL is what was left of the counter's
-   * window, rounded down), so credits never carry over into the counter's next window.
-   */
-  const credit = (failuresKey: string, counter: Counter): Promise<unknown> => {
-    const ttl = Math.floor(counter.ttlSeconds - 1 - (Date.now() - startedAt) / 1000);
-    return ttl >= 1 ? store.incrWithTtl(creditsKey(failuresKey), ttl) : Promise.resolve();
-  };
-  const bestEffort = (what: string, writes: Promise<unknown>[]): Promise<void> =>
-    Promise.all(writes).then(
-      () => undefined,
-      (err: unknown) => deps.logger.warn({ err }, `sign-in limits: could not ${what} (the counts stay higher until the window ends)`),
-    );
-
-  const refusal: [ThrottledLimit, Counter] | null =
-    pairCount.count > maxFailuresPerAccountAddress
-      ? ['account_address', pairCount]
-      : addressFailures > maxFailuresPerAddress
-        ? ['address', addressCount]
-        : accountFailures > maxFailuresPerAccount && !isKnownAddress(knownAddresses, addressId)
-          ? ['account', accountCount]
-          : null;
+  const refusal = refusalOf(deps.settings, counted, addressId);
   if (refusal) {
     // No password was checked, so it is no failure: only the pair keeps it (it never extends the window).
-    await bestEffort('credit a refused attempt', [credit(address, addressCount), credit(account, accountCount)]);
+    await bestEffort(deps.logger, 'credit a refused attempt', [
+      credit(store, startedAt, keys.address, counted.address),
+      credit(store, startedAt, keys.account, counted.account),
+    ]);
     throw new LoginThrottledError(Math.max(1, refusal[1].ttlSeconds), refusal[0]);
   }
   return {
     succeeded: () =>
-      bestEffort('clear the counts after a successful sign-in', [
-        store.del(pair),
-        credit(address, addressCount),
-        credit(account, accountCount),
-        store.set(known, withKnownAddress(knownAddresses, addressId, now), knownAddressSeconds),
+      bestEffort(deps.logger, 'clear the counts after a successful sign-in', [
+        store.del(keys.pair),
+        credit(store, startedAt, keys.address, counted.address),
+        credit(store, startedAt, keys.account, counted.account),
+        store.set(keys.known, withKnownAddress(counted.knownAddresses, addressId, now), deps.settings.knownAddressSeconds),
       ]),
   };
 }
