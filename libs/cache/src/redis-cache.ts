@@ -44,7 +44,8 @@ const TRACED_AS = {
   incrWithTtl: 'EVALSHA',
 } as const;
 
-export function createRedisCache({ url, keyPrefix, logger }: RedisCacheOptions): Cache {
+/** The ioredis connection of the services' commands (GET, SET, DEL, the registered scripts, PING). */
+function connectCommands(url: string, keyPrefix: string | undefined, logger: Logger | undefined): Redis & CacheScripts {
   const redis = new Redis(url, {
     // Many concurrent gateway requests share one round trip per event-loop turn.
     enableAutoPipelining: true,
@@ -59,6 +60,11 @@ export function createRedisCache({ url, keyPrefix, logger }: RedisCacheOptions):
     },
   }) as Redis & CacheScripts;
   logConnectionEvents(redis, logger);
+  return redis;
+}
+
+export function createRedisCache({ url, keyPrefix, logger }: RedisCacheOptions): Cache {
+  const redis = connectCommands(url, keyPrefix, logger);
   // The gateway's per-request read gets a lean connection of its own (mget-connection.ts explains why).
   // It stays silent about outages: the ioredis connection above logs them once for both.
   const reads = new MgetConnection({
