@@ -37,6 +37,9 @@ export interface CliStore<T> {
   close(): Promise<void>;
 }
 
+/** A store without what every store carries the same way (its logger and variables). */
+type StoreConnection = Omit<CliStore<never>, 'logger' | 'env'>;
+
 /**
  * A service's store as its CLI opens it, the same way for every CLI: `<SERVICE>_DATABASE_URL` as
  * is, else the service's database on DATABASE_URL's server (as `npm start` names it), else the
@@ -46,32 +49,49 @@ export interface CliStore<T> {
 export async function openCliStore<E extends z.ZodRawShape = Record<never, never>>(
   options: CliStoreOptions<E>,
 ): Promise<CliStore<z.infer<z.ZodObject<E>>>> {
+  const env = parseConfig(options.cli, cliStoreSchema(options), options.environment) as Record<string, unknown>;
+  const url = databaseUrlOf(env, options.service);
+  const dataDir = env.DATA_DIR as string;
+  const logger = createLogger({ name: options.cli.replace(/\s+/g, '-'), level: 'warn' });
+  // PGlite is single-process: a running system owns the files, so the CLI asks it instead.
+  const systemPid = url ? null : await runningPid(dataDir);
+  const connection =
+    systemPid !== null ? await throughRunningSystem(options, dataDir, systemPid) : await openHere(options, env, url, dataDir, logger);
+  return { ...connection, logger, env: env as z.infer<z.ZodObject<E>> };
+}
+
+/** The variables a CLI reads: the database URLs of its service and peers, DATA_DIR, Redis when shared, and its own. */
+function cliStoreSchema(options: CliStoreOptions<z.ZodRawShape>): z.ZodType {
   const services = [options.service, ...(options.peers ?? [])];
-  const schema = z.object({
+  return z.object({
     ...Object.fromEntries(services.map((service) => [ownUrlVariable(service), postgresUrl().optional()])),
     DATABASE_URL: postgresUrl().optional(),
     DATA_DIR: z.string().default('./.data'),
     ...(options.sharedCache ? redisFields() : {}),
     ...options.env,
   });
-  const env = parseConfig(options.cli, schema, options.environment) as Record<string, unknown>;
-  const url = databaseUrlOf(env, options.service);
-  const dataDir = env.DATA_DIR as string;
-  const logger = createLogger({ name: options.cli.replace(/\s+/g, '-'), level: 'warn' });
-  // PGlite is single-process: a running system owns the files, so the CLI asks it instead.
-  const systemPid = url ? null : await runningPid(dataDir);
-  if (systemPid !== null) {
-    const system = await connectSystemSocket(dataDir, systemPid);
-    return {
-      db: system.db(options.service),
-      cache: system.cache,
-      logger,
-      env: env as z.infer<z.ZodObject<E>>,
-      cacheNotShared: false,
-      peerDb: async (service) => system.db(peerOf(options, service)),
-      close: system.close,
-    };
-  }
+}
+
+/** The running system's database and cache, over its socket. */
+async function throughRunningSystem(options: CliStoreOptions<z.ZodRawShape>, dataDir: string, pid: number): Promise<StoreConnection> {
+  const system = await connectSystemSocket(dataDir, pid);
+  return {
+    db: system.db(options.service),
+    cache: system.cache,
+    cacheNotShared: false,
+    peerDb: async (service) => system.db(peerOf(options, service)),
+    close: system.close,
+  };
+}
+
+/** The service's database (migrated) and cache opened in this process; peers on first use. */
+async function openHere(
+  options: CliStoreOptions<z.ZodRawShape>,
+  env: Record<string, unknown>,
+  url: string | undefined,
+  dataDir: string,
+  logger: Logger,
+): Promise<StoreConnection> {
   const redis = options.sharedCache ? redisTarget(options.cli, env as RedisSettings) : undefined;
   const cache = redis ? createSharedCache(redis, { keyPrefix: env.REDIS_PREFIX as string, logger }) : createMemoryCache();
   let db: Db;
@@ -89,31 +109,47 @@ export async function openCliStore<E extends z.ZodRawShape = Record<never, never
     await cache.close();
     throw err;
   }
-  const peers = new Map<string, Promise<Db>>();
-  const peerDb = async (service: string): Promise<Db> => {
-    let opened = peers.get(peerOf(options, service));
-    if (opened === undefined) {
-      const peerUrl = databaseUrlOf(env, service);
-      // A CLI on PostgreSQL never falls back to an embedded folder for its peer: that would be another, empty system.
-      if (url && !peerUrl) throw new Error(`${ownUrlVariable(service)} (or DATABASE_URL) is not set`);
-      opened = openServiceDatabase({ service, url: peerUrl, dataDir, migrationsDir: null, logger, poolSize: 1 });
-      peers.set(service, opened);
-    }
-    return opened;
-  };
+  const peers = new PeerDatabases(options, env, url, dataDir, logger);
   return {
     db,
     cache,
-    logger,
-    env: env as z.infer<z.ZodObject<E>>,
     cacheNotShared: url !== undefined && !redis,
-    peerDb,
+    peerDb: async (service) => peers.open(service),
     close: async () => {
-      for (const opened of peers.values()) await opened.then((peer) => peer.close()).catch(() => {});
+      await peers.close();
       await db.close();
       await cache.close();
     },
   };
+}
+
+/** The peers' databases a CLI opened here: each on first use, never migrated, closed with the store. */
+class PeerDatabases {
+  private readonly opened = new Map<string, Promise<Db>>();
+
+  constructor(
+    private readonly options: CliStoreOptions<z.ZodRawShape>,
+    private readonly env: Record<string, unknown>,
+    private readonly url: string | undefined,
+    private readonly dataDir: string,
+    private readonly logger: Logger,
+  ) {}
+
+  open(service: string): Promise<Db> {
+    let opened = this.opened.get(peerOf(this.options, service));
+    if (opened === undefined) {
+      const peerUrl = databaseUrlOf(this.env, service);
+      // A CLI on PostgreSQL never falls back to an embedded folder for its peer: that would be another, empty system.
+      if (this.url && !peerUrl) throw new Error(`${ownUrlVariable(service)} (or DATABASE_URL) is not set`);
+      opened = openServiceDatabase({ service, url: peerUrl, dataDir: this.dataDir, migrationsDir: null, logger: this.logger, poolSize: 1 });
+      this.opened.set(service, opened);
+    }
+    return opened;
+  }
+
+  async close(): Promise<void> {
+    for (const opened of this.opened.values()) await opened.then((peer) => peer.close()).catch(() => {});
+  }
 }
 
 const ownUrlVariable = (service: string): string => `${service.toUpperCase()}_DATABASE_URL`;
