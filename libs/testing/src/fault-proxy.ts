@@ -1,4 +1,4 @@
-import { createConnection, createServer, type Socket } from 'node:net';
+import { createConnection, createServer, type Server, type Socket } from 'node:net';
 
 /**
  * A TCP proxy in front of a real server (Redis, RabbitMQ, PostgreSQL) that a fault-injection test
@@ -22,43 +22,21 @@ export interface FaultProxy {
   close(): Promise<void>;
 }
 
+/** What the proxy's connections share: its switches, and the replies held while `holding`. */
+interface ProxyState {
+  readonly sockets: Set<Socket>;
+  down: boolean;
+  holding: boolean;
+  readonly held: { client: Socket; chunk: Buffer }[];
+}
+
 export async function startFaultProxy(targetUrl: string, defaultPort: number): Promise<FaultProxy> {
   const target = new URL(targetUrl);
   const targetHost = target.hostname.replace(/^\[|\]$/g, '');
   const targetPort = Number(target.port || defaultPort);
-  const sockets = new Set<Socket>();
-  let down = false;
-  let holding = false;
-  const held: { client: Socket; chunk: Buffer }[] = [];
-
-  const server = createServer((client) => {
-    if (down) {
-      client.destroy();
-      return;
-    }
-    const upstream = createConnection({ host: targetHost, port: targetPort });
-    for (const socket of [client, upstream]) {
-      sockets.add(socket);
-      socket.on('error', () => {});
-      socket.on('close', () => {
-        sockets.delete(socket);
-        client.destroy();
-        upstream.destroy();
-      });
-    }
-    client.pipe(upstream);
-    upstream.on('data', (chunk: Buffer) => {
-      if (holding) held.push({ client, chunk });
-      else if (!client.write(chunk)) {
-        upstream.pause(); // backpressure, as pipe() would
-        client.once('drain', () => upstream.resume());
-      }
-    });
-  });
-  const port = await new Promise<number>((resolve, reject) => {
-    server.once('error', reject);
-    server.listen(0, '127.0.0.1', () => resolve((server.address() as { port: number }).port));
-  });
+  const state: ProxyState = { sockets: new Set(), down: false, holding: false, held: [] };
+  const server = createServer((client) => relay(state, client, targetHost, targetPort));
+  const port = await listenOnLoopback(server);
 
   const proxied = new URL(targetUrl);
   proxied.hostname = '127.0.0.1';
@@ -66,26 +44,60 @@ export async function startFaultProxy(targetUrl: string, defaultPort: number): P
   return {
     url: proxied.toString(),
     cut() {
-      down = true;
-      for (const socket of sockets) socket.destroy();
+      state.down = true;
+      for (const socket of state.sockets) socket.destroy();
     },
     restore() {
-      down = false;
+      state.down = false;
     },
     holdReplies() {
-      holding = true;
+      state.holding = true;
     },
     releaseReplies() {
-      holding = false;
-      for (const { client, chunk } of held.splice(0)) if (!client.destroyed) client.write(chunk);
+      state.holding = false;
+      for (const { client, chunk } of state.held.splice(0)) if (!client.destroyed) client.write(chunk);
     },
     heldBytes() {
-      return held.reduce((sum, { chunk }) => sum + chunk.length, 0);
+      return state.held.reduce((sum, { chunk }) => sum + chunk.length, 0);
     },
     close() {
-      down = true;
-      for (const socket of sockets) socket.destroy();
+      state.down = true;
+      for (const socket of state.sockets) socket.destroy();
       return new Promise((resolve) => server.close(() => resolve()));
     },
   };
+}
+
+/** One client's connection: refused while down, else piped to the target with replies held while holding. */
+function relay(state: ProxyState, client: Socket, targetHost: string, targetPort: number): void {
+  if (state.down) {
+    client.destroy();
+    return;
+  }
+  const upstream = createConnection({ host: targetHost, port: targetPort });
+  for (const socket of [client, upstream]) {
+    state.sockets.add(socket);
+    socket.on('error', () => {});
+    socket.on('close', () => {
+      state.sockets.delete(socket);
+      client.destroy();
+      upstream.destroy();
+    });
+  }
+  client.pipe(upstream);
+  upstream.on('data', (chunk: Buffer) => {
+    if (state.holding) state.held.push({ client, chunk });
+    else if (!client.write(chunk)) {
+      upstream.pause(); // backpressure, as pipe() would
+      client.once('drain', () => upstream.resume());
+    }
+  });
+}
+
+/** The port the server got, listening on 127.0.0.1. */
+function listenOnLoopback(server: Server): Promise<number> {
+  return new Promise<number>((resolve, reject) => {
+    server.once('error', reject);
+    server.listen(0, '127.0.0.1', () => resolve((server.address() as { port: number }).port));
+  });
 }
