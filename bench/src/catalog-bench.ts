@@ -132,33 +132,41 @@ async function randomCursors(db: pg.Client, count: number): Promise<string[]> {
 
 async function readsAtScale(url: string, db: pg.Client, total: number): Promise<void> {
   console.log(`\nissue 18 rows: ${total} entries; ${SAMPLES} requests per row unless stated`);
+  await cursorRows(url, db);
+  await conditionalRows(url);
+  await searchRows(url, total);
+  await pageOneWhileDeep(url, total);
+}
+
+/**
+ * Cursor rows: client-side latencies, and beside them the service's own histogram (the goal is
+ * p99 < 5 ms at the service, i.e. at least 99% at or under 5 ms), and a trivial request (a 304,
+ * one read of catalog_version) in the same minute as the noise floor of the machine.
+ */
+async function cursorRows(url: string, db: pg.Client): Promise<void> {
   const cursors = await randomCursors(db, SAMPLES);
   await timeGets(
     url,
     cursors.slice(0, 50).map((c) => `/api/Dac?cursor=${c}`),
   ); // warm-up
-  // Cursor rows: client-side latencies, and beside them the service's own histogram (the goal is
-  // p99 < 5 ms at the service, i.e. at least 99% at or under 5 ms), and a trivial request (a 304,
-  // one read of catalog_version) in the same minute as the noise floor of the machine.
-  const timedAtService = async (label: string, paths: string[]): Promise<void> => {
-    const before = await scrapeDacBuckets(url);
-    const client = await timeGets(url, paths);
-    console.log(`${rowLabel(label)} ${fmt(client)}\n${''.padEnd(45)}${serviceShares(before, await scrapeDacBuckets(url))}`);
-  };
   const lastId = Number(JSON.parse(Buffer.from(cursors.at(-1)!, 'base64url').toString())[1]);
-  await timedAtService(
+  await printTimedAtService(
+    url,
     'cursor at the first row (pageSize 20)',
     Array.from({ length: SAMPLES }, () => `/api/Dac?cursor=${encodeCursor({ afterId: 0 })}`),
   );
-  await timedAtService(
+  await printTimedAtService(
+    url,
     'cursor at the millionth row (pageSize 20)',
     Array.from({ length: SAMPLES }, () => `/api/Dac?cursor=${encodeCursor({ afterId: lastId })}`),
   );
-  await timedAtService(
+  await printTimedAtService(
+    url,
     'cursor pages anywhere (pageSize 20)',
     cursors.map((c) => `/api/Dac?cursor=${c}`),
   );
-  await timedAtService(
+  await printTimedAtService(
+    url,
     'cursor pages anywhere, pageSize 100',
     cursors.map((c) => `/api/Dac?cursor=${c}&pageSize=100`),
   );
@@ -173,8 +181,17 @@ async function readsAtScale(url: string, db: pg.Client, total: number): Promise<
       ),
     )}  load average ${loadAverage()}`,
   );
+}
 
-  // Conditional reads: the same pages, with and without the ETag of an earlier answer.
+/** One cursor row: the client's latencies, and under them the service's histogram over the same requests. */
+async function printTimedAtService(url: string, label: string, paths: string[]): Promise<void> {
+  const before = await scrapeDacBuckets(url);
+  const client = await timeGets(url, paths);
+  console.log(`${rowLabel(label)} ${fmt(client)}\n${''.padEnd(45)}${serviceShares(before, await scrapeDacBuckets(url))}`);
+}
+
+/** Conditional reads: the same pages, with and without the ETag of an earlier answer. */
+async function conditionalRows(url: string): Promise<void> {
   const paths = Array.from({ length: SAMPLES }, (_, i) => `/api/Dac?page=${(i % 50) + 1}&pageSize=100`);
   const etags = new Map<string, string>();
   for (const path of new Set(paths)) etags.set(path, (await signed(url, 'GET', path, READER)).headers.get('etag')!);
@@ -182,8 +199,10 @@ async function readsAtScale(url: string, db: pg.Client, total: number): Promise<
   console.log(
     `${rowLabel('304: the same with If-None-Match')} ${fmt(await timeGets(url, paths, (path) => ({ 'if-none-match': etags.get(path)! }), 304))}`,
   );
+}
 
-  // Search (q) and type.
+/** Search (q) and type. */
+async function searchRows(url: string, total: number): Promise<void> {
   const searches = Array.from(
     { length: Math.min(SAMPLES, 200) },
     (_, i) => `/api/Dac?q=${encodeURIComponent(`model ${(i * 7919) % total}`)}`,
@@ -202,43 +221,67 @@ async function readsAtScale(url: string, db: pg.Client, total: number): Promise<
       ),
     )}`,
   );
+}
 
-  // Page 1 while 16 deep requests run (issue 18, item 0): each deep request skips ~all rows.
+/** Page 1 while 16 deep requests run (issue 18, item 0): each deep request skips ~all rows. */
+async function pageOneWhileDeep(url: string, total: number): Promise<void> {
   const deepPage = Math.max(1, Math.floor((total - 50) / 100));
-  let stop = false;
-  let deepDone = 0;
-  const deepWorker = async (): Promise<void> => {
-    while (!stop) {
-      const response = await signed(url, 'GET', `/api/Dac?page=${deepPage}&pageSize=100`, READER);
-      await response.arrayBuffer();
-      if (response.status !== 200) throw new Error(`deep page answered ${response.status}`);
-      deepDone += 1;
-    }
-  };
+  const deep = { stop: false, done: 0 };
   const deepStarted = performance.now();
-  const workers = Array.from({ length: 16 }, deepWorker);
+  const workers = Array.from({ length: 16 }, () => askDeepPage(url, `/api/Dac?page=${deepPage}&pageSize=100`, deep));
   await new Promise((resolve) => setTimeout(resolve, 500));
   const during = await timeGets(
     url,
     Array.from({ length: Math.min(SAMPLES, 300) }, () => '/api/Dac?page=1'),
   );
-  stop = true;
+  deep.stop = true;
   await Promise.all(workers);
   const seconds = (performance.now() - deepStarted) / 1000;
   console.log(
-    `${rowLabel(`page 1 while 16 ask page ${deepPage}×100`)} ${fmt(during)}  (deep: ${deepDone} answered, ${(deepDone / seconds).toFixed(2)}/s)`,
+    `${rowLabel(`page 1 while 16 ask page ${deepPage}×100`)} ${fmt(during)}  (deep: ${deep.done} answered, ${(deep.done / seconds).toFixed(2)}/s)`,
   );
+}
+
+/** GETs `path` again and again until `deep.stop`, counting the answers in `deep.done`. */
+async function askDeepPage(url: string, path: string, deep: { stop: boolean; done: number }): Promise<void> {
+  while (!deep.stop) {
+    const response = await signed(url, 'GET', path, READER);
+    await response.arrayBuffer();
+    if (response.status !== 200) throw new Error(`deep page answered ${response.status}`);
+    deep.done += 1;
+  }
 }
 
 /** The same reads through a second catalog process reading from the hot standby. */
 async function replicaReads(db: pg.Client, total: number): Promise<void> {
   const replicaUrl = new URL(REPLICA_SERVER!);
   replicaUrl.pathname = `/${dbName}`;
+  const waitedMs = await waitForReplica(db, replicaUrl.toString());
+  console.log(
+    `\nreplica: caught up with ${total} entries ${(waitedMs / 1000).toFixed(1)} s after the load; a second catalog process reads from it`,
+  );
+  const reader = await startProcess('catalog-replica', 'services/catalog/dist/main.js', {
+    INTERNAL_SECRET,
+    LOG_LEVEL: 'warn',
+    HOST: '127.0.0.1',
+    DATABASE_URL: dbUrl,
+    CATALOG_SEED: 'false',
+    CATALOG_READ_DATABASE_URL: replicaUrl.toString(),
+  });
+  try {
+    await replicaRows(reader.url, db);
+  } finally {
+    await reader.stop();
+  }
+}
+
+/** Polls the standby until its catalog_version has reached the primary's (at most 5 minutes); how long that took, in ms. */
+async function waitForReplica(db: pg.Client, replicaUrl: string): Promise<number> {
   const {
     rows: [primary],
   } = await db.query<{ version: string }>('SELECT version FROM catalog_version');
-  const probe = new pg.Client({ connectionString: replicaUrl.toString() });
-  const caughtUp = performance.now();
+  const probe = new pg.Client({ connectionString: replicaUrl });
+  const started = performance.now();
   for (let tries = 0; ; tries++) {
     try {
       if (tries === 0 || !(probe as unknown as { _connected?: boolean })._connected) await probe.connect();
@@ -253,46 +296,36 @@ async function replicaReads(db: pg.Client, total: number): Promise<void> {
     await new Promise((resolve) => setTimeout(resolve, 500));
   }
   await probe.end().catch(() => undefined);
+  return performance.now() - started;
+}
+
+/** The replica's rows: first pages, cursor pages anywhere and 304s, at the catalog process reading from it. */
+async function replicaRows(readerUrl: string, db: pg.Client): Promise<void> {
+  const firstPages = Array.from({ length: 100 }, (_, i) => `/api/Dac?page=${i + 1}`);
+  await timeGets(readerUrl, firstPages); // warm-up
   console.log(
-    `\nreplica: caught up with ${total} entries ${((performance.now() - caughtUp) / 1000).toFixed(1)} s after the load; a second catalog process reads from it`,
+    `${rowLabel('replica: first 100 pages ×5')} ${fmt(await timeGets(readerUrl, [...firstPages, ...firstPages, ...firstPages, ...firstPages, ...firstPages]))}`,
   );
-  const reader = await startProcess('catalog-replica', 'services/catalog/dist/main.js', {
-    INTERNAL_SECRET,
-    LOG_LEVEL: 'warn',
-    HOST: '127.0.0.1',
-    DATABASE_URL: dbUrl,
-    CATALOG_SEED: 'false',
-    CATALOG_READ_DATABASE_URL: replicaUrl.toString(),
-  });
-  try {
-    const firstPages = Array.from({ length: 100 }, (_, i) => `/api/Dac?page=${i + 1}`);
-    await timeGets(reader.url, firstPages); // warm-up
-    console.log(
-      `${rowLabel('replica: first 100 pages ×5')} ${fmt(await timeGets(reader.url, [...firstPages, ...firstPages, ...firstPages, ...firstPages, ...firstPages]))}`,
-    );
-    const cursors = await randomCursors(db, SAMPLES);
-    console.log(
-      `${rowLabel('replica: cursor pages anywhere')} ${fmt(
-        await timeGets(
-          reader.url,
-          cursors.map((c) => `/api/Dac?cursor=${c}`),
-        ),
-      )}`,
-    );
-    const etag = (await signed(reader.url, 'GET', '/api/Dac?pageSize=100', READER)).headers.get('etag')!;
-    console.log(
-      `${rowLabel('replica: 304')} ${fmt(
-        await timeGets(
-          reader.url,
-          Array.from({ length: SAMPLES }, () => '/api/Dac?pageSize=100'),
-          () => ({ 'if-none-match': etag }),
-          304,
-        ),
-      )}`,
-    );
-  } finally {
-    await reader.stop();
-  }
+  const cursors = await randomCursors(db, SAMPLES);
+  console.log(
+    `${rowLabel('replica: cursor pages anywhere')} ${fmt(
+      await timeGets(
+        readerUrl,
+        cursors.map((c) => `/api/Dac?cursor=${c}`),
+      ),
+    )}`,
+  );
+  const etag = (await signed(readerUrl, 'GET', '/api/Dac?pageSize=100', READER)).headers.get('etag')!;
+  console.log(
+    `${rowLabel('replica: 304')} ${fmt(
+      await timeGets(
+        readerUrl,
+        Array.from({ length: SAMPLES }, () => '/api/Dac?pageSize=100'),
+        () => ({ 'if-none-match': etag }),
+        304,
+      ),
+    )}`,
+  );
 }
 
 let catalog: ServiceProcess | undefined;

@@ -89,35 +89,44 @@ export async function startGatewaySetup(o: SetupOptions): Promise<GatewaySetup> 
     },
     o.nodeArgs,
   );
-  const cli = (args: string[]): string =>
-    execFileSync(process.execPath, [resolve(o.root, 'services/keys/dist/cli.js'), ...args], {
-      env: { PATH: process.env.PATH ?? '', KEYS_DATABASE_URL: keysDb, REDIS_URL: o.redisUrl, REDIS_PREFIX: prefix },
-      encoding: 'utf8',
-      stdio: ['ignore', 'pipe', 'pipe'],
-    });
-  const createKey = (...extra: string[]): Credentials => {
-    const out = cli(['create', '--scopes', SCOPES, '--name', 'bench app', ...extra]);
-    return { key: /X-Api-Key: +(\S+)/.exec(out)![1]!, secret: /X-Api-Secret: +(\S+)/.exec(out)![1]! };
-  };
-  const app = createKey();
-  let limited: Credentials | null = createKey();
-  try {
-    cli(['set-limits', limited.key, '--limits', LIMITS]);
-  } catch {
-    limited = null;
-  }
-  let allowListed: Credentials | null = createKey();
-  try {
-    cli(['set-allow-list', allowListed.key, '--ranges', ALLOW_LIST]);
-  } catch {
-    allowListed = null;
-  }
+  const cli = keysCli(o.root, keysDb, o.redisUrl, prefix);
+  const app = createKey(cli);
+  const limited = keyWith(cli, (key) => ['set-limits', key, '--limits', LIMITS]);
+  const allowListed = keyWith(cli, (key) => ['set-allow-list', key, '--ranges', ALLOW_LIST]);
   const token = await userToken(gateway.url, app);
   const userId = Number((JSON.parse(Buffer.from(token.split('.')[1]!, 'base64url').toString()) as { sub: string }).sub);
-  const owned = createKey('--owner', String(userId));
+  const owned = createKey(cli, '--owner', String(userId));
   await withQuota(gateway.url, app, token, o.redisUrl, `${prefix}authz:{${userId}}`);
   const tokenWithoutSession = hasSession(token) ? await accepted(gateway.url, app, withoutSession(token, signingKey)) : null;
   return { label: o.label, gateway, app, limited, token, tokenWithoutSession, owned, allowListed };
+}
+
+type KeysCli = (args: string[]) => string;
+
+/** Runs the checkout's keys CLI on the setup's keys database and Redis prefix; what it prints. */
+function keysCli(root: string, keysDb: string, redisUrl: string, prefix: string): KeysCli {
+  return (args) =>
+    execFileSync(process.execPath, [resolve(root, 'services/keys/dist/cli.js'), ...args], {
+      env: { PATH: process.env.PATH ?? '', KEYS_DATABASE_URL: keysDb, REDIS_URL: redisUrl, REDIS_PREFIX: prefix },
+      encoding: 'utf8',
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
+}
+
+function createKey(cli: KeysCli, ...extra: string[]): Credentials {
+  const out = cli(['create', '--scopes', SCOPES, '--name', 'bench app', ...extra]);
+  return { key: /X-Api-Key: +(\S+)/.exec(out)![1]!, secret: /X-Api-Secret: +(\S+)/.exec(out)![1]! };
+}
+
+/** A new key changed by one more CLI command; null when the checkout's CLI refuses it (it predates that setting). */
+function keyWith(cli: KeysCli, change: (key: string) => string[]): Credentials | null {
+  const created = createKey(cli);
+  try {
+    cli(change(created.key));
+  } catch {
+    return null;
+  }
+  return created;
 }
 
 /** The token when the gateway serves a user route with it; null (and why) when it does not. */

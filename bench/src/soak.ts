@@ -170,64 +170,13 @@ const pending: { token: string; subscribedAt: number }[] = [];
 /** One simulated client: a new user's journey through every operation, again and again. */
 async function client(index: number, app: Auth, firmware: Auth, writer: Auth): Promise<void> {
   while (!stopping) {
-    const email = `soak-${index}-${randomBytes(5).toString('hex')}@example.com`;
-    const registered = await call('POST /api/Users/Register', 'POST', '/api/Users/Register', app, {
-      body: { email, password: PASSWORD, firstName: 'Soak', lastName: `Client${index}` },
-    });
-    if (registered.status !== 201) {
-      await sleep(500);
-      continue;
-    }
-    const login = await call('POST /api/Users/Login', 'POST', '/api/Users/Login', app, { body: { email, password: PASSWORD } });
-    const token = login.body.token as string | undefined;
+    const token = await signUp(index, app);
     if (!token) {
       await sleep(500);
       continue;
     }
-    for (let i = 0; i < 4 && !stopping; i++) {
-      const brand = ['Topping', 'SMSL', 'Schiit', 'Yamaha'][i]!;
-      await call('GET /api/Dac', 'GET', `/api/Dac?brand=${brand}&page=${1 + (i % 2)}&pageSize=${5 + i}`, app);
-    }
-    await call('GET /api/SubscriptionPlans', 'GET', '/api/SubscriptionPlans', app);
-    await call('POST /api/Devices/Register', 'POST', '/api/Devices/Register', firmware, {
-      token,
-      body: { serialNumber: `SN-${randomBytes(6).toString('hex')}`, name: 'Soak DAC', catalogEntryId: 1 + (index % 20) },
-    });
-    await call('GET /api/Devices', 'GET', '/api/Devices', app, { token });
-
-    const subscribed = await call('POST /api/Subscriptions', 'POST', '/api/Subscriptions', system, { token, body: { planId: 'monthly' } });
-    if (subscribed.status === 201) {
-      journal.subscriptionCreated();
-      const subscribedAt = Date.now();
-      if (await waitForRole(token, subscribedAt, 60_000)) journal.roleArrived(Date.now() - subscribedAt);
-      else pending.push({ token, subscribedAt });
-      const subscriptionId = subscribed.body.id as string;
-
-      const created = await call('POST /api/ApiKeys', 'POST', '/api/ApiKeys', system, {
-        token,
-        body: { name: `soak ${index}`, scopes: 'read:devices' },
-      });
-      if (created.status === 201) {
-        const key = { key: created.body.key as string, secret: created.body.secret as string };
-        const id = created.body.id as string;
-        await call('GET /api/Dac (new key)', 'GET', '/api/Dac?pageSize=1', key);
-        const narrowed = await call('PATCH /api/ApiKeys/{id}', 'PATCH', `/api/ApiKeys/${id}`, system, {
-          token,
-          body: { scopes: 'auth:login' },
-        });
-        if (narrowed.status === 200) await checkKeyApplied('scopes narrowed to auth:login', key, 403);
-        const widened = await call('PATCH /api/ApiKeys/{id}', 'PATCH', `/api/ApiKeys/${id}`, system, {
-          token,
-          body: { scopes: 'read:devices', name: 'soak renamed' },
-        });
-        if (widened.status === 200) await checkKeyApplied('scopes widened to read:devices', key, 200);
-        await call('GET /api/ApiKeys', 'GET', '/api/ApiKeys', system, { token });
-        const revoked = await call('DELETE /api/ApiKeys/{id}', 'DELETE', `/api/ApiKeys/${id}`, system, { token });
-        if (revoked.status === 200) await checkKeyApplied('revoked', key, 401);
-      }
-      await call('GET /api/Subscriptions', 'GET', '/api/Subscriptions', system, { token });
-      await call('DELETE /api/Subscriptions/{id}', 'DELETE', `/api/Subscriptions/${subscriptionId}`, system, { token });
-    }
+    await browse(index, app, firmware, token);
+    await subscriptionJourney(index, token);
     // The admin import: a dry run from every client, a small real one now and then.
     if (adminToken) {
       const real = index === 0;
@@ -238,6 +187,70 @@ async function client(index: number, app: Auth, firmware: Auth, writer: Auth): P
       });
     }
   }
+}
+
+/** A new user registers and logs in: their token, or undefined when either step failed. */
+async function signUp(index: number, app: Auth): Promise<string | undefined> {
+  const email = `soak-${index}-${randomBytes(5).toString('hex')}@example.com`;
+  const registered = await call('POST /api/Users/Register', 'POST', '/api/Users/Register', app, {
+    body: { email, password: PASSWORD, firstName: 'Soak', lastName: `Client${index}` },
+  });
+  if (registered.status !== 201) return undefined;
+  const login = await call('POST /api/Users/Login', 'POST', '/api/Users/Login', app, { body: { email, password: PASSWORD } });
+  return login.body.token as string | undefined;
+}
+
+/** The catalog, the plans, and a device registered and listed. */
+async function browse(index: number, app: Auth, firmware: Auth, token: string): Promise<void> {
+  for (let i = 0; i < 4 && !stopping; i++) {
+    const brand = ['Topping', 'SMSL', 'Schiit', 'Yamaha'][i]!;
+    await call('GET /api/Dac', 'GET', `/api/Dac?brand=${brand}&page=${1 + (i % 2)}&pageSize=${5 + i}`, app);
+  }
+  await call('GET /api/SubscriptionPlans', 'GET', '/api/SubscriptionPlans', app);
+  await call('POST /api/Devices/Register', 'POST', '/api/Devices/Register', firmware, {
+    token,
+    body: { serialNumber: `SN-${randomBytes(6).toString('hex')}`, name: 'Soak DAC', catalogEntryId: 1 + (index % 20) },
+  });
+  await call('GET /api/Devices', 'GET', '/api/Devices', app, { token });
+}
+
+/** A subscription, the role it brings (waited for), a key made and changed under it, then the subscription cancelled. */
+async function subscriptionJourney(index: number, token: string): Promise<void> {
+  const subscribed = await call('POST /api/Subscriptions', 'POST', '/api/Subscriptions', system, { token, body: { planId: 'monthly' } });
+  if (subscribed.status !== 201) return;
+  journal.subscriptionCreated();
+  const subscribedAt = Date.now();
+  if (await waitForRole(token, subscribedAt, 60_000)) journal.roleArrived(Date.now() - subscribedAt);
+  else pending.push({ token, subscribedAt });
+  const subscriptionId = subscribed.body.id as string;
+  await keyChanges(index, token);
+  await call('GET /api/Subscriptions', 'GET', '/api/Subscriptions', system, { token });
+  await call('DELETE /api/Subscriptions/{id}', 'DELETE', `/api/Subscriptions/${subscriptionId}`, system, { token });
+}
+
+/** A key made, narrowed, widened and revoked, each change checked on the key's next request. */
+async function keyChanges(index: number, token: string): Promise<void> {
+  const created = await call('POST /api/ApiKeys', 'POST', '/api/ApiKeys', system, {
+    token,
+    body: { name: `soak ${index}`, scopes: 'read:devices' },
+  });
+  if (created.status !== 201) return;
+  const key = { key: created.body.key as string, secret: created.body.secret as string };
+  const id = created.body.id as string;
+  await call('GET /api/Dac (new key)', 'GET', '/api/Dac?pageSize=1', key);
+  const narrowed = await call('PATCH /api/ApiKeys/{id}', 'PATCH', `/api/ApiKeys/${id}`, system, {
+    token,
+    body: { scopes: 'auth:login' },
+  });
+  if (narrowed.status === 200) await checkKeyApplied('scopes narrowed to auth:login', key, 403);
+  const widened = await call('PATCH /api/ApiKeys/{id}', 'PATCH', `/api/ApiKeys/${id}`, system, {
+    token,
+    body: { scopes: 'read:devices', name: 'soak renamed' },
+  });
+  if (widened.status === 200) await checkKeyApplied('scopes widened to read:devices', key, 200);
+  await call('GET /api/ApiKeys', 'GET', '/api/ApiKeys', system, { token });
+  const revoked = await call('DELETE /api/ApiKeys/{id}', 'DELETE', `/api/ApiKeys/${id}`, system, { token });
+  if (revoked.status === 200) await checkKeyApplied('revoked', key, 401);
 }
 
 /** Cuts one dependency at `atMs` into the run for `outageSeconds`, and records the window. */
