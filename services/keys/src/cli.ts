@@ -1,6 +1,15 @@
 import { KEY_ENVIRONMENTS, type KeyEnvironment } from '@acs/auth';
 import { operatorActor } from '@acs/audit';
-import { UsageError, cliStoreEnvironment, notWrittenThroughWarning, openCliStore, runCli, type CliStore } from '@acs/cli';
+import {
+  UsageError,
+  cliStoreEnvironment,
+  notWrittenThroughWarning,
+  openCliStore,
+  runCli,
+  type CliInvocation,
+  type CliOptions,
+  type CliStore,
+} from '@acs/cli';
 import {
   API_KEY_CACHE_TTL_SECONDS,
   API_KEY_ROLL_DEFAULT_GRACE_SECONDS,
@@ -155,36 +164,127 @@ function keyIdOf(deps: KeysDeps, target: string | undefined): Promise<string> {
   return findKey(deps, target).then((found) => found.id);
 }
 
+const OPTIONS = {
+  scopes: { type: 'string' },
+  name: { type: 'string' },
+  env: { type: 'string' },
+  owner: { type: 'string' },
+  limits: { type: 'string' },
+  ranges: { type: 'string' },
+  clear: { type: 'boolean' },
+  'expires-in': { type: 'string' },
+  grace: { type: 'string' },
+  url: { type: 'string' },
+} satisfies CliOptions;
+
+type Invocation = CliInvocation<typeof OPTIONS>;
+
+/** The options a command uses, parsed and checked before the store opens: a usage error opens no database. */
+interface CommandInput {
+  target: string | undefined;
+  values: Invocation['values'];
+  environment: KeyEnvironment;
+  owner: number | undefined;
+  scopes: string[] | undefined;
+  rateLimits: RateLimits | null | undefined;
+  ipAllowList: string[] | null | undefined;
+  expiresInSeconds: number | undefined;
+  leaked: string | undefined;
+  graceSeconds: number;
+}
+
+async function commandInput({ command, operands: [target], values }: Invocation): Promise<CommandInput> {
+  const environment = (values.env ?? 'live') as KeyEnvironment;
+  if (!KEY_ENVIRONMENTS.includes(environment)) throw new UsageError('--env must be live or test');
+  // Digits only: Number() would take '' as 0, '1e3' as 1000 and '-5' as a user id.
+  const owner = values.owner === undefined ? undefined : /^[1-9][0-9]{0,15}$/.test(values.owner) ? Number(values.owner) : NaN;
+  if (owner !== undefined && !Number.isSafeInteger(owner)) throw new UsageError('--owner must be a user id');
+  const scopes = values.scopes === undefined ? undefined : parseOperatorScopes(values.scopes);
+  if ((command === 'create' || command === 'set-scopes') && !scopes) throw new UsageError(`${command} needs --scopes "<scope> <scope>"`);
+  const rateLimits = command === 'set-limits' ? rateLimitsOption(values.limits, values.clear) : undefined;
+  const ipAllowList = command === 'set-allow-list' ? allowListOption(values.ranges, values.clear) : undefined;
+  const expiresInSeconds = values['expires-in'] === undefined ? undefined : secondsOption('expires-in', values['expires-in'], false);
+  const leaked = command === 'report-leak' ? await leakedSecret(target) : undefined;
+  const graceSeconds = values.grace === undefined ? API_KEY_ROLL_DEFAULT_GRACE_SECONDS : secondsOption('grace', values.grace, true);
+  if (graceSeconds > API_KEY_ROLL_MAX_GRACE_SECONDS) throw new UsageError(`--grace: at most ${API_KEY_ROLL_MAX_GRACE_SECONDS / 86_400}d`);
+  return { target, values, environment, owner, scopes, rateLimits, ipAllowList, expiresInSeconds, leaked, graceSeconds };
+}
+
+/** The use cases' deps on the CLI's store. */
+const cliDeps = (store: CliStore<{ KEY_PREFIX: string }>): KeysDeps => ({
+  db: store.db,
+  cache: store.cache,
+  logger: store.logger,
+  keyPrefix: store.env.KEY_PREFIX,
+  onOutboxWrite: () => undefined,
+  actor: operatorActor('keys cli'),
+});
+
+/** create: the new key and its secret, printed this once. */
+async function create(deps: KeysDeps, input: CommandInput): Promise<void> {
+  const expiresAt = input.expiresInSeconds === undefined ? null : new Date(Date.now() + input.expiresInSeconds * 1000);
+  const { apiKey, secret } = await createApiKey(deps, {
+    name: input.values.name ?? 'created with the keys CLI',
+    scopes: input.scopes!,
+    ownerUserId: input.owner ?? null,
+    environment: input.environment,
+    expiresAt,
+  });
+  console.log(`API key created (${apiKey.id}). The secret is shown this once: store it now.\n`);
+  console.log(`X-Api-Key:    ${apiKey.key}`);
+  console.log(`X-Api-Secret: ${secret}`);
+  console.log(`Scopes:       ${apiKey.scopes.join(' ')}`);
+  if (apiKey.expiresAt) console.log(`Expires:      ${apiKey.expiresAt.toISOString()}`);
+}
+
+/** roll: the new secret, printed this once, and until when the old one works. */
+async function roll(deps: KeysDeps, input: CommandInput): Promise<void> {
+  const { apiKey, secret } = await rollKey(deps, await keyIdOf(deps, input.target), input.graceSeconds);
+  console.log(`New secret for ${apiKey.key} (${apiKey.id}), shown this once: store it now.\n`);
+  console.log(`X-Api-Secret: ${secret}`);
+  console.log(
+    apiKey.previousSecretEndsAt
+      ? `The old secret works until ${apiKey.previousSecretEndsAt.toISOString()}.`
+      : 'The old secret no longer works.',
+  );
+}
+
+/** list: every key (or the owner's), newest first, with the owners' e-mails. */
+async function list(store: CliStore<unknown>, deps: KeysDeps, input: CommandInput): Promise<void> {
+  const keys = await listKeys(deps, input.owner === undefined ? {} : { ownerUserId: input.owner });
+  if (keys.length === 0) console.log('No API keys.');
+  const emails = await emailsOf(store, keys);
+  for (const k of keys) printKey(k, emails);
+}
+
+/** Runs one command, its options already checked, on the open store. */
+async function runCommand(store: CliStore<unknown>, deps: KeysDeps, command: string, input: CommandInput): Promise<void> {
+  const { target } = input;
+  if (command === 'create') {
+    await create(deps, input);
+  } else if (command === 'roll') {
+    await roll(deps, input);
+  } else if (command === 'list') {
+    await list(store, deps, input);
+  } else if (command === 'set-scopes') {
+    printKey(await changeApiKey(deps, await keyIdOf(deps, target), { scopes: input.scopes! }));
+  } else if (command === 'set-limits') {
+    printKey(await changeApiKey(deps, await keyIdOf(deps, target), { rateLimits: input.rateLimits! }));
+  } else if (command === 'report-leak') {
+    await reportLeak(deps, input.leaked!, input.values.url);
+  } else if (command === 'set-allow-list') {
+    printKey(await changeApiKey(deps, await keyIdOf(deps, target), { ipAllowList: input.ipAllowList! }));
+  } else {
+    printKey(await revokeApiKey(deps, await keyIdOf(deps, target)));
+  }
+}
+
 runCli({
   help: HELP,
   commands: ['create', 'list', 'set-scopes', 'set-limits', 'set-allow-list', 'roll', 'revoke', 'report-leak'],
-  options: {
-    scopes: { type: 'string' },
-    name: { type: 'string' },
-    env: { type: 'string' },
-    owner: { type: 'string' },
-    limits: { type: 'string' },
-    ranges: { type: 'string' },
-    clear: { type: 'boolean' },
-    'expires-in': { type: 'string' },
-    grace: { type: 'string' },
-    url: { type: 'string' },
-  },
-  async run({ command, operands: [target], values }) {
-    const environment = (values.env ?? 'live') as KeyEnvironment;
-    if (!KEY_ENVIRONMENTS.includes(environment)) throw new UsageError('--env must be live or test');
-    // Digits only: Number() would take '' as 0, '1e3' as 1000 and '-5' as a user id.
-    const owner = values.owner === undefined ? undefined : /^[1-9][0-9]{0,15}$/.test(values.owner) ? Number(values.owner) : NaN;
-    if (owner !== undefined && !Number.isSafeInteger(owner)) throw new UsageError('--owner must be a user id');
-    const scopes = values.scopes === undefined ? undefined : parseOperatorScopes(values.scopes);
-    if ((command === 'create' || command === 'set-scopes') && !scopes) throw new UsageError(`${command} needs --scopes "<scope> <scope>"`);
-    const rateLimits = command === 'set-limits' ? rateLimitsOption(values.limits, values.clear) : undefined;
-    const ipAllowList = command === 'set-allow-list' ? allowListOption(values.ranges, values.clear) : undefined;
-    const expiresInSeconds = values['expires-in'] === undefined ? undefined : secondsOption('expires-in', values['expires-in'], false);
-    const leaked = command === 'report-leak' ? await leakedSecret(target) : undefined;
-    const graceSeconds = values.grace === undefined ? API_KEY_ROLL_DEFAULT_GRACE_SECONDS : secondsOption('grace', values.grace, true);
-    if (graceSeconds > API_KEY_ROLL_MAX_GRACE_SECONDS) throw new UsageError(`--grace: at most ${API_KEY_ROLL_MAX_GRACE_SECONDS / 86_400}d`);
-
+  options: OPTIONS,
+  async run(invocation) {
+    const input = await commandInput(invocation);
     const store = await openCliStore({
       service: 'keys',
       cli: 'keys cli',
@@ -193,57 +293,15 @@ runCli({
       peers: ['identity'],
       env: { KEY_PREFIX: keysConfigSchema.shape.KEY_PREFIX },
     });
-    const deps: KeysDeps = {
-      db: store.db,
-      cache: store.cache,
-      logger: store.logger,
-      keyPrefix: store.env.KEY_PREFIX,
-      onOutboxWrite: () => undefined,
-      actor: operatorActor('keys cli'),
-    };
+    const deps = cliDeps(store);
     try {
-      if (command === 'create') {
-        const expiresAt = expiresInSeconds === undefined ? null : new Date(Date.now() + expiresInSeconds * 1000);
-        const { apiKey, secret } = await createApiKey(deps, {
-          name: values.name ?? 'created with the keys CLI',
-          scopes: scopes!,
-          ownerUserId: owner ?? null,
-          environment,
-          expiresAt,
-        });
-        console.log(`API key created (${apiKey.id}). The secret is shown this once: store it now.\n`);
-        console.log(`X-Api-Key:    ${apiKey.key}`);
-        console.log(`X-Api-Secret: ${secret}`);
-        console.log(`Scopes:       ${apiKey.scopes.join(' ')}`);
-        if (apiKey.expiresAt) console.log(`Expires:      ${apiKey.expiresAt.toISOString()}`);
-      } else if (command === 'roll') {
-        const { apiKey, secret } = await rollKey(deps, await keyIdOf(deps, target), graceSeconds);
-        console.log(`New secret for ${apiKey.key} (${apiKey.id}), shown this once: store it now.\n`);
-        console.log(`X-Api-Secret: ${secret}`);
-        console.log(
-          apiKey.previousSecretEndsAt
-            ? `The old secret works until ${apiKey.previousSecretEndsAt.toISOString()}.`
-            : 'The old secret no longer works.',
-        );
-      } else if (command === 'list') {
-        const keys = await listKeys(deps, owner === undefined ? {} : { ownerUserId: owner });
-        if (keys.length === 0) console.log('No API keys.');
-        const emails = await emailsOf(store, keys);
-        for (const k of keys) printKey(k, emails);
-      } else if (command === 'set-scopes') {
-        printKey(await changeApiKey(deps, await keyIdOf(deps, target), { scopes: scopes! }));
-      } else if (command === 'set-limits') {
-        printKey(await changeApiKey(deps, await keyIdOf(deps, target), { rateLimits: rateLimits! }));
-      } else if (command === 'report-leak') {
-        await reportLeak(deps, leaked!, values.url);
-      } else if (command === 'set-allow-list') {
-        printKey(await changeApiKey(deps, await keyIdOf(deps, target), { ipAllowList: ipAllowList! }));
-      } else {
-        printKey(await revokeApiKey(deps, await keyIdOf(deps, target)));
-      }
+      await runCommand(store, deps, invocation.command, input);
       // The write-through went to this process's own memory: a gateway caching the key elsewhere
       // (Redis, or the in-process cache of an `npm start` on PostgreSQL) still has the old record.
-      if (store.cacheNotShared && ['set-scopes', 'set-limits', 'set-allow-list', 'roll', 'revoke', 'report-leak'].includes(command))
+      if (
+        store.cacheNotShared &&
+        ['set-scopes', 'set-limits', 'set-allow-list', 'roll', 'revoke', 'report-leak'].includes(invocation.command)
+      )
         console.error(NOT_WRITTEN_THROUGH);
     } finally {
       await store.close();
