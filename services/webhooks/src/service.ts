@@ -4,8 +4,8 @@ import { internalKeys } from '@acs/config';
 import { createBusMetrics, instrumentBus, type Bus } from '@acs/bus';
 import { openConfiguredDatabaseIn, startPeriodicPurge, type Db } from '@acs/db';
 import type { Logger } from '@acs/logger';
-import { listen, startWithCloseStack, type RunningServer } from '@acs/http';
-import { createMetricsRegistry } from '@acs/metrics';
+import { listen, startWithCloseStack, type CloseStack, type RunningServer } from '@acs/http';
+import { createMetricsRegistry, type Registry } from '@acs/metrics';
 import { buildWebhooksApp } from './app.js';
 import type { WebhooksConfig } from './config.js';
 import { pruneOlderThan } from './data-access/deliveries-repository.js';
@@ -53,6 +53,86 @@ function senderSettings(config: WebhooksConfig): SenderSettings {
   };
 }
 
+/** Deletes deliveries and events older than the retention, every PURGE_INTERVAL_MS. */
+function startDeliveryPruning(stack: CloseStack, db: Db, retentionDays: number, logger: Logger): void {
+  const purge = startPeriodicPurge(
+    async () => {
+      const pruned = await pruneOlderThan(db, retentionDays);
+      return pruned.deliveries + pruned.events;
+    },
+    PURGE_INTERVAL_MS,
+    logger,
+    { done: 'pruned old webhook deliveries', failed: 'could not prune old webhook deliveries' },
+  );
+  stack.defer('the delivery pruning', () => purge.stop());
+}
+
+/** The API on its port, closed with the stack. */
+async function listenForRequests(
+  stack: CloseStack,
+  config: WebhooksConfig,
+  logger: Logger,
+  deps: WebhooksDeps,
+  metrics: Registry,
+): Promise<RunningServer> {
+  const app = buildWebhooksApp({ deps, internalSecret: internalKeys(config), migrationsDir: WEBHOOKS_MIGRATIONS_DIR, metrics });
+  const server = await listen(app.callback(), config.PORT, config.HOST);
+  stack.defer('the HTTP server', () => server.close());
+  logger.info(
+    { url: server.url, queue: config.WEBHOOKS_QUEUE, allowPrivateUrls: config.WEBHOOKS_ALLOW_PRIVATE_URLS },
+    'webhooks service listening',
+  );
+  return server;
+}
+
+/** startWebhooksService's steps once the close stack is there, in start-up order (the stack closes them in reverse). */
+async function startOnStack(
+  stack: CloseStack,
+  config: WebhooksConfig,
+  logger: Logger,
+  bus: Bus,
+  resolve: ResolveHost,
+): Promise<WebhooksService> {
+  const db = await openConfiguredDatabaseIn(stack, 'webhooks', config, WEBHOOKS_MIGRATIONS_DIR, logger);
+  const metrics = createMetricsRegistry('webhooks');
+  const secrets = secretBox(config.WEBHOOKS_SECRET_KEY, previousBoxKeys(config));
+  const settings = senderSettings(config);
+  const agent = webhookAgent(resolve, settings.limits, settings.maxInFlight);
+  stack.defer('the webhook connections', () => agent.close());
+  let sender: Sender | null = null;
+  const newSender = (): Sender => {
+    sender = startSender(db, logger, secrets, agent, settings);
+    return sender;
+  };
+  newSender();
+  stack.defer('the sender', () => sender!.close());
+  const deps: WebhooksDeps = {
+    db,
+    logger,
+    secrets,
+    urlPolicy: { allowPrivate: config.WEBHOOKS_ALLOW_PRIVATE_URLS, resolve },
+    wakeSender: () => sender?.wake(),
+  };
+  const consumer = await startFanOutConsumer(db, logger, instrumentBus(bus, createBusMetrics(metrics)), {
+    queue: config.WEBHOOKS_QUEUE,
+    prefetch: config.WEBHOOKS_CONSUMER_PREFETCH,
+    onFannedOut: () => sender?.wake(),
+  });
+  stack.defer('the event consumer', () => consumer.close());
+  if (config.WEBHOOKS_RETENTION_DAYS > 0) startDeliveryPruning(stack, db, config.WEBHOOKS_RETENTION_DAYS, logger);
+  const server = await listenForRequests(stack, config, logger, deps, metrics);
+  return {
+    server,
+    db,
+    deps,
+    get sender() {
+      return sender!;
+    },
+    startSender: newSender,
+    close: stack.close,
+  };
+}
+
 /**
  * Starts the webhooks service: its API, its consumer of the event families on the bus (which
  * fans each event out into deliveries) and its sender. The bus is passed in: main.ts makes a
@@ -64,61 +144,5 @@ export function startWebhooksService(
   bus: Bus,
   { resolve = systemResolve }: WebhooksServiceOptions = {},
 ): Promise<WebhooksService> {
-  return startWithCloseStack(logger, async (stack) => {
-    const db = await openConfiguredDatabaseIn(stack, 'webhooks', config, WEBHOOKS_MIGRATIONS_DIR, logger);
-    const metrics = createMetricsRegistry('webhooks');
-    const secrets = secretBox(config.WEBHOOKS_SECRET_KEY, previousBoxKeys(config));
-    const settings = senderSettings(config);
-    const agent = webhookAgent(resolve, settings.limits, settings.maxInFlight);
-    stack.defer('the webhook connections', () => agent.close());
-    let sender: Sender | null = null;
-    const newSender = (): Sender => {
-      sender = startSender(db, logger, secrets, agent, settings);
-      return sender;
-    };
-    newSender();
-    stack.defer('the sender', () => sender!.close());
-    const deps: WebhooksDeps = {
-      db,
-      logger,
-      secrets,
-      urlPolicy: { allowPrivate: config.WEBHOOKS_ALLOW_PRIVATE_URLS, resolve },
-      wakeSender: () => sender?.wake(),
-    };
-    const consumer = await startFanOutConsumer(db, logger, instrumentBus(bus, createBusMetrics(metrics)), {
-      queue: config.WEBHOOKS_QUEUE,
-      prefetch: config.WEBHOOKS_CONSUMER_PREFETCH,
-      onFannedOut: () => sender?.wake(),
-    });
-    stack.defer('the event consumer', () => consumer.close());
-    if (config.WEBHOOKS_RETENTION_DAYS > 0) {
-      const purge = startPeriodicPurge(
-        async () => {
-          const pruned = await pruneOlderThan(db, config.WEBHOOKS_RETENTION_DAYS);
-          return pruned.deliveries + pruned.events;
-        },
-        PURGE_INTERVAL_MS,
-        logger,
-        { done: 'pruned old webhook deliveries', failed: 'could not prune old webhook deliveries' },
-      );
-      stack.defer('the delivery pruning', () => purge.stop());
-    }
-    const app = buildWebhooksApp({ deps, internalSecret: internalKeys(config), migrationsDir: WEBHOOKS_MIGRATIONS_DIR, metrics });
-    const server = await listen(app.callback(), config.PORT, config.HOST);
-    stack.defer('the HTTP server', () => server.close());
-    logger.info(
-      { url: server.url, queue: config.WEBHOOKS_QUEUE, allowPrivateUrls: config.WEBHOOKS_ALLOW_PRIVATE_URLS },
-      'webhooks service listening',
-    );
-    return {
-      server,
-      db,
-      deps,
-      get sender() {
-        return sender!;
-      },
-      startSender: newSender,
-      close: stack.close,
-    };
-  });
+  return startWithCloseStack(logger, (stack) => startOnStack(stack, config, logger, bus, resolve));
 }

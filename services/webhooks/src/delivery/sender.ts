@@ -91,6 +91,39 @@ async function settle(
     logger.warn({ deliveryId: delivery.id, endpointId: delivery.endpointId }, 'webhook delivery gave up; endpoint disabled');
 }
 
+/** What an attempt needs besides its delivery: how it is signed, sent and recorded, and the signal that abandons it. */
+interface AttemptContext {
+  record: GroupWriter<AttemptOutcome, boolean>;
+  logger: Logger;
+  secrets: SecretBox;
+  agent: Agent;
+  settings: SenderSettings;
+  signal: AbortSignal;
+}
+
+/** Signs and sends one delivery, then records the attempt and settles the delivery (unless the sender was abandoned meanwhile). */
+async function attempt(context: AttemptContext, delivery: ClaimedDelivery): Promise<void> {
+  const { logger, settings, signal } = context;
+  const startedAt = new Date();
+  let result: PostResult;
+  try {
+    const headers = webhookHeaders(
+      liveSecrets(context.secrets, delivery, startedAt),
+      delivery.id,
+      Math.floor(startedAt.getTime() / 1000),
+      delivery.body,
+    );
+    result = await postWebhook(context.agent, delivery.url, headers, delivery.body, settings.limits, signal);
+  } catch (err) {
+    logger.error({ err, deliveryId: delivery.id }, 'could not sign a webhook delivery');
+    result = { status: null, durationMs: 0, error: 'signing_failed' };
+  }
+  if (signal.aborted) return; // abandoned: the claim's lease brings it back
+  await settle(context.record, logger, delivery, startedAt, result, settings.schedule).catch((err: unknown) =>
+    logger.warn({ err, deliveryId: delivery.id }, 'could not record a webhook attempt; the delivery is retried when its claim ends'),
+  );
+}
+
 /**
  * The loop that sends due deliveries: claims as many as it has free slots for (at most
  * maxInFlight in all and maxInFlightPerEndpoint to one endpoint, so a slow endpoint holds only its
@@ -99,101 +132,93 @@ async function settle(
  * attempt holds its slot until its outcome is committed; outcomes finishing together commit as
  * one statement (libs/db group-writer.ts).
  */
-export function startSender(db: Db, logger: Logger, secrets: SecretBox, agent: Agent, settings: SenderSettings): Sender {
-  const perEndpoint = new Map<string, number>();
-  const inFlight = new Set<Promise<void>>();
-  const abort = new AbortController();
-  const record = outcomeRecorder(db);
-  let passing = false;
-  let again = false;
-  let closed = false;
+class SendingLoop implements Sender {
+  private readonly perEndpoint = new Map<string, number>();
+  private readonly inFlight = new Set<Promise<void>>();
+  private readonly abort = new AbortController();
+  private readonly context: AttemptContext;
+  private readonly timer: NodeJS.Timeout;
+  private passing = false;
+  private again = false;
+  private closed = false;
 
-  async function attempt(delivery: ClaimedDelivery): Promise<void> {
-    const startedAt = new Date();
-    let result: PostResult;
-    try {
-      const headers = webhookHeaders(
-        liveSecrets(secrets, delivery, startedAt),
-        delivery.id,
-        Math.floor(startedAt.getTime() / 1000),
-        delivery.body,
-      );
-      result = await postWebhook(agent, delivery.url, headers, delivery.body, settings.limits, abort.signal);
-    } catch (err) {
-      logger.error({ err, deliveryId: delivery.id }, 'could not sign a webhook delivery');
-      result = { status: null, durationMs: 0, error: 'signing_failed' };
-    }
-    if (abort.signal.aborted) return; // abandoned: the claim's lease brings it back
-    await settle(record, logger, delivery, startedAt, result, settings.schedule).catch((err: unknown) =>
-      logger.warn({ err, deliveryId: delivery.id }, 'could not record a webhook attempt; the delivery is retried when its claim ends'),
-    );
+  constructor(
+    private readonly db: Db,
+    private readonly logger: Logger,
+    secrets: SecretBox,
+    agent: Agent,
+    private readonly settings: SenderSettings,
+  ) {
+    this.context = { record: outcomeRecorder(db), logger, secrets, agent, settings, signal: this.abort.signal };
+    this.timer = setInterval(this.wake, settings.pollIntervalMs);
+    this.timer.unref();
   }
 
-  function launch(delivery: ClaimedDelivery): void {
+  readonly wake = (): void => {
+    if (this.closed) return;
+    if (this.passing) {
+      this.again = true;
+      return;
+    }
+    void this.pass();
+  };
+
+  readonly close = async (): Promise<void> => {
+    this.closed = true;
+    clearInterval(this.timer);
+    while (this.passing) await new Promise((resolve) => setTimeout(resolve, 10));
+    await Promise.allSettled([...this.inFlight]);
+  };
+
+  readonly abandon = async (): Promise<void> => {
+    this.abort.abort();
+    await this.close();
+  };
+
+  private launch(delivery: ClaimedDelivery): void {
+    const { perEndpoint } = this;
     perEndpoint.set(delivery.endpointId, (perEndpoint.get(delivery.endpointId) ?? 0) + 1);
-    const running = attempt(delivery).finally(() => {
+    const running = attempt(this.context, delivery).finally(() => {
       const left = (perEndpoint.get(delivery.endpointId) ?? 1) - 1;
       if (left === 0) perEndpoint.delete(delivery.endpointId);
       else perEndpoint.set(delivery.endpointId, left);
-      inFlight.delete(running);
-      wake();
+      this.inFlight.delete(running);
+      this.wake();
     });
-    inFlight.add(running);
+    this.inFlight.add(running);
   }
 
-  async function pass(): Promise<void> {
-    passing = true;
+  private async pass(): Promise<void> {
+    this.passing = true;
     try {
       do {
-        again = false;
-        const free = settings.maxInFlight - inFlight.size;
-        if (free <= 0 || closed) break;
-        const claimed = await claimDue(db, {
+        this.again = false;
+        const free = this.settings.maxInFlight - this.inFlight.size;
+        if (free <= 0 || this.closed) break;
+        const claimed = await claimDue(this.db, {
           limit: free,
-          leaseMs: settings.claimLeaseMs,
-          busyEndpoints: perEndpoint,
-          perEndpoint: settings.maxInFlightPerEndpoint,
+          leaseMs: this.settings.claimLeaseMs,
+          busyEndpoints: this.perEndpoint,
+          perEndpoint: this.settings.maxInFlightPerEndpoint,
         });
-        if (closed) {
+        if (this.closed) {
           // Claimed while closing: left to the lease, like an abandoned attempt.
           break;
         }
-        for (const delivery of claimed) launch(delivery);
-        if (claimed.length === free) again = true;
-      } while (again && !closed);
+        for (const delivery of claimed) this.launch(delivery);
+        if (claimed.length === free) this.again = true;
+      } while (this.again && !this.closed);
     } catch (err) {
-      logger.warn({ err }, 'could not claim due webhook deliveries; trying again at the next poll');
+      this.logger.warn({ err }, 'could not claim due webhook deliveries; trying again at the next poll');
     } finally {
-      passing = false;
+      this.passing = false;
     }
   }
+}
 
-  function wake(): void {
-    if (closed) return;
-    if (passing) {
-      again = true;
-      return;
-    }
-    void pass();
-  }
-
-  const timer = setInterval(wake, settings.pollIntervalMs);
-  timer.unref();
-  wake();
-
-  async function stop(): Promise<void> {
-    closed = true;
-    clearInterval(timer);
-    while (passing) await new Promise((resolve) => setTimeout(resolve, 10));
-    await Promise.allSettled([...inFlight]);
-  }
-
-  return {
-    wake,
-    close: stop,
-    async abandon() {
-      abort.abort();
-      await stop();
-    },
-  };
+/** Starts the sending loop (SendingLoop): it polls every pollIntervalMs and looks for due deliveries at once. */
+export function startSender(db: Db, logger: Logger, secrets: SecretBox, agent: Agent, settings: SenderSettings): Sender {
+  const loop = new SendingLoop(db, logger, secrets, agent, settings);
+  loop.wake();
+  return loop;
 }
