@@ -78,47 +78,52 @@ export class RecordReader {
     return this.users.get(userId);
   }
 
+  /**
+   * One async function for the whole read (the exchange awaited inline, the key's record parsed without an
+   * await when this replica knows its entry): each promise layer here is paid on every request.
+   */
   async read(options: ReadOptions): Promise<RecordsRead> {
-    const reply = await this.exchange(options);
-    const record = await this.keyRecord(reply?.key ?? null, options.key, options.requestId);
+    const { requestId, trace } = options;
+    const span = trace === null ? null : trace.redisSpan(options.keyCounters || options.ownerIncrements ? 'MGET+INCR' : 'MGET');
+    let reply: Exchanged | null;
+    try {
+      const reads = this.cache.requestReads;
+      // The in-process cache (no exchange): the same entries, no counters (the limits count in process).
+      const plan = reads ? options : { ...options, keyCounters: null, ownerIncrements: null };
+      const groups = slotsOf(plan);
+      reply = exchanged(plan, reads ? await reads.exchange(groups) : await mgetGroups(this.cache, groups));
+      endRedisSpan(span, undefined);
+    } catch (err) {
+      endRedisSpan(span, err);
+      reply = this.fellBack(err, requestId);
+    }
+    const known = reply === null || reply.key === null ? undefined : this.knownKeyRecord(reply.key, options.key);
+    const record = known !== undefined ? known : await this.lookedUpKeyRecord(options.key, requestId);
     const { userId, ownerId } = options;
     const authz = userId === undefined ? null : this.cachedAuthz(reply?.user ?? null, userId);
     const owner = ownerId === undefined || ownerId === userId ? undefined : this.cachedAuthz(reply?.owner ?? null, ownerId);
     return { record, authz, owner, counters: reply?.counters ?? null, ownerCounts: reply?.ownerCounts ?? null, cacheDown: reply === null };
   }
 
-  /** The request's Redis exchange; null when Redis could not answer. */
-  private async exchange(options: ReadOptions): Promise<Exchanged | null> {
-    const { requestId, trace } = options;
-    const span = trace === null ? null : trace.redisSpan(options.keyCounters || options.ownerIncrements ? 'MGET+INCR' : 'MGET');
-    try {
-      const reads = this.cache.requestReads;
-      // The in-process cache (no exchange): the same entries, no counters (the limits count in process).
-      const plan = reads ? options : { ...options, keyCounters: null, ownerIncrements: null };
-      const groups = slotsOf(plan);
-      const reply = exchanged(plan, reads ? await reads.exchange(groups) : await mgetGroups(this.cache, groups));
-      endRedisSpan(span, undefined);
-      return reply;
-    } catch (err) {
-      endRedisSpan(span, err);
-      // Redis is down: the owning services read their databases, which are always current.
-      this.logger.warn({ err, requestId }, 'cache unavailable; asking the owning services');
-      this.metrics.cacheFellBack();
-      return null;
-    }
+  /** Redis is down: the owning services read their databases, which are always current. */
+  private fellBack(err: unknown, requestId: string): null {
+    this.logger.warn({ err, requestId }, 'cache unavailable; asking the owning services');
+    this.metrics.cacheFellBack();
+    return null;
   }
 
-  private async keyRecord(entry: string | null, key: string, requestId: string): Promise<KeyRecord | null> {
-    if (entry !== null) {
-      const unchanged = this.keys.ifUnchanged(key, entry);
-      if (unchanged !== undefined) return unchanged;
-      const parsed = this.keyEntries.get(entry);
-      if (parsed === NO_SUCH_KEY) return null;
-      if (parsed !== null) {
-        this.keys.set(key, parsed, entry);
-        return parsed;
-      }
-    }
+  /** The key's record from its cache entry; null: no such key; undefined: the entry did not parse (ask keys). */
+  private knownKeyRecord(entry: string, key: string): KeyRecord | null | undefined {
+    const unchanged = this.keys.ifUnchanged(key, entry);
+    if (unchanged !== undefined) return unchanged;
+    const parsed = this.keyEntries.get(entry);
+    if (parsed === NO_SUCH_KEY) return null;
+    if (parsed === null) return undefined;
+    this.keys.set(key, parsed, entry);
+    return parsed;
+  }
+
+  private async lookedUpKeyRecord(key: string, requestId: string): Promise<KeyRecord | null> {
     const looked = await this.lookupKey(key, requestId);
     return looked && keyRecordOf(looked);
   }

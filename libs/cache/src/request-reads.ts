@@ -47,7 +47,8 @@ export function singleNodeRequestReads(connection: MgetConnection): RequestReads
         count += group.increments.length;
       }
       if (count === 0) return Promise.resolve(groups.map(() => ({ values: [], counts: [] })));
-      return connection.batch(payload, count).then((replies) => split(groups, replies, reads.length > 0));
+      const hasReads = reads.length > 0;
+      return connection.batch(payload, count, (replies) => split(groups, replies, hasReads));
     },
     decrement(counters) {
       for (const counter of counters) connection.send(connection.keyCommand('DECR', [counter]));

@@ -66,6 +66,25 @@ describe('dedicated MGET connection (real Redis)', () => {
     }
   });
 
+  it('settles a batch with what its shape reads from the replies, and rejects with what the shape throws', async () => {
+    const reads = new MgetConnection({ url: REDIS_URL, keyPrefix: prefix, ...TIMEOUTS });
+    try {
+      const payload = reads.mgetCommand(['plain', 'nothing-here']) + reads.keyCommand('INCR', ['shaped-counter']);
+      const shaped = await reads.batch(payload, 2, (replies) => ({ values: replies[0], count: replies[1] }));
+      expect(shaped).toEqual({ values: ['p', null], count: 1 });
+      // Without a shape the replies come as they are.
+      expect(await reads.batch(reads.mgetCommand(['plain']), 1)).toEqual([['p']]);
+      const broken = reads.batch(reads.mgetCommand(['plain']), 1, () => {
+        throw new Error('shape failed');
+      });
+      await expect(broken).rejects.toThrow('shape failed');
+      // The connection goes on serving after a shape threw.
+      expect(await reads.mget(['plain'])).toEqual(['p']);
+    } finally {
+      await reads.close();
+    }
+  });
+
   it('selects the database named in the URL', async () => {
     const db5 = new Redis(
       urlWith((url) => (url.pathname = '/5')),
