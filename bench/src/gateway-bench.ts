@@ -220,6 +220,16 @@ function allScenariosOf(setup: GatewaySetup): Scenario[] {
 const median = (values: number[]): number => [...values].sort((a, b) => a - b)[Math.floor((values.length - 1) / 2)]!;
 const fmt = (n: number): string => (Number.isFinite(n) ? Math.round(n).toLocaleString('en-US') : '∞');
 
+/**
+ * A baseline's label: its folder's name, numbered when another setup has it already (`--baseline .` twice, to
+ * see several gateway processes of one checkout): the rounds are kept by label, so two alike would be mixed.
+ */
+function baselineLabel(dir: string, setups: readonly GatewaySetup[]): string {
+  const label = `baseline ${basename(resolve(dir))}`;
+  const taken = setups.filter((setup) => setup.label === label || setup.label.startsWith(`${label} #`)).length;
+  return taken === 0 ? label : `${label} #${taken + 1}`;
+}
+
 /** Issue 25's goals for this checkout, judged on the median of rounds. */
 function printGoals(setup: GatewaySetup, runs: Map<string, RedisMeasured[]>, plain: RedisMeasured[]): void {
   for (const scenario of scenariosOf(setup)) {
@@ -421,7 +431,7 @@ try {
   });
   const setups: GatewaySetup[] = [await startGatewaySetup(setupOptions('this', ROOT, 'this'))];
   for (const [i, dir] of (values.baseline ?? []).entries()) {
-    setups.push(await startGatewaySetup(setupOptions(`baseline ${basename(resolve(dir))}`, resolve(dir), `base${i}`)));
+    setups.push(await startGatewaySetup(setupOptions(baselineLabel(dir, setups), resolve(dir), `base${i}`)));
   }
   if (sink) {
     const tracing = {
