@@ -53,7 +53,23 @@ function tokenOf(what: string, data: { token: string } | { twoFactorRequired: tr
 /** Calls every operation of the document once or more, as a typed client would; returns nothing, throws on a surprise. */
 export async function runJourney(input: JourneyInput): Promise<void> {
   const app = clientFor(input, input.app);
+  const { userToken, adminToken } = await signUpJourney(input, app);
+  const reader = clientFor(input, input.dashboard);
+  const monthlyPlanId = await monthlyPlanOf(reader);
+  const brand = `Journey${input.user.email.split('@')[0]!.replace(/[^A-Za-z0-9]/g, '')}`;
+  const catalogEntryId = await importJourney(clientFor(input, input.importer, adminToken), reader, brand);
+  await deviceJourney(input, userToken, brand, catalogEntryId);
+  const dashboard = clientFor(input, input.dashboard, userToken);
+  await subscriptionJourney(dashboard, brand, monthlyPlanId);
+  await apiKeyJourney(dashboard);
+  await auditLogJourney(dashboard);
+  await webhookJourney(dashboard);
+  await leakReportJourney(app);
+  await accountJourney(input, app, dashboard);
+}
 
+/** The new account registered (a second time refused with the error shape), then it and the admin signed in. */
+async function signUpJourney(input: JourneyInput, app: Client<paths>): Promise<{ userToken: string; adminToken: string }> {
   const registered = await app.POST('/api/Users/Register', {
     body: { email: input.user.email, password: input.user.password, firstName: 'Grace', lastName: 'Hopper' },
   });
@@ -69,16 +85,20 @@ export async function runJourney(input: JourneyInput): Promise<void> {
   const userToken = tokenOf('login', login.data);
   const adminLogin = await app.POST('/api/Users/Login', { body: { email: input.admin.email, password: input.admin.password } });
   expectStatus('admin login', adminLogin.response, 200);
-  const adminToken = tokenOf('admin login', adminLogin.data);
+  return { userToken, adminToken: tokenOf('admin login', adminLogin.data) };
+}
 
-  const reader = clientFor(input, input.dashboard);
+/** The monthly plan's id, from the plans listed (its type inferred: the generated document's, as the ids below). */
+async function monthlyPlanOf(reader: Client<paths>) {
   const plans = await reader.GET('/api/SubscriptionPlans');
   expectStatus('plans', plans.response, 200);
   const monthly = must('plans', plans.data).items.find((plan) => plan.planType === 1);
   if (!monthly) throw new Error('no monthly plan');
+  return monthly.id;
+}
 
-  const brand = `Journey${input.user.email.split('@')[0]!.replace(/[^A-Za-z0-9]/g, '')}`;
-  const importer = clientFor(input, input.importer, adminToken);
+/** A catalog entry of the run's own brand imported (a dry run first, then for real); returns its id as the catalog lists it. */
+async function importJourney(importer: Client<paths>, reader: Client<paths>, brand: string) {
   const entry = {
     type: 'dac' as const,
     brand,
@@ -104,7 +124,16 @@ export async function runJourney(input: JourneyInput): Promise<void> {
   expectStatus('catalog', catalog.response, 200);
   const catalogEntryId = must('catalog', catalog.data).items[0]?.id;
   if (catalogEntryId === undefined) throw new Error('the imported entry is not listed');
+  return catalogEntryId;
+}
 
+/** A device registered by firmware (again under a new name: the same device), then listed as the user's one device. */
+async function deviceJourney(
+  input: JourneyInput,
+  userToken: string,
+  brand: string,
+  catalogEntryId: Awaited<ReturnType<typeof importJourney>>,
+): Promise<void> {
   const firmware = clientFor(input, input.firmware, userToken);
   const device = { serialNumber: `SN-${brand}`, name: 'Desk DAC', catalogEntryId, firmwareVersion: '1.0.0' };
   const first = await firmware.POST('/api/Devices/Register', { body: device });
@@ -114,11 +143,17 @@ export async function runJourney(input: JourneyInput): Promise<void> {
   const devices = await clientFor(input, input.app, userToken).GET('/api/Devices');
   expectStatus('devices', devices.response, 200);
   if (must('devices', devices.data).items.length !== 1) throw new Error('expected one device');
+}
 
-  const dashboard = clientFor(input, input.dashboard, userToken);
+/** A subscription to the monthly plan, listed, then set to end at the period's end. */
+async function subscriptionJourney(
+  dashboard: Client<paths>,
+  brand: string,
+  planId: Awaited<ReturnType<typeof monthlyPlanOf>>,
+): Promise<void> {
   const subscribed = await dashboard.POST('/api/Subscriptions', {
     params: { header: { 'Idempotency-Key': `journey-${brand}` } },
-    body: { planId: monthly.id },
+    body: { planId },
   });
   expectStatus('subscribe', subscribed.response, 201);
   const subscriptions = await dashboard.GET('/api/Subscriptions');
@@ -127,7 +162,10 @@ export async function runJourney(input: JourneyInput): Promise<void> {
   const canceled = await dashboard.DELETE('/api/Subscriptions/{id}', { params: { path: { id: subscriptionId } } });
   expectStatus('cancel', canceled.response, 200);
   if (!must('cancel', canceled.data).cancelAtPeriodEnd) throw new Error('the subscription is not set to end');
+}
 
+/** An API key created, listed, changed, rolled, its usage and the account's read, revoked; an unknown key's revocation refused. */
+async function apiKeyJourney(dashboard: Client<paths>): Promise<void> {
   const created = await dashboard.POST('/api/ApiKeys', {
     body: { name: 'journey', scopes: 'read:devices auth:login', environment: 'test' },
   });
@@ -154,14 +192,15 @@ export async function runJourney(input: JourneyInput): Promise<void> {
   if (must('revoke key', revoked.data).revokedAt === null) throw new Error('the key is not revoked');
   const unknown = await dashboard.DELETE('/api/ApiKeys/{id}', { params: { path: { id: '00000000-0000-4000-8000-000000000000' } } });
   expectStatus('revoke an unknown key', unknown.response, 404);
+}
+
+/** The audit trail lists the registration. */
+async function auditLogJourney(dashboard: Client<paths>): Promise<void> {
   // Identity's own entries are in the trail at once; those of keys and billing follow through the bus.
   const trail = await dashboard.GET('/api/AuditLog', { params: { query: { pageSize: 50 } } });
   expectStatus('audit log', trail.response, 200);
   if (!must('audit log', trail.data).items.some((item) => item.action === 'account.created'))
     throw new Error('the audit log misses the registration');
-  await webhookJourney(dashboard);
-  await leakReportJourney(app);
-  await accountJourney(input, app, dashboard);
 }
 
 /**

@@ -113,43 +113,82 @@ export interface StartIdentityOptions {
   bus?: Bus;
 }
 
-/** An identity service on a fresh database, writing through to real Redis under a prefix of its own. */
-export async function startIdentity(options: StartIdentityOptions = {}): Promise<IdentityHarness> {
-  const database = await createTestDatabase('identity');
-  const prefix = `${uniqueName('identity')}:`;
-  const logger = options.logger ?? silentLogger();
-  const cache = options.cache ?? createRedisCache({ url: REDIS_URL, keyPrefix: prefix, logger });
-  const redis = rawRedis();
-  let service: IdentityService | null = null;
-  const cleanup = async (): Promise<void> => {
-    await service?.close();
-    service = null;
-    if (!options.cache) await cache.close();
-    redis.disconnect();
-    await deleteRedisKeys(prefix);
-    await database.drop();
-  };
-  try {
-    service = await startIdentityService(await identityConfig(database, prefix, options.env), logger, cache, options.bus);
-    await service.eventsReady;
-  } catch (err) {
-    await cleanup();
-    throw err;
+/** What every start of the service shares. */
+interface ServiceParts {
+  database: TestDatabase;
+  prefix: string;
+  logger: Logger;
+  cache: Cache;
+  bus: Bus | undefined;
+  /** The environment of a start that names none. */
+  env: Record<string, string> | undefined;
+}
+
+/** The harness's one changing part: the service, which a test may stop and start again. */
+class ServiceSlot {
+  private service: IdentityService | null = null;
+  private readonly parts: ServiceParts;
+
+  constructor(parts: ServiceParts) {
+    this.parts = parts;
   }
-  const call = (method: string, path: string, body: unknown, callOptions: CallOptions = {}) =>
-    signedFetch(harness.url, INTERNAL_SECRET, method, path, {
-      body,
-      context: { keyId: 'test-key', scopes: [], ...(callOptions.clientIp ? { clientIp: callOptions.clientIp } : {}) },
-      ...(callOptions.headers ? { headers: callOptions.headers } : {}),
-    });
+
+  /** Starts the service; it is held before its events are ready, so it is closed even when they fail. */
+  async start(env: Record<string, string> | undefined): Promise<void> {
+    const { database, prefix, logger, cache, bus } = this.parts;
+    this.service = await startIdentityService(await identityConfig(database, prefix, env), logger, cache, bus);
+    await this.service.eventsReady;
+  }
+
+  get running(): IdentityService {
+    if (!this.service) throw new Error('the identity service is stopped');
+    return this.service;
+  }
+
+  /** Lets go of the service, then closes it (stopService). */
+  async stop(): Promise<void> {
+    const running = this.service;
+    this.service = null;
+    await running?.close();
+  }
+
+  /** Closes the service, then lets go of it (the harness's stop). */
+  async close(): Promise<void> {
+    await this.service?.close();
+    this.service = null;
+  }
+}
+
+/** A call to the service as the gateway forwards it (signed, with clientIp in the context when given). */
+function callIdentity(url: string, method: string, path: string, body: unknown, callOptions: CallOptions = {}): Promise<Response> {
+  return signedFetch(url, INTERNAL_SECRET, method, path, {
+    body,
+    context: { keyId: 'test-key', scopes: [], ...(callOptions.clientIp ? { clientIp: callOptions.clientIp } : {}) },
+    ...(callOptions.headers ? { headers: callOptions.headers } : {}),
+  });
+}
+
+/** The raw entry at `<prefix>authz:{<userId>}`, parsed; null when there is none. */
+async function readCachedAuthz(redis: Redis, prefix: string, userId: number): Promise<CachedAuthz | null> {
+  const fullKey = `${prefix}${authzCacheKey(userId)}`;
+  const [raw, ttlSeconds] = await Promise.all([redis.get(fullKey), redis.ttl(fullKey)]);
+  if (raw === null) return null;
+  const match = /^(\d+)\|(.*)$/s.exec(raw);
+  if (!match) throw new Error(`not a versioned entry: ${raw}`);
+  return { version: Number(match[1]), record: authzRecordSchema.strict().parse(JSON.parse(match[2]!)), ttlSeconds };
+}
+
+/** The harness over a started slot: service, deps, url and db are read from the running service at each use. */
+function harnessOver(parts: ServiceParts, redis: Redis, slot: ServiceSlot, stop: () => Promise<void>): IdentityHarness {
+  const call = (method: string, path: string, body: unknown, callOptions?: CallOptions) =>
+    callIdentity(harness.url, method, path, body, callOptions);
   const harness: IdentityHarness = {
-    database,
-    prefix,
-    cache,
+    database: parts.database,
+    prefix: parts.prefix,
+    cache: parts.cache,
     redis,
     get service() {
-      if (!service) throw new Error('the identity service is stopped');
-      return service;
+      return slot.running;
     },
     get deps() {
       return harness.service.deps;
@@ -164,27 +203,40 @@ export async function startIdentity(options: StartIdentityOptions = {}): Promise
     login: (body, callOptions) => call('POST', LOGIN_PATH, body, callOptions),
     lookup: (body) => call('POST', AUTHZ_LOOKUP_PATH, body),
     jwks: () => call('GET', JWKS_PATH, undefined),
-    async cachedAuthz(userId) {
-      const fullKey = `${prefix}${authzCacheKey(userId)}`;
-      const [raw, ttlSeconds] = await Promise.all([redis.get(fullKey), redis.ttl(fullKey)]);
-      if (raw === null) return null;
-      const match = /^(\d+)\|(.*)$/s.exec(raw);
-      if (!match) throw new Error(`not a versioned entry: ${raw}`);
-      return { version: Number(match[1]), record: authzRecordSchema.strict().parse(JSON.parse(match[2]!)), ttlSeconds };
-    },
+    cachedAuthz: (userId) => readCachedAuthz(redis, parts.prefix, userId),
     async restart(env) {
       await harness.stopService();
-      service = await startIdentityService(await identityConfig(database, prefix, env ?? options.env), logger, cache, options.bus);
-      await service.eventsReady;
+      await slot.start(env ?? parts.env);
     },
-    async stopService() {
-      const running = service;
-      service = null;
-      await running?.close();
-    },
-    stop: cleanup,
+    stopService: () => slot.stop(),
+    stop,
   };
   return harness;
+}
+
+/** An identity service on a fresh database, writing through to real Redis under a prefix of its own. */
+export async function startIdentity(options: StartIdentityOptions = {}): Promise<IdentityHarness> {
+  const database = await createTestDatabase('identity');
+  const prefix = `${uniqueName('identity')}:`;
+  const logger = options.logger ?? silentLogger();
+  const cache = options.cache ?? createRedisCache({ url: REDIS_URL, keyPrefix: prefix, logger });
+  const parts: ServiceParts = { database, prefix, logger, cache, bus: options.bus, env: options.env };
+  const redis = rawRedis();
+  const slot = new ServiceSlot(parts);
+  const cleanup = async (): Promise<void> => {
+    await slot.close();
+    if (!options.cache) await cache.close();
+    redis.disconnect();
+    await deleteRedisKeys(prefix);
+    await database.drop();
+  };
+  try {
+    await slot.start(options.env);
+  } catch (err) {
+    await cleanup();
+    throw err;
+  }
+  return harnessOver(parts, redis, slot, cleanup);
 }
 
 export interface UserRow {
