@@ -4,7 +4,8 @@
 // first line to its last (comments inside count), in the TypeScript sources (not tests, not dist).
 // Usage: node scripts/long-functions.mjs [--max N] [--check] [dir ...]   (default: --max 60, every source folder)
 //   --check: exit 1 when any is found (`npm run lint` checks every source folder against 60 lines).
-// Test folders are not checked: a test's describe block is long by nature.
+// Test files and packages' test/ folders are not checked (a describe block is long by nature); the shared
+// harnesses under the root test/ folder are.
 import { readFileSync, readdirSync } from 'node:fs';
 import path from 'node:path';
 import ts from 'typescript';
@@ -46,8 +47,8 @@ function* typescriptSources(dir) {
   }
 }
 
-/** Every workspace's sources: the gateway, the launcher, the bench, and each package under libs/ and services/. */
-const SOURCE_FOLDERS = ['gateway/src', 'launcher/src', 'bench/src', 'libs', 'services'];
+/** Every workspace's sources (the gateway, the launcher, the bench, each package under libs/ and services/) and the root test/ folder's harnesses. */
+const SOURCE_FOLDERS = ['gateway/src', 'launcher/src', 'bench/src', 'libs', 'services', 'test'];
 
 function main() {
   const args = process.argv.slice(2);
