@@ -93,7 +93,7 @@ export function createRedisCache({ url, keyPrefix, logger }: RedisCacheOptions):
 
   // On the lean connection too: the gateway's Idempotency-Key claim, beside its per-request reads.
   function setIfAbsentOrGet(key: string, value: string, ttlMs: number): Promise<string | null> {
-    return reads.batch(reads.keyCommand('SET', [key], [value, 'NX', 'PX', String(ttlMs), 'GET']), 1).then(firstReply);
+    return reads.batch(reads.keyCommand('SET', [key], [value, 'NX', 'PX', String(ttlMs), 'GET']), 1, firstReply);
   }
 
   const cache: Cache = {
