@@ -1,4 +1,5 @@
-import { createConnection, createServer, type Server, type Socket } from 'node:net';
+import { createConnection, createServer, type Socket } from 'node:net';
+import { listenOnLoopback } from './ports.js';
 
 /**
  * A TCP proxy in front of a real server (Redis, RabbitMQ, PostgreSQL) that a fault-injection test
@@ -91,13 +92,5 @@ function relay(state: ProxyState, client: Socket, targetHost: string, targetPort
       upstream.pause(); // backpressure, as pipe() would
       client.once('drain', () => upstream.resume());
     }
-  });
-}
-
-/** The port the server got, listening on 127.0.0.1. */
-function listenOnLoopback(server: Server): Promise<number> {
-  return new Promise<number>((resolve, reject) => {
-    server.once('error', reject);
-    server.listen(0, '127.0.0.1', () => resolve((server.address() as { port: number }).port));
   });
 }
