@@ -7,6 +7,7 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import pg from 'pg';
 import { testServerUrl } from '@acs/testing';
+import { credentialsIn } from './gateway-setup.js';
 import { startProcess, type ServiceProcess } from './processes.js';
 import type { ImportTarget } from './catalog-import.js';
 
@@ -114,8 +115,7 @@ async function adminCredentials(gatewayUrl: string, base: string): Promise<Admin
     [`${ROOT}services/keys/dist/cli.js`, 'create', '--scopes', 'write:devices auth:login auth:register', '--name', 'catalog bench'],
     { env: { ...cliEnv, KEYS_DATABASE_URL: serviceDbUrl(base, 'keys') }, encoding: 'utf8' },
   );
-  const key = /X-Api-Key: +(\S+)/.exec(keyOut)![1]!;
-  const secret = /X-Api-Secret: +(\S+)/.exec(keyOut)![1]!;
+  const { key, secret } = credentialsIn(keyOut);
   const email = `catalog-bench-${randomBytes(4).toString('hex')}@example.com`;
   const password = `bench-${randomBytes(12).toString('hex')}`;
   const post = (path: string, body: unknown): Promise<Response> =>

@@ -14,7 +14,7 @@ import { measure, medianByCpu, row, type Load, type Measured } from './scenario.
 import { startOtlpSink, type OtlpSink } from './otlp-sink.js';
 import { startOwnRedis } from './own-redis.js';
 import { isProxyUnderTest, pinBench, pinProxy } from './pinning.js';
-import { startGatewaySetup, type GatewaySetup } from './gateway-setup.js';
+import { credentialsIn, startGatewaySetup, type GatewaySetup } from './gateway-setup.js';
 import { benchOptions, keysBusEnv, seededKeysEnv } from './bench-options.js';
 
 const HELP = `Gateway benchmark on the real PostgreSQL and Redis, every service its own process.
@@ -106,7 +106,7 @@ function createAppKey(scopes: string): { key: string; secret: string } {
     env: { PATH: process.env.PATH ?? '', KEYS_DATABASE_URL: dbUrl('keys'), REDIS_URL: common.REDIS_URL, REDIS_PREFIX: redisPrefix },
     encoding: 'utf8',
   });
-  return { key: /X-Api-Key: +(\S+)/.exec(out)![1]!, secret: /X-Api-Secret: +(\S+)/.exec(out)![1]! };
+  return credentialsIn(out);
 }
 
 const started: ServiceProcess[] = [];

@@ -113,9 +113,13 @@ function keysCli(root: string, keysDb: string, redisUrl: string, prefix: string)
     });
 }
 
+/** The key and secret the keys CLI's `create` prints. */
+export function credentialsIn(createOutput: string): Credentials {
+  return { key: /X-Api-Key: +(\S+)/.exec(createOutput)![1]!, secret: /X-Api-Secret: +(\S+)/.exec(createOutput)![1]! };
+}
+
 function createKey(cli: KeysCli, ...extra: string[]): Credentials {
-  const out = cli(['create', '--scopes', SCOPES, '--name', 'bench app', ...extra]);
-  return { key: /X-Api-Key: +(\S+)/.exec(out)![1]!, secret: /X-Api-Secret: +(\S+)/.exec(out)![1]! };
+  return credentialsIn(cli(['create', '--scopes', SCOPES, '--name', 'bench app', ...extra]));
 }
 
 /** A new key changed by one more CLI command; null when the checkout's CLI refuses it (it predates that setting). */
