@@ -3,6 +3,11 @@ import type { Logger } from '@acs/logger';
 export interface PeriodicPurge {
   /** Stops the timer and waits for a pass in flight. */
   stop(): Promise<void>;
+  /**
+   * Resolves when the pass in flight, if any, is done (the first one starts with the timer). For a caller
+   * that must not race a pass, e.g. a test that counts what its own pass recorded.
+   */
+  settled(): Promise<void>;
 }
 
 /**
@@ -33,5 +38,6 @@ export function startPeriodicPurge(
       clearInterval(timer);
       await running;
     },
+    settled: () => running,
   };
 }

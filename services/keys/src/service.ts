@@ -1,7 +1,7 @@
 import { internalKeys } from '@acs/config';
 import { fileURLToPath } from 'node:url';
 import { createBusMetrics, instrumentBus, type Bus } from '@acs/bus';
-import { openConfiguredDatabase } from '@acs/db';
+import { openConfiguredDatabase, type PeriodicPurge } from '@acs/db';
 import { startAuditRelay, startAuditRetention, systemActor } from '@acs/audit';
 import { registerOutboxGauges, startOutboxRelay, type OutboxRelay } from '@acs/outbox';
 import type { Cache } from '@acs/cache';
@@ -26,6 +26,8 @@ export interface KeysService {
   server: RunningServer;
   deps: KeysDeps;
   relay: OutboxRelay;
+  /** The expiry reminders' sweep (its first pass starts with the service). */
+  expirySweep: PeriodicPurge;
   /** Stops the HTTP server and the relay, then closes the database. The bus and the cache belong to the caller. */
   close(): Promise<void>;
 }
@@ -78,12 +80,13 @@ function startRelays(
 }
 
 /** What runs beside the HTTP server: the user-events consumer, the usage purge and the expiry sweep. */
-function startBackground(stack: CloseStack, config: KeysConfig, logger: Logger, bus: Bus, deps: KeysDeps): void {
+function startBackground(stack: CloseStack, config: KeysConfig, logger: Logger, bus: Bus, deps: KeysDeps): PeriodicPurge {
   stack.defer('the user-events consumer', consumeLater(startUserDeletedConsumer(deps, bus, config.USER_EVENTS_QUEUE), logger));
   const purge = startUsagePurge(deps.db, config.USAGE_RETENTION_DAYS, logger);
   stack.defer('the usage purge', () => purge.stop());
   const sweep = startExpirySweep(deps, config.KEY_EXPIRY_SWEEP_SECONDS);
   stack.defer('the expiry sweep', () => sweep.stop());
+  return sweep;
 }
 
 /** startKeysService's steps once the close stack is there, in start-up order (the stack closes them in reverse). */
@@ -108,7 +111,7 @@ async function startOnStack(
       name: config.SEED_API_NAME,
     });
   }
-  startBackground(stack, config, logger, bus, deps);
+  const expirySweep = startBackground(stack, config, logger, bus, deps);
   const app = buildKeysApp({
     deps,
     internalSecret: internalKeys(config),
@@ -124,7 +127,7 @@ async function startOnStack(
   const server = await listen(app.callback(), config.PORT, config.HOST);
   stack.defer('the HTTP server', () => server.close());
   logger.info({ url: server.url }, 'keys service listening');
-  return { server, deps, relay, close: stack.close };
+  return { server, deps, relay, expirySweep, close: stack.close };
 }
 
 /**

@@ -27,8 +27,10 @@ beforeAll(async () => {
     retryDelaysMs: [50],
     handler: async (message) => void received.push(message),
   });
-  // The service's own sweep runs once at start (nothing is due then) and not again during the test.
+  // The service's own sweep runs once at start and not again during the test. Its first pass is waited
+  // for: on a busy machine it can still be running when the first keys are created, and claim them.
   keys = await startKeys({ bus, env: { OUTBOX_POLL_INTERVAL_MS: '100', KEY_EXPIRY_SWEEP_SECONDS: '86400' } });
+  await keys.service.expirySweep.settled();
 });
 
 afterAll(async () => {
