@@ -6,6 +6,7 @@ import { fileURLToPath } from 'node:url';
 import bcrypt from 'bcrypt';
 import pg from 'pg';
 import { signContext } from '@acs/auth';
+import { apiKeyCacheKey } from '@acs/contracts';
 import { testServerUrl, uniqueName } from '@acs/testing';
 import { startProcess, type ServiceProcess } from './processes.js';
 import { runLoad } from './load.js';
@@ -19,7 +20,7 @@ import { benchOptions, keysBusEnv, seededKeysEnv } from './bench-options.js';
 
 const HELP = `Gateway benchmark on the real PostgreSQL and Redis, every service its own process.
 
-Usage: npm run bench -- [--seconds N] [--connections N] [--rounds N] [--isolated-only] [--baseline DIR] [--tracing] [--node-load]
+Usage: npm run bench -- [--seconds N] [--connections N] [--rounds N] [--isolated-only] [--baseline DIR] [--tracing] [--node-load] [--floor]
 
   --seconds N       measured seconds per scenario (default 10; plus 2 s warm-up)
   --connections N   concurrent keep-alive connections (default 32; logins use 8)
@@ -38,6 +39,10 @@ used_cpu_sys + used_cpu_user, before and after each run) is the bench's alone.
   --node-load       use the Node load generator even when wrk is installed
   --pin             the proxy under test alone on the last CPU, everything else (wrk, stub, Redis, services)
                     on the others (taskset): steadier rounds for a feature's few µs
+  --floor           one more proxy in the isolated rounds (bench/src/floor-proxy.ts): the plain proxy plus only
+                    what the spec makes a limited request cost (one Redis round trip for the record and a
+                    counter, the secret's hash, the signed context, the request id and RateLimit headers),
+                    with the rate-limited key; prints it against the plain proxy and the gateway against it
   --scenarios LIST  only these isolated scenarios, by name, comma-separated (e.g. "layer 1,layer 1 quota"):
                     more rounds of a feature and its pair in the same time; the idempotency replay is left out
 
@@ -58,6 +63,7 @@ const values = benchOptions(HELP, {
   tracing: { type: 'boolean' },
   scenarios: { type: 'string' },
   pin: { type: 'boolean' },
+  floor: { type: 'boolean' },
 });
 /** --scenarios: the isolated scenarios to run, by name; null runs them all. */
 const selectedScenarios = values.scenarios === undefined ? null : new Set(values.scenarios.split(',').map((name) => name.trim()));
@@ -149,6 +155,46 @@ async function measureWithRedis(
   // A scenario of refusals (junk credentials) errs when a request was NOT refused.
   errors += refused ? measured.result.requests - measured.result.errors : measured.result.errors;
   return { ...measured, redisUs, commandUs };
+}
+
+/** --floor: the floor proxy (floor-proxy.ts) on the bench's Redis, reading the setup's rate-limited key's record. */
+async function startFloor(
+  setup: GatewaySetup,
+  stubUrl: string,
+  nodeArgs: string[],
+): Promise<{ proxy: ServiceProcess; headers: () => Record<string, string> }> {
+  const limited = setup.limited;
+  if (!limited) throw new Error("--floor needs the setup's rate-limited key");
+  const proxy = await start(
+    'floor proxy',
+    'bench/dist/floor-proxy.js',
+    {
+      UPSTREAM_URL: stubUrl,
+      REDIS_URL: ownRedis.url,
+      INTERNAL_SECRET,
+      FLOOR_RECORD_KEY: `${setup.redisPrefix}${apiKeyCacheKey(limited.key)}`,
+    },
+    nodeArgs,
+  );
+  return { proxy, headers: () => ({ 'x-api-key': limited.key, 'x-api-secret': limited.secret }) };
+}
+
+/** --floor: what the spec's minimum costs over the plain proxy, and the gateway over that minimum, round by round. */
+function printFloor(setup: GatewaySetup, runs: Map<string, RedisMeasured[]>, plain: RedisMeasured[], floor: RedisMeasured[]): void {
+  const floorRatios = floor.map((run, i) => run.cpuUs! / plain[i]!.cpuUs!);
+  const floorExtra = floor.map((run, i) => run.cpuUs! - plain[i]!.cpuUs!);
+  console.log(
+    `  floor: CPU ${median(floorRatios).toFixed(2)}x the plain proxy (+${median(floorExtra).toFixed(1)} µs; rounds ${floorRatios.map((r) => r.toFixed(2)).join(', ')})`,
+  );
+  for (const name of ['layer 1 limited', 'layer 1 + 2 limited']) {
+    const list = runs.get(`${setup.label}|${name}`);
+    if (!list) continue;
+    const ratios = list.map((run, i) => run.cpuUs! / floor[i]!.cpuUs!);
+    const extra = list.map((run, i) => run.cpuUs! - floor[i]!.cpuUs!);
+    console.log(
+      `  ${setup.label}, ${name}: CPU ${median(ratios).toFixed(2)}x the floor (+${median(extra).toFixed(1)} µs; rounds ${ratios.map((r) => r.toFixed(2)).join(', ')})`,
+    );
+  }
 }
 
 interface Scenario {
@@ -443,11 +489,15 @@ try {
   }
   const plainScenario = (secs: number) => measureWithRedis(plainToStub, CATALOG_PATH, signed(CATALOG_PATH), secs);
   await plainScenario(2);
+  const floor = values.floor ? await startFloor(setups[0]!, stub.url, plainNodeArgs) : null;
+  const floorScenario = floor && ((secs: number) => measureWithRedis(floor.proxy, CATALOG_PATH, floor.headers, secs));
+  await floorScenario?.(2);
   for (const setup of setups)
     for (const scenario of scenariosOf(setup))
       await measureWithRedis(setup.gateway, scenario.path, scenario.headers, 2, undefined, scenario.refused);
   // Rounds interleave the setups and scenarios so that a burst of noise on the machine hits all of them alike.
   const plainRuns: RedisMeasured[] = [];
+  const floorRuns: RedisMeasured[] = [];
   const runs = new Map<string, RedisMeasured[]>();
   console.log(
     `\nisolated: the same ${page.length}-byte page from a static stub, ${rounds} round(s), median shown; Redis: ${ownRedis.url} (the bench's own)`,
@@ -458,6 +508,10 @@ try {
   for (let round = 1; round <= rounds; round++) {
     plainRuns.push(await plainScenario(seconds));
     const parts = [`plain ${plainRuns.at(-1)!.cpuUs!.toFixed(1)} µs`];
+    if (floorScenario) {
+      floorRuns.push(await floorScenario(seconds));
+      parts.push(`floor ${floorRuns.at(-1)!.cpuUs!.toFixed(1)} µs`);
+    }
     for (const setup of inRoundOrder(setups, round)) {
       const figures: string[] = [];
       for (const scenario of inRoundOrder(scenariosOf(setup), round)) {
@@ -479,6 +533,13 @@ try {
     '|---|---|---|---|---|---|---|---|---|---|',
     `| plain node:http + undici proxy | layer 1 | ${plainMedian.cpuUs!.toFixed(1)} | 1.00 | ${plainMedian.redisUs.toFixed(1)} | ${plainMedian.commandUs.toFixed(1)} | ${plainMedian.result.rps.toFixed(0)} | 1.00 | | |`,
   ];
+  if (floorRuns.length > 0) {
+    const m = medianByCpu(floorRuns) as RedisMeasured;
+    print('  floor proxy -> stub', m, 'proxy CPU');
+    table.push(
+      `| floor (plain + the spec's minimum) | layer 1 limited | ${m.cpuUs!.toFixed(1)} | ${(m.cpuUs! / plainMedian.cpuUs!).toFixed(2)} | ${median(floorRuns.map((run) => run.redisUs)).toFixed(1)} | ${median(floorRuns.map((run) => run.commandUs)).toFixed(1)} | ${m.result.rps.toFixed(0)} | ${(m.result.rps / plainMedian.result.rps).toFixed(2)} | | |`,
+    );
+  }
   for (const setup of setups) {
     for (const scenario of scenariosOf(setup)) {
       const list = runs.get(`${setup.label}|${scenario.name}`)!;
@@ -498,6 +559,7 @@ try {
     '  (Redis CPU: median of rounds; a Redis core serves 1e6 / that requests/s; N primaries serve N times it for keys spread over slots)',
   );
   printGoals(setups[0]!, runs, plainRuns);
+  if (floorRuns.length > 0) printFloor(setups[0]!, runs, plainRuns, floorRuns);
   console.log(
     '  budget for later features (quotas, allow-lists, sessions): no new per-request round trip, Redis at most +1 µs and the gateway at most +3 µs per request per feature; a feature a request does not use costs it nothing',
   );

@@ -19,6 +19,8 @@ export interface Credentials {
 export interface GatewaySetup {
   label: string;
   gateway: ServiceProcess;
+  /** The setup's Redis key prefix (its records live under it). */
+  redisPrefix: string;
   app: Credentials;
   /** null when the checkout has no per-key limits (before issue 16). */
   limited: Credentials | null;
@@ -98,7 +100,7 @@ export async function startGatewaySetup(o: SetupOptions): Promise<GatewaySetup> 
   const owned = createKey(cli, '--owner', String(userId));
   await withQuota(gateway.url, app, token, o.redisUrl, `${prefix}authz:{${userId}}`);
   const tokenWithoutSession = hasSession(token) ? await accepted(gateway.url, app, withoutSession(token, signingKey)) : null;
-  return { label: o.label, gateway, app, limited, token, tokenWithoutSession, owned, allowListed };
+  return { label: o.label, gateway, redisPrefix: prefix, app, limited, token, tokenWithoutSession, owned, allowListed };
 }
 
 type KeysCli = (args: string[]) => string;

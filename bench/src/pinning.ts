@@ -35,7 +35,7 @@ export function pinBench(enabled: boolean): Pinning | null {
 }
 
 /** Whether a process the bench starts is a proxy under test (named as gateway-bench.ts and gateway-setup.ts name them). */
-export const isProxyUnderTest = (name: string): boolean => name.startsWith('gateway') || name === 'plain proxy';
+export const isProxyUnderTest = (name: string): boolean => name.startsWith('gateway') || name === 'plain proxy' || name === 'floor proxy';
 
 /** Moves a proxy under test (all its threads) to its own CPU. */
 export function pinProxy(pinning: Pinning, pid: number): void {

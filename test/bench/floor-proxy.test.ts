@@ -1,0 +1,71 @@
+import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
+import { Redis } from 'ioredis';
+import { hashSecret, verifyContext } from '@acs/auth';
+import { apiKeyCacheKey } from '@acs/contracts';
+import { deleteRedisKeys, startFakeUpstream, testServerUrl, uniqueName, type FakeUpstream } from '@acs/testing';
+import { startProcess, type ServiceProcess } from '../../bench/src/processes.js';
+
+// The bench's floor proxy (npm run bench -- --floor) is a yardstick: the gateway is measured against it, so it
+// must really do the work it stands for (read the record in Redis, check the secret, count, sign), or its
+// figure would flatter the floor. Against real Redis and a service that verifies the signed context.
+const INTERNAL_SECRET = 'floor-test-internal-secret-0123456789ab';
+const KEY = 'acs_live_FloorTestKey0000000000000001';
+const SECRET = 'floor-test-secret-that-is-long-enough-00000';
+const prefix = `${uniqueName('floor')}:`;
+let redis: Redis;
+let upstream: FakeUpstream;
+let floor: ServiceProcess;
+
+beforeAll(async () => {
+  redis = new Redis(testServerUrl('REDIS_URL'));
+  const record = { id: 'key-1', secretHash: hashSecret(SECRET), scopes: ['catalog:read'], ownerUserId: null, revoked: false };
+  await redis.set(`${prefix}${apiKeyCacheKey(KEY)}`, `1|${JSON.stringify(record)}`);
+  upstream = await startFakeUpstream();
+  upstream.handle = (req, res) => {
+    const context = verifyContext(
+      INTERNAL_SECRET,
+      'catalog',
+      'GET',
+      req.url!,
+      req.headers['x-acs-context'] as string,
+      req.headers['x-acs-signature'] as string,
+    );
+    res.writeHead(context ? 200 : 403, { 'content-type': 'application/json' });
+    res.end(JSON.stringify({ keyId: context?.keyId ?? null, scopes: context?.scopes ?? null }));
+  };
+  floor = await startProcess('floor proxy', 'bench/dist/floor-proxy.js', {
+    UPSTREAM_URL: upstream.url,
+    REDIS_URL: testServerUrl('REDIS_URL'),
+    INTERNAL_SECRET,
+    FLOOR_RECORD_KEY: `${prefix}${apiKeyCacheKey(KEY)}`,
+    FLOOR_LIMIT: '3',
+  });
+});
+
+afterAll(async () => {
+  await floor?.stop();
+  await upstream?.close();
+  await deleteRedisKeys(prefix);
+  await redis?.del(`floor:counter:{${prefix}${apiKeyCacheKey(KEY)}}`);
+  redis?.disconnect();
+});
+
+const call = (secret: string) => fetch(`${floor.url}/api/Dac?page=1`, { headers: { 'x-api-key': KEY, 'x-api-secret': secret } });
+
+describe('the bench floor proxy', () => {
+  it('reads the key record, checks the secret, counts against the limit and forwards a context the service verifies', async () => {
+    const admitted = await call(SECRET);
+    expect(admitted.status).toBe(200);
+    expect(await admitted.json()).toEqual({ keyId: 'key-1', scopes: ['catalog:read'] });
+    expect(admitted.headers.get('x-request-id')).toMatch(/^[0-9a-f-]{36}$/);
+    expect(admitted.headers.get('ratelimit')).toBe('"1d";r=2;t=3600');
+
+    expect((await call('not-the-secret-but-just-as-long-as-it-00000')).status).toBe(401);
+    expect(upstream.received).toHaveLength(1);
+
+    // The counter lives in Redis and moves with the read, the refused call's included (the floor gives
+    // nothing back): the limit of 3 admits one more, then refuses.
+    expect((await call(SECRET)).status).toBe(200);
+    expect((await call(SECRET)).status).toBe(429);
+  });
+});
