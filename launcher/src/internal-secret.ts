@@ -2,6 +2,7 @@ import { createHmac, randomBytes } from 'node:crypto';
 import { mkdir, readFile, rename, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { z } from 'zod';
+import { commaSeparatedEntries } from '@acs/config';
 
 /** The services the gateway signs contexts for, each verifying with a key of its own. */
 const SIGNED_SERVICES = ['keys', 'identity', 'catalog', 'device', 'billing', 'webhooks'] as const;
@@ -65,10 +66,10 @@ const webhookSecretKey = (keys: InternalKeys): string =>
 
 /**
  * The webhooks service's keys under `npm start`: WEBHOOKS_SECRET_KEY from the environment, else the derived
- * key. Once the environment names a key of its own, the derived key stays readable as
- * WEBHOOKS_SECRET_KEY_PREVIOUS (unless the environment names a previous key too): the endpoints registered
- * before keep signing, and since the derived key comes back on every start of the data folder, nothing has to
- * be resealed (docs/security.md).
+ * key. Once the environment names a key of its own, the derived key stays readable, last in
+ * WEBHOOKS_SECRET_KEY_PREVIOUS after any previous keys the environment names (a second rotation must not drop
+ * it): the endpoints registered before keep signing, and since the derived key comes back on every start of the
+ * data folder, nothing has to be resealed (docs/security.md).
  */
 export function webhookKeySettings(
   env: Readonly<Record<string, string | undefined>>,
@@ -76,8 +77,9 @@ export function webhookKeySettings(
 ): { WEBHOOKS_SECRET_KEY: string; WEBHOOKS_SECRET_KEY_PREVIOUS: string | undefined } {
   const derived = webhookSecretKey(keys);
   const current = env.WEBHOOKS_SECRET_KEY ?? derived;
-  return {
-    WEBHOOKS_SECRET_KEY: current,
-    WEBHOOKS_SECRET_KEY_PREVIOUS: env.WEBHOOKS_SECRET_KEY_PREVIOUS ?? (current === derived ? undefined : derived),
-  };
+  const named = env.WEBHOOKS_SECRET_KEY_PREVIOUS ?? '';
+  // The derived key (base64url: no comma) joins the list unless it is the current key or listed already.
+  const keepDerived = current !== derived && !commaSeparatedEntries(named).includes(derived);
+  const previous = [named, keepDerived ? derived : ''].filter((part) => part !== '').join(',');
+  return { WEBHOOKS_SECRET_KEY: current, WEBHOOKS_SECRET_KEY_PREVIOUS: previous === '' ? undefined : previous };
 }

@@ -65,10 +65,19 @@ describe("npm start's webhooks keys", () => {
     });
   });
 
-  it("leaves an operator's own rotation as the environment says", () => {
+  it("keeps the derived key readable after an operator's own rotations too, last in the list", () => {
     const older = 'the-key-before-the-operator-rotated-0123456789';
     expect(webhookKeySettings({ WEBHOOKS_SECRET_KEY: own, WEBHOOKS_SECRET_KEY_PREVIOUS: older }, keys)).toEqual({
       WEBHOOKS_SECRET_KEY: own,
+      WEBHOOKS_SECRET_KEY_PREVIOUS: `${older},${derived}`,
+    });
+    // Named by the operator already (or current again): not twice.
+    expect(webhookKeySettings({ WEBHOOKS_SECRET_KEY: own, WEBHOOKS_SECRET_KEY_PREVIOUS: `${derived}, ${older}` }, keys)).toEqual({
+      WEBHOOKS_SECRET_KEY: own,
+      WEBHOOKS_SECRET_KEY_PREVIOUS: `${derived}, ${older}`,
+    });
+    expect(webhookKeySettings({ WEBHOOKS_SECRET_KEY: derived, WEBHOOKS_SECRET_KEY_PREVIOUS: older }, keys)).toEqual({
+      WEBHOOKS_SECRET_KEY: derived,
       WEBHOOKS_SECRET_KEY_PREVIOUS: older,
     });
   });

@@ -35,7 +35,7 @@ export const redisUrl = () => url(['redis', 'rediss']);
 export const amqpUrl = () => url(['amqp', 'amqps']);
 
 /** The non-empty, trimmed entries of a comma-separated list (`a, b,,c` -> a, b, c). */
-function commaSeparatedEntries(text: string): string[] {
+export function commaSeparatedEntries(text: string): string[] {
   return text
     .split(',')
     .map((entry) => entry.trim())

@@ -32,7 +32,7 @@ Options:
 
 ${cliStoreEnvironment('webhooks', false, [
   ['WEBHOOKS_SECRET_KEY', "reseal: the webhooks service's current key (required)"],
-  ['WEBHOOKS_SECRET_KEY_PREVIOUS', 'reseal: the key it replaces, while a rotation is under way'],
+  ['WEBHOOKS_SECRET_KEY_PREVIOUS', 'reseal: the key it replaces, while a rotation is under way (several: comma-separated)'],
 ])}`;
 
 /** reseal reads the keys as the service does (the same checks); the other commands need none. */

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { booleanFlag, busFields, secret, serviceFields, wholeNumber } from '@acs/config';
+import { booleanFlag, busFields, commaSeparatedEntries, secret, serviceFields, wholeNumber } from '@acs/config';
 import { parseDelays } from './domain/retry-schedule.js';
 
 const DAY_SECONDS = 24 * 3600;
@@ -18,6 +18,18 @@ const delayList = (fallback: string) =>
       return delays;
     });
 
+/** WEBHOOKS_SECRET_KEY_PREVIOUS: one key or several, comma-separated, each as long as WEBHOOKS_SECRET_KEY must be. */
+const previousKeys = () =>
+  z
+    .string()
+    .refine(
+      (text) => commaSeparatedEntries(text).length > 0 && commaSeparatedEntries(text).every((key) => secret().safeParse(key).success),
+      {
+        message: 'expected one key, or several separated by commas, each of at least 32 characters',
+      },
+    )
+    .optional();
+
 export const webhooksConfigSchema = z
   .object({
     ...serviceFields(8087),
@@ -27,8 +39,11 @@ export const webhooksConfigSchema = z
      * in WEBHOOKS_SECRET_KEY_PREVIOUS until `npm run webhooks -- reseal` has run (docs/security.md).
      */
     WEBHOOKS_SECRET_KEY: secret(),
-    /** During a rotation only: the key WEBHOOKS_SECRET_KEY replaces, still read (never sealed with). */
-    WEBHOOKS_SECRET_KEY_PREVIOUS: secret().optional(),
+    /**
+     * During a rotation only: the key WEBHOOKS_SECRET_KEY replaces, still read (never sealed with); several,
+     * comma-separated and tried in order, when a rotation starts before the last one's reseal has run.
+     */
+    WEBHOOKS_SECRET_KEY_PREVIOUS: previousKeys(),
     /**
      * true: http URLs and private, loopback and link-local addresses are allowed (tests, `npm start` on one machine).
      * Never in production: a user could make the service call into the internal network (SSRF).

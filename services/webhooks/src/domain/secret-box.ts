@@ -1,4 +1,5 @@
 import { createCipheriv, createDecipheriv, createHash, randomBytes } from 'node:crypto';
+import { commaSeparatedEntries } from '@acs/config';
 
 /**
  * Signing secrets at rest: they must be usable for signing, so they are encrypted, not hashed
@@ -78,6 +79,10 @@ function openUnderAny(keys: readonly Buffer[], parts: BoxParts): string | null {
   return null;
 }
 
-/** The keys a configuration reads boxes with: WEBHOOKS_SECRET_KEY_PREVIOUS only while a rotation sets it. */
+/**
+ * The keys a configuration reads boxes with besides the current one: WEBHOOKS_SECRET_KEY_PREVIOUS while a rotation
+ * sets it (several when a rotation starts before the last one's reseal, or under `npm start`, which keeps its
+ * derived key readable).
+ */
 export const previousBoxKeys = (config: { WEBHOOKS_SECRET_KEY_PREVIOUS?: string | undefined }): string[] =>
-  config.WEBHOOKS_SECRET_KEY_PREVIOUS ? [config.WEBHOOKS_SECRET_KEY_PREVIOUS] : [];
+  config.WEBHOOKS_SECRET_KEY_PREVIOUS ? commaSeparatedEntries(config.WEBHOOKS_SECRET_KEY_PREVIOUS) : [];
