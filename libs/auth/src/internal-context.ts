@@ -81,6 +81,56 @@ function toBase64Url(text: string): string {
   return encodeScratch.toString('base64url', 0, encodeScratch.write(text, 0, 'utf8'));
 }
 
+/** JSON of each list of scopes, made once per list: the gateway passes the parsed key record's own array every time. */
+const scopesJson = new WeakMap<readonly string[], string>();
+function scopesJsonOf(scopes: readonly string[]): string {
+  let json = scopesJson.get(scopes);
+  if (json === undefined) {
+    json = JSON.stringify(scopes);
+    scopesJson.set(scopes, json);
+  }
+  return json;
+}
+
+/**
+ * Every member contextJson writes. Typed against InternalContext, so a member added there does not compile until it
+ * is added here, and the test that builds a context from this list fails until contextJson writes it.
+ */
+export const CONTEXT_MEMBERS: Readonly<Record<keyof InternalContext, true>> = {
+  requestId: true,
+  keyId: true,
+  scopes: true,
+  userId: true,
+  emailUnverified: true,
+  sessionId: true,
+  role: true,
+  planType: true,
+  clientIp: true,
+  traceparent: true,
+  tracestate: true,
+  expiresAt: true,
+};
+
+/**
+ * The context and its expiry as JSON, equal to what JSON.stringify makes of them once parsed (an absent member is left
+ * out, each value encoded by JSON.stringify's own rules), without JSON.stringify walking the object: on the gateway's
+ * hot path that walk cost about a microsecond of the signature's six on a slow machine, most of it looking up each
+ * member. Strings still go through JSON.stringify (its escaping); the scopes, once per list.
+ */
+export function contextJson(context: Omit<InternalContext, 'expiresAt'>, expiresAt: number): string {
+  const { keyId } = context;
+  let json = `{"requestId":${JSON.stringify(context.requestId)},"keyId":${keyId === null ? 'null' : JSON.stringify(keyId)},"scopes":${scopesJsonOf(context.scopes)}`;
+  if (context.userId !== undefined) json += `,"userId":${JSON.stringify(context.userId)}`;
+  if (context.emailUnverified !== undefined) json += `,"emailUnverified":${JSON.stringify(context.emailUnverified)}`;
+  if (context.sessionId !== undefined) json += `,"sessionId":${JSON.stringify(context.sessionId)}`;
+  if (context.role !== undefined) json += `,"role":${JSON.stringify(context.role)}`;
+  if (context.planType !== undefined) json += `,"planType":${JSON.stringify(context.planType)}`;
+  if (context.clientIp !== undefined) json += `,"clientIp":${JSON.stringify(context.clientIp)}`;
+  if (context.traceparent !== undefined) json += `,"traceparent":${JSON.stringify(context.traceparent)}`;
+  if (context.tracestate !== undefined) json += `,"tracestate":${JSON.stringify(context.tracestate)}`;
+  return `${json},"expiresAt":${expiresAt}}`;
+}
+
 export interface SignedContext {
   context: string;
   signature: string;
@@ -95,12 +145,8 @@ export function signContext(
   context: Omit<InternalContext, 'expiresAt'>,
   nowSeconds = Math.floor(Date.now() / 1000),
 ): SignedContext {
-  // JSON.stringify(context) plus one appended member: cheaper than copying the object with a spread on the
-  // gateway's hot path. The context always has requestId, so the object is never empty; a later duplicate key
-  // wins in JSON.parse, so a stray expiresAt in `context` cannot outlive the one set here.
-  const json = JSON.stringify(context);
-  const withExpiry = `${json.slice(0, -1)},"expiresAt":${nowSeconds + CONTEXT_LIFETIME_SECONDS}}`;
-  const encoded = toBase64Url(withExpiry);
+  // A stray expiresAt in `context` is not written: the one set here is the only one.
+  const encoded = toBase64Url(contextJson(context, nowSeconds + CONTEXT_LIFETIME_SECONDS));
   return { context: encoded, signature: macFor(secret).sign(signedMessage(audience, method, url, encoded)) };
 }
 
