@@ -1,10 +1,9 @@
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
-import type { AddressInfo } from 'node:net';
 import { Webhook } from 'standardwebhooks';
 import { DEFAULT_RETRY_DELAYS_MS, subscriptionQueueNames } from '@acs/bus';
 import { webhookCreatedResponseSchema, webhookDeliveriesResponseSchema } from '@acs/contracts';
-import { deleteAmqpObjects, uniqueName, waitFor } from '@acs/testing';
+import { deleteAmqpObjects, listenOnLoopback, uniqueName, waitFor } from '@acs/testing';
 import { appKey, bearer, json, newUser, type Auth } from './actors.js';
 import { startSystemUnderTest, type SystemUnderTest } from './system-harness.js';
 
@@ -37,8 +36,7 @@ function receive(req: IncomingMessage, res: ServerResponse): void {
 
 beforeAll(async () => {
   receiver = createServer(receive);
-  await new Promise<void>((resolve) => receiver.listen(0, '127.0.0.1', resolve));
-  receiverUrl = `http://127.0.0.1:${(receiver.address() as AddressInfo).port}`;
+  receiverUrl = `http://127.0.0.1:${await listenOnLoopback(receiver)}`;
   sut = await startSystemUnderTest({
     AMQP_URL: process.env.AMQP_URL ?? 'amqp://guest:guest@127.0.0.1:5672',
     BUS_EXCHANGE: uniqueName('webhooks_e2e_ex'),

@@ -1,6 +1,6 @@
 import { createServer, type IncomingMessage } from 'node:http';
-import type { AddressInfo } from 'node:net';
 import { decodeTraceRequest, type DecodedResourceSpans, type DecodedSpan } from './otlp-protobuf.js';
+import { listenOnLoopback } from '@acs/testing';
 
 /** One received span with its resource's service.name, decoded from OTLP/HTTP JSON or protobuf. */
 export interface ReceivedSpan extends DecodedSpan {
@@ -95,8 +95,7 @@ export async function startOtlpReceiver(): Promise<OtlpReceiver> {
     else res.writeHead(200, { 'content-type': 'application/x-protobuf' }).end();
     for (const wake of waiters) wake();
   });
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const { port } = server.address() as AddressInfo;
+  const port = await listenOnLoopback(server);
   return {
     url: `http://127.0.0.1:${port}`,
     spans,

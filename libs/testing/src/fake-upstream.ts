@@ -1,5 +1,5 @@
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
-import type { AddressInfo } from 'node:net';
+import { listenOnLoopback } from './ports.js';
 
 /** A stand-in for a service behind the gateway: each test sets what it does. */
 export interface FakeUpstream {
@@ -24,9 +24,9 @@ export async function startFakeUpstream(): Promise<FakeUpstream> {
       fake.handle!(req, res);
     });
   });
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const port = await listenOnLoopback(server);
   fake.server = server;
-  fake.url = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+  fake.url = `http://127.0.0.1:${port}`;
   fake.close = () =>
     new Promise<void>((resolve) => {
       server.closeAllConnections();

@@ -1,8 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import { createServer, type Server } from 'node:http';
-import type { AddressInfo } from 'node:net';
 import { Webhook } from 'standardwebhooks';
-import { waitFor } from '@acs/testing';
+import { listenOnLoopback, waitFor } from '@acs/testing';
 import { textOf } from './browser.js';
 import { registerUser, startDashboardSystem, type DashboardSystem } from './harness.js';
 
@@ -26,8 +25,7 @@ beforeAll(async () => {
       res.writeHead(200).end();
     });
   });
-  await new Promise<void>((resolve) => receiver.listen(0, '127.0.0.1', resolve));
-  receiverUrl = `http://127.0.0.1:${(receiver.address() as AddressInfo).port}/hook`;
+  receiverUrl = `http://127.0.0.1:${await listenOnLoopback(receiver)}/hook`;
   system = await startDashboardSystem({ WEBHOOKS_POLL_INTERVAL_MS: '200' });
 }, 90_000);
 afterAll(async () => {

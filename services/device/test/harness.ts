@@ -5,7 +5,7 @@ import { createTestDatabase, signedFetch, type TestDatabase } from '@acs/testing
 import type { InternalContext } from '@acs/auth';
 import { catalogConfigSchema, startCatalogService, type CatalogService } from '@acs/catalog-service';
 import { deviceConfigSchema, startDeviceService, type DeviceService } from '../src/index.js';
-import { captureLogger as captureLines, silentLogger as silent, unusedPort, type LogLine } from '@acs/testing';
+import { captureLogger as captureLines, listenOnLoopback, silentLogger as silent, unusedPort, type LogLine } from '@acs/testing';
 
 export type { LogLine };
 export const silentLogger = (): Logger => silent('device-test');
@@ -118,11 +118,9 @@ export async function silentServer(): Promise<{ url: string; close(): Promise<vo
     socket.on('close', () => sockets.delete(socket));
     socket.on('error', () => {});
   });
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', () => resolve()));
-  const address = server.address();
-  if (address === null || typeof address === 'string') throw new Error('no TCP address');
+  const port = await listenOnLoopback(server);
   return {
-    url: `http://127.0.0.1:${address.port}`,
+    url: `http://127.0.0.1:${port}`,
     close: () =>
       new Promise<void>((resolve) => {
         for (const socket of sockets) socket.destroy();

@@ -1,11 +1,11 @@
 import { randomBytes, randomInt, randomUUID } from 'node:crypto';
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
-import type { AddressInfo } from 'node:net';
 import { createAmqpBus, subscriptionQueueNames, DEFAULT_RETRY_DELAYS_MS, type AmqpBus, type BusEnvelope } from '@acs/bus';
 import { API_KEY_EVENT_TYPES, API_KEY_ROUTING_KEYS } from '@acs/contracts';
 import {
   captureLogger,
   createTestDatabase,
+  listenOnLoopback,
   RawBroker,
   signedFetch,
   silentLogger,
@@ -58,8 +58,7 @@ export class Receiver {
   static async start(): Promise<Receiver> {
     let receiver: Receiver;
     const server = createServer((req, res) => void receiver.handle(req, res));
-    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-    receiver = new Receiver(server, `http://127.0.0.1:${(server.address() as AddressInfo).port}`);
+    receiver = new Receiver(server, `http://127.0.0.1:${await listenOnLoopback(server)}`);
     return receiver;
   }
 
