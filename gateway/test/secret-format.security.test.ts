@@ -85,6 +85,19 @@ describe('the secret format at the gateway', () => {
     expect(reads).toBeGreaterThan(before);
   });
 
+  it('refuses them without a read also once the gateway has seen the key (its record skips the checksum only for its own secret)', async () => {
+    const key = await h.createKey(['read:devices']);
+    expect((await get(key)).status).toBe(200);
+    const last = key.secret.at(-1) === 'A' ? 'B' : 'A';
+    const before = reads;
+    for (const secret of [key.secret.slice(0, -1) + last, `acs_test_${'x'.repeat(36)}`]) {
+      expect((await get({ key: key.key, secret })).status).toBe(401);
+    }
+    expect(reads).toBe(before);
+    expect((await get(key)).status).toBe(200);
+    expect(reads).toBe(before + 1);
+  });
+
   it('keeps a legacy secret working until the key is rolled, then the new one only', async () => {
     const key = await h.createKey(['read:devices']);
     // A key made before issue 31: a base64url secret, as the keys service stored it then.

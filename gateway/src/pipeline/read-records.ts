@@ -1,6 +1,7 @@
 import { classifyApiSecret, parseApiKey } from '@acs/auth';
 import { invalidCredentialsError, missingApiKeyError } from '@acs/errors';
 import { claimedUserId } from '../auth/claimed-user.js';
+import { secretCheck } from './authenticate-key.js';
 import { guessCounts, settleCounts } from './count-with-read.js';
 import type { ApiExchange, PipelineDeps, Step } from './exchange.js';
 import { refuse } from './refuse.js';
@@ -20,6 +21,12 @@ function peekToken(ex: ApiExchange, deps: PipelineDeps): void {
   ex.claimedUserId = ex.remembered === undefined ? claimedUserId(ex.token) : (ex.remembered?.userId ?? undefined);
 }
 
+/** Whether the record this replica read last for the key takes the secret (the check is kept for the guess and step 2). */
+function acceptedOnLastSeen(ex: ApiExchange, deps: PipelineDeps, key: string): boolean {
+  const last = deps.records.lastKeyRecord(key);
+  return last !== undefined && secretCheck(ex, last);
+}
+
 /**
  * Step 1: the credentials' form (a missing header, a malformed key or secret is refused without any read), then the
  * request's one Redis round trip: the key's record, the claimed user's and the key owner's records, and for a
@@ -32,13 +39,15 @@ export async function readRecords(ex: ApiExchange, deps: PipelineDeps): Promise<
     return refuse(ex, deps, 'api_key', missingApiKeyError());
   }
   const parsed = parseApiKey(key);
-  // A secret that starts like the current format but fails its checksum (junk, a typo) can be no key's secret:
-  // refused like an unknown key, before the Redis read (docs/key-format.md). Legacy secrets go on to the hash.
-  if (parsed === null || secret.length > MAX_SECRET_LENGTH || classifyApiSecret(secret, parsed.prefix, parsed.environment) === 'invalid')
-    return refuse(ex, deps, 'api_key', invalidCredentialsError());
+  if (parsed === null || secret.length > MAX_SECRET_LENGTH) return refuse(ex, deps, 'api_key', invalidCredentialsError());
   ex.apiKey = key;
   ex.secret = secret;
   ex.environment = parsed.environment;
+  // A secret that starts like the current format but fails its checksum (junk, a typo) can be no key's secret:
+  // refused like an unknown key, before the Redis read (docs/key-format.md). Legacy secrets go on to the hash.
+  // A secret the key's last-seen record accepts is a real one, so its checksum holds: not computed again.
+  if (!acceptedOnLastSeen(ex, deps, key) && classifyApiSecret(secret, parsed.prefix, parsed.environment) === 'invalid')
+    return refuse(ex, deps, 'api_key', invalidCredentialsError());
   if (ex.found.kind === 'found' && ex.found.route.user.kind === 'user') peekToken(ex, deps);
   const guess = guessCounts(ex, deps);
   const read = await deps.records.read({
