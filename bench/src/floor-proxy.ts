@@ -2,7 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import { type Dispatcher, Pool } from 'undici';
 import { secretMatchesHash, signContext } from '@acs/auth';
-import { MgetConnection, type RespReply } from '@acs/cache';
+import { MgetConnection, parseVersioned, type RespReply } from '@acs/cache';
 
 /*
  * The floor of an API gateway under this spec (`npm run bench -- --floor`): a proxy forwarding the way the gateway
@@ -46,8 +46,9 @@ function recordOf(replies: RespReply[]): FloorRecord | null {
   const raw = (replies[0] as (string | null)[])[0] ?? null;
   if (raw === null) return null;
   if (raw !== lastRaw) {
-    // A versioned entry, `<version>|<record>` (libs/cache versioned-entry.ts).
-    const parsed = JSON.parse(raw.slice(raw.indexOf('|') + 1)) as { id: string; scopes: string[]; secretHash: string };
+    const entry = parseVersioned(raw);
+    if (entry === null) return null;
+    const parsed = JSON.parse(entry.value) as { id: string; scopes: string[]; secretHash: string };
     lastRecord = { id: parsed.id, scopes: parsed.scopes, secretHash: Buffer.from(parsed.secretHash, 'base64url') };
     lastRaw = raw;
   }
@@ -99,10 +100,13 @@ const POLICY = `"1d";q=${limit};w=86400`;
 /** Once the Redis replies are in: the secret, the count, the signed context, the forward. */
 function forward(req: IncomingMessage, res: ServerResponse, requestId: string, secret: string, replies: RespReply[]): void {
   const record = recordOf(replies);
+  if (record === null || !secretMatchesHash(secret, record.secretHash)) {
+    refuse(res, 401, requestId);
+    return;
+  }
   const used = replies[1] as number;
-  const refusal = record === null || !secretMatchesHash(secret, record.secretHash) ? 401 : used > limit ? 429 : 0;
-  if (record === null || refusal !== 0) {
-    refuse(res, refusal, requestId);
+  if (used > limit) {
+    refuse(res, 429, requestId);
     return;
   }
   const url = req.url!;

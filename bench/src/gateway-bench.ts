@@ -157,6 +157,9 @@ async function measureWithRedis(
   return { ...measured, redisUs, commandUs };
 }
 
+/** A key's two headers, as clients send them. */
+const keyHeaders = (c: { key: string; secret: string }): Record<string, string> => ({ 'x-api-key': c.key, 'x-api-secret': c.secret });
+
 /** --floor: the floor proxy (floor-proxy.ts) on the bench's Redis, reading the setup's rate-limited key's record. */
 async function startFloor(
   setup: GatewaySetup,
@@ -176,7 +179,7 @@ async function startFloor(
     },
     nodeArgs,
   );
-  return { proxy, headers: () => ({ 'x-api-key': limited.key, 'x-api-secret': limited.secret }) };
+  return { proxy, headers: () => keyHeaders(limited) };
 }
 
 /** --floor: what the spec's minimum costs over the plain proxy, and the gateway over that minimum, round by round. */
@@ -222,7 +225,6 @@ function scenariosOf(setup: GatewaySetup): Scenario[] {
 }
 
 function allScenariosOf(setup: GatewaySetup): Scenario[] {
-  const keyHeaders = (c: { key: string; secret: string }) => ({ 'x-api-key': c.key, 'x-api-secret': c.secret });
   const list: Scenario[] = [
     { name: 'layer 1', path: CATALOG_PATH, headers: () => keyHeaders(setup.app) },
     { name: 'layer 1 + 2', path: '/api/Devices', headers: () => ({ ...keyHeaders(setup.app), authorization: `Bearer ${setup.token}` }) },

@@ -23,10 +23,11 @@ const previousKeys = () =>
   z
     .string()
     .refine(
-      (text) => commaSeparatedEntries(text).length > 0 && commaSeparatedEntries(text).every((key) => secret().safeParse(key).success),
-      {
-        message: 'expected one key, or several separated by commas, each of at least 32 characters',
+      (text) => {
+        const keys = commaSeparatedEntries(text);
+        return keys.length > 0 && keys.every((key) => secret().safeParse(key).success);
       },
+      { message: 'expected one key, or several separated by commas, each of at least 32 characters' },
     )
     .optional();
 
