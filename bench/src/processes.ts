@@ -1,15 +1,14 @@
 import { spawn, type ChildProcess } from 'node:child_process';
-import { readFileSync } from 'node:fs';
 import { unusedPort } from '@acs/testing';
 import { fileURLToPath } from 'node:url';
+import { processCpuSeconds } from './process-cpu.js';
 
 const ROOT = fileURLToPath(new URL('../../', import.meta.url));
-const CLOCK_TICKS_PER_SECOND = 100; // Linux USER_HZ
 
 export interface ServiceProcess {
   child: ChildProcess;
   url: string;
-  /** User + system CPU seconds the process has used so far (from /proc). */
+  /** CPU seconds the process (all its threads) has run so far (from /proc: process-cpu.ts). */
   cpuSeconds(): number;
   stop(): Promise<void>;
 }
@@ -49,10 +48,7 @@ export async function startProcess(
       return {
         child,
         url,
-        cpuSeconds: () => {
-          const fields = readFileSync(`/proc/${child.pid}/stat`, 'utf8').split(') ')[1]!.split(' ');
-          return (Number(fields[11]) + Number(fields[12])) / CLOCK_TICKS_PER_SECOND;
-        },
+        cpuSeconds: () => processCpuSeconds(child.pid!),
         stop: () => stopChild(child),
       };
     }
