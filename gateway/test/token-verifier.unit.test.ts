@@ -1,9 +1,9 @@
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from '@jest/globals';
 import { createServer, type Server } from 'node:http';
-import type { AddressInfo } from 'node:net';
 import { SignJWT, exportJWK, generateKeyPair, type CryptoKey, type JWK } from 'jose';
 import { Pool } from 'undici';
 import { createLogger } from '@acs/logger';
+import { listenOnLoopback } from '@acs/testing';
 import { JwksStore } from '../src/auth/jwks-store.js';
 import { TokenVerifier } from '../src/auth/token-verifier.js';
 
@@ -57,8 +57,7 @@ beforeAll(async () => {
     res.writeHead(200, { 'content-type': 'application/json' });
     res.end(JSON.stringify(served));
   });
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  pool = new Pool(`http://127.0.0.1:${(server.address() as AddressInfo).port}`);
+  pool = new Pool(`http://127.0.0.1:${await listenOnLoopback(server)}`);
 });
 afterAll(async () => {
   await pool.close();

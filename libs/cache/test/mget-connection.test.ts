@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
-import { createServer, type Server, type Socket } from 'node:net';
+import { createServer, type Socket } from 'node:net';
 import { Redis } from 'ioredis';
-import { testServerUrl, uniqueName } from '@acs/testing';
+import { listenOnLoopback, testServerUrl, uniqueName } from '@acs/testing';
 import { MgetConnection } from '../src/mget-connection.js';
 import { RespProtocolError } from '../src/resp-reader.js';
 
@@ -12,10 +12,6 @@ function urlWith(change: (url: URL) => void): string {
   const url = new URL(REDIS_URL);
   change(url);
   return url.toString();
-}
-
-function listenOnce(server: Server): Promise<number> {
-  return new Promise((resolve) => server.listen(0, '127.0.0.1', () => resolve((server.address() as { port: number }).port)));
 }
 
 describe('dedicated MGET connection (real Redis)', () => {
@@ -158,7 +154,7 @@ describe('dedicated MGET connection against servers that misbehave', () => {
       const garbage = connections === 1;
       socket.on('data', () => socket.write(garbage ? 'HTTP/1.1 400 Bad Request\r\n\r\n' : '*1\r\n$2\r\nok\r\n'));
     });
-    const port = await listenOnce(server);
+    const port = await listenOnLoopback(server);
     const reads = new MgetConnection({ url: `redis://127.0.0.1:${port}`, ...TIMEOUTS });
     try {
       await expect(reads.mget(['k'])).rejects.toBeInstanceOf(RespProtocolError);
@@ -188,7 +184,7 @@ describe('dedicated MGET connection against servers that misbehave', () => {
         answerNow = () => socket.write('*1\r\n$1\r\nv\r\n'.repeat(commands));
       });
     });
-    const port = await listenOnce(server);
+    const port = await listenOnLoopback(server);
     const reads = new MgetConnection({ url: `redis://127.0.0.1:${port}`, ...TIMEOUTS });
     const waitFor = async (condition: () => boolean) => {
       for (let i = 0; i < 200 && !condition(); i++) await new Promise((resolve) => setTimeout(resolve, 5));
@@ -220,7 +216,7 @@ describe('dedicated MGET connection against servers that misbehave', () => {
 
   it('rejects within the command timeout when the server never answers', async () => {
     const server = createServer((socket) => sockets.add(socket));
-    const port = await listenOnce(server);
+    const port = await listenOnLoopback(server);
     const reads = new MgetConnection({ url: `redis://127.0.0.1:${port}`, ...TIMEOUTS, commandTimeoutMs: 300 });
     try {
       const started = Date.now();

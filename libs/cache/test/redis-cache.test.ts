@@ -3,7 +3,7 @@ import { createServer, type Server, type Socket } from 'node:net';
 import { Redis } from 'ioredis';
 import { createRedisCache, type Cache } from '@acs/cache';
 import { createLogger } from '@acs/logger';
-import { startFaultProxy, testServerUrl, uniqueName } from '@acs/testing';
+import { listenOnLoopback, startFaultProxy, testServerUrl, uniqueName, unusedPort } from '@acs/testing';
 import { describeCacheContract } from './cache-contract.js';
 
 const REDIS_URL = testServerUrl('REDIS_URL');
@@ -22,17 +22,6 @@ async function deleteKeys(redis: Redis, pattern: string): Promise<void> {
     if (keys.length > 0) await redis.del(...keys);
     cursor = next;
   } while (cursor !== '0');
-}
-
-function listen(server: Server): Promise<number> {
-  return new Promise((resolve, reject) => {
-    server.once('error', reject);
-    server.listen(0, '127.0.0.1', () => {
-      const address = server.address();
-      if (address === null || typeof address === 'string') reject(new Error('no TCP address'));
-      else resolve(address.port);
-    });
-  });
 }
 
 function closeServer(server: Server): Promise<void> {
@@ -163,10 +152,8 @@ describe('redis cache', () => {
 
 describe('redis cache when Redis is unavailable (fail closed)', () => {
   it('rejects quickly when nothing listens on the port, and logs the error', async () => {
-    // Take a free port, then free it: connections to it are refused.
-    const probe = createServer();
-    const port = await listen(probe);
-    await closeServer(probe);
+    // A port that was free a moment ago: connections to it are refused.
+    const port = await unusedPort();
 
     const { lines, logger } = captureLogs();
     const cache = createRedisCache({ url: `redis://127.0.0.1:${port}`, keyPrefix: 'unused:', logger });
@@ -200,7 +187,7 @@ describe('redis cache when Redis is unavailable (fail closed)', () => {
       sockets.add(socket);
       socket.on('error', () => {});
     });
-    const port = await listen(silent);
+    const port = await listenOnLoopback(silent);
     const { logger } = captureLogs();
     const cache = createRedisCache({ url: `redis://127.0.0.1:${port}`, logger });
     try {

@@ -1,10 +1,17 @@
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
-import { createServer } from 'node:net';
 import type { Cluster } from 'ioredis';
 import { createRedisClusterCache, scriptOf, type Cache } from '@acs/cache';
 import { isDependencyUnavailable } from '@acs/errors';
 import { createLogger } from '@acs/logger';
-import { clusterNodeClient, deleteClusterKeys, ensureTestCluster, rawClusterClient, testClusterNodes, uniqueName } from '@acs/testing';
+import {
+  clusterNodeClient,
+  deleteClusterKeys,
+  ensureTestCluster,
+  rawClusterClient,
+  testClusterNodes,
+  uniqueName,
+  unusedPort,
+} from '@acs/testing';
 import { describeCacheContract } from './cache-contract.js';
 
 /*
@@ -156,11 +163,7 @@ describe('redis cluster cache', () => {
 
 describe('redis cluster cache when no node answers (fail closed)', () => {
   it('rejects quickly, as "unavailable" (503 for a service), and ping says false', async () => {
-    const probe = createServer();
-    const port = await new Promise<number>((resolve) =>
-      probe.listen(0, '127.0.0.1', () => resolve((probe.address() as { port: number }).port)),
-    );
-    await new Promise<void>((resolve) => probe.close(() => resolve()));
+    const port = await unusedPort();
     const cache = createRedisClusterCache({ nodes: [{ host: '127.0.0.1', port }], logger: silent });
     try {
       for (const call of [() => cache.get('k'), () => cache.mgetVersioned(['a', 'b']), () => cache.setIfNewer('k', 1, 'v', 60)]) {

@@ -1,7 +1,8 @@
 import { createServer, type Server } from 'node:http';
-import { connect, type AddressInfo } from 'node:net';
+import { connect } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import { lingerAfterAnswer } from '@acs/http';
+import { listenOnLoopback } from '@acs/testing';
 
 // The bound of lingering-close.ts: a client that keeps sending after its answer is cut off once
 // it passes maxBytes or maxMs, or goes quiet for idleMs, so a refused upload cannot hold a
@@ -20,8 +21,7 @@ beforeAll(async () => {
     lingerAfterAnswer(res, LIMITS);
     res.end('{"error":"refused"}');
   });
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  port = (server.address() as AddressInfo).port;
+  port = await listenOnLoopback(server);
 });
 afterAll(() => new Promise<void>((resolve) => server.close(() => resolve())));
 

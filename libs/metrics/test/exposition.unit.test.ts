@@ -1,7 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import { createServer, type Server } from 'node:http';
-import type { AddressInfo } from 'node:net';
-import { metricValue } from '@acs/testing';
+import { listenOnLoopback, metricValue } from '@acs/testing';
 import { Gauge, Registry, metricsExposition, sendMetrics } from '@acs/metrics';
 
 const healthy = new Registry();
@@ -21,8 +20,7 @@ let server: Server;
 let url: string;
 beforeAll(async () => {
   server = createServer((req, res) => void sendMetrics(req.url === '/broken' ? broken : healthy, res, (err) => failures.push(err)));
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  url = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+  url = `http://127.0.0.1:${await listenOnLoopback(server)}`;
 });
 afterAll(() => new Promise<void>((resolve) => server.close(() => resolve())));
 

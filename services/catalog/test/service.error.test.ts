@@ -1,7 +1,7 @@
 import { createServer } from 'node:net';
 import pg from 'pg';
 import { describe, it, expect, beforeAll, afterAll } from '@jest/globals';
-import { createTestDatabase, testServerUrl, type TestDatabase } from '@acs/testing';
+import { createTestDatabase, listenOnLoopback, testServerUrl, unusedPort, type TestDatabase } from '@acs/testing';
 import { catalogConfigSchema, startCatalogService } from '../src/index.js';
 import { INTERNAL_SECRET, silentLogger } from './harness.js';
 
@@ -41,9 +41,7 @@ async function expectNoConnections(): Promise<void> {
 describe('a catalog start that fails', () => {
   it('on a taken port rejects with EADDRINUSE and leaves no database connection open', async () => {
     const blocker = createServer();
-    const port = await new Promise<number>((resolve) =>
-      blocker.listen(0, '127.0.0.1', () => resolve((blocker.address() as { port: number }).port)),
-    );
+    const port = await listenOnLoopback(blocker);
     try {
       const config = catalogConfigSchema.parse({ PORT: String(port), HOST: '127.0.0.1', DATABASE_URL: database.url, INTERNAL_SECRET });
       const err = await startCatalogService(config, silentLogger()).catch((e: unknown) => e);
@@ -55,11 +53,7 @@ describe('a catalog start that fails', () => {
   });
 
   it('on an unreachable PostgreSQL rejects with a message that names the server but not the password', async () => {
-    const free = createServer();
-    const port = await new Promise<number>((resolve) =>
-      free.listen(0, '127.0.0.1', () => resolve((free.address() as { port: number }).port)),
-    );
-    await new Promise<void>((resolve) => free.close(() => resolve()));
+    const port = await unusedPort();
     const config = catalogConfigSchema.parse({
       PORT: '0',
       HOST: '127.0.0.1',

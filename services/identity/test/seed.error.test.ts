@@ -1,6 +1,6 @@
 import { describe, it, expect, beforeAll, afterAll } from '@jest/globals';
 import { createRedisCache, type Cache } from '@acs/cache';
-import { createTestDatabase, deleteRedisKeys, uniqueName, type TestDatabase } from '@acs/testing';
+import { createTestDatabase, deleteRedisKeys, listenOnLoopback, uniqueName, type TestDatabase } from '@acs/testing';
 import { startIdentityService } from '../src/index.js';
 import { REDIS_URL, connectionsTo, identityConfig, silentLogger, strongPassword } from './harness.js';
 
@@ -56,9 +56,7 @@ describe('a bad seed Admin stops the start with a clear message, before the data
   it('a taken port fails the start and closes the database pool', async () => {
     const { createServer } = await import('node:net');
     const blocker = createServer();
-    const port = await new Promise<number>((resolve) =>
-      blocker.listen(0, '127.0.0.1', () => resolve((blocker.address() as { port: number }).port)),
-    );
+    const port = await listenOnLoopback(blocker);
     try {
       const err = await startWith({ PORT: String(port) });
       expect((err as NodeJS.ErrnoException).code).toBe('EADDRINUSE');

@@ -3,7 +3,7 @@ import pg from 'pg';
 import { describe, it, expect, beforeAll, afterAll } from '@jest/globals';
 import { createMemoryBus } from '@acs/bus';
 import { createRedisCache, type Cache } from '@acs/cache';
-import { createTestDatabase, uniqueName, type TestDatabase } from '@acs/testing';
+import { createTestDatabase, listenOnLoopback, uniqueName, type TestDatabase } from '@acs/testing';
 import { keysConfigSchema, startKeysService } from '../src/index.js';
 import { REDIS_URL, connectionsTo, deleteKeysWithPrefix, keysConfig, newSecret, rawRedis, silentLogger, unknownKey } from './harness.js';
 
@@ -106,9 +106,7 @@ describe('a bad SEED_API_KEY stops the start with a clear message', () => {
 describe('other failed starts', () => {
   it('a taken port fails the start and closes the database pool', async () => {
     const blocker = createServer();
-    const port = await new Promise<number>((resolve) =>
-      blocker.listen(0, '127.0.0.1', () => resolve((blocker.address() as { port: number }).port)),
-    );
+    const port = await listenOnLoopback(blocker);
     try {
       const err = await startWith({ PORT: String(port) });
       expect((err as NodeJS.ErrnoException).code).toBe('EADDRINUSE');
