@@ -45,6 +45,9 @@ used_cpu_sys + used_cpu_user, before and after each run) is the bench's alone.
                     with the rate-limited key; prints it against the plain proxy and the gateway against it
   --scenarios LIST  only these isolated scenarios, by name, comma-separated (e.g. "layer 1,layer 1 quota"):
                     more rounds of a feature and its pair in the same time; the idempotency replay is left out
+  --processes N     N processes of each proxy in the isolated rounds (the plain proxy, the floor, each setup's
+                    gateway), round r using the r-th of each in turn (default 1): a process runs fast or slow for
+                    its whole life, so a ratio between two programs is a median over several of each
 
 Scenarios: GET /api/Dac direct to the catalog, through a plain Node proxy (the floor) and through
 the gateway (layer 1); a layer-2 route (key + user JWT) through the gateway; the same requests
@@ -64,17 +67,20 @@ const values = benchOptions(HELP, {
   scenarios: { type: 'string' },
   pin: { type: 'boolean' },
   floor: { type: 'boolean' },
+  processes: { type: 'string', default: '1' },
 });
 /** --scenarios: the isolated scenarios to run, by name; null runs them all. */
 const selectedScenarios = values.scenarios === undefined ? null : new Set(values.scenarios.split(',').map((name) => name.trim()));
 const seconds = Number(values.seconds);
 const connections = Number(values.connections);
 const rounds = Number(values.rounds);
+const processCount = Number(values.processes);
 const isolatedOnly = values['isolated-only'] === true;
 for (const [name, value] of [
   ['--seconds', seconds],
   ['--connections', connections],
   ['--rounds', rounds],
+  ['--processes', processCount],
 ] as const) {
   if (!Number.isInteger(value) || value < 1) {
     console.error(`${name} must be a whole number of at least 1`);
@@ -489,36 +495,59 @@ try {
     };
     setups.push(await startGatewaySetup(setupOptions('this, tracing 1%', ROOT, 'traced', tracing)));
   }
-  const plainScenario = (secs: number) => measureWithRedis(plainToStub, CATALOG_PATH, signed(CATALOG_PATH), secs);
-  await plainScenario(2);
-  const floor = values.floor ? await startFloor(setups[0]!, stub.url, plainNodeArgs) : null;
-  const floorScenario = floor && ((secs: number) => measureWithRedis(floor.proxy, CATALOG_PATH, floor.headers, secs));
-  await floorScenario?.(2);
-  for (const setup of setups)
-    for (const scenario of scenariosOf(setup))
-      await measureWithRedis(setup.gateway, scenario.path, scenario.headers, 2, undefined, scenario.refused);
+  // --processes: round r uses the r-th process of each proxy, in turn.
+  const plainProxies = [plainToStub];
+  while (plainProxies.length < processCount)
+    plainProxies.push(await start('plain proxy', 'bench/dist/plain-proxy.js', { UPSTREAM_URL: stub.url }, plainNodeArgs));
+  const gateways = new Map<GatewaySetup, ServiceProcess[]>();
+  for (const setup of setups) {
+    const list = [setup.gateway];
+    while (list.length < processCount) list.push(await setup.anotherGateway());
+    gateways.set(setup, list);
+  }
+  const floors: { proxy: ServiceProcess; headers: () => Record<string, string> }[] = [];
+  while (values.floor && floors.length < processCount) floors.push(await startFloor(setups[0]!, stub.url, plainNodeArgs));
+  const inTurn = <T>(list: readonly T[], round: number): T => list[(round - 1) % list.length]!;
+  const plainScenario = (secs: number, round: number) =>
+    measureWithRedis(inTurn(plainProxies, round), CATALOG_PATH, signed(CATALOG_PATH), secs);
+  const floorScenario =
+    floors.length === 0
+      ? null
+      : (secs: number, round: number) => {
+          const floor = inTurn(floors, round);
+          return measureWithRedis(floor.proxy, CATALOG_PATH, floor.headers, secs);
+        };
+  // Warm-up: every process once.
+  for (let round = 1; round <= processCount; round++) {
+    await plainScenario(2, round);
+    await floorScenario?.(2, round);
+    for (const setup of setups)
+      for (const scenario of scenariosOf(setup))
+        await measureWithRedis(inTurn(gateways.get(setup)!, round), scenario.path, scenario.headers, 2, undefined, scenario.refused);
+  }
   // Rounds interleave the setups and scenarios so that a burst of noise on the machine hits all of them alike.
   const plainRuns: RedisMeasured[] = [];
   const floorRuns: RedisMeasured[] = [];
   const runs = new Map<string, RedisMeasured[]>();
   console.log(
-    `\nisolated: the same ${page.length}-byte page from a static stub, ${rounds} round(s), median shown; Redis: ${ownRedis.url} (the bench's own)`,
+    `\nisolated: the same ${page.length}-byte page from a static stub, ${rounds} round(s)${processCount > 1 ? `, ${processCount} processes of each proxy in turn` : ''}, median shown; Redis: ${ownRedis.url} (the bench's own)`,
   );
   // Even rounds run the setups and scenarios in reverse: a pair compared round by round (a feature against the
   // same layer without it) then meets the other's position too (what ran just before it, how warm Redis is).
   const inRoundOrder = <T>(list: T[], round: number): T[] => (round % 2 === 0 ? [...list].reverse() : list);
   for (let round = 1; round <= rounds; round++) {
-    plainRuns.push(await plainScenario(seconds));
+    plainRuns.push(await plainScenario(seconds, round));
     const parts = [`plain ${plainRuns.at(-1)!.cpuUs!.toFixed(1)} µs`];
     if (floorScenario) {
-      floorRuns.push(await floorScenario(seconds));
+      floorRuns.push(await floorScenario(seconds, round));
       parts.push(`floor ${floorRuns.at(-1)!.cpuUs!.toFixed(1)} µs`);
     }
     for (const setup of inRoundOrder(setups, round)) {
       const figures: string[] = [];
       for (const scenario of inRoundOrder(scenariosOf(setup), round)) {
         const id = `${setup.label}|${scenario.name}`;
-        const measured = await measureWithRedis(setup.gateway, scenario.path, scenario.headers, seconds, undefined, scenario.refused);
+        const gateway = inTurn(gateways.get(setup)!, round);
+        const measured = await measureWithRedis(gateway, scenario.path, scenario.headers, seconds, undefined, scenario.refused);
         runs.set(id, [...(runs.get(id) ?? []), measured]);
         figures.push(
           `${scenario.name} ${measured.cpuUs!.toFixed(1)} µs (Redis ${measured.redisUs.toFixed(1)}, commands ${measured.commandUs.toFixed(1)})`,
@@ -526,7 +555,8 @@ try {
       }
       parts.push(`${setup.label}: ${figures.join(', ')}`);
     }
-    console.log(`  round ${round}: ${parts.join('; ')}`);
+    const which = processCount > 1 ? ` (processes #${((round - 1) % processCount) + 1})` : '';
+    console.log(`  round ${round}${which}: ${parts.join('; ')}`);
   }
   const plainMedian = medianByCpu(plainRuns) as RedisMeasured;
   print('  plain proxy -> stub', plainMedian, 'proxy CPU');

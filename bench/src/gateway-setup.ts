@@ -34,6 +34,8 @@ export interface GatewaySetup {
   owned: Credentials;
   /** A key with an IP allow-list of 5 ranges that admits the bench's address on its last one; null before issue 31. */
   allowListed: Credentials | null;
+  /** Starts one more gateway process of this setup (same build, services, Redis and environment): --processes. */
+  anotherGateway(): Promise<ServiceProcess>;
 }
 
 export interface SetupOptions {
@@ -77,20 +79,18 @@ export async function startGatewaySetup(o: SetupOptions): Promise<GatewaySetup> 
     LOGIN_MAX_FAILURES_PER_ADDRESS: '100000',
     LOGIN_MAX_FAILURES_PER_ACCOUNT_ADDRESS: '1000',
   });
-  const gateway = await o.start(
-    `gateway (${o.label})`,
-    resolve(o.root, 'gateway/dist/main.js'),
-    {
-      ...common,
-      METRICS_PORT: '0',
-      KEYS_URL: keys.url,
-      IDENTITY_URL: identity.url,
-      CATALOG_URL: o.stubUrl,
-      DEVICE_URL: o.stubUrl,
-      ...o.gatewayEnv,
-    },
-    o.nodeArgs,
-  );
+  const gatewayEnv = {
+    ...common,
+    METRICS_PORT: '0',
+    KEYS_URL: keys.url,
+    IDENTITY_URL: identity.url,
+    CATALOG_URL: o.stubUrl,
+    DEVICE_URL: o.stubUrl,
+    ...o.gatewayEnv,
+  };
+  const anotherGateway = (): Promise<ServiceProcess> =>
+    o.start(`gateway (${o.label})`, resolve(o.root, 'gateway/dist/main.js'), gatewayEnv, o.nodeArgs);
+  const gateway = await anotherGateway();
   const cli = keysCli(o.root, keysDb, o.redisUrl, prefix);
   const app = createKey(cli);
   const limited = keyWith(cli, (key) => ['set-limits', key, '--limits', LIMITS]);
@@ -100,7 +100,7 @@ export async function startGatewaySetup(o: SetupOptions): Promise<GatewaySetup> 
   const owned = createKey(cli, '--owner', String(userId));
   await withQuota(gateway.url, app, token, o.redisUrl, `${prefix}authz:{${userId}}`);
   const tokenWithoutSession = hasSession(token) ? await accepted(gateway.url, app, withoutSession(token, signingKey)) : null;
-  return { label: o.label, gateway, redisPrefix: prefix, app, limited, token, tokenWithoutSession, owned, allowListed };
+  return { label: o.label, gateway, redisPrefix: prefix, app, limited, token, tokenWithoutSession, owned, allowListed, anotherGateway };
 }
 
 type KeysCli = (args: string[]) => string;
