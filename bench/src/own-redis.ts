@@ -7,6 +7,8 @@ import { unusedPort } from '@acs/testing';
  */
 export interface OwnRedis {
   url: string;
+  /** The server's process id: its CPU read from /proc (process-cpu.ts) without a command of its own. */
+  pid: number;
   /** used_cpu_sys + used_cpu_user of the server so far, in seconds. */
   cpuSeconds(): number;
   /**
@@ -34,6 +36,7 @@ export async function startOwnRedis(): Promise<OwnRedis> {
   }
   return {
     url: `redis://127.0.0.1:${port}`,
+    pid: child.pid!,
     cpuSeconds() {
       const info = cli('info', 'cpu');
       const field = (name: string): number => Number(new RegExp(`^${name}:([0-9.]+)`, 'm').exec(info)?.[1] ?? Number.NaN);

@@ -30,12 +30,16 @@ export interface Slice {
   requests: number;
   errors: number;
   milliseconds: number;
+  /** CPU seconds of the bench's Redis during the slice (0 when not measured). */
+  redisSeconds: number;
 }
 
 export interface SliceOptions {
   seconds: number;
   sliceMs: number;
   connections: number;
+  /** The CPU seconds of the Redis both contenders use, read at every switch too. */
+  redisCpuSeconds?: () => number;
 }
 
 /** The state the workers and the switch share: whose slice it is, and what it has counted so far. */
@@ -69,19 +73,24 @@ export async function runSlices(contenders: readonly [SliceContender, SliceConte
     running: true,
   };
   const slices: Slice[] = [];
+  const redisCpu = options.redisCpuSeconds ?? (() => 0);
   let cpuAtStart = contenders[0].process.cpuSeconds();
+  let redisAtStart = redisCpu();
   let startedAt = performance.now();
   const switchSlice = (): void => {
     const now = performance.now();
     const current = state.active;
     const cpu = contenders[current].process.cpuSeconds();
+    const redis = redisCpu();
     slices.push({
       contender: current,
       cpuSeconds: cpu - cpuAtStart,
       requests: state.requests,
       errors: state.errors,
       milliseconds: now - startedAt,
+      redisSeconds: redis - redisAtStart,
     });
+    redisAtStart = redis;
     const next = current === 0 ? 1 : 0;
     state.headers[next] = contenders[next].headers();
     state.active = next;
@@ -109,6 +118,9 @@ export interface SlicesSummary {
   ratio: number;
   /** Over all slices of each: total CPU over total requests (µs). */
   cpuUs: [number, number];
+  /** The same for the Redis both use (0 when not measured), and A's over B's: the median of the pairs. */
+  redisUs: [number, number];
+  redisDifference: number;
   /** Requests a second while it was the contender's slice. */
   rps: [number, number];
   errors: number;
@@ -126,6 +138,7 @@ const quantile = (values: readonly number[], q: number): number =>
 export function summarizeSlices(slices: readonly Slice[], minRequests = 20): SlicesSummary {
   const differences: number[] = [];
   const ratios: number[] = [];
+  const redisDifferences: number[] = [];
   for (let i = 0; i + 1 < slices.length; i++) {
     const [first, second] = [slices[i]!, slices[i + 1]!];
     if (first.contender === second.contender || first.requests < minRequests || second.requests < minRequests) continue;
@@ -134,15 +147,16 @@ export function summarizeSlices(slices: readonly Slice[], minRequests = 20): Sli
     const perB = (b.cpuSeconds * 1e6) / b.requests;
     differences.push(perA - perB);
     ratios.push(perA / perB);
+    redisDifferences.push((a.redisSeconds * 1e6) / a.requests - (b.redisSeconds * 1e6) / b.requests);
   }
   const total = (contender: 0 | 1, pick: (s: Slice) => number): number =>
     slices.filter((s) => s.contender === contender).reduce((sum, s) => sum + pick(s), 0);
-  const perRequest = (c: 0 | 1): number =>
-    (total(c, (s) => s.cpuSeconds) * 1e6) /
+  const requests = (c: 0 | 1): number =>
     Math.max(
       1,
       total(c, (s) => s.requests),
     );
+  const perRequest = (c: 0 | 1, pick: (s: Slice) => number = (s) => s.cpuSeconds): number => (total(c, pick) * 1e6) / requests(c);
   const rate = (c: 0 | 1): number =>
     (total(c, (s) => s.requests) * 1000) /
     Math.max(
@@ -156,6 +170,8 @@ export function summarizeSlices(slices: readonly Slice[], minRequests = 20): Sli
     quartiles: empty ? [Number.NaN, Number.NaN] : [quantile(differences, 0.25), quantile(differences, 0.75)],
     ratio: empty ? Number.NaN : median(ratios),
     cpuUs: [perRequest(0), perRequest(1)],
+    redisUs: [perRequest(0, (s) => s.redisSeconds), perRequest(1, (s) => s.redisSeconds)],
+    redisDifference: empty ? Number.NaN : median(redisDifferences),
     rps: [rate(0), rate(1)],
     errors: total(0, (s) => s.errors) + total(1, (s) => s.errors),
   };

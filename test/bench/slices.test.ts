@@ -7,23 +7,26 @@ import { runSlices, summarizeSlices, type Slice } from '../../bench/src/slices.j
 
 // --slices judges a feature's few µs by alternating two contenders every tenth of a second: the pairing must
 // take both orders, leave stalls out, and the runner must really alternate and count what each answered.
-const slice = (contender: 0 | 1, cpuUs: number, requests: number, errors = 0): Slice => ({
+const slice = (contender: 0 | 1, cpuUs: number, requests: number, errors = 0, redisUs = 0): Slice => ({
   contender,
   cpuSeconds: (cpuUs * requests) / 1e6,
   requests,
   errors,
   milliseconds: 100,
+  redisSeconds: (redisUs * requests) / 1e6,
 });
 
 describe('summarizeSlices', () => {
   it('pairs adjacent slices in both orders and reports A over B', () => {
-    const s = summarizeSlices([slice(0, 103, 100), slice(1, 100, 100), slice(0, 103, 100), slice(1, 100, 100)]);
+    const s = summarizeSlices([slice(0, 103, 100, 0, 5.5), slice(1, 100, 100, 0, 5), slice(0, 103, 100, 0, 5.5), slice(1, 100, 100, 0, 5)]);
     expect(s.pairs).toBe(3);
     expect(s.difference).toBeCloseTo(3, 6);
     expect(s.ratio).toBeCloseTo(1.03, 6);
     expect(s.cpuUs[0]).toBeCloseTo(103, 6);
     expect(s.cpuUs[1]).toBeCloseTo(100, 6);
     expect(s.rps).toEqual([1000, 1000]);
+    expect(s.redisUs[0]).toBeCloseTo(5.5, 6);
+    expect(s.redisDifference).toBeCloseTo(0.5, 6);
   });
 
   it('takes both orders of every adjacent pair, so what the second slice of a pair always adds cancels', () => {
@@ -77,13 +80,15 @@ describe('runSlices', () => {
         { name: 'ok', process: here(urls[0]!), path: '/', headers: () => ({}) },
         { name: 'refusing', process: here(urls[1]!), path: '/', headers: () => ({}) },
       ],
-      { seconds: 1.05, sliceMs: 100, connections: 4 },
+      { seconds: 1.05, sliceMs: 100, connections: 4, redisCpuSeconds: () => processCpuSeconds(process.pid) },
     );
     expect(slices.length).toBeGreaterThanOrEqual(8);
     expect(slices.map((s) => s.contender)).toEqual(slices.map((_, i) => i % 2));
     for (const s of slices) {
       expect(s.requests).toBeGreaterThan(0);
       expect(s.cpuSeconds).toBeGreaterThan(0);
+      // The third process read at each switch (here this one again): its own slice of time, never negative.
+      expect(s.redisSeconds).toBeGreaterThan(0);
       // Only the refusing contender's answers are errors.
       expect(s.errors).toBe(s.contender === 1 ? s.requests : 0);
     }
