@@ -11,7 +11,7 @@ import { testServerUrl, uniqueName } from '@acs/testing';
 import { startProcess, type ServiceProcess } from './processes.js';
 import { runLoad } from './load.js';
 import { runWrk, wrkAvailable } from './wrk.js';
-import { measure, medianByCpu, row, type Load, type Measured } from './scenario.js';
+import { measure, median, medianByCpu, row, withSign, type Load, type Measured } from './scenario.js';
 import { startOtlpSink, type OtlpSink } from './otlp-sink.js';
 import { startOwnRedis } from './own-redis.js';
 import { isProxyUnderTest, pinBench, pinProxy } from './pinning.js';
@@ -286,7 +286,6 @@ function allScenariosOf(setup: GatewaySetup): Scenario[] {
   return list;
 }
 
-const median = (values: number[]): number => [...values].sort((a, b) => a - b)[Math.floor((values.length - 1) / 2)]!;
 const fmt = (n: number): string => (Number.isFinite(n) ? Math.round(n).toLocaleString('en-US') : '∞');
 
 /**
@@ -333,9 +332,8 @@ function printSessionBudget(setup: GatewaySetup, runs: Map<string, RedisMeasured
   const gatewayRounds = withSession.map((run, i) => run.cpuUs! - without[i]!.cpuUs!);
   const redis = median(redisRounds);
   const gateway = median(gatewayRounds);
-  const signed = (n: number) => `${n >= 0 ? '+' : ''}${n.toFixed(1)}`;
   console.log(
-    `  budget: the session check on layer 1 + 2 (3 ended sessions on the record): Redis ${signed(redis)} µs (at most +1: ${redis <= 1 ? 'met' : 'NOT met'}; rounds ${redisRounds.map((n) => n.toFixed(1)).join(', ')}), gateway ${signed(gateway)} µs (at most +3: ${gateway <= 3 ? 'met' : 'NOT met'}; rounds ${gatewayRounds.map((n) => n.toFixed(1)).join(', ')})`,
+    `  budget: the session check on layer 1 + 2 (3 ended sessions on the record): Redis ${withSign(redis)} µs (at most +1: ${redis <= 1 ? 'met' : 'NOT met'}; rounds ${redisRounds.map((n) => n.toFixed(1)).join(', ')}), gateway ${withSign(gateway)} µs (at most +3: ${gateway <= 3 ? 'met' : 'NOT met'}; rounds ${gatewayRounds.map((n) => n.toFixed(1)).join(', ')})`,
   );
 }
 
@@ -351,7 +349,7 @@ function printKeyProtectionFigures(setup: GatewaySetup, runs: Map<string, RedisM
   const redis = median(allowList.map((run, i) => run.redisUs - layer1[i]!.redisUs));
   const gateway = median(allowList.map((run, i) => run.cpuUs! - layer1[i]!.cpuUs!));
   console.log(
-    `  budget: the IP allow-list (5 ranges) on layer 1: Redis ${redis >= 0 ? '+' : ''}${redis.toFixed(1)} µs (at most +1: ${redis <= 1 ? 'met' : 'NOT met'}), gateway ${gateway >= 0 ? '+' : ''}${gateway.toFixed(1)} µs (at most +3: ${gateway <= 3 ? 'met' : 'NOT met'}; rounds ${allowList.map((run, i) => (run.cpuUs! - layer1[i]!.cpuUs!).toFixed(1)).join(', ')})`,
+    `  budget: the IP allow-list (5 ranges) on layer 1: Redis ${withSign(redis)} µs (at most +1: ${redis <= 1 ? 'met' : 'NOT met'}), gateway ${withSign(gateway)} µs (at most +3: ${gateway <= 3 ? 'met' : 'NOT met'}; rounds ${allowList.map((run, i) => (run.cpuUs! - layer1[i]!.cpuUs!).toFixed(1)).join(', ')})`,
   );
   const ratio = median(junk.map((run, i) => run.cpuUs! / layer1[i]!.cpuUs!));
   const junkRedis = median(junk.map((run) => run.redisUs));
@@ -398,7 +396,7 @@ function printQuotaBudget(setup: GatewaySetup, runs: Map<string, RedisMeasured[]
     const redis = median(quota.map((run, i) => run.redisUs - without[i]!.redisUs));
     const gateway = median(quota.map((run, i) => run.cpuUs! - without[i]!.cpuUs!));
     console.log(
-      `  budget: the quota on ${layer}: Redis ${redis >= 0 ? '+' : ''}${redis.toFixed(1)} µs (at most +1: ${redis <= 1 ? 'met' : 'NOT met'}; rounds ${quota.map((run, i) => (run.redisUs - without[i]!.redisUs).toFixed(1)).join(', ')}), gateway ${gateway >= 0 ? '+' : ''}${gateway.toFixed(1)} µs (at most +3: ${gateway <= 3 ? 'met' : 'NOT met'}; rounds ${quota.map((run, i) => (run.cpuUs! - without[i]!.cpuUs!).toFixed(1)).join(', ')})`,
+      `  budget: the quota on ${layer}: Redis ${withSign(redis)} µs (at most +1: ${redis <= 1 ? 'met' : 'NOT met'}; rounds ${quota.map((run, i) => (run.redisUs - without[i]!.redisUs).toFixed(1)).join(', ')}), gateway ${withSign(gateway)} µs (at most +3: ${gateway <= 3 ? 'met' : 'NOT met'}; rounds ${quota.map((run, i) => (run.cpuUs! - without[i]!.cpuUs!).toFixed(1)).join(', ')})`,
     );
   }
 }
@@ -428,15 +426,14 @@ async function sliceContender(
 /** A --slices summary line, and the verdict the pair answers: a feature's budget, or issue 25's 1.1x. */
 function printSlices(label: string, a: SliceContender, b: SliceContender, slices: readonly Slice[]): void {
   const s = summarizeSlices(slices);
-  const signed = (n: number) => `${n >= 0 ? '+' : ''}${n.toFixed(1)}`;
   console.log(
-    `  ${label}: ${a.name} ${s.cpuUs[0].toFixed(1)} µs (${s.rps[0].toFixed(0)} req/s), ${b.name} ${s.cpuUs[1].toFixed(1)} µs (${s.rps[1].toFixed(0)} req/s); pairs (${s.pairs}): ${signed(s.difference)} µs (quartiles ${signed(s.quartiles[0])} to ${signed(s.quartiles[1])}), ${s.ratio.toFixed(3)}x; Redis ${s.redisUs[0].toFixed(1)} / ${s.redisUs[1].toFixed(1)} µs, pairs ${signed(s.redisDifference)} µs${s.errors > 0 ? `; ${s.errors} errors` : ''}`,
+    `  ${label}: ${a.name} ${s.cpuUs[0].toFixed(1)} µs (${s.rps[0].toFixed(0)} req/s), ${b.name} ${s.cpuUs[1].toFixed(1)} µs (${s.rps[1].toFixed(0)} req/s); pairs (${s.pairs}): ${withSign(s.difference)} µs (quartiles ${withSign(s.quartiles[0])} to ${withSign(s.quartiles[1])}), ${s.ratio.toFixed(3)}x; Redis ${s.redisUs[0].toFixed(1)} / ${s.redisUs[1].toFixed(1)} µs, pairs ${withSign(s.redisDifference)} µs${s.errors > 0 ? `; ${s.errors} errors` : ''}`,
   );
   errors += s.errors;
   if (label !== 'all') return;
   if (a.process === b.process)
     console.log(
-      `  budget: ${a.name} (the feature) over ${b.name}: gateway at most +3 µs a request -> ${s.difference <= 3 ? 'met' : 'NOT met'} (${signed(s.difference)} µs); Redis at most +1 µs -> ${s.redisDifference <= 1 ? 'met' : 'NOT met'} (${signed(s.redisDifference)} µs)`,
+      `  budget: ${a.name} (the feature) over ${b.name}: gateway at most +3 µs a request -> ${s.difference <= 3 ? 'met' : 'NOT met'} (${withSign(s.difference)} µs); Redis at most +1 µs -> ${s.redisDifference <= 1 ? 'met' : 'NOT met'} (${withSign(s.redisDifference)} µs)`,
     );
   else if (b.name === 'plain')
     console.log(

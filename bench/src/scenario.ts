@@ -36,6 +36,12 @@ export function row(name: string, { result: r, cpuUs }: Measured, cpuLabel = 'CP
   return `${name.padEnd(34)} ${r.rps.toFixed(0).padStart(7)} req/s  p50 ${r.p50ms.toFixed(2)} ms  p99 ${r.p99ms.toFixed(2)} ms  (${r.requests} requests, ${r.errors} errors)${cpu}`;
 }
 
+/** The median of a list (the lower middle for an even count, as medianByCpu). */
+export const median = (values: readonly number[]): number => [...values].sort((a, b) => a - b)[Math.floor((values.length - 1) / 2)]!;
+
+/** A figure with its sign, one decimal: +3.0, -0.4. */
+export const withSign = (n: number): string => `${n >= 0 ? '+' : ''}${n.toFixed(1)}`;
+
 /** The run whose CPU per request is the median (lower middle for an even count), so the row stays one real run. */
 export function medianByCpu(runs: readonly Measured[]): Measured {
   const sorted = [...runs].sort((a, b) => (a.cpuUs ?? 0) - (b.cpuUs ?? 0));

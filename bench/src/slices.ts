@@ -1,5 +1,6 @@
 import { Pool } from 'undici';
 import type { ServiceProcess } from './processes.js';
+import { median } from './scenario.js';
 
 /*
  * --slices "A,B": two contenders measured in alternating slices of a tenth of a second. On a shared machine a
@@ -126,7 +127,6 @@ export interface SlicesSummary {
   errors: number;
 }
 
-const median = (values: readonly number[]): number => [...values].sort((x, y) => x - y)[Math.floor((values.length - 1) / 2)]!;
 const quantile = (values: readonly number[], q: number): number =>
   [...values].sort((x, y) => x - y)[Math.min(values.length - 1, Math.floor(q * values.length))]!;
 
