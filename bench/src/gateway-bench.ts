@@ -17,7 +17,7 @@ import { startOwnRedis } from './own-redis.js';
 import { isProxyUnderTest, pinBench, pinProxy } from './pinning.js';
 import { credentialsIn, startGatewaySetup, type GatewaySetup } from './gateway-setup.js';
 import { benchOptions, keysBusEnv, seededKeysEnv } from './bench-options.js';
-import { runSlices, summarizeSlices, type Slice, type SliceContender } from './slices.js';
+import { runSlices, sliceSetupOf, summarizeSlices, type Slice, type SliceContender } from './slices.js';
 import { processCpuSeconds } from './process-cpu.js';
 
 const HELP = `Gateway benchmark on the real PostgreSQL and Redis, every service its own process.
@@ -50,7 +50,9 @@ used_cpu_sys + used_cpu_user, before and after each run) is the bench's alone.
   --slices "A,B"    instead of the isolated rounds: A and B in alternating slices of --slice-ms (default 100) from
                     one load generator, --rounds runs of --seconds each; A and B are scenario names, "plain" or
                     "floor". Adjacent slices meet the same noise, so a pair's difference is a feature's cost on a
-                    noisy machine (bench/src/slices.ts); use with --pin
+                    noisy machine (bench/src/slices.ts); use with --pin. "NAME@baseline" is the scenario served by
+                    the first --baseline checkout's gateway ("@baseline2" the second): a change against the commit
+                    before it, by turns in the same run (e.g. "layer 1 limited,layer 1 limited@baseline")
   --processes N     N processes of each proxy in the isolated rounds (the plain proxy, the floor, each setup's
                     gateway), round r using the r-th of each in turn (default 1): a process runs fast or slow for
                     its whole life, so a ratio between two programs is a median over several of each
@@ -401,10 +403,10 @@ function printQuotaBudget(setup: GatewaySetup, runs: Map<string, RedisMeasured[]
   }
 }
 
-/** A --slices contender by name: "plain", "floor" or a scenario of the setup (served by its gateway). */
+/** A --slices contender by name: "plain", "floor" or a scenario of a setup (served by its gateway). */
 async function sliceContender(
   name: string,
-  setup: GatewaySetup,
+  setups: readonly GatewaySetup[],
   plain: ServiceProcess,
   stubUrl: string,
   plainNodeArgs: string[],
@@ -412,10 +414,11 @@ async function sliceContender(
 ): Promise<SliceContender> {
   if (name === 'plain') return { name, process: plain, path: CATALOG_PATH, headers: plainHeaders };
   if (name === 'floor') {
-    const floor = await startFloor(setup, stubUrl, plainNodeArgs);
+    const floor = await startFloor(setups[0]!, stubUrl, plainNodeArgs);
     return { name, process: floor.proxy, path: CATALOG_PATH, headers: floor.headers };
   }
-  const scenario = allScenariosOf(setup).find((s) => s.name === name);
+  const { scenario: scenarioName, setup } = sliceSetupOf(name, setups);
+  const scenario = allScenariosOf(setup).find((s) => s.name === scenarioName);
   if (!scenario) {
     const choices = [...allScenariosOf(setup).map((s) => s.name), 'plain', 'floor'];
     throw new Error(`--slices: no scenario "${name}" (one of: ${choices.join(', ')})`);
@@ -435,6 +438,10 @@ function printSlices(label: string, a: SliceContender, b: SliceContender, slices
     console.log(
       `  budget: ${a.name} (the feature) over ${b.name}: gateway at most +3 µs a request -> ${s.difference <= 3 ? 'met' : 'NOT met'} (${withSign(s.difference)} µs); Redis at most +1 µs -> ${s.redisDifference <= 1 ? 'met' : 'NOT met'} (${withSign(s.redisDifference)} µs)`,
     );
+  else if (b.name.includes('@baseline'))
+    console.log(
+      `  change: ${a.name} against ${b.name}, by turns in one run: gateway ${withSign(s.difference)} µs a request (${s.ratio.toFixed(3)}x), Redis ${withSign(s.redisDifference)} µs`,
+    );
   else if (b.name === 'plain')
     console.log(
       `  goal: ${a.name}: gateway CPU at most 1.1x the plain proxy -> ${s.ratio <= 1.1 ? 'met' : 'NOT met'} (${s.ratio.toFixed(3)}x); throughput at least 0.8x -> ${s.rps[0] / s.rps[1] >= 0.8 ? 'met' : 'NOT met'} (${(s.rps[0] / s.rps[1]).toFixed(2)}x)`,
@@ -444,14 +451,14 @@ function printSlices(label: string, a: SliceContender, b: SliceContender, slices
 /** --slices: --rounds runs of --seconds, each summarized, then all their pairs together. */
 async function sliceRuns(
   names: readonly string[],
-  setup: GatewaySetup,
+  setups: readonly GatewaySetup[],
   plain: ServiceProcess,
   stubUrl: string,
   plainNodeArgs: string[],
   plainHeaders: () => Record<string, string>,
 ): Promise<void> {
-  const a = await sliceContender(names[0]!, setup, plain, stubUrl, plainNodeArgs, plainHeaders);
-  const b = await sliceContender(names[1]!, setup, plain, stubUrl, plainNodeArgs, plainHeaders);
+  const a = await sliceContender(names[0]!, setups, plain, stubUrl, plainNodeArgs, plainHeaders);
+  const b = await sliceContender(names[1]!, setups, plain, stubUrl, plainNodeArgs, plainHeaders);
   const options = { seconds, sliceMs, connections, redisCpuSeconds: () => processCpuSeconds(ownRedis.pid) };
   await runSlices([a, b], { ...options, seconds: 3 });
   console.log(
@@ -573,7 +580,15 @@ try {
     };
     setups.push(await startGatewaySetup(setupOptions('this, tracing 1%', ROOT, 'traced', tracing)));
   }
-  if (sliceNames !== null) await sliceRuns(sliceNames, setups[0]!, plainToStub, stub.url, plainNodeArgs, signed(CATALOG_PATH));
+  if (sliceNames !== null)
+    await sliceRuns(
+      sliceNames,
+      setups.slice(0, 1 + (values.baseline ?? []).length),
+      plainToStub,
+      stub.url,
+      plainNodeArgs,
+      signed(CATALOG_PATH),
+    );
   else {
     // --processes: round r uses the r-th process of each proxy, in turn.
     const plainProxies = [plainToStub];

@@ -176,3 +176,15 @@ export function summarizeSlices(slices: readonly Slice[], minRequests = 20): Sli
     errors: total(0, (s) => s.errors) + total(1, (s) => s.errors),
   };
 }
+
+/** The setup a --slices name is served by: this checkout's, or "NAME@baseline" / "NAME@baselineN" a --baseline one's. */
+export function sliceSetupOf<S>(name: string, setups: readonly S[]): { scenario: string; setup: S } {
+  const at = name.lastIndexOf('@');
+  if (at < 0) return { scenario: name, setup: setups[0]! };
+  const which = /^baseline(\d*)$/.exec(name.slice(at + 1));
+  const index = which === null ? Number.NaN : which[1] === '' ? 1 : Number(which[1]);
+  const setup = setups[index];
+  if (setup === undefined || index < 1)
+    throw new Error(`--slices: "${name}" names no --baseline checkout (${setups.length - 1} given; "@baseline" is the first)`);
+  return { scenario: name.slice(0, at), setup };
+}

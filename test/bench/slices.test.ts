@@ -3,7 +3,7 @@ import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import { listenOnLoopback } from '@acs/testing';
 import { processCpuSeconds } from '../../bench/src/process-cpu.js';
 import type { ServiceProcess } from '../../bench/src/processes.js';
-import { runSlices, summarizeSlices, type Slice } from '../../bench/src/slices.js';
+import { runSlices, sliceSetupOf, summarizeSlices, type Slice } from '../../bench/src/slices.js';
 
 // --slices judges a feature's few µs by alternating two contenders every tenth of a second: the pairing must
 // take both orders, leave stalls out, and the runner must really alternate and count what each answered.
@@ -99,5 +99,25 @@ describe('runSlices', () => {
       expect(seen[c]).toBeGreaterThanOrEqual(counted[c]!);
       expect(counted[c]).toBeGreaterThan(0);
     }
+  });
+});
+
+describe('sliceSetupOf', () => {
+  const setups = ['this', 'first baseline', 'second baseline'];
+
+  it("serves a plain name from this checkout's setup", () => {
+    expect(sliceSetupOf('layer 1 limited', setups)).toEqual({ scenario: 'layer 1 limited', setup: 'this' });
+  });
+
+  it('serves NAME@baseline from the first --baseline checkout and NAME@baselineN from the Nth', () => {
+    expect(sliceSetupOf('layer 1 limited@baseline', setups)).toEqual({ scenario: 'layer 1 limited', setup: 'first baseline' });
+    expect(sliceSetupOf('layer 1 + 2@baseline2', setups)).toEqual({ scenario: 'layer 1 + 2', setup: 'second baseline' });
+  });
+
+  it('refuses a baseline that was not given, and a suffix that names none', () => {
+    expect(() => sliceSetupOf('layer 1@baseline3', setups)).toThrow(/names no --baseline checkout \(2 given/);
+    expect(() => sliceSetupOf('layer 1@baseline', ['this'])).toThrow(/0 given/);
+    expect(() => sliceSetupOf('layer 1@base', setups)).toThrow(/names no --baseline/);
+    expect(() => sliceSetupOf('layer 1@baseline0', setups)).toThrow(/names no --baseline/);
   });
 });
