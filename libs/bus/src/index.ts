@@ -20,5 +20,5 @@ export { deadLetterQueueName, retryQueueName, subscriptionExchangeName, subscrip
 export { HEADERS } from './headers.js';
 export { createAmqpBus, type AmqpBus, type AmqpBusOptions } from './amqp/amqp-bus.js';
 export { createMemoryBus, type MemoryBus, type MemoryBusOptions } from './memory/memory-bus.js';
-export { consumeLater } from './consume-later.js';
+export { LateSubscription, consumeLater } from './late-subscription.js';
 export { consumeUserDeleted } from './user-deleted.js';

@@ -5,7 +5,7 @@ import { internalKeys } from '@acs/config';
 import { fileURLToPath } from 'node:url';
 import { openConfiguredDatabase } from '@acs/db';
 import { createMemoryCache, type Cache } from '@acs/cache';
-import { createAmqpBus, createBusMetrics, instrumentBus, type Bus } from '@acs/bus';
+import { createAmqpBus, createBusMetrics, instrumentBus, LateSubscription, type Bus } from '@acs/bus';
 import type { Logger } from '@acs/logger';
 import { listen, startWithCloseStack, type CloseStack, type RunningServer } from '@acs/http';
 import { createMetricsRegistry, type Registry } from '@acs/metrics';
@@ -21,7 +21,6 @@ import { sealPlaintextSecrets } from './domain/seal-plaintext-secrets.js';
 import { IDENTITY_OUTBOX, toUserEventEnvelope } from './domain/identity-outbox.js';
 import { startSubscriptionEventsConsumer } from './consumers/subscription-events-consumer.js';
 import { startProcessedEventsPruner } from './consumers/processed-events-pruner.js';
-import { LateSubscription } from './consumers/late-subscription.js';
 import { createIdentityMetrics } from './identity-metrics.js';
 import { storeFallbackQuotas } from './data-access/plan-quotas-repository.js';
 import type { Mailer } from './mail/mailer.js';
@@ -172,15 +171,20 @@ function startEventBackground(stack: CloseStack, start: IdentityStart, deps: Ide
   deps.onOutboxWrite = () => relay.wake();
 }
 
-/** Subscribes to billing's subscription events; the promise is the service's eventsReady. */
-function subscribeToEvents(consumer: LateSubscription, deps: IdentityDeps, eventBus: Bus, config: IdentityConfig): Promise<void> {
-  return consumer.follow(
-    startSubscriptionEventsConsumer(deps, eventBus, {
-      queue: config.SUBSCRIPTION_EVENTS_QUEUE,
-      maxAttempts: config.SUBSCRIPTION_EVENTS_MAX_ATTEMPTS,
-      retryDelaysMs: config.SUBSCRIPTION_EVENTS_RETRY_DELAYS_MS,
-    }),
-  );
+/**
+ * Subscribes to billing's subscription events without waiting (logins must not depend on the broker being up);
+ * its `ready` is the service's eventsReady. Handlers in flight finish (and ack) before the database goes away.
+ */
+function subscribeToEvents(stack: CloseStack, start: IdentityStart, deps: IdentityDeps, eventBus: Bus): LateSubscription {
+  const { config, logger } = start;
+  const subscribing = startSubscriptionEventsConsumer(deps, eventBus, {
+    queue: config.SUBSCRIPTION_EVENTS_QUEUE,
+    maxAttempts: config.SUBSCRIPTION_EVENTS_MAX_ATTEMPTS,
+    retryDelaysMs: config.SUBSCRIPTION_EVENTS_RETRY_DELAYS_MS,
+  });
+  const consumer = new LateSubscription(subscribing, logger, 'could not subscribe to subscription events; roles will not follow billing');
+  stack.defer('the subscription-events consumer', () => consumer.close());
+  return consumer;
 }
 
 /** startIdentityService's steps once the close stack is there, in start-up order (the stack closes them in reverse). */
@@ -189,12 +193,8 @@ async function startOnStack(stack: CloseStack, start: IdentityStart): Promise<Id
   const deps = await openDepsOnStack(stack, start);
   const eventBus = openEventBus(stack, start);
   if (eventBus) startEventBackground(stack, start, deps, eventBus);
-  const consumer = new LateSubscription(logger);
-  // Handlers in flight finish (and ack) before the database goes away; a subscription that
-  // completes after this point closes itself (late-subscription.ts).
-  stack.defer('the subscription-events consumer', () => consumer.stop());
   if (start.seed) await applySeedAdmin(deps, start.seed);
-  const eventsReady: Promise<void> = eventBus ? subscribeToEvents(consumer, deps, eventBus, config) : Promise.resolve();
+  const consumer = eventBus ? subscribeToEvents(stack, start, deps, eventBus) : null;
   const app = buildIdentityApp({ deps, internalSecret: internalKeys(config), migrationsDir: IDENTITY_MIGRATIONS_DIR, metrics });
   const server = await listen(app.callback(), config.PORT, config.HOST);
   stack.defer('the HTTP server', () => server.close());
@@ -202,9 +202,9 @@ async function startOnStack(stack: CloseStack, start: IdentityStart): Promise<Id
   return {
     server,
     deps,
-    eventsReady,
+    eventsReady: consumer === null ? Promise.resolve() : consumer.ready,
     close: async () => {
-      consumer.beginStop();
+      consumer?.beginClose();
       await stack.close();
     },
   };
