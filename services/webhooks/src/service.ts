@@ -1,7 +1,7 @@
 import { lookup } from 'node:dns/promises';
 import { fileURLToPath } from 'node:url';
 import { internalKeys } from '@acs/config';
-import { createBusMetrics, instrumentBus, type Bus } from '@acs/bus';
+import { createBusMetrics, instrumentBus, LateSubscription, type Bus } from '@acs/bus';
 import { openConfiguredDatabaseIn, startPeriodicPurge, type Db } from '@acs/db';
 import type { Logger } from '@acs/logger';
 import { listen, startWithCloseStack, type CloseStack, type RunningServer } from '@acs/http';
@@ -27,6 +27,12 @@ export interface WebhooksService {
   server: RunningServer;
   db: Db;
   deps: WebhooksDeps;
+  /**
+   * Settles once the event consumer is subscribed (never rejects). The service does not wait for it: the API and
+   * the deliveries already in the table go on while the broker is away (app.ts); events wait in the publishers'
+   * outboxes and, once it exists, this service's queue.
+   */
+  eventsReady: Promise<void>;
   /** The sending loop; `startSender()` makes a new one after it was closed or abandoned (tests). */
   sender: Sender;
   startSender(): Sender;
@@ -113,11 +119,12 @@ async function startOnStack(
     urlPolicy: { allowPrivate: config.WEBHOOKS_ALLOW_PRIVATE_URLS, resolve },
     wakeSender: () => sender?.wake(),
   };
-  const consumer = await startFanOutConsumer(db, logger, instrumentBus(bus, createBusMetrics(metrics)), {
+  const subscribing = startFanOutConsumer(db, logger, instrumentBus(bus, createBusMetrics(metrics)), {
     queue: config.WEBHOOKS_QUEUE,
     prefetch: config.WEBHOOKS_CONSUMER_PREFETCH,
     onFannedOut: () => sender?.wake(),
   });
+  const consumer = new LateSubscription(subscribing, logger, 'could not subscribe to the webhook events queue; events are not fanned out');
   stack.defer('the event consumer', () => consumer.close());
   if (config.WEBHOOKS_RETENTION_DAYS > 0) startDeliveryPruning(stack, db, config.WEBHOOKS_RETENTION_DAYS, logger);
   const server = await listenForRequests(stack, config, logger, deps, metrics);
@@ -129,7 +136,11 @@ async function startOnStack(
       return sender!;
     },
     startSender: newSender,
-    close: stack.close,
+    eventsReady: consumer.ready,
+    close: async () => {
+      consumer.beginClose();
+      await stack.close();
+    },
   };
 }
 

@@ -106,19 +106,25 @@ export class World {
     return new World(await RawBroker.open());
   }
 
-  async bus(): Promise<AmqpBus> {
+  /** A bus on this world's exchange; through another `url` (a fault proxy in front of RabbitMQ) it is not waited for: the broker may be away. */
+  async bus(url = testServerUrl('AMQP_URL')): Promise<AmqpBus> {
     const bus = createAmqpBus({
-      url: testServerUrl('AMQP_URL'),
+      url,
       exchange: this.exchange,
       logger: captureLogger('webhooks-test-bus').logger,
+      reconnectDelayMs: 50,
+      maxReconnectDelayMs: 500,
     });
     this.buses.push(bus);
-    await waitFor('a connection to RabbitMQ', () => bus.ready(), 5_000);
+    if (url === testServerUrl('AMQP_URL')) await waitFor('a connection to RabbitMQ', () => bus.ready(), 5_000);
     return bus;
   }
 
-  /** A webhooks service on a fresh database and a queue of its own, consuming this world's exchange. */
-  async service(env: Record<string, string> = {}, options: WebhooksServiceOptions = {}): Promise<Harness> {
+  /**
+   * A webhooks service on a fresh database and a queue of its own, consuming this world's exchange. `bus`: the
+   * service's own (bus(url)); by default one on this world's broker, whose consumer is subscribed before this returns.
+   */
+  async service(env: Record<string, string> = {}, options: WebhooksServiceOptions = {}, bus?: AmqpBus): Promise<Harness> {
     const database = await createTestDatabase('webhooks');
     const queue = uniqueName('webhooks_test_q');
     for (const name of subscriptionQueueNames(queue, DEFAULT_RETRY_DELAYS_MS)) this.queues.add(name);
@@ -136,10 +142,12 @@ export class World {
       WEBHOOKS_CLAIM_LEASE_MS: '4000',
       ...env,
     });
-    const bus = await this.bus();
-    const service = await startWebhooksService(config, silentLogger('webhooks-test'), bus, options);
+    const serviceBus = bus ?? (await this.bus());
+    const service = await startWebhooksService(config, silentLogger('webhooks-test'), serviceBus, options);
     this.services.push({ service, database });
-    return new Harness(service, bus, database.url);
+    // The queue exists once the consumer is subscribed: an event published before would match no queue.
+    if (bus === undefined) await service.eventsReady;
+    return new Harness(service, serviceBus, database.url);
   }
 
   async close(): Promise<void> {
