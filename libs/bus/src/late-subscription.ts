@@ -6,8 +6,8 @@ import type { Subscription } from './types.js';
  * trying), held for the service's close:
  * - a subscription that is up when the close comes is closed (its handlers in flight finish and ack first);
  * - one still being made is not waited for: while the broker is down it would never complete, and the close
- *   (and every step after it: the bus, the database) would wait until the stop's grace ran out. It closes
- *   itself if it completes once the close began, and fails quietly when the bus closes.
+ *   would wait there until runStandalone left the service behind (6 s), its outbox relays and database pool
+ *   never closed. It closes itself if it completes once the close began, and fails quietly when the bus closes.
  */
 export class LateSubscription {
   private subscription: Subscription | null = null;

@@ -13,7 +13,7 @@ describe('a consumer started while the broker is unreachable (the real AMQP bus)
       logger,
     );
     await new Promise((r) => setTimeout(r, 200));
-    // Before, this step awaited the subscribe: the close stack stopped here until the stop's grace ran out.
+    // Before, this step awaited the subscribe: a service's close waited here until runStandalone gave up on it.
     const step = await Promise.race([closeConsumer().then(() => 'closed'), new Promise((r) => setTimeout(() => r('still waiting'), 2000))]);
     expect(step).toBe('closed');
     await bus.close();
