@@ -18,6 +18,12 @@ export const serviceFields = (defaultPort: number) => ({
   DATABASE_URL: postgresUrl().optional(),
   DATA_DIR: z.string().default('./.data'),
   /**
+   * At start, how long to wait for a PostgreSQL that does not answer yet (refused, timed out, starting up)
+   * before failing: a pod started during a failover comes up when the server does, not after a crash-loop
+   * backoff. Within the k8s startupProbe's minute. A wrong password or role fails at once.
+   */
+  DATABASE_WAIT_SECONDS: wholeNumber(0, 600, 45),
+  /**
    * This service's own internal key: it verifies the caller context the gateway signs for this service.
    * Only the gateway holds it too (as INTERNAL_SECRET_<SERVICE>); every service has a different one.
    */

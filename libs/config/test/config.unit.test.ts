@@ -74,12 +74,13 @@ describe('serviceDatabaseUrl', () => {
 describe('base fields', () => {
   const service = z.object({ ...serviceFields(8082), EXTRA: booleanFlag(true) });
 
-  it('gives every service the same PORT, HOST, LOG_LEVEL, DATABASE_URL, DATA_DIR and INTERNAL_SECRET, with its own port', () => {
+  it('gives every service the same PORT, HOST, LOG_LEVEL, DATABASE_URL, DATA_DIR, DATABASE_WAIT_SECONDS and INTERNAL_SECRET, with its own port', () => {
     expect(parseConfig('catalog', service, { INTERNAL_SECRET: 's'.repeat(32) })).toEqual({
       PORT: 8082,
       HOST: '0.0.0.0',
       LOG_LEVEL: 'info',
       DATA_DIR: './.data',
+      DATABASE_WAIT_SECONDS: 45,
       INTERNAL_SECRET: 's'.repeat(32),
       EXTRA: true,
     });
@@ -88,9 +89,15 @@ describe('base fields', () => {
 
   it('names each bad shared variable', () => {
     expect(() =>
-      parseConfig('catalog', service, { PORT: 'x', LOG_LEVEL: 'loud', DATABASE_URL: 'mysql://db', INTERNAL_SECRET: 'short' }),
+      parseConfig('catalog', service, {
+        PORT: 'x',
+        LOG_LEVEL: 'loud',
+        DATABASE_URL: 'mysql://db',
+        DATABASE_WAIT_SECONDS: '-1',
+        INTERNAL_SECRET: 'short',
+      }),
     ).toThrow(
-      /PORT: expected a TCP port number[\s\S]*LOG_LEVEL: expected a pino level[\s\S]*DATABASE_URL: expected a URL starting with postgres:\/\/[\s\S]*INTERNAL_SECRET: expected at least 32/,
+      /PORT: expected a TCP port number[\s\S]*LOG_LEVEL: expected a pino level[\s\S]*DATABASE_URL: expected a URL starting with postgres:\/\/[\s\S]*DATABASE_WAIT_SECONDS: expected at least 0[\s\S]*INTERNAL_SECRET: expected at least 32/,
     );
   });
 });

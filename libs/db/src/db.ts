@@ -41,4 +41,6 @@ export interface OpenDatabaseOptions {
   logger: Logger;
   /** Connections in the PostgreSQL pool (default 10); PGlite always has exactly one. */
   poolSize?: number;
+  /** How long to wait for a PostgreSQL that is not reachable yet (a service's start: DATABASE_WAIT_SECONDS); default 0, fail at once. */
+  waitMs?: number;
 }

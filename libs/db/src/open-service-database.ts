@@ -17,6 +17,8 @@ export interface ServiceDatabaseOptions {
   logger: Logger;
   /** PostgreSQL pool size (default 10). */
   poolSize?: number;
+  /** How long to wait for a PostgreSQL that is not reachable yet (a service's start); default 0: fail at once (the CLIs). */
+  waitMs?: number;
 }
 
 /** Where the embedded database of a data folder lives (one PGlite, a schema per service). */
@@ -38,8 +40,10 @@ export function openEmbeddedDatabase(dataDir: string, logger: Logger): Promise<D
  * carried over once. A failure closes it again, so a failed start keeps no pool open.
  */
 export async function openServiceDatabase(options: ServiceDatabaseOptions): Promise<Db> {
-  const { service, url, dataDir, migrationsDir, logger, poolSize } = options;
-  const db = url ? await openDatabase({ url, logger, poolSize }) : await openSharedPglite(embeddedDatabaseFolder(dataDir), service, logger);
+  const { service, url, dataDir, migrationsDir, logger, poolSize, waitMs } = options;
+  const db = url
+    ? await openDatabase({ url, logger, poolSize, waitMs })
+    : await openSharedPglite(embeddedDatabaseFolder(dataDir), service, logger);
   if (migrationsDir === null) return db;
   try {
     await migrate(db, migrationsDir, logger);
@@ -56,6 +60,8 @@ export interface ServiceDatabaseConfig {
   DATABASE_URL?: string | undefined;
   DATA_DIR: string;
   DB_POOL_SIZE?: number;
+  /** How long the start waits for an unreachable PostgreSQL (serviceFields: 45 s, within k8s' startupProbe minute). */
+  DATABASE_WAIT_SECONDS?: number;
 }
 
 /** openServiceDatabase as every service's start-up calls it: from its config, with its own migrations. */
@@ -67,6 +73,7 @@ export function openConfiguredDatabase(service: string, config: ServiceDatabaseC
     migrationsDir,
     logger,
     ...(config.DB_POOL_SIZE === undefined ? {} : { poolSize: config.DB_POOL_SIZE }),
+    ...(config.DATABASE_WAIT_SECONDS === undefined ? {} : { waitMs: config.DATABASE_WAIT_SECONDS * 1000 }),
   });
 }
 

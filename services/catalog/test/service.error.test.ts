@@ -52,12 +52,13 @@ describe('a catalog start that fails', () => {
     }
   });
 
-  it('on an unreachable PostgreSQL rejects with a message that names the server but not the password', async () => {
+  it('on an unreachable PostgreSQL rejects (once DATABASE_WAIT_SECONDS ran out) with a message that names the server but not the password', async () => {
     const port = await unusedPort();
     const config = catalogConfigSchema.parse({
       PORT: '0',
       HOST: '127.0.0.1',
       DATABASE_URL: `postgres://app:s3cr3tpw@127.0.0.1:${port}/catalog`,
+      DATABASE_WAIT_SECONDS: '1',
       INTERNAL_SECRET,
     });
     const err = await startCatalogService(config, silentLogger()).catch((e: unknown) => e);

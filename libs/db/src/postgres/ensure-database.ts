@@ -5,15 +5,39 @@ import { databaseNameOf, quoteIdentifier, redactUrl, withDatabase } from './conn
 
 const MAINTENANCE_DATABASE = 'postgres';
 const CONNECT_TIMEOUT_MS = 10_000;
+const FIRST_RETRY_MS = 500;
+const MAX_RETRY_MS = 5_000;
+
+/** Socket-level failures: nothing answered (yet). SQLSTATE 57P03 cannot_connect_now: a server starting up or shutting down. */
+const UNREACHABLE_CODES = new Set([
+  'ECONNREFUSED',
+  'ECONNRESET',
+  'ETIMEDOUT',
+  'EHOSTUNREACH',
+  'ENETUNREACH',
+  'ENOTFOUND',
+  'EAI_AGAIN',
+  '57P03',
+]);
+const UNREACHABLE_MESSAGE = /^(Connection terminated|timeout expired|Connection timed out)/;
+
+/** Whether a failed connect means "PostgreSQL is not there yet" (worth waiting for), not a wrong password, role or database. */
+export function isUnreachable(err: unknown): boolean {
+  const code = (err as { code?: unknown } | null)?.code;
+  if (typeof code === 'string' && UNREACHABLE_CODES.has(code)) return true;
+  return err instanceof Error && UNREACHABLE_MESSAGE.test(err.message);
+}
 
 /**
  * Creates the URL's database when it does not exist, so a fresh server needs no manual step.
  * Connects to the target first: when it exists (the usual case) no extra privilege is needed.
+ * `waitMs`: how long a start-up waits for a PostgreSQL that is not reachable yet (a pod started during a
+ * failover, a server still starting), retrying with a growing pause and saying so; 0 fails at once (the CLIs).
  */
-export async function ensureDatabase(url: string, logger: Logger): Promise<void> {
+export async function ensureDatabase(url: string, logger: Logger, waitMs = 0): Promise<void> {
   const name = databaseNameOf(url);
   try {
-    await withClient(url, async () => {});
+    await connectWithin(url, logger, waitMs);
     return;
   } catch (err) {
     // 3D000 invalid_catalog_name: "database ... does not exist". Anything else is a real failure.
@@ -33,6 +57,25 @@ export async function ensureDatabase(url: string, logger: Logger): Promise<void>
       logger.info({ database: name }, 'database was created concurrently by another process');
     }
   });
+}
+
+/** One connect to the target, retried while PostgreSQL is unreachable and `waitMs` has not run out. */
+async function connectWithin(url: string, logger: Logger, waitMs: number): Promise<void> {
+  const deadline = Date.now() + waitMs;
+  for (let pause = FIRST_RETRY_MS; ; pause = Math.min(pause * 2, MAX_RETRY_MS)) {
+    try {
+      await withClient(url, async () => {});
+      return;
+    } catch (err) {
+      const left = deadline - Date.now();
+      if (!isUnreachable(err) || left <= 0) throw err;
+      logger.warn(
+        { database: redactUrl(url), reason: (err as Error).message, secondsLeft: Math.ceil(left / 1000) },
+        'PostgreSQL is not reachable yet; waiting for it (DATABASE_WAIT_SECONDS)',
+      );
+      await new Promise((resolve) => setTimeout(resolve, Math.min(pause, left)));
+    }
+  }
 }
 
 async function withClient(url: string, fn: (client: pg.Client) => Promise<void>): Promise<void> {

@@ -12,8 +12,9 @@ import { postgresTarget, tracedStatement, type DbTarget } from '../traced-statem
 
 const CONNECT_TIMEOUT_MS = 10_000;
 
-export async function openPostgres(url: string, logger: Logger, poolSize: number): Promise<SessionDb> {
-  await ensureDatabase(url, logger);
+/** `waitMs`: how long to wait for a PostgreSQL that is not reachable yet (ensure-database.ts); 0: fail at once. */
+export async function openPostgres(url: string, logger: Logger, poolSize: number, waitMs = 0): Promise<SessionDb> {
+  await ensureDatabase(url, logger, waitMs);
   // A request waits at most CONNECT_TIMEOUT_MS for a connection, then fails (503) instead of hanging.
   const pool = new pg.Pool({ connectionString: url, max: poolSize, connectionTimeoutMillis: CONNECT_TIMEOUT_MS, types: POOL_TYPES });
   // Without a listener, an idle connection dropped by the server (restart, failover) would be an
