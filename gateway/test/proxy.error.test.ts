@@ -29,12 +29,15 @@ async function expectError(res: Response, status: number, error: string): Promis
 }
 
 describe('gateway errors', () => {
-  it('503 when the upstream is down', async () => {
-    await expectError(await h.call('GET', '/api/SubscriptionPlans', key), 503, 'Service unavailable');
+  it('503 with Retry-After and a hint when the upstream is down', async () => {
+    const res = await h.call('GET', '/api/SubscriptionPlans', key);
+    expect(res.headers.get('retry-after')).toBe('5');
+    await expectError(res, 503, 'Service unavailable');
   });
 
-  it('503 for a service that is not deployed yet, not a fake success', async () => {
+  it('503 for a service that is not deployed yet, not a fake success, without a Retry-After it would not keep', async () => {
     const res = await h.call('POST', '/api/Users/Login', key, { headers: { 'content-type': 'application/json' }, body: '{}' });
+    expect(res.headers.get('retry-after')).toBeNull();
     await expectError(res, 503, 'Service unavailable');
   });
 

@@ -105,7 +105,12 @@ describe('the system through the gateway (PostgreSQL, Redis)', () => {
     await sut.system.catalog.close();
     const res = await sut.call('GET', '/api/Dac', sut.seed);
     expect(res.status).toBe(503);
-    expect(await res.json()).toMatchObject({ error: 'Service unavailable', message: 'The catalog service is not reachable' });
+    expect(res.headers.get('retry-after')).toBe('5');
+    expect(await res.json()).toMatchObject({
+      error: 'Service unavailable',
+      message: 'The catalog service is not reachable',
+      hint: expect.stringContaining('Retry-After'),
+    });
     expect((await sut.call('GET', '/healthz', null)).status).toBe(200);
     await new Promise((resolve) => setTimeout(resolve, 1_100)); // the gateway reuses a readiness answer for a second
     expect((await sut.call('GET', '/readyz', null)).status).toBe(503);
