@@ -1,6 +1,8 @@
 import pg from 'pg';
 import type { Logger } from '@acs/logger';
+import { isDependencyUnavailable } from '@acs/errors';
 import { sqlStateOf } from '../sql-errors.js';
+import { markIfConnectionLost } from './connection-loss.js';
 import { databaseNameOf, quoteIdentifier, redactUrl, withDatabase } from './connection-url.js';
 
 const MAINTENANCE_DATABASE = 'postgres';
@@ -8,25 +10,13 @@ const CONNECT_TIMEOUT_MS = 10_000;
 const FIRST_RETRY_MS = 500;
 const MAX_RETRY_MS = 5_000;
 
-/** Socket-level failures: nothing answered (yet). SQLSTATE 57P03 cannot_connect_now: a server starting up or shutting down. */
-const UNREACHABLE_CODES = new Set([
-  'ECONNREFUSED',
-  'ECONNRESET',
-  'ETIMEDOUT',
-  'EHOSTUNREACH',
-  'ENETUNREACH',
-  'ENOTFOUND',
-  'EAI_AGAIN',
-  '57P03',
-]);
-const UNREACHABLE_MESSAGE = /^(Connection terminated|timeout expired|Connection timed out)/;
-
-/** Whether a failed connect means "PostgreSQL is not there yet" (worth waiting for), not a wrong password, role or database. */
-export function isUnreachable(err: unknown): boolean {
-  const code = (err as { code?: unknown } | null)?.code;
-  if (typeof code === 'string' && UNREACHABLE_CODES.has(code)) return true;
-  return err instanceof Error && UNREACHABLE_MESSAGE.test(err.message);
-}
+/**
+ * Whether a failed connect means "PostgreSQL is not there yet" (worth waiting for), not a wrong password, role or
+ * database: the platform's one test of an unavailable store (@acs/errors: socket failures, SQLSTATE class 08,
+ * 57P01-57P03 starting up or shutting down, 53300 too many connections), after pg's own code-less connection
+ * failures are marked (connection-loss.ts).
+ */
+export const isUnreachable = (err: unknown): boolean => isDependencyUnavailable(markIfConnectionLost(err));
 
 /**
  * Creates the URL's database when it does not exist, so a fresh server needs no manual step.
