@@ -1,4 +1,4 @@
-import { errorOf, type AppError } from '@acs/errors';
+import { UNAVAILABLE_RETRY_AFTER_SECONDS, errorOf, type AppError } from '@acs/errors';
 
 const UNREACHABLE = new Set([
   'ECONNREFUSED',
@@ -20,9 +20,6 @@ function codeOf(err: unknown): string | undefined {
   return cause ? codeOf(cause) : undefined;
 }
 
-/** How soon a client may try again when a service cannot be reached: a restart or failover, seconds away. */
-const UNREACHABLE_RETRY_SECONDS = '5';
-
 /**
  * 503 when the service can't be reached (with Retry-After, as every 503 of a store that is away), 504 when it is
  * too slow, 502 for anything else it did wrong.
@@ -32,7 +29,7 @@ export function upstreamError(service: string, err: unknown): AppError {
   if (code && UNREACHABLE.has(code))
     return errorOf('unavailable', `The ${service} service is not reachable`, {
       cause: err,
-      headers: { 'retry-after': UNREACHABLE_RETRY_SECONDS },
+      headers: { 'retry-after': UNAVAILABLE_RETRY_AFTER_SECONDS },
       hint: `The gateway could not connect to the ${service} service (restarting, or not running); retry after the Retry-After header's seconds.`,
     });
   if (code && TIMED_OUT.has(code)) return errorOf('gateway_timeout', `The ${service} service did not answer in time`, { cause: err });

@@ -23,6 +23,12 @@ export function errorBody(err: AppError, requestId?: string): ErrorBody {
 }
 
 /**
+ * Retry-After (seconds) of a 503 for a dependency that is away, a store or a service: a restart or a failover
+ * is seconds away. One value, so every such 503 tells clients the same.
+ */
+export const UNAVAILABLE_RETRY_AFTER_SECONDS = '5';
+
+/**
  * Anything that is not an AppError is a bug, except an unreachable dependency (503: try again).
  * Either way the client learns only that, never the cause.
  */
@@ -31,7 +37,7 @@ export function toAppError(err: unknown): AppError {
   if (isDependencyUnavailable(err)) {
     return errorOf('unavailable', 'A store this request needs is unavailable; try again shortly', {
       cause: err,
-      headers: { 'retry-after': '5' },
+      headers: { 'retry-after': UNAVAILABLE_RETRY_AFTER_SECONDS },
     });
   }
   return errorOf('internal', 'The server could not complete the request', { cause: err });
