@@ -18,7 +18,7 @@
 #      play`, after the Job redis-acl-users' pod (it must exit 0): commands, users, environment,
 #      ports and probes checked against the manifests, the
 #      same journey through the gateway pod, each container stopped with SIGTERM, timed.
-# Everything it starts is removed on exit (containers, pods, network, secret, its redis-server, and
+# Everything it starts is removed on exit (containers, pods, networks, secret, its redis-server, and
 # its databases, RabbitMQ users, queues and exchange on the shared servers).
 #
 #   bash scripts/container-smoke.sh              the whole run
@@ -53,6 +53,16 @@ export AMQP_URL="${AMQP_URL:-amqp://guest:guest@127.0.0.1:5672}"
 
 say() { echo "smoke: $*"; }
 fail() { echo "smoke: FAILED: $*" >&2; exit 1; }
+# A failed journey: the last log lines of the containers it went through, before everything is removed.
+journey_failed() { # label container...
+  local label="$1" container
+  shift
+  for container in "$@"; do
+    echo "smoke: $label: the last log lines of $container:" >&2
+    podman logs --tail 25 "$container" 2>&1 | cut -c1-400 | sed 's/^/    /' >&2
+  done
+  fail "$label: the journey through the gateway"
+}
 now() { date +%s.%N; }
 since() { awk -v a="$1" -v b="$(now)" 'BEGIN { printf "%.1f", b - a }'; }
 T0="$(now)"
@@ -77,6 +87,7 @@ cleanup() {
   for user in $MQ_USERS; do rabbitmqctl -q delete_user "$user" >/dev/null 2>&1; done
   [ -z "$MQ_USERS" ] || say "cleanup: deleted the RabbitMQ users$MQ_USERS"
   podman network rm -f "$NETWORK" >/dev/null 2>&1
+  podman network rm -f "${PROJECT}_webhooks" >/dev/null 2>&1 # docker-compose.yml's second network
   node scripts/container-smoke/cleanup-servers.mjs "$RUN_ID" | sed -u 's/^/smoke: /'
   rm -rf "$WORK"
   if [ "$status" -eq 0 ]; then say "done in $(since "$T0") s"; else say "failed after $(since "$T0") s"; fi
@@ -264,10 +275,12 @@ EOF
     [ "$uid" = 1000 ] && [ "$ro" = true ] || fail "compose: $service runs as uid $uid, read-only root $ro"
   done
   say "compose: every application container runs as uid 1000 on a read-only root"
+  node scripts/container-smoke/webhooks-reach.mjs "$PROJECT" "$SRC/docker-compose.yml" "$SRC/deploy/podman/compose.override.yml" | sed -u 's/^/smoke: compose: /'
+  [ "${PIPESTATUS[0]}" -eq 0 ] || fail "compose: the webhooks container reaches what it should not, or not what it needs (above)"
   DASHBOARD_API_KEY="$(node -p 'require(process.argv[1]).DASHBOARD_API_KEY' "$WORK/secrets.json")" \
     DASHBOARD_API_SECRET="$(node -p 'require(process.argv[1]).DASHBOARD_API_SECRET' "$WORK/secrets.json")" \
     WEBHOOK_RECEIVER_HOST="$HOST_IP" node scripts/container-smoke/journey.mjs "http://127.0.0.1:$gateway_port" | tee "$WORK/journey-compose.log" | sed -u 's/^/smoke: compose: /'
-  [ "${PIPESTATUS[0]}" -eq 0 ] || fail "compose: the journey through the gateway"
+  [ "${PIPESTATUS[0]}" -eq 0 ] || journey_failed compose "${PROJECT}_gateway_1" "${PROJECT}_keys_1" "${PROJECT}_webhooks_1"
   outbox_drained compose "${PROJECT}_keys_1"
   user_events_consumed compose "$WORK/journey-compose.log" "${PROJECT}_keys_1" "${PROJECT}_billing_1" "${PROJECT}_device_1"
   curl -fsS "http://127.0.0.1:$dashboard_port/readyz" >/dev/null || fail "compose: the dashboard's /readyz on its published port"
@@ -297,7 +310,8 @@ run_kube() { # k8s dir
   DASHBOARD_API_KEY="$(node -p 'require(process.argv[1]).DASHBOARD_API_KEY' "$WORK/secrets.json")" \
     DASHBOARD_API_SECRET="$(node -p 'require(process.argv[1]).DASHBOARD_API_SECRET' "$WORK/secrets.json")" \
     WEBHOOK_RECEIVER_HOST="$HOST_IP" node scripts/container-smoke/journey.mjs "$(cat "$WORK/kube/gateway-url")" | tee "$WORK/kube/journey.log" | sed -u 's/^/smoke: kube: /'
-  [ "${PIPESTATUS[0]}" -eq 0 ] || fail "kube: the journey through the gateway pod"
+  [ "${PIPESTATUS[0]}" -eq 0 ] || journey_failed kube "$(grep -m1 '^gateway-' "$WORK/kube/containers")" \
+    "$(grep -m1 '^keys-' "$WORK/kube/containers")" "$(grep -m1 '^webhooks-' "$WORK/kube/containers")"
   outbox_drained kube "$(grep -m1 '^keys-' "$WORK/kube/containers")"
   user_events_consumed kube "$WORK/kube/journey.log" "$(grep -m1 '^keys-' "$WORK/kube/containers")" \
     "$(grep -m1 '^billing-' "$WORK/kube/containers")" "$(grep -m1 '^device-' "$WORK/kube/containers")"

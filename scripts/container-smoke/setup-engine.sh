@@ -2,13 +2,15 @@
 # Makes podman usable on a machine like CI's (Debian bookworm, root, no systemd, hybrid cgroup
 # mounts; docs/deploy.md, "Running the deployment files with podman"). Idempotent: each step says
 # what it does or that it was already done.
-#   - podman, runc, debootstrap and podman-compose from Debian, when missing, and CNI's dnsname plugin
-#     (podman 4.3 here uses CNI; without the plugin a compose network resolves no service name) and
-#     catatonit (kube play's pod infra containers run it): podman only recommends both, and
+#   - podman, runc, debootstrap and podman-compose from Debian, when missing, netavark and aardvark-dns
+#     (the network backend: a container on two compose networks, as the gateway is, resolves the
+#     service names of both; CNI's dnsname asks one network's server only, which denies the other's
+#     names) and catatonit (kube play's pod infra containers run it): podman only recommends them, and
 #     --no-install-recommends leaves them out;
 #   - /etc/containers/containers.conf: `default_ulimits = []` under [containers] (podman's default
 #     ulimits cannot be set here) and `runtime = "runc"` under [engine] (crun refuses these cgroup
-#     mounts; podman-compose runs plain `podman`, so the runtime must be the configured one).
+#     mounts; podman-compose runs plain `podman`, so the runtime must be the configured one), and
+#     `network_backend = "netavark"` under [network] (podman 4.3 keeps CNI where it has used it before).
 set -euo pipefail
 
 say() { echo "engine: $*"; }
@@ -17,7 +19,8 @@ missing=()
 for tool in podman:podman runc:runc debootstrap:debootstrap podman-compose:podman-compose; do
   command -v "${tool%%:*}" >/dev/null || missing+=("${tool#*:}")
 done
-[ -x /usr/lib/cni/dnsname ] || missing+=(golang-github-containernetworking-plugin-dnsname)
+[ -x /usr/lib/podman/netavark ] || missing+=(netavark)
+[ -x /usr/lib/podman/aardvark-dns ] || missing+=(aardvark-dns)
 # kube play's pods start with an infra container that runs catatonit (another of podman's recommends).
 command -v catatonit >/dev/null || [ -x /usr/libexec/podman/catatonit ] || missing+=(catatonit)
 if [ "${#missing[@]}" -gt 0 ]; then
@@ -26,7 +29,7 @@ if [ "${#missing[@]}" -gt 0 ]; then
   apt-get update -qq
   apt-get install -y -qq --no-install-recommends "${missing[@]}" slirp4netns uidmap >/dev/null
 else
-  say "podman, runc, debootstrap, podman-compose, the dnsname plugin and catatonit already installed"
+  say "podman, runc, debootstrap, podman-compose, netavark, aardvark-dns and catatonit already installed"
 fi
 
 conf=/etc/containers/containers.conf
@@ -47,5 +50,6 @@ ensure_setting() { # section key value
 }
 ensure_setting containers default_ulimits '[]'
 ensure_setting engine runtime '"runc"'
+ensure_setting network network_backend '"netavark"'
 
 podman --version | sed 's/^/engine: /'

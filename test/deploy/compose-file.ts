@@ -14,11 +14,16 @@ export interface ComposeService {
   depends_on?: Record<string, { condition?: string }> | string[];
   read_only?: boolean;
   stop_grace_period?: string;
+  networks?: string[] | Record<string, unknown>;
 }
 
 export interface ComposeFile {
   services: Record<string, ComposeService>;
 }
+
+/** The networks a service is on: its list (or map), else compose's `default`. */
+export const networksOf = (service: ComposeService): string[] =>
+  service.networks === undefined ? ['default'] : Array.isArray(service.networks) ? service.networks : Object.keys(service.networks);
 
 export const loadCompose = (text = readRepoFile('docker-compose.yml')): ComposeFile => parse(text, { merge: true }) as ComposeFile;
 

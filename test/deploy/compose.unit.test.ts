@@ -16,6 +16,7 @@ import {
   envExampleVariables,
   interpolate,
   loadCompose,
+  networksOf,
   rawEnvironment,
   type ComposeFile,
   type ComposeService,
@@ -69,6 +70,42 @@ function publishedProblems(file: ComposeFile): string[] {
   return problems;
 }
 
+/** The compose services a container connects to, from the URLs of its configuration. */
+function connectionHosts(service: ComposeService, component: Component): string[] {
+  const config = parsedConfig(component, composeEnv(service, variables));
+  // PUBLIC_* URLs are addresses shown to users (the dashboard's curl line, identity's mailed links), not
+  // connections; SMTP_URL is the operator's mail server, outside this file.
+  const hosts = Object.entries(config)
+    .filter(([variable]) => !variable.startsWith('PUBLIC_') && !variable.endsWith('_PUBLIC_URL') && variable !== 'SMTP_URL')
+    .map(([, value]) => value)
+    .filter((value): value is string => typeof value === 'string' && /^[a-z]+s?:\/\//.test(value))
+    .map((value) => new URL(value).hostname);
+  return [...new Set(hosts)];
+}
+
+/** Containers that connect to a service with which they share no network (the name would not resolve). */
+function unreachableConnections(file: ComposeFile): string[] {
+  const problems: string[] = [];
+  for (const { name, service, component } of ourServices(file)) {
+    if (typeof component === 'string') continue;
+    const own = new Set(networksOf(service));
+    for (const host of connectionHosts(service, component)) {
+      const target = file.services[host];
+      if (target && !networksOf(target).some((network) => own.has(network))) problems.push(`${name} → ${host}: no network in common`);
+    }
+  }
+  return problems;
+}
+
+/** The services webhooks shares a network with: it posts to addresses users choose, so only what it must. */
+const webhooksNeighbours = (file: ComposeFile): string[] => {
+  const own = new Set(networksOf(file.services.webhooks!));
+  return Object.entries(file.services)
+    .filter(([name, service]) => name !== 'webhooks' && networksOf(service).some((network) => own.has(network)))
+    .map(([name]) => name)
+    .sort();
+};
+
 describe('docker-compose.yml', () => {
   it('runs every standalone process of the repository, each from an entry with a src/main.ts and a known schema', () => {
     expect(ours.flatMap(({ name, component }) => (typeof component === 'string' ? [`${name}: ${component}`] : []))).toEqual([]);
@@ -101,6 +138,15 @@ describe('docker-compose.yml', () => {
     for (const component of components.filter((c) => !c.public)) expect(gateway[`${component.name.toUpperCase()}_URL`]).toBeDefined();
   });
 
+  it('puts every container on a network with each service it connects to', () => {
+    expect(unreachableConnections(compose)).toEqual([]);
+  });
+
+  it('keeps webhooks (egress to addresses users choose) on a network shared only with postgres, rabbitmq and the gateway that calls it', () => {
+    expect(webhooksNeighbours(compose)).toEqual(['gateway', 'postgres', 'rabbitmq']);
+    expect(networksOf(compose.services.webhooks!)).not.toContain('default');
+  });
+
   it('checks health on /healthz or /readyz of the port the process listens on', () => {
     for (const component of components) {
       const { service } = serviceOf(component);
@@ -111,14 +157,7 @@ describe('docker-compose.yml', () => {
 
   it('starts a container after what it connects to is healthy', () => {
     for (const { name, service, component } of ours) {
-      const config = parsedConfig(component as Component, composeEnv(service, variables));
-      // PUBLIC_* URLs are addresses shown to users (the dashboard's curl line, identity's mailed links), not
-      // connections; SMTP_URL is the operator's mail server, outside this file.
-      const hosts = Object.entries(config)
-        .filter(([variable]) => !variable.startsWith('PUBLIC_') && !variable.endsWith('_PUBLIC_URL') && variable !== 'SMTP_URL')
-        .map(([, value]) => value)
-        .filter((value): value is string => typeof value === 'string' && /^[a-z]+s?:\/\//.test(value))
-        .map((value) => new URL(value).hostname);
+      const hosts = connectionHosts(service, component as Component);
       const dependsOn: Record<string, { condition?: string }> = Array.isArray(service.depends_on) ? {} : (service.depends_on ?? {});
       for (const host of new Set(hosts)) {
         expect(`${name} → ${host}: ${dependsOn[host]?.condition}`).toBe(`${name} → ${host}: service_healthy`);
@@ -217,6 +256,15 @@ describe('the compose checks catch mistakes', () => {
       'keys is published but is not a public entry',
       'dashboard is not published on its port 8086',
     ]);
+  });
+
+  it('webhooks back on the default network, and a store taken off its network', () => {
+    const widened = mutated((text) => text.replace('    networks: [webhooks]\n', ''));
+    expect(webhooksNeighbours(widened)).toEqual(expect.arrayContaining(['keys', 'redis', 'identity', 'dashboard']));
+    const cut = mutated((text) =>
+      text.replace("    # Also on webhooks' own network (below): its database is here.\n    networks: [default, webhooks]\n", ''),
+    );
+    expect(unreachableConnections(cut)).toEqual(['webhooks → postgres: no network in common']);
   });
 
   it('a service entry that does not exist', () => {

@@ -1,0 +1,82 @@
+// What the webhooks container can reach on the compose networks (docker-compose.yml, `networks:`): it
+// posts to addresses users choose, so it is on a network of its own, shared only with what it connects
+// to. From inside its running container, every other service's name is looked up: those that share a
+// network with it in the compose files must resolve, the rest must not. Exits 1 on any difference.
+// Then, for information, whether it can open Redis' port at Redis' address on the other network: Docker
+// isolates bridge networks from each other; podman 4.3 with netavark 1.4 (this machine's) by name only.
+//   node scripts/container-smoke/webhooks-reach.mjs <project> <compose file>...
+import { execFile } from 'node:child_process';
+import { readFileSync } from 'node:fs';
+import { promisify } from 'node:util';
+import { parse } from 'yaml';
+
+const run = promisify(execFile);
+if (process.argv.includes('--help') || process.argv.length < 4) {
+  console.log('usage: node scripts/container-smoke/webhooks-reach.mjs <project> <compose file>...');
+  process.exit(process.argv.includes('--help') ? 0 : 2);
+}
+const [, , project, ...files] = process.argv;
+
+/** Each service's networks, merged as compose merges files (a later file's list replaces); none given: default. */
+function networksByService(paths) {
+  const networks = new Map();
+  for (const file of paths) {
+    for (const [name, service] of Object.entries(parse(readFileSync(file, 'utf8'), { merge: true }).services ?? {})) {
+      if (service?.networks !== undefined)
+        networks.set(name, Array.isArray(service.networks) ? service.networks : Object.keys(service.networks));
+      else if (!networks.has(name)) networks.set(name, ['default']);
+    }
+  }
+  return networks;
+}
+
+// Runs inside the container (node of our image): each name's address, or the lookup's error code.
+const LOOKUP = `
+const dns = require('node:dns').promises;
+Promise.all(process.argv.slice(1).map((name) => dns.lookup(name).then((a) => a.address, (e) => e.code))).then((r) =>
+  console.log(JSON.stringify(Object.fromEntries(process.argv.slice(1).map((n, i) => [n, r[i]])))));`;
+
+// Runs inside the container: whether a TCP connection to host:port opens within 2 s.
+const CONNECT = `
+const socket = require('node:net').connect(Number(process.argv[2]), process.argv[1]);
+socket.setTimeout(2000, () => { console.log('timed out'); socket.destroy(); });
+socket.on('connect', () => { console.log('connected'); socket.destroy(); });
+socket.on('error', (e) => console.log(e.code));`;
+
+const networks = networksByService(files);
+const own = new Set(networks.get('webhooks'));
+const container = `${project}_webhooks_1`;
+const others = [...networks.keys()].filter((name) => name !== 'webhooks');
+const { stdout } = await run('podman', ['exec', container, 'node', '-e', LOOKUP, ...others]);
+const found = JSON.parse(stdout);
+const wrong = [];
+for (const name of others) {
+  const shared = networks.get(name).some((network) => own.has(network));
+  const resolved = /^\d+\.\d+\.\d+\.\d+$|:/.test(found[name]);
+  if (shared !== resolved)
+    wrong.push(
+      `${name} ${resolved ? `resolves (${found[name]})` : `does not resolve (${found[name]})`} but ${shared ? 'shares' : 'shares no'} network with webhooks`,
+    );
+}
+if (wrong.length > 0) {
+  console.error(`webhooks-reach: from the webhooks container:\n  ${wrong.join('\n  ')}`);
+  process.exit(1);
+}
+const reachable = others.filter((name) => networks.get(name).some((network) => own.has(network)));
+console.log(
+  `webhooks-reach: from the webhooks container only ${reachable.join(', ')} resolve; ${others.filter((n) => !reachable.includes(n)).join(', ')} do not`,
+);
+
+if (networks.has('redis') && !reachable.includes('redis')) {
+  const { stdout: address } = await run('podman', [
+    'inspect',
+    '--format',
+    '{{range .NetworkSettings.Networks}}{{.IPAddress}} {{end}}',
+    `${project}_redis_1`,
+  ]);
+  const ip = address.trim().split(/\s+/)[0];
+  const { stdout: outcome } = await run('podman', ['exec', container, 'node', '-e', CONNECT, ip, '6379']);
+  console.log(
+    `webhooks-reach: Redis' address on its own network (${ip}:6379) from the webhooks container: ${outcome.trim()} (Docker isolates the networks: never connected; podman 4.3 with netavark 1.4 by name only)`,
+  );
+}
