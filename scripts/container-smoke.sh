@@ -54,6 +54,8 @@ export AMQP_URL="${AMQP_URL:-amqp://guest:guest@127.0.0.1:5672}"
 say() { echo "smoke: $*"; }
 fail() { echo "smoke: FAILED: $*" >&2; exit 1; }
 # A failed journey: the last log lines of the containers it went through, before everything is removed.
+# Called as `journey | tee | sed || journey_failed ...`: under `set -e` and pipefail a bare failing
+# pipeline ends the script at once, before any check of PIPESTATUS after it.
 journey_failed() { # label container...
   local label="$1" container
   shift
@@ -275,12 +277,12 @@ EOF
     [ "$uid" = 1000 ] && [ "$ro" = true ] || fail "compose: $service runs as uid $uid, read-only root $ro"
   done
   say "compose: every application container runs as uid 1000 on a read-only root"
-  node scripts/container-smoke/webhooks-reach.mjs "$PROJECT" "$SRC/docker-compose.yml" "$SRC/deploy/podman/compose.override.yml" | sed -u 's/^/smoke: compose: /'
-  [ "${PIPESTATUS[0]}" -eq 0 ] || fail "compose: the webhooks container reaches what it should not, or not what it needs (above)"
+  node scripts/container-smoke/webhooks-reach.mjs "$PROJECT" "$SRC/docker-compose.yml" "$SRC/deploy/podman/compose.override.yml" | sed -u 's/^/smoke: compose: /' ||
+    fail "compose: the webhooks container reaches what it should not, or not what it needs (above)"
   DASHBOARD_API_KEY="$(node -p 'require(process.argv[1]).DASHBOARD_API_KEY' "$WORK/secrets.json")" \
     DASHBOARD_API_SECRET="$(node -p 'require(process.argv[1]).DASHBOARD_API_SECRET' "$WORK/secrets.json")" \
-    WEBHOOK_RECEIVER_HOST="$HOST_IP" node scripts/container-smoke/journey.mjs "http://127.0.0.1:$gateway_port" | tee "$WORK/journey-compose.log" | sed -u 's/^/smoke: compose: /'
-  [ "${PIPESTATUS[0]}" -eq 0 ] || journey_failed compose "${PROJECT}_gateway_1" "${PROJECT}_keys_1" "${PROJECT}_webhooks_1"
+    WEBHOOK_RECEIVER_HOST="$HOST_IP" node scripts/container-smoke/journey.mjs "http://127.0.0.1:$gateway_port" | tee "$WORK/journey-compose.log" | sed -u 's/^/smoke: compose: /' ||
+    journey_failed compose "${PROJECT}_gateway_1" "${PROJECT}_keys_1" "${PROJECT}_webhooks_1"
   outbox_drained compose "${PROJECT}_keys_1"
   user_events_consumed compose "$WORK/journey-compose.log" "${PROJECT}_keys_1" "${PROJECT}_billing_1" "${PROJECT}_device_1"
   curl -fsS "http://127.0.0.1:$dashboard_port/readyz" >/dev/null || fail "compose: the dashboard's /readyz on its published port"
@@ -302,15 +304,14 @@ run_kube() { # k8s dir
   mkdir -p "$WORK/kube"
   kubectl kustomize "$1" >"$WORK/kube/rendered.yaml" || fail "kubectl kustomize $1"
   node scripts/container-smoke/kube-manifest.mjs "$RUN_ID" "$WORK/secrets.json" "$WORK/kube/plan.json" <"$WORK/kube/rendered.yaml" |
-    sed 's/^/smoke: /'
-  [ "${PIPESTATUS[0]}" -eq 0 ] || fail "kube: the manifests"
+    sed 's/^/smoke: /' || fail "kube: the manifests"
   KUBE_STARTED=1
-  node scripts/container-smoke/kube-run.mjs "$WORK/kube/plan.json" "$NETWORK" "$HOST_IP" "$WORK/kube" | sed -u 's/^/smoke: /'
-  [ "${PIPESTATUS[0]}" -eq 0 ] || fail "kube: the pods do not match the manifests (above)"
+  node scripts/container-smoke/kube-run.mjs "$WORK/kube/plan.json" "$NETWORK" "$HOST_IP" "$WORK/kube" | sed -u 's/^/smoke: /' ||
+    fail "kube: the pods do not match the manifests (above)"
   DASHBOARD_API_KEY="$(node -p 'require(process.argv[1]).DASHBOARD_API_KEY' "$WORK/secrets.json")" \
     DASHBOARD_API_SECRET="$(node -p 'require(process.argv[1]).DASHBOARD_API_SECRET' "$WORK/secrets.json")" \
-    WEBHOOK_RECEIVER_HOST="$HOST_IP" node scripts/container-smoke/journey.mjs "$(cat "$WORK/kube/gateway-url")" | tee "$WORK/kube/journey.log" | sed -u 's/^/smoke: kube: /'
-  [ "${PIPESTATUS[0]}" -eq 0 ] || journey_failed kube "$(grep -m1 '^gateway-' "$WORK/kube/containers")" \
+    WEBHOOK_RECEIVER_HOST="$HOST_IP" node scripts/container-smoke/journey.mjs "$(cat "$WORK/kube/gateway-url")" | tee "$WORK/kube/journey.log" | sed -u 's/^/smoke: kube: /' ||
+    journey_failed kube "$(grep -m1 '^gateway-' "$WORK/kube/containers")" \
     "$(grep -m1 '^keys-' "$WORK/kube/containers")" "$(grep -m1 '^webhooks-' "$WORK/kube/containers")"
   outbox_drained kube "$(grep -m1 '^keys-' "$WORK/kube/containers")"
   user_events_consumed kube "$WORK/kube/journey.log" "$(grep -m1 '^keys-' "$WORK/kube/containers")" \
