@@ -30,10 +30,16 @@ function networksByService(paths) {
   return networks;
 }
 
-// Runs inside the container (node of our image): each name's address, or the lookup's error code.
+// Runs inside the container (node of our image): each name's address, or the lookup's error code. A
+// temporary failure (EAI_AGAIN: aardvark-dns reloads as containers join) is asked again, up to 2 s.
 const LOOKUP = `
 const dns = require('node:dns').promises;
-Promise.all(process.argv.slice(1).map((name) => dns.lookup(name).then((a) => a.address, (e) => e.code))).then((r) =>
+const pause = () => new Promise((r) => setTimeout(r, 200));
+async function lookup(name, tries = 10) {
+  try { return (await dns.lookup(name)).address; }
+  catch (e) { if (e.code === 'EAI_AGAIN' && tries > 1) { await pause(); return lookup(name, tries - 1); } return e.code; }
+}
+Promise.all(process.argv.slice(1).map((name) => lookup(name))).then((r) =>
   console.log(JSON.stringify(Object.fromEntries(process.argv.slice(1).map((n, i) => [n, r[i]])))));`;
 
 // Runs inside the container: whether a TCP connection to host:port opens within 2 s.
@@ -53,7 +59,10 @@ const wrong = [];
 for (const name of others) {
   const shared = networks.get(name).some((network) => own.has(network));
   const resolved = /^\d+\.\d+\.\d+\.\d+$|:/.test(found[name]);
-  if (shared !== resolved)
+  // Only "no such name" says a name does not resolve; anything else leaves it unknown, which fails too.
+  if (!resolved && found[name] !== 'ENOTFOUND')
+    wrong.push(`${name}: the lookup failed (${found[name]}), so whether it resolves is not known`);
+  else if (shared !== resolved)
     wrong.push(
       `${name} ${resolved ? `resolves (${found[name]})` : `does not resolve (${found[name]})`} but ${shared ? 'shares' : 'shares no'} network with webhooks`,
     );
