@@ -247,18 +247,24 @@ start_forwarder() {
 # connection of this run's users may be left on the broker.
 drop_forwarded_connections() { # label
   local left
-  left="$(rabbitmqctl -q list_connections user 2>/dev/null | grep "^$RUN_ID-" | sed "s/^$RUN_ID-//" | tr '\n' ' ' || true)"
+  left="$(run_connections user)"
+  left="${left//"$RUN_ID"-/}"
   kill "$FORWARD_PID" 2>/dev/null || true
   wait "$FORWARD_PID" 2>/dev/null || true
   start_forwarder
   for _ in $(seq 40); do
-    [ "$(rabbitmqctl -q list_connections user 2>/dev/null | grep -c "^$RUN_ID-" || true)" = 0 ] && {
+    [ -z "$(run_connections user)" ] && {
       say "$1: a new forwarder; RabbitMQ connections of this run left behind by the containers: ${left:-none}; now none"
       return
     }
     sleep 0.25
   done
-  fail "$1: RabbitMQ still has connections of this run's users after the containers and the forwarder are gone: $(rabbitmqctl -q list_connections user peer_port 2>/dev/null | grep "^$RUN_ID-" | tr '\n' ' ')"
+  fail "$1: RabbitMQ still has connections of this run's users after the containers and the forwarder are gone: $(run_connections user peer_port)"
+}
+
+# This run's users' RabbitMQ connections, the given columns of each, on one line (empty: none).
+run_connections() { # column...
+  rabbitmqctl -q list_connections "$@" 2>/dev/null | grep "^$RUN_ID-" | tr '\n' ' ' || true
 }
 
 # podman-compose with the variables docker-compose.yml and the override need (every command

@@ -55,9 +55,10 @@ const container = `${project}_webhooks_1`;
 const others = [...networks.keys()].filter((name) => name !== 'webhooks');
 const { stdout } = await run('podman', ['exec', container, 'node', '-e', LOOKUP, ...others]);
 const found = JSON.parse(stdout);
+const reachable = others.filter((name) => networks.get(name).some((network) => own.has(network)));
 const wrong = [];
 for (const name of others) {
-  const shared = networks.get(name).some((network) => own.has(network));
+  const shared = reachable.includes(name);
   const resolved = /^\d+\.\d+\.\d+\.\d+$|:/.test(found[name]);
   // Only "no such name" says a name does not resolve; anything else leaves it unknown, which fails too.
   if (!resolved && found[name] !== 'ENOTFOUND')
@@ -71,7 +72,6 @@ if (wrong.length > 0) {
   console.error(`webhooks-reach: from the webhooks container:\n  ${wrong.join('\n  ')}`);
   process.exit(1);
 }
-const reachable = others.filter((name) => networks.get(name).some((network) => own.has(network)));
 console.log(
   `webhooks-reach: from the webhooks container only ${reachable.join(', ')} resolve; ${others.filter((n) => !reachable.includes(n)).join(', ')} do not`,
 );
