@@ -70,6 +70,7 @@ since() { awk -v a="$1" -v b="$(now)" 'BEGIN { printf "%.1f", b - a }'; }
 T0="$(now)"
 
 FORWARD_PID=""
+PIN_PID=""
 REDIS_PID=""
 MQ_USERS=""
 COMPOSE_CREATED=""
@@ -85,6 +86,7 @@ cleanup() {
     podman secret rm acs-secrets >/dev/null 2>&1
   fi
   [ -n "$FORWARD_PID" ] && kill "$FORWARD_PID" 2>/dev/null
+  [ -n "$PIN_PID" ] && kill "$PIN_PID" 2>/dev/null
   [ -n "$REDIS_PID" ] && kill "$REDIS_PID" 2>/dev/null
   for user in $MQ_USERS; do rabbitmqctl -q delete_user "$user" >/dev/null 2>&1; done
   [ -z "$MQ_USERS" ] || say "cleanup: deleted the RabbitMQ users$MQ_USERS"
@@ -141,6 +143,9 @@ stop_timed() { # label container...
     if [ "$code" != 0 ] || awk -v s="$seconds" 'BEGIN { exit !(s >= 10) }'; then
       slow+=" $container"
       podman logs --tail 8 "$container" 2>&1 | cut -c1-400 | sed "s/^/smoke:   $container: /"
+    elif awk -v s="$seconds" 'BEGIN { exit !(s >= 2) }'; then
+      # In time, but slow: the close stacks' warnings name the part that held it.
+      podman logs "$container" 2>&1 | grep -E 'did not close within|still closing' | cut -c1-400 | sed "s/^/smoke:   $container: /" || true
     fi
   done
   [ -z "$slow" ] || fail "$label: did not exit 0 within 10 s of SIGTERM:$slow"
@@ -240,8 +245,20 @@ start_forwarder() {
   FORWARD_PID=$!
 }
 
-# After compose: a connection a stand-in passed on can outlive its container at the forwarder (a
-# container removed with its network sends no FIN), and a RabbitMQ consumer left on such a connection
+# The bridges of this run's networks (both exist once podman-compose has created the containers) keep
+# their MAC address while containers come and go (pin-bridge-macs.sh says why); kube play reuses the
+# default network, so this runs until the cleanup.
+pin_bridge_macs() {
+  local bridges
+  mapfile -t bridges < <(podman network ls --filter "label=io.podman.compose.project=$PROJECT" --format '{{.NetworkInterface}}')
+  [ "${#bridges[@]}" -gt 0 ] || fail "no network of project $PROJECT to watch"
+  bash scripts/container-smoke/pin-bridge-macs.sh "${bridges[@]}" >>"$WORK/pin-bridge-macs.log" 2>&1 &
+  PIN_PID=$!
+  say "bridges ${bridges[*]} keep their MAC address while containers come and go"
+}
+
+# After compose: a container's connection can outlive the container at the forwarder (a container
+# removed with its network sends no FIN), and a RabbitMQ consumer left on such a connection
 # would take its round-robin share of the kube phase's events on the same queues (seen: keys' consumer
 # of user.deleted, webhooks' of api_key.created). A new forwarder closes every one of them; then no
 # connection of this run's users may be left on the broker.
@@ -292,6 +309,7 @@ EOF
     fail "podman-compose up --no-start"
   }
   COMPOSE_CREATED=1
+  pin_bridge_macs
   local containers
   mapfile -t containers < <(podman ps -a --filter "label=io.podman.compose.project=$PROJECT" --format '{{.Names}}')
   say "compose: podman-compose created ${#containers[@]} containers"

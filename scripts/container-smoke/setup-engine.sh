@@ -5,8 +5,9 @@
 #   - podman, runc, debootstrap and podman-compose from Debian, when missing, netavark and aardvark-dns
 #     (the network backend: a container on two compose networks, as the gateway is, resolves the
 #     service names of both; CNI's dnsname asks one network's server only, which denies the other's
-#     names) and catatonit (kube play's pod infra containers run it): podman only recommends them, and
-#     --no-install-recommends leaves them out;
+#     names), catatonit (kube play's pod infra containers run it) and iptables (netavark sets up each
+#     network's NAT and firewall rules with it, and fails with "netavark: No such file or directory"
+#     without it): podman only recommends or suggests them, and --no-install-recommends leaves them out;
 #   - /etc/containers/containers.conf: `default_ulimits = []` under [containers] (podman's default
 #     ulimits cannot be set here) and `runtime = "runc"` under [engine] (crun refuses these cgroup
 #     mounts; podman-compose runs plain `podman`, so the runtime must be the configured one), and
@@ -23,13 +24,14 @@ done
 [ -x /usr/lib/podman/aardvark-dns ] || missing+=(aardvark-dns)
 # kube play's pods start with an infra container that runs catatonit (another of podman's recommends).
 command -v catatonit >/dev/null || [ -x /usr/libexec/podman/catatonit ] || missing+=(catatonit)
+command -v iptables >/dev/null || missing+=(iptables)
 if [ "${#missing[@]}" -gt 0 ]; then
   say "apt-get install ${missing[*]}"
   export DEBIAN_FRONTEND=noninteractive
   apt-get update -qq
   apt-get install -y -qq --no-install-recommends "${missing[@]}" slirp4netns uidmap >/dev/null
 else
-  say "podman, runc, debootstrap, podman-compose, netavark, aardvark-dns and catatonit already installed"
+  say "podman, runc, debootstrap, podman-compose, netavark, aardvark-dns, catatonit and iptables already installed"
 fi
 
 conf=/etc/containers/containers.conf

@@ -1,7 +1,7 @@
 // What the webhooks container can reach on the compose networks (docker-compose.yml, `networks:`): it
 // posts to addresses users choose, so it is on a network of its own, shared only with what it connects
-// to. From inside its running container, every other service's name is looked up: those that share a
-// network with it in the compose files must resolve, the rest must not. Exits 1 on any difference.
+// to. From inside its running container, every other service's name is looked up on the networks' DNS:
+// those that share a network with it in the compose files must resolve, the rest must not. Exits 1 on any difference.
 // Then, for information, whether it can open Redis' port at Redis' address on the other network: Docker
 // isolates bridge networks from each other; podman 4.3 with netavark 1.4 (this machine's) by name only.
 //   node scripts/container-smoke/webhooks-reach.mjs <project> <compose file>...
@@ -30,14 +30,18 @@ function networksByService(paths) {
   return networks;
 }
 
-// Runs inside the container (node of our image): each name's address, or the lookup's error code. A
-// temporary failure (EAI_AGAIN: aardvark-dns reloads as containers join) is asked again, up to 2 s.
+// Runs inside the container (node of our image): each name's address, or the lookup's error code.
+// Asked of the networks' DNS servers (aardvark-dns, the container's resolv.conf) and not through
+// /etc/hosts, where compose.override.yml's extra_hosts also name postgres and rabbitmq: this is about
+// the compose networks. A server that does not answer (aardvark-dns reloads as containers start and
+// stop: ETIMEOUT, ECONNREFUSED, ESERVFAIL) is asked again, for up to 10 s.
 const LOOKUP = `
-const dns = require('node:dns').promises;
+const resolver = new (require('node:dns').promises.Resolver)({ timeout: 1000, tries: 1 });
 const pause = () => new Promise((r) => setTimeout(r, 200));
-async function lookup(name, tries = 10) {
-  try { return (await dns.lookup(name)).address; }
-  catch (e) { if (e.code === 'EAI_AGAIN' && tries > 1) { await pause(); return lookup(name, tries - 1); } return e.code; }
+const SETTLED = new Set(['ENOTFOUND', 'ENODATA']);
+async function lookup(name, until = Date.now() + 10000) {
+  try { return (await resolver.resolve4(name))[0]; }
+  catch (e) { if (!SETTLED.has(e.code) && Date.now() < until) { await pause(); return lookup(name, until); } return e.code; }
 }
 Promise.all(process.argv.slice(1).map((name) => lookup(name))).then((r) =>
   console.log(JSON.stringify(Object.fromEntries(process.argv.slice(1).map((n, i) => [n, r[i]])))));`;

@@ -22,10 +22,13 @@ export function createCloseStack(logger: Logger): CloseStack {
   let closing: Promise<void> | null = null;
   const runAll = async (): Promise<void> => {
     for (let next = steps.pop(); next; next = steps.pop()) {
+      const slow = warnWhenSlow(logger, next.name);
       try {
         await runBounded(logger, next.name, next.step, next.withinMs);
       } catch (err) {
         logger.error({ err, step: next.name }, `could not close ${next.name}`);
+      } finally {
+        clearTimeout(slow);
       }
     }
   };
@@ -35,6 +38,40 @@ export function createCloseStack(logger: Logger): CloseStack {
     },
     close: () => (closing ??= runAll()),
   };
+}
+
+/** A close step with its name (for the log) and, optionally, how long it may take before it is left behind. */
+export interface NamedStep {
+  name: string;
+  step: Step;
+  withinMs?: number;
+}
+
+/**
+ * Runs independent closes at the same time, each bounded and logged as a deferred step is: the
+ * slowest one, not their sum, is what it adds to a stop. Resolves once each is done or left behind;
+ * never rejects.
+ */
+export async function closeTogether(logger: Logger, steps: readonly NamedStep[]): Promise<void> {
+  await Promise.all(
+    steps.map((next) =>
+      runBounded(logger, next.name, next.step, next.withinMs).catch((err: unknown) =>
+        logger.error({ err, step: next.name }, `could not close ${next.name}`),
+      ),
+    ),
+  );
+}
+
+/**
+ * A close still running after this long is logged by name while it runs: when a stop is slow (or
+ * an outer stack leaves this whole stack behind), the log says which part is holding it.
+ */
+const SLOW_CLOSE_MS = 1_000;
+
+function warnWhenSlow(logger: Logger, name: string): NodeJS.Timeout {
+  const timer = setTimeout(() => logger.warn({ step: name }, `still closing ${name} after ${SLOW_CLOSE_MS} ms`), SLOW_CLOSE_MS);
+  timer.unref();
+  return timer;
 }
 
 async function runBounded(logger: Logger, name: string, step: Step, withinMs: number | undefined): Promise<void> {

@@ -1,7 +1,7 @@
 import { describe, expect, it } from '@jest/globals';
 import { Writable } from 'node:stream';
 import { createLogger } from '@acs/logger';
-import { createCloseStack, startWithCloseStack } from '@acs/http';
+import { closeTogether, createCloseStack, startWithCloseStack } from '@acs/http';
 
 function capturingLogger() {
   const lines: { level: string; msg: string; step?: string; err?: { message: string } }[] = [];
@@ -57,6 +57,29 @@ describe('close stack', () => {
     failLate(new Error('cache connection reset'));
     await new Promise((resolve) => setImmediate(resolve));
     expect(lines.find((line) => line.level === 'error')).toMatchObject({ step: 'the cache', err: { message: 'cache connection reset' } });
+  });
+
+  it('closes together: the slowest bound, not the sum, and a failure or a late one never stops the others', async () => {
+    const { logger, lines } = capturingLogger();
+    const ran: string[] = [];
+    const never = () => new Promise<void>(() => {});
+    const started = Date.now();
+    await expect(
+      closeTogether(logger, [
+        { name: 'the bus', step: never, withinMs: 300 },
+        { name: 'the cache', step: never, withinMs: 300 },
+        { name: 'tracing', step: never, withinMs: 300 },
+        { name: 'the pool', step: () => Promise.reject(new Error('pool gone')) },
+        { name: 'the timer', step: () => void ran.push('timer') },
+      ]),
+    ).resolves.toBeUndefined();
+    const took = Date.now() - started;
+    // Three 300 ms bounds one after another would take 900 ms.
+    expect(took).toBeGreaterThanOrEqual(290);
+    expect(took).toBeLessThan(850);
+    expect(ran).toEqual(['timer']);
+    expect(lines.filter((line) => line.level === 'warn').map((line) => line.step)).toEqual(['the bus', 'the cache', 'tracing']);
+    expect(lines.find((line) => line.level === 'error')).toMatchObject({ step: 'the pool', err: { message: 'pool gone' } });
   });
 
   it('closes once, however often close() is called', async () => {
