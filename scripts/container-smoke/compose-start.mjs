@@ -7,9 +7,8 @@
 //   node scripts/container-smoke/compose-start.mjs <project> <compose file>...
 // Prints when each service started and became healthy; exits 1 when one never does.
 import { execFile } from 'node:child_process';
-import { readFileSync } from 'node:fs';
 import { promisify } from 'node:util';
-import { parse } from 'yaml';
+import { mergedServices } from './compose-files.mjs';
 
 const run = promisify(execFile);
 if (process.argv.includes('--help') || process.argv.length < 4) {
@@ -18,14 +17,8 @@ if (process.argv.includes('--help') || process.argv.length < 4) {
 }
 const [, , project, ...files] = process.argv;
 
-// The two keys this needs, merged as compose merges files: a later file's value replaces.
-const services = {};
-for (const file of files) {
-  for (const [name, service] of Object.entries(parse(readFileSync(file, 'utf8'), { merge: true }).services ?? {})) {
-    services[name] ??= {};
-    for (const key of ['depends_on', 'healthcheck']) if (service?.[key] !== undefined) services[name][key] = service[key];
-  }
-}
+// The two keys this needs, merged as compose merges files.
+const services = mergedServices(files, ['depends_on', 'healthcheck']);
 
 const dependencies = (name) => {
   const dependsOn = services[name].depends_on ?? {};

@@ -6,9 +6,8 @@
 // isolates bridge networks from each other; podman 4.3 with netavark 1.4 (this machine's) by name only.
 //   node scripts/container-smoke/webhooks-reach.mjs <project> <compose file>...
 import { execFile } from 'node:child_process';
-import { readFileSync } from 'node:fs';
 import { promisify } from 'node:util';
-import { parse } from 'yaml';
+import { mergedServices, networksOf } from './compose-files.mjs';
 
 const run = promisify(execFile);
 if (process.argv.includes('--help') || process.argv.length < 4) {
@@ -16,19 +15,6 @@ if (process.argv.includes('--help') || process.argv.length < 4) {
   process.exit(process.argv.includes('--help') ? 0 : 2);
 }
 const [, , project, ...files] = process.argv;
-
-/** Each service's networks, merged as compose merges files (a later file's list replaces); none given: default. */
-function networksByService(paths) {
-  const networks = new Map();
-  for (const file of paths) {
-    for (const [name, service] of Object.entries(parse(readFileSync(file, 'utf8'), { merge: true }).services ?? {})) {
-      if (service?.networks !== undefined)
-        networks.set(name, Array.isArray(service.networks) ? service.networks : Object.keys(service.networks));
-      else if (!networks.has(name)) networks.set(name, ['default']);
-    }
-  }
-  return networks;
-}
 
 // Runs inside the container (node of our image): each name's address, or the lookup's error code.
 // Asked of the networks' DNS servers (aardvark-dns, the container's resolv.conf) and not through
@@ -53,7 +39,7 @@ socket.setTimeout(2000, () => { console.log('timed out'); socket.destroy(); });
 socket.on('connect', () => { console.log('connected'); socket.destroy(); });
 socket.on('error', (e) => console.log(e.code));`;
 
-const networks = networksByService(files);
+const networks = new Map(Object.entries(mergedServices(files, ['networks'])).map(([name, service]) => [name, networksOf(service)]));
 const own = new Set(networks.get('webhooks'));
 const container = `${project}_webhooks_1`;
 const others = [...networks.keys()].filter((name) => name !== 'webhooks');
