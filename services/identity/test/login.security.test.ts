@@ -339,7 +339,9 @@ describe('timing: an unknown e-mail costs as much as a wrong password', () => {
     await slow?.stop();
   });
 
-  const median = (values: number[]): number => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)]!;
+  // The least of each series: a busy machine (the other jest worker, CI's neighbours) only ever makes a run
+  // slower, so the least is each one's own cost, and the three series are taken by turns to share the moments.
+  const least = (values: number[]): number => Math.min(...values);
 
   async function timed(body: unknown): Promise<number> {
     const started = performance.now();
@@ -353,21 +355,19 @@ describe('timing: an unknown e-mail costs as much as a wrong password', () => {
     const { body: account } = await registered(slow);
     const hash = await bcrypt.hash('reference password', COST);
     const oneCompare: number[] = [];
-    for (let i = 0; i < 3; i++) {
+    const unknown: number[] = [];
+    const wrong: number[] = [];
+    for (let i = 0; i < 5; i++) {
       const started = performance.now();
       await bcrypt.compare('another password', hash);
       oneCompare.push(performance.now() - started);
-    }
-    const unknown: number[] = [];
-    const wrong: number[] = [];
-    for (let i = 0; i < 3; i++) {
       unknown.push(await timed({ email: uniqueEmail('timing'), password: strongPassword() }));
       wrong.push(await timed({ email: account.email, password: strongPassword() }));
     }
-    const floor = 0.6 * median(oneCompare);
-    expect(median(unknown)).toBeGreaterThanOrEqual(floor);
-    expect(median(wrong)).toBeGreaterThanOrEqual(floor);
+    const floor = 0.6 * least(oneCompare);
+    expect(least(unknown)).toBeGreaterThanOrEqual(floor);
+    expect(least(wrong)).toBeGreaterThanOrEqual(floor);
     // And neither is far slower than the other (same work, one comparison each).
-    expect(Math.abs(median(unknown) - median(wrong))).toBeLessThan(median(oneCompare));
+    expect(Math.abs(least(unknown) - least(wrong))).toBeLessThan(least(oneCompare));
   }, 60_000);
 });
