@@ -10,7 +10,8 @@
 # host goes nowhere until the entry goes stale: measured, a stopping service's AMQP cancel was
 # retransmitted for 7 s and never acknowledged (its stop took the full 6 s bound), and lookups from
 # aardvark-dns on that address took 10 s. An address set explicitly (addr_assign_type 3) is kept.
-# Docker and newer netavark set one on their bridges.
+# netavark sets one itself since its PR 833 (2023, "bridge: force static mac on bridge interface"),
+# after Debian bookworm's 1.4; the CNI bridge plugin derives one from the bridge's address.
 #   bash scripts/container-smoke/pin-bridge-macs.sh <interface>...
 set -uo pipefail
 
