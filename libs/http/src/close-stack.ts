@@ -18,18 +18,13 @@ export interface CloseStack {
 }
 
 export function createCloseStack(logger: Logger): CloseStack {
-  const steps: { name: string; step: Step; withinMs: number | undefined }[] = [];
+  const steps: NamedStep[] = [];
   let closing: Promise<void> | null = null;
   const runAll = async (): Promise<void> => {
     for (let next = steps.pop(); next; next = steps.pop()) {
       const slow = warnWhenSlow(logger, next.name);
-      try {
-        await runBounded(logger, next.name, next.step, next.withinMs);
-      } catch (err) {
-        logger.error({ err, step: next.name }, `could not close ${next.name}`);
-      } finally {
-        clearTimeout(slow);
-      }
+      await closeLogged(logger, next);
+      clearTimeout(slow);
     }
   };
   return {
@@ -53,13 +48,16 @@ export interface NamedStep {
  * never rejects.
  */
 export async function closeTogether(logger: Logger, steps: readonly NamedStep[]): Promise<void> {
-  await Promise.all(
-    steps.map((next) =>
-      runBounded(logger, next.name, next.step, next.withinMs).catch((err: unknown) =>
-        logger.error({ err, step: next.name }, `could not close ${next.name}`),
-      ),
-    ),
-  );
+  await Promise.all(steps.map((next) => closeLogged(logger, next)));
+}
+
+/** One step, bounded by its withinMs; a failure is logged with its name, never thrown. */
+async function closeLogged(logger: Logger, { name, step, withinMs }: NamedStep): Promise<void> {
+  try {
+    await runBounded(logger, name, step, withinMs);
+  } catch (err) {
+    logger.error({ err, step: name }, `could not close ${name}`);
+  }
 }
 
 /**
