@@ -8,7 +8,10 @@
 #                               rabbitmq loads at boot (load_definitions, deploy/rabbitmq/definitions.conf)
 #                               and k8s/broker-users.yaml posts to a managed broker's HTTP API
 #                               (POST /api/definitions). Importing it adds or updates these users and
-#                               their permissions and leaves every other user alone.
+#                               their permissions and leaves every other user alone. It also declares
+#                               the events exchange, each consumer's queue and its bindings (below);
+#                               rabbitmqctl makes the users only: there, import the document too
+#                               (`sh users.sh --definitions | rabbitmqctl import_definitions --format json`).
 #
 #   RABBITMQ_BILLING_PASSWORD, RABBITMQ_DEVICE_PASSWORD, RABBITMQ_IDENTITY_PASSWORD, RABBITMQ_KEYS_PASSWORD,
 #   RABBITMQ_WEBHOOKS_PASSWORD  one password each
@@ -49,6 +52,10 @@ set -eu
 : "${RABBITMQ_WEBHOOKS_PASSWORD:?set RABBITMQ_WEBHOOKS_PASSWORD}"
 exchange="${BUS_EXCHANGE:-acs.events}"
 queue="${SUBSCRIPTION_EVENTS_QUEUE:-identity.subscription-events}"
+billing_queue="${BILLING_USER_EVENTS_QUEUE:-billing.user-events}"
+device_queue="${DEVICE_USER_EVENTS_QUEUE:-device.user-events}"
+keys_queue="${KEYS_USER_EVENTS_QUEUE:-keys.user-events}"
+webhooks_queue="${WEBHOOKS_QUEUE:-webhooks.events}"
 users="${RABBITMQ_USER_PREFIX:-acs-}"
 vhost="${RABBITMQ_VHOST:-/}"
 
@@ -58,10 +65,10 @@ ex="$(literal "$exchange")"
 # A queue and the ones it makes (.dlq, .retry.<ms>).
 own() { printf '%s(\\..*)?' "$(literal "$1")"; }
 q="$(own "$queue")"
-bq="$(own "${BILLING_USER_EVENTS_QUEUE:-billing.user-events}")"
-dq="$(own "${DEVICE_USER_EVENTS_QUEUE:-device.user-events}")"
-kq="$(own "${KEYS_USER_EVENTS_QUEUE:-keys.user-events}")"
-wq="$(own "${WEBHOOKS_QUEUE:-webhooks.events}")"
+bq="$(own "$billing_queue")"
+dq="$(own "$device_queue")"
+kq="$(own "$keys_queue")"
+wq="$(own "$webhooks_queue")"
 
 # The permissions, once for both ways: name password configure write read.
 each_user() { # command
@@ -82,6 +89,32 @@ each_topic_permission() { # command
   "$1" "${users}billing"  '^(subscription\.[a-z_]+|plan\.[a-z_]+|audit\.recorded)$'  '.*'
   "$1" "${users}identity" '^user\.'                                                   '.*'
   "$1" "${users}keys"     '^(api_key\.[a-z_]+|quota\.[a-z_]+|audit\.recorded)$'    '.*'
+}
+
+# Each consumer's queue and the patterns its service binds it with on the events exchange (identity:
+# src/consumers/subscription-events-consumer.ts; webhooks: src/delivery/fan-out-consumer.ts; the
+# user-events queues: libs/bus consumeUserDeleted; test/deploy/broker-users.test.ts holds them to the
+# code). In the definitions, so an event published before a consumer's first start (a new deployment, a
+# first start while the broker was away) waits in its queue instead of matching none. Only the queue and
+# these bindings: its <queue>.x exchange, .dlq and .retry.* queues stay the service's own (libs/bus).
+each_queue() { # command
+  "$1" "$billing_queue"
+  "$1" "$device_queue"
+  "$1" "$queue"
+  "$1" "$keys_queue"
+  "$1" "$webhooks_queue"
+}
+each_binding() { # command
+  #   queue              pattern
+  "$1" "$billing_queue"  'user.*'
+  "$1" "$device_queue"   'user.*'
+  "$1" "$queue"          'subscription.*'
+  "$1" "$queue"          'plan.*'
+  "$1" "$queue"          'audit.recorded'
+  "$1" "$keys_queue"     'user.*'
+  "$1" "$webhooks_queue" 'api_key.*'
+  "$1" "$webhooks_queue" 'quota.threshold'
+  "$1" "$webhooks_queue" 'subscription.*'
 }
 
 with_rabbitmqctl() {
@@ -114,6 +147,24 @@ topic_permission_json() {
 '
 }
 
+# As libs/bus declares them (a topic exchange and queues, durable, no arguments), so a service's own
+# assertExchange / assertQueue finds them equal.
+exchange_json() {
+  printf '    {"name": %s, "vhost": %s, "type": "topic", "durable": true, "auto_delete": false, "internal": false, "arguments": {}}' \
+    "$(json "$exchange")" "$(json "$vhost")"
+}
+queue_json() {
+  printf '%s    {"name": %s, "vhost": %s, "durable": true, "auto_delete": false, "arguments": {}}' "$sep" "$(json "$1")" "$(json "$vhost")"
+  sep=',
+'
+}
+binding_json() {
+  printf '%s    {"source": %s, "vhost": %s, "destination": %s, "destination_type": "queue", "routing_key": %s, "arguments": {}}' \
+    "$sep" "$(json "$exchange")" "$(json "$vhost")" "$(json "$1")" "$(json "$2")"
+  sep=',
+'
+}
+
 definitions() {
   admin="${RABBITMQ_ADMIN_USER:-}"
   printf '{\n  "vhosts": [{"name": %s}],\n  "users": [\n' "$(json "$vhost")"
@@ -127,6 +178,14 @@ definitions() {
   printf '\n  ],\n  "topic_permissions": [\n'
   sep=''
   each_topic_permission topic_permission_json
+  printf '\n  ],\n  "exchanges": [\n'
+  exchange_json
+  printf '\n  ],\n  "queues": [\n'
+  sep=''
+  each_queue queue_json
+  printf '\n  ],\n  "bindings": [\n'
+  sep=''
+  each_binding binding_json
   printf '\n  ]\n}\n'
 }
 

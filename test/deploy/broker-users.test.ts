@@ -14,7 +14,13 @@ import {
   QUOTA_THRESHOLD_ROUTING_KEY,
   SUBSCRIPTION_ROUTING_KEYS,
   USER_DELETED_ROUTING_KEY,
+  USER_EVENTS_BINDING,
 } from '@acs/contracts';
+import {
+  SUBSCRIPTION_EVENTS_QUEUE,
+  SUBSCRIPTION_EVENTS_QUEUE_BINDINGS,
+} from '../../services/identity/src/consumers/subscription-events-consumer.js';
+import { WEBHOOK_SOURCE_BINDINGS } from '../../services/webhooks/src/delivery/fan-out-consumer.js';
 import { readRepoFile, ROOT } from './components.js';
 import { composeEnv, composeVariables, interpolate, loadCompose, rawEnvironment } from './compose-file.js';
 import { SECRET_FIXTURES } from './env-check.js';
@@ -300,5 +306,47 @@ describe('deploy/rabbitmq/users.sh: the routing keys each publisher may publish'
           .join(' ')}`,
       ).toBe(`${user}: ${[...own].sort().join(' ')}`);
     }
+  });
+});
+
+describe("deploy/rabbitmq/users.sh: each consumer's queue and bindings, declared before the service starts", () => {
+  /**
+   * Each consumer's queue (the script's defaults, the services' own) and the patterns its service subscribes
+   * with, from the code: a new pattern there must be in the definitions too, or its events published before
+   * the service's first start are lost.
+   */
+  const SUBSCRIBED: Record<string, readonly string[]> = {
+    'billing.user-events': [USER_EVENTS_BINDING],
+    'device.user-events': [USER_EVENTS_BINDING],
+    [SUBSCRIPTION_EVENTS_QUEUE]: SUBSCRIPTION_EVENTS_QUEUE_BINDINGS,
+    'keys.user-events': [USER_EVENTS_BINDING],
+    'webhooks.events': WEBHOOK_SOURCE_BINDINGS,
+  };
+
+  it("the definitions declare the events exchange and each consumer's queue as libs/bus does, bound with exactly its service's patterns", () => {
+    const document = JSON.parse(
+      execFileSync('sh', [repoPath('deploy/rabbitmq/users.sh'), '--definitions'], {
+        env: { PATH: process.env.PATH, ...envOf('rabbitmq') },
+        encoding: 'utf8',
+      }),
+    ) as {
+      exchanges: unknown[];
+      queues: { name: string }[];
+      bindings: { source: string; destination: string; destination_type: string; routing_key: string }[];
+    };
+    // libs/bus: assertExchange(exchange, 'topic', { durable: true }), assertQueue(queue, { durable: true }).
+    expect(document.exchanges).toEqual([
+      { name: 'acs.events', vhost: '/', type: 'topic', durable: true, auto_delete: false, internal: false, arguments: {} },
+    ]);
+    expect(document.queues).toEqual(
+      Object.keys(SUBSCRIBED).map((name) => ({ name, vhost: '/', durable: true, auto_delete: false, arguments: {} })),
+    );
+    for (const binding of document.bindings) {
+      expect(binding).toMatchObject({ source: 'acs.events', vhost: '/', destination_type: 'queue', arguments: {} });
+    }
+    const bound = (queue: string) => document.bindings.filter((binding) => binding.destination === queue).map((b) => b.routing_key);
+    expect(document.bindings.length).toBe(Object.values(SUBSCRIBED).flat().length);
+    for (const [queue, patterns] of Object.entries(SUBSCRIBED))
+      expect(`${queue}: ${bound(queue).sort()}`).toBe(`${queue}: ${[...patterns].sort()}`);
   });
 });

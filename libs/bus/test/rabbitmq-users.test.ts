@@ -1,9 +1,21 @@
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import { execFileSync } from 'node:child_process';
+import { randomUUID } from 'node:crypto';
 import { fileURLToPath } from 'node:url';
 import { connect, type ChannelModel, type ConfirmChannel } from 'amqplib';
 import {
+  API_KEY_EVENTS_BINDING,
+  AUDIT_RECORDED_ROUTING_KEY,
+  PLAN_EVENTS_BINDING,
+  QUOTA_THRESHOLD_ROUTING_KEY,
+  SUBSCRIPTION_EVENTS_BINDING,
+  USER_DELETED_ROUTING_KEY,
+  USER_EVENTS_BINDING,
+} from '@acs/contracts';
+import {
+  consumeUserDeleted,
   createAmqpBus,
+  DEFAULT_RETRY_DELAYS_MS,
   deadLetterQueueName,
   HEADERS,
   subscriptionExchangeName,
@@ -13,7 +25,7 @@ import {
   type DeliveryInfo,
 } from '@acs/bus';
 import { deleteAmqpObjects, testServerUrl, uniqueName, waitFor } from '@acs/testing';
-import { buildEnvelope, captureLogs } from './support.js';
+import { buildEnvelope, captureLogs, type CapturedLogs } from './support.js';
 
 // Issue 24.5: one RabbitMQ user per service, as deploy/rabbitmq/users.sh makes them, on the real broker
 // with unique user, exchange and queue names, deleted after. Billing and keys publish their outboxes'
@@ -23,7 +35,9 @@ import { buildEnvelope, captureLogs } from './support.js';
 // other's, retrying and dead-lettering through an exchange of their own: no user writes the default
 // exchange, so none can put a message into another's queue. Both ways the script offers are run, each under user names of its own: rabbitmqctl, and the
 // definitions document that compose's broker loads at boot and k8s/broker-users.yaml posts to a managed
-// broker (imported here with `rabbitmqctl import_definitions`, the same import).
+// broker (imported here with `rabbitmqctl import_definitions`, the same import). The document also declares
+// the exchange, each consumer's queue and its bindings: events published before any consumer started wait
+// in their queues, and the consumers then start on those queues as the services subscribe.
 const SCRIPT = fileURLToPath(new URL('../../../deploy/rabbitmq/users.sh', import.meta.url));
 const WAYS = ['rabbitmqctl', 'definitions'] as const;
 type Way = (typeof WAYS)[number];
@@ -44,6 +58,18 @@ const userQueues: Record<Consumer, string> = {
   device: uniqueName('mqacl.device-user-events'),
 };
 const RETRY_DELAYS_MS = [50];
+/** Every queue the definitions declare (before any consumer). */
+const DECLARED_QUEUES = [userQueues.billing, userQueues.device, queue, userQueues.keys, webhooksQueue];
+/** Their bindings to the exchange, as the document lists them and the services subscribe (test/deploy/broker-users.test.ts compares them with the code). */
+const IDENTITY_BINDINGS = [SUBSCRIPTION_EVENTS_BINDING, PLAN_EVENTS_BINDING, AUDIT_RECORDED_ROUTING_KEY];
+const WEBHOOKS_BINDINGS = [API_KEY_EVENTS_BINDING, QUOTA_THRESHOLD_ROUTING_KEY, SUBSCRIPTION_EVENTS_BINDING];
+const DECLARED_BINDINGS: [string, string][] = [
+  [userQueues.billing, USER_EVENTS_BINDING],
+  [userQueues.device, USER_EVENTS_BINDING],
+  ...IDENTITY_BINDINGS.map((pattern): [string, string] => [queue, pattern]),
+  [userQueues.keys, USER_EVENTS_BINDING],
+  ...WEBHOOKS_BINDINGS.map((pattern): [string, string] => [webhooksQueue, pattern]),
+];
 /** Keys' retry queue as libs/bus named it before its own exchange: it dead-letters through the default exchange. */
 const formerRetryQueue = `${userQueues.keys}.retry.${RETRY_DELAYS_MS[0]}`;
 /** The publishers' topic permissions on the exchange (users.sh): the routing keys each may publish. */
@@ -129,8 +155,8 @@ async function channelAs(service: Service) {
 }
 
 /** The bus a service's main.ts makes from its AMQP_URL (it declares the exchange on connecting). */
-async function busAs(service: Service): Promise<AmqpBus> {
-  const bus = createAmqpBus({ url: urlOf(service), exchange, logger: captureLogs(`mqacl-${service}`).logger, reconnectDelayMs: 50 });
+async function busAs(service: Service, logs: CapturedLogs = captureLogs(`mqacl-${service}`)): Promise<AmqpBus> {
+  const bus = createAmqpBus({ url: urlOf(service), exchange, logger: logs.logger, reconnectDelayMs: 50 });
   buses.push(bus);
   await waitFor(`${service}'s bus connected`, () => bus.ready(), 5_000);
   return bus;
@@ -165,19 +191,46 @@ function importDefinitions(): void {
       read: '.*',
     })),
   );
+  // The exchange as libs/bus declares it, the consumers' queues (as assertQueue(queue, { durable: true })) and their bindings.
+  expect(document.exchanges).toEqual([
+    { name: exchange, vhost: '/', type: 'topic', durable: true, auto_delete: false, internal: false, arguments: {} },
+  ]);
+  expect(document.queues).toEqual(DECLARED_QUEUES.map((name) => ({ name, vhost: '/', durable: true, auto_delete: false, arguments: {} })));
+  expect(document.bindings).toEqual(
+    DECLARED_BINDINGS.map(([destination, pattern]) => ({
+      source: exchange,
+      vhost: '/',
+      destination,
+      destination_type: 'queue',
+      routing_key: pattern,
+      arguments: {},
+    })),
+  );
+  const { vhosts: _shared, ...imported } = document;
   // From standard input (no file argument): the broker's own user could not read a file of this test's.
-  execFileSync('rabbitmqctl', ['import_definitions', '--format', 'json'], {
-    input: JSON.stringify({ users: document.users, permissions: document.permissions, topic_permissions: document.topic_permissions }),
-  });
+  execFileSync('rabbitmqctl', ['import_definitions', '--format', 'json'], { input: JSON.stringify(imported) });
 }
 
-/** The import is asynchronous: waits until the broker lists the users it adds and the publishers' topic permissions. */
+/** rabbitmqctl's view of the exchange's bindings to queues: `<queue> <pattern>` each. */
+function bindingsOfExchange(): string[] {
+  return execFileSync('rabbitmqctl', ['-q', 'list_bindings', 'source_name', 'destination_name', 'destination_kind', 'routing_key'], {
+    encoding: 'utf8',
+  })
+    .trim()
+    .split('\n')
+    .map((line) => line.split('\t'))
+    .filter(([source, , kind]) => source === exchange && kind === 'queue')
+    .map(([, destination, , pattern]) => `${destination} ${pattern}`);
+}
+
+/** The import is asynchronous: waits until the broker lists the users it adds, the publishers' topic permissions and the queues' bindings. */
 async function definitionsImported(): Promise<void> {
   const wanted = SERVICES.map((service) => `${prefixes.definitions}${service}`);
   for (let attempt = 0; attempt < 50; attempt++) {
     const listed = execFileSync('rabbitmqctl', ['-q', 'list_users'], { encoding: 'utf8' });
     const topics = PUBLISHERS.every((service) => topicPermissionsOf(`${prefixes.definitions}${service}`).length > 0);
-    if (wanted.every((user) => listed.includes(`${user}\t`)) && topics) return;
+    const bound = bindingsOfExchange().length === DECLARED_BINDINGS.length;
+    if (wanted.every((user) => listed.includes(`${user}\t`)) && topics && bound) return;
     await new Promise((resolve) => setTimeout(resolve, 200));
   }
   throw new Error(`rabbitmqctl import_definitions did not add ${wanted.join(', ')} within 10 s`);
@@ -197,6 +250,42 @@ function topicPermissionsOf(user: string): string[] {
     .filter((line) => line.includes(exchange));
 }
 
+const EARLY_USER_ID = 41;
+/** One event for each binding of the definitions, published before any consumer ran: publisher, routing key, the queues it reaches. */
+const EARLY_EVENTS: [keyof typeof TOPIC_WRITE, string, string[]][] = [
+  ['billing', 'subscription.activated', [queue, webhooksQueue]],
+  ['billing', 'plan.quota_changed', [queue]],
+  ['billing', 'audit.recorded', [queue]],
+  ['keys', 'api_key.created', [webhooksQueue]],
+  ['keys', 'quota.threshold', [webhooksQueue]],
+  ['keys', 'audit.recorded', [queue]],
+  ['identity', USER_DELETED_ROUTING_KEY, CONSUMERS.map((c) => userQueues[c])],
+];
+
+/**
+ * Publishes EARLY_EVENTS as the publishers' outbox relays do, on their buses (each declares the exchange on
+ * connecting: the document's must be alike). Returns what each queue must then hold: `<routing key> <id>` each.
+ */
+async function publishEarlyEvents(): Promise<Record<string, string[]>> {
+  const expected: Record<string, string[]> = Object.fromEntries(DECLARED_QUEUES.map((declared) => [declared, []]));
+  for (const publisher of PUBLISHERS) {
+    const logs = captureLogs(`mqacl-${publisher}`);
+    const bus = await busAs(publisher, logs);
+    for (const [from, routingKey, reaches] of EARLY_EVENTS.filter(([from]) => from === publisher)) {
+      const id = randomUUID();
+      const payload =
+        routingKey === USER_DELETED_ROUTING_KEY ? { eventId: id, userId: EARLY_USER_ID, occurredAt: new Date().toISOString() } : { from };
+      await bus.publish(routingKey, buildEnvelope({ id, type: `${routingKey}.v1`, payload }));
+      for (const declared of reaches) expected[declared]!.push(`${routingKey} ${id}`);
+    }
+    // Each publish confirmed, and none "matched no queue" (the bus logs those): the events lost before.
+    const unroutable = logs.lines.filter((line) => line.includes('matched no queue'));
+    expect(`${publisher}: ${unroutable.join('\n')}`).toBe(`${publisher}: `);
+  }
+  for (const bus of buses.splice(0)) await bus.close();
+  return expected;
+}
+
 // Each rabbitmqctl call starts an Erlang VM: a few seconds each on a loaded machine, a dozen or more per hook.
 const RABBITMQCTL_HOOK_TIMEOUT_MS = 120_000;
 
@@ -211,13 +300,14 @@ afterAll(async () => {
   for (const way of WAYS) {
     for (const service of SERVICES) execFileSync('rabbitmqctl', ['delete_user', `${prefixes[way]}${service}`]);
   }
+  // The queues the definitions declared, with each subscription's own (this test's retry delays, and the defaults
+  // of the user-events consumers); the exchange below is the definitions' too.
+  const retryDelays = [...RETRY_DELAYS_MS, ...DEFAULT_RETRY_DELAYS_MS];
   await deleteAmqpObjects({
     queues: [
-      queue,
-      `${queue}.dlq`,
       formerRetryQueue,
-      ...CONSUMERS.flatMap((c) => [...subscriptionQueueNames(userQueues[c], RETRY_DELAYS_MS), `${userQueues[c]}.relay`]),
-      ...subscriptionQueueNames(webhooksQueue, RETRY_DELAYS_MS),
+      ...DECLARED_QUEUES.flatMap((declared) => subscriptionQueueNames(declared, retryDelays)),
+      ...CONSUMERS.map((c) => `${userQueues[c]}.relay`),
     ],
     // The subscriptions' own exchanges are auto-delete (gone with their queues); deleted here in case a test failed half-way.
     exchanges: [
@@ -240,6 +330,61 @@ it(
       expect(topicPermissionsOf(`${prefixes.rabbitmqctl}${service}`)).toEqual([`/\t${exchange}\t${TOPIC_WRITE[service]}\t.*`]);
     }
     expect(topicPermissionsOf(`${prefixes.rabbitmqctl}device`)).toEqual([]);
+  },
+  RABBITMQCTL_HOOK_TIMEOUT_MS,
+);
+
+it(
+  "the definitions declare each consumer's queue and bindings: events published before any consumer started wait there, and the consumers then start on those queues",
+  async () => {
+    userPrefix = prefixes.definitions;
+    expect(bindingsOfExchange().sort()).toEqual(DECLARED_BINDINGS.map(([q, pattern]) => `${q} ${pattern}`).sort());
+    // Nothing of this test has consumed or declared them: empty, and no consumer.
+    const administrator = await connect(testServerUrl('AMQP_URL'));
+    connections.push(administrator);
+    const admin = await administrator.createChannel();
+    const counts = async () => {
+      const listed: Record<string, string> = {};
+      for (const declared of DECLARED_QUEUES) {
+        const { messageCount, consumerCount } = await admin.checkQueue(declared);
+        listed[declared] = `${messageCount} messages, ${consumerCount} consumers`;
+      }
+      return listed;
+    };
+    expect(await counts()).toEqual(Object.fromEntries(DECLARED_QUEUES.map((declared) => [declared, '0 messages, 0 consumers'])));
+
+    const expected = await publishEarlyEvents();
+    // Kept in each queue whose bindings match them, still with no consumer.
+    const kept = Object.fromEntries(DECLARED_QUEUES.map((declared) => [declared, `${expected[declared]!.length} messages, 0 consumers`]));
+    await waitFor('the events counted in their queues', async () => JSON.stringify(await counts()) === JSON.stringify(kept), 5_000).catch(
+      () => undefined,
+    );
+    expect(await counts()).toEqual(kept);
+
+    // The consumers start as the services subscribe, on the queues already there (declared alike: no
+    // PRECONDITION_FAILED), and receive what waited.
+    const received: Record<string, string[]> = Object.fromEntries(DECLARED_QUEUES.map((declared) => [declared, []]));
+    for (const [service, declared, bindings] of [
+      ['identity', queue, IDENTITY_BINDINGS],
+      ['webhooks', webhooksQueue, WEBHOOKS_BINDINGS],
+    ] as const) {
+      await (await busAs(service)).subscribe({
+        queue: declared,
+        bindings: [...bindings],
+        retryDelaysMs: RETRY_DELAYS_MS,
+        handler: async (message, info) => void received[declared]!.push(`${info.routingKey} ${message.id}`),
+      });
+    }
+    for (const consumer of CONSUMERS) {
+      const declared = userQueues[consumer];
+      await consumeUserDeleted(await busAs(consumer), declared, async (userId) => void received[declared]!.push(`erased user ${userId}`));
+    }
+    await waitFor('every kept event received', () => DECLARED_QUEUES.every((d) => received[d]!.length === expected[d]!.length), 10_000);
+    const sorted = (byQueue: Record<string, string[]>) =>
+      Object.fromEntries(Object.entries(byQueue).map(([q, list]) => [q, [...list].sort()]));
+    const erased = Object.fromEntries(CONSUMERS.map((c) => [userQueues[c], [`erased user ${EARLY_USER_ID}`]]));
+    expect(sorted(received)).toEqual(sorted({ ...expected, ...erased }));
+    for (const bus of buses.splice(0)) await bus.close();
   },
   RABBITMQCTL_HOOK_TIMEOUT_MS,
 );

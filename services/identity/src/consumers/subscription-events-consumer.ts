@@ -26,6 +26,13 @@ import {
 } from './processed-events-repository.js';
 
 export const SUBSCRIPTION_EVENTS_QUEUE = 'identity.subscription-events';
+/**
+ * What the queue is bound to. Plan events share the queue: one consumer, in billing's outbox order. The same
+ * queue takes the audit entries keys and billing publish for the user's trail (GET /api/AuditLog): no second
+ * queue, so identity's broker permissions stay as they are. deploy/rabbitmq/users.sh declares the same bindings
+ * (test/deploy/broker-users.test.ts).
+ */
+export const SUBSCRIPTION_EVENTS_QUEUE_BINDINGS = [SUBSCRIPTION_EVENTS_BINDING, PLAN_EVENTS_BINDING, AUDIT_RECORDED_ROUTING_KEY];
 
 /** Events written before plan ids rode in them: billing has one plan per paid plan type. */
 const PLAN_ID_OF_TYPE: Record<number, string> = { 1: 'monthly', 2: 'yearly', 3: 'lifetime' };
@@ -152,10 +159,7 @@ export function startSubscriptionEventsConsumer(
 ): Promise<Subscription> {
   return bus.subscribe({
     queue: options.queue ?? SUBSCRIPTION_EVENTS_QUEUE,
-    // Plan events share the queue: one consumer, in billing's outbox order. The same queue takes the audit
-    // entries keys and billing publish for the user's trail (GET /api/AuditLog): no second queue, so
-    // identity's broker permissions stay as they are.
-    bindings: [SUBSCRIPTION_EVENTS_BINDING, PLAN_EVENTS_BINDING, AUDIT_RECORDED_ROUTING_KEY],
+    bindings: SUBSCRIPTION_EVENTS_QUEUE_BINDINGS,
     handler: async (message) => {
       if (message.type === AUDIT_RECORDED_EVENT_TYPE) {
         const { eventId: _eventId, ...entry } = auditRecordedEventSchema.parse(message).payload;

@@ -5,8 +5,8 @@ import type { Logger } from '@acs/logger';
 import { fanOutEvents, type FanOutEvent } from '../data-access/fan-out.js';
 import { webhookEventFrom } from './event-data.js';
 
-/** One binding per event family this service turns into webhooks. */
-const WEBHOOK_SOURCE_BINDINGS = [API_KEY_EVENTS_BINDING, QUOTA_THRESHOLD_ROUTING_KEY, SUBSCRIPTION_EVENTS_BINDING];
+/** One binding per event family this service turns into webhooks (deploy/rabbitmq/users.sh declares the same: test/deploy/broker-users.test.ts). */
+export const WEBHOOK_SOURCE_BINDINGS = [API_KEY_EVENTS_BINDING, QUOTA_THRESHOLD_ROUTING_KEY, SUBSCRIPTION_EVENTS_BINDING];
 
 export type FanOutOutcome = 'fanned_out' | 'duplicate' | 'ignored';
 
