@@ -1,7 +1,8 @@
 // Posts the definitions document that `deploy/rabbitmq/users.sh --definitions` prints to a broker's HTTP
 // API (the management plugin: POST /api/definitions), as k8s/broker-users.yaml's Job does in our image
-// for a managed broker (docs/security.md). The import adds or updates these users and their permissions
-// and leaves everything else alone; idempotent.
+// for a managed broker (docs/security.md). The import adds or updates these users and their permissions,
+// declares the events exchange and each consumer's queue and bindings where missing, and leaves everything
+// else alone; idempotent.
 //   sh deploy/rabbitmq/users.sh --definitions | RABBITMQ_MANAGEMENT_URL=https://<admin>:<password>@<host>:15671 node deploy/rabbitmq/import-definitions.mjs
 import { text } from 'node:stream/consumers';
 
@@ -25,4 +26,5 @@ if (!response.ok) {
   console.error(`import-definitions: ${url.origin} answered ${response.status}: ${(await response.text()).slice(0, 300)}`);
   process.exit(1);
 }
-console.log(`import-definitions: users ${document.users.map((u) => u.name).join(', ')} imported into ${url.origin}`);
+const queues = (document.queues ?? []).map((q) => q.name).join(', ');
+console.log(`import-definitions: users ${document.users.map((u) => u.name).join(', ')} and queues ${queues} imported into ${url.origin}`);
