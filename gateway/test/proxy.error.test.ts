@@ -151,8 +151,26 @@ describe('gateway errors', () => {
 
   it('405 with Allow for a known path and another method', async () => {
     const res = await h.call('DELETE', '/api/Dac', key);
-    expect(res.headers.get('allow')).toBe('GET');
+    expect(res.headers.get('allow')).toBe('GET, HEAD');
     await expectError(res, 405, 'Method not allowed');
+  });
+
+  it('HEAD on a GET route is forwarded as HEAD: the status and headers of the upstream, no body', async () => {
+    const before = catalog.received.length;
+    catalog.handle = (_req, res) => {
+      res.writeHead(200, { 'content-type': 'application/json', 'content-length': '11', etag: '"v1"' });
+      res.end('{"items":1}');
+    };
+    const res = await h.call('HEAD', '/api/Dac', key);
+    expect(res.status).toBe(200);
+    expect(res.headers.get('etag')).toBe('"v1"');
+    expect(res.headers.get('content-length')).toBe('11');
+    expect(await res.text()).toBe('');
+    expect(catalog.received.slice(before).map((r) => r.method)).toEqual(['HEAD']);
+    // An error answer to HEAD keeps its status and headers, without the body.
+    const denied = await h.call('HEAD', '/api/Dac', { key: key.key, secret: `${key.secret}x` });
+    expect(denied.status).toBe(401);
+    expect(await denied.text()).toBe('');
   });
 
   it('probes and the OpenAPI document need no key', async () => {

@@ -46,7 +46,7 @@ export function compilePath(path: string, parameter: string = ANY_SEGMENT): { re
  * Static paths resolve with one Map lookup (the gateway's hot path); paths with `{param}` fall back
  * to a short list of regexes, in the order given. Matching is case-sensitive, as the spec says. A
  * path that exists under other methods is `wrong-method` with those methods (parameterized routes'
- * first), for a 405 with Allow.
+ * first; HEAD after GET), for a 405 with Allow. HEAD finds the GET route.
  */
 export function createRouteMatcher<R extends MatchableRoute>(
   routes: readonly R[],
@@ -62,7 +62,9 @@ export function createRouteMatcher<R extends MatchableRoute>(
   }
   const decode = options.parameter === undefined;
 
-  return (method, path) => {
+  return (requested, path) => {
+    // HEAD is GET without the body (RFC 9110, 9.3.2): every GET route answers it (Node drops the body).
+    const method = requested === 'HEAD' ? 'GET' : requested;
     const route = exact.get(`${method} ${path}`);
     if (route) return { kind: 'found', route, params: {} };
     const allowed: string[] = [];
@@ -77,8 +79,13 @@ export function createRouteMatcher<R extends MatchableRoute>(
     }
     const staticMethods = methodsByPath.get(path);
     if (staticMethods) allowed.push(...staticMethods);
-    return allowed.length > 0 ? { kind: 'wrong-method', allowed } : { kind: 'none' };
+    return allowed.length > 0 ? { kind: 'wrong-method', allowed: withHead(allowed) } : { kind: 'none' };
   };
+}
+
+/** The Allow list of a 405: HEAD right after GET, since every GET route answers it too. */
+function withHead(allowed: readonly string[]): string[] {
+  return allowed.flatMap((method) => (method === 'GET' ? ['GET', 'HEAD'] : [method]));
 }
 
 /** A malformed escape (`%E0%A4%A`) is no route rather than a crash. */

@@ -23,8 +23,13 @@ describe('route matcher (gateway: any segment, decoded)', () => {
     });
     expect(match('PATCH', '/api/ApiKeys/a/b')).toEqual({ kind: 'none' });
   });
-  it('lists the allowed methods for a known path', () => {
-    expect(match('PUT', '/api/Dac')).toEqual({ kind: 'wrong-method', allowed: ['GET'] });
+  it('answers HEAD with the GET route (RFC 9110), and never another method', () => {
+    expect(match('HEAD', '/api/Dac')).toMatchObject({ kind: 'found', route: { name: 'GET /api/Dac' } });
+    expect(match('HEAD', '/api/Dac/import')).toEqual({ kind: 'wrong-method', allowed: ['POST'] });
+    expect(match('HEAD', '/api/ApiKeys/x')).toEqual({ kind: 'wrong-method', allowed: ['PATCH', 'DELETE'] });
+  });
+  it('lists the allowed methods for a known path, HEAD after GET', () => {
+    expect(match('PUT', '/api/Dac')).toEqual({ kind: 'wrong-method', allowed: ['GET', 'HEAD'] });
     expect(match('GET', '/api/ApiKeys/x')).toEqual({ kind: 'wrong-method', allowed: ['PATCH', 'DELETE'] });
   });
   it('treats a malformed escape as no route', () => {

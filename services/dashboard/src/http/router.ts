@@ -23,7 +23,7 @@ interface PageRoute<H> {
   handler: H;
 }
 
-/** The dashboard's pages through the route matcher the gateway uses too (libs/http); HEAD is answered as GET. */
+/** The dashboard's pages through the route matcher the gateway uses too (libs/http), which answers HEAD as GET. */
 export function createRouter<H>(routes: readonly RouteDefinition<H>[]): { match(method: string, path: string): RouteMatch<H> } {
   // `:id` was this router's old parameter syntax: such a page would only ever answer 404.
   const stale = routes.find(({ pattern }) => pattern.includes('/:'));
@@ -32,11 +32,11 @@ export function createRouter<H>(routes: readonly RouteDefinition<H>[]): { match(
     routes.map(({ method, pattern, handler }) => ({ method, path: pattern, handler })),
     { parameter: PARAM },
   );
-  return { match: (method, path) => pageMatch(match(method === 'HEAD' ? 'GET' : method, path)) };
+  return { match: (method, path) => pageMatch(match(method, path)) };
 }
 
 function pageMatch<H>(found: PathMatch<PageRoute<H>>): RouteMatch<H> {
   if (found.kind === 'found') return { kind: 'found', handler: found.route.handler, params: found.params };
   if (found.kind === 'none') return { kind: 'not-found' };
-  return { kind: 'method-not-allowed', allow: found.allowed.map((method) => (method === 'GET' ? 'GET, HEAD' : method)).join(', ') };
+  return { kind: 'method-not-allowed', allow: found.allowed.join(', ') };
 }
