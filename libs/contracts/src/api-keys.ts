@@ -101,7 +101,10 @@ export const apiKeyRolledResponseSchema = apiKeyViewSchema.extend({
 const API_KEY_USAGE_MAX_DAYS = 90;
 /** A UTC date (YYYY-MM-DD, its midnight) or an ISO 8601 date-time. */
 const usageInstant = z
-  .union([z.iso.date(), z.iso.datetime({ offset: true })])
+  .union([z.iso.date(), z.iso.datetime({ offset: true })], {
+    // Named, not zod's "Invalid input" for a union: the client learns both forms it may send.
+    error: 'must be a UTC date (2026-11-01) or an ISO 8601 date-time with Z or an offset (2026-11-01T00:00:00Z)',
+  })
   .transform((text) => new Date(text.length === 10 ? `${text}T00:00:00Z` : text))
   // A real date, 1970-9999: nothing older is kept, and every value is one PostgreSQL reads.
   .refine((date) => date.getTime() >= 0 && date.getUTCFullYear() <= 9999, 'not a real date between 1970 and 9999');

@@ -43,6 +43,7 @@ describe('POST /api/Dac/import with invalid rows', () => {
       { ...good, model: 'x2', specs: { ...good.specs, inputs: ['usb', 'floppy'] }, colour: 'red' },
       42,
       { ...good, model: 'x3', releaseYear: 1900, currency: 'usd' },
+      { ...good, model: 'x4', specs: { ...good.specs, maxBitDepth: 20 } },
     ];
     const body = await expectRefused(await postImport(catalog, { items: rows }), 400, await snapshot(catalog.db));
     const paths = body.details!.map((detail) => detail.path);
@@ -54,9 +55,12 @@ describe('POST /api/Dac/import with invalid rows', () => {
         'items[2]',
         'items[3].releaseYear',
         'items[3].currency',
+        'items[4].specs.maxBitDepth',
       ]),
     );
     expect(body.details!.find((d) => d.path === 'items[1].colour')!.message).toBe('Unknown field');
+    // The values allowed, not zod's bare "Invalid input" for a union of literals.
+    expect(body.details!.find((d) => d.path === 'items[4].specs.maxBitDepth')!.message).toBe('Invalid option: expected one of 16|24|32');
   });
 
   it('caps details at 100 and states the count of all problems', async () => {

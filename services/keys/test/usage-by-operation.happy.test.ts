@@ -114,6 +114,11 @@ describe('GET /api/ApiKeys/{id}/usage?by=operation', () => {
       expect({ query, status: res.status }).toEqual({ query, status: 400 });
       expect(await res.json()).toMatchObject({ error: expect.any(String), message: expect.any(String) });
     }
+    // A date that is no date names both forms the client may send, not zod's bare "Invalid input".
+    const res = await call(`/api/ApiKeys/${key.id}/usage?by=operation&from=2026-13-01`, 64);
+    expect(((await res.json()) as { details: unknown[] }).details).toEqual([
+      { path: 'query.from', message: expect.stringMatching(/UTC date \(2026-11-01\).*ISO 8601 date-time/) },
+    ]);
   });
 
   it('purges rows older than the retention', async () => {
