@@ -34,8 +34,12 @@ export const apiKeyCreateRequestSchema = z.object({
     ),
 });
 
+/**
+ * Strict, as webhooks' PATCH body: a field it does not take (expiresAt, a typo) is a 400 naming it, never
+ * ignored, so a client never reads a 200 as "changed" for a change that was not made.
+ */
 export const apiKeyChangeRequestSchema = z
-  .object({
+  .strictObject({
     scopes: z.string().max(500).optional().describe('the new scopes, replacing the old ones'),
     name: apiKeyNameSchema.optional(),
     rateLimits: rateLimitsSchema.nullable().optional().describe("the key's new rate limits; null: back to the deployment's default"),
