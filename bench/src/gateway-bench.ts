@@ -52,7 +52,9 @@ used_cpu_sys + used_cpu_user, before and after each run) is the bench's alone.
                     "floor". Adjacent slices meet the same noise, so a pair's difference is a feature's cost on a
                     noisy machine (bench/src/slices.ts); use with --pin. "NAME@baseline" is the scenario served by
                     the first --baseline checkout's gateway ("@baseline2" the second): a change against the commit
-                    before it, by turns in the same run (e.g. "layer 1 limited,layer 1 limited@baseline")
+                    before it, by turns in the same run (e.g. "layer 1 limited,layer 1 limited@baseline"). Two
+                    processes, each with its own lifelong speed (5 µs apart on one machine): measure the zero too,
+                    the same pair with --baseline a build of this very commit
   --processes N     N processes of each proxy in the isolated rounds (the plain proxy, the floor, each setup's
                     gateway), round r using the r-th of each in turn (default 1): a process runs fast or slow for
                     its whole life, so a ratio between two programs is a median over several of each
