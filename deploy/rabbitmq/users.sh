@@ -91,10 +91,9 @@ each_topic_permission() { # command
   "$1" "${users}keys"     '^(api_key\.[a-z_]+|quota\.[a-z_]+|audit\.recorded)$'    '.*'
 }
 
-# Each consumer's queue and the patterns its service binds it with on the events exchange (identity:
-# src/consumers/subscription-events-consumer.ts; webhooks: src/delivery/fan-out-consumer.ts; the
-# user-events queues: libs/bus consumeUserDeleted; test/deploy/broker-users.test.ts holds them to the
-# code). In the definitions, so an event published before a consumer's first start (a new deployment, a
+# Each consumer's queue and the patterns its service binds it with on the events exchange (identity's
+# and webhooks': libs/contracts/src/queue-bindings.ts; the user-events queues: libs/bus consumeUserDeleted;
+# test/deploy/broker-users.test.ts holds them to the code). In the definitions, so an event published before a consumer's first start (a new deployment, a
 # first start while the broker was away) waits in its queue instead of matching none. Only the queue and
 # these bindings: its <queue>.x exchange, .dlq and .retry.* queues stay the service's own (libs/bus).
 each_queue() { # command

@@ -15,12 +15,10 @@ import {
   SUBSCRIPTION_ROUTING_KEYS,
   USER_DELETED_ROUTING_KEY,
   USER_EVENTS_BINDING,
-} from '@acs/contracts';
-import {
-  SUBSCRIPTION_EVENTS_QUEUE,
   SUBSCRIPTION_EVENTS_QUEUE_BINDINGS,
-} from '../../services/identity/src/consumers/subscription-events-consumer.js';
-import { WEBHOOK_SOURCE_BINDINGS } from '../../services/webhooks/src/delivery/fan-out-consumer.js';
+  WEBHOOK_SOURCE_BINDINGS,
+} from '@acs/contracts';
+import { SUBSCRIPTION_EVENTS_QUEUE } from '../../services/identity/src/consumers/subscription-events-consumer.js';
 import { readRepoFile, ROOT } from './components.js';
 import { composeEnv, composeVariables, interpolate, loadCompose, rawEnvironment } from './compose-file.js';
 import { SECRET_FIXTURES } from './env-check.js';

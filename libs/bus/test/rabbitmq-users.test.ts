@@ -3,15 +3,7 @@ import { execFileSync } from 'node:child_process';
 import { randomUUID } from 'node:crypto';
 import { fileURLToPath } from 'node:url';
 import { connect, type ChannelModel, type ConfirmChannel } from 'amqplib';
-import {
-  API_KEY_EVENTS_BINDING,
-  AUDIT_RECORDED_ROUTING_KEY,
-  PLAN_EVENTS_BINDING,
-  QUOTA_THRESHOLD_ROUTING_KEY,
-  SUBSCRIPTION_EVENTS_BINDING,
-  USER_DELETED_ROUTING_KEY,
-  USER_EVENTS_BINDING,
-} from '@acs/contracts';
+import { SUBSCRIPTION_EVENTS_QUEUE_BINDINGS, USER_DELETED_ROUTING_KEY, USER_EVENTS_BINDING, WEBHOOK_SOURCE_BINDINGS } from '@acs/contracts';
 import {
   consumeUserDeleted,
   createAmqpBus,
@@ -60,15 +52,13 @@ const userQueues: Record<Consumer, string> = {
 const RETRY_DELAYS_MS = [50];
 /** Every queue the definitions declare (before any consumer). */
 const DECLARED_QUEUES = [userQueues.billing, userQueues.device, queue, userQueues.keys, webhooksQueue];
-/** Their bindings to the exchange, as the document lists them and the services subscribe (test/deploy/broker-users.test.ts compares them with the code). */
-const IDENTITY_BINDINGS = [SUBSCRIPTION_EVENTS_BINDING, PLAN_EVENTS_BINDING, AUDIT_RECORDED_ROUTING_KEY];
-const WEBHOOKS_BINDINGS = [API_KEY_EVENTS_BINDING, QUOTA_THRESHOLD_ROUTING_KEY, SUBSCRIPTION_EVENTS_BINDING];
+/** Their bindings to the exchange, as the document lists them and the services subscribe (@acs/contracts; test/deploy/broker-users.test.ts holds the script to them). */
 const DECLARED_BINDINGS: [string, string][] = [
   [userQueues.billing, USER_EVENTS_BINDING],
   [userQueues.device, USER_EVENTS_BINDING],
-  ...IDENTITY_BINDINGS.map((pattern): [string, string] => [queue, pattern]),
+  ...SUBSCRIPTION_EVENTS_QUEUE_BINDINGS.map((pattern): [string, string] => [queue, pattern]),
   [userQueues.keys, USER_EVENTS_BINDING],
-  ...WEBHOOKS_BINDINGS.map((pattern): [string, string] => [webhooksQueue, pattern]),
+  ...WEBHOOK_SOURCE_BINDINGS.map((pattern): [string, string] => [webhooksQueue, pattern]),
 ];
 /** Keys' retry queue as libs/bus named it before its own exchange: it dead-letters through the default exchange. */
 const formerRetryQueue = `${userQueues.keys}.retry.${RETRY_DELAYS_MS[0]}`;
@@ -365,8 +355,8 @@ it(
     // PRECONDITION_FAILED), and receive what waited.
     const received: Record<string, string[]> = Object.fromEntries(DECLARED_QUEUES.map((declared) => [declared, []]));
     for (const [service, declared, bindings] of [
-      ['identity', queue, IDENTITY_BINDINGS],
-      ['webhooks', webhooksQueue, WEBHOOKS_BINDINGS],
+      ['identity', queue, SUBSCRIPTION_EVENTS_QUEUE_BINDINGS],
+      ['webhooks', webhooksQueue, WEBHOOK_SOURCE_BINDINGS],
     ] as const) {
       await (await busAs(service)).subscribe({
         queue: declared,

@@ -28,3 +28,4 @@ export * from './account-deletion.js';
 export * from './idempotency.js';
 export * from './secret-scanning.js';
 export * from './cursor-page.js';
+export * from './queue-bindings.js';

@@ -1,4 +1,4 @@
-import { AUDIT_RECORDED_EVENT_TYPE, AUDIT_RECORDED_ROUTING_KEY, auditRecordedEventSchema } from '@acs/contracts';
+import { AUDIT_RECORDED_EVENT_TYPE, auditRecordedEventSchema, SUBSCRIPTION_EVENTS_QUEUE_BINDINGS } from '@acs/contracts';
 import { insertFeedEntry } from '../data-access/audit-feed-repository.js';
 import { systemActor } from '@acs/audit';
 import { recordAccountChange } from '../domain/account-audit.js';
@@ -9,13 +9,7 @@ import { storePlanQuota } from '../data-access/plan-quotas-repository.js';
 import { applyPlanQuotaEvent, isPlanEvent } from './plan-quota-events.js';
 import type { UserStore } from '../domain/deps.js';
 import { changeWithWriteThrough } from '../domain/write-through.js';
-import {
-  PLAN_EVENTS_BINDING,
-  SUBSCRIPTION_EVENTS_BINDING,
-  subscriptionEndOf,
-  subscriptionEventSchema,
-  type SubscriptionEvent,
-} from './contracts.js';
+import { subscriptionEndOf, subscriptionEventSchema, type SubscriptionEvent } from './contracts.js';
 import {
   isProcessed,
   lockUserRow,
@@ -26,13 +20,6 @@ import {
 } from './processed-events-repository.js';
 
 export const SUBSCRIPTION_EVENTS_QUEUE = 'identity.subscription-events';
-/**
- * What the queue is bound to. Plan events share the queue: one consumer, in billing's outbox order. The same
- * queue takes the audit entries keys and billing publish for the user's trail (GET /api/AuditLog): no second
- * queue, so identity's broker permissions stay as they are. deploy/rabbitmq/users.sh declares the same bindings
- * (test/deploy/broker-users.test.ts).
- */
-export const SUBSCRIPTION_EVENTS_QUEUE_BINDINGS = [SUBSCRIPTION_EVENTS_BINDING, PLAN_EVENTS_BINDING, AUDIT_RECORDED_ROUTING_KEY];
 
 /** Events written before plan ids rode in them: billing has one plan per paid plan type. */
 const PLAN_ID_OF_TYPE: Record<number, string> = { 1: 'monthly', 2: 'yearly', 3: 'lifetime' };
@@ -159,6 +146,7 @@ export function startSubscriptionEventsConsumer(
 ): Promise<Subscription> {
   return bus.subscribe({
     queue: options.queue ?? SUBSCRIPTION_EVENTS_QUEUE,
+    // Subscription and plan events, and the audit entries for the user's trail (@acs/contracts says why one queue).
     bindings: SUBSCRIPTION_EVENTS_QUEUE_BINDINGS,
     handler: async (message) => {
       if (message.type === AUDIT_RECORDED_EVENT_TYPE) {

@@ -1,12 +1,9 @@
-import { API_KEY_EVENTS_BINDING, QUOTA_THRESHOLD_ROUTING_KEY, SUBSCRIPTION_EVENTS_BINDING } from '@acs/contracts';
+import { WEBHOOK_SOURCE_BINDINGS } from '@acs/contracts';
 import type { Bus, BusEnvelope, Subscription } from '@acs/bus';
 import { groupWriter, type Db, type GroupWriter } from '@acs/db';
 import type { Logger } from '@acs/logger';
 import { fanOutEvents, type FanOutEvent } from '../data-access/fan-out.js';
 import { webhookEventFrom } from './event-data.js';
-
-/** One binding per event family this service turns into webhooks (deploy/rabbitmq/users.sh declares the same: test/deploy/broker-users.test.ts). */
-export const WEBHOOK_SOURCE_BINDINGS = [API_KEY_EVENTS_BINDING, QUOTA_THRESHOLD_ROUTING_KEY, SUBSCRIPTION_EVENTS_BINDING];
 
 export type FanOutOutcome = 'fanned_out' | 'duplicate' | 'ignored';
 
