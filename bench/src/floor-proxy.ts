@@ -17,6 +17,12 @@ import { MgetConnection, parseVersioned, type RespReply } from '@acs/cache';
  * measures admitted requests, where that costs nothing).
  * Nothing else: no routing table, scopes, expiry, roll, quota, usage, metrics, tracing or error shapes. The
  * gateway's CPU over this is its own design's cost; this over the plain proxy is what the spec's minimum costs.
+ *
+ * FLOOR_PARTS splits that minimum into its parts (`--slices "floor:round-trip,plain"`):
+ * - `round-trip`: the Redis round trip and the forward only. No secret check, no RateLimit headers, and the
+ *   context signed once and sent again, so the service gets headers of the same size.
+ * - `forward`: not even the round trip (the first reply is kept and given to every request after an await, as
+ *   Redis would), so it is the floor's forward alone: the request id and undici's dispatch.
  */
 
 interface FloorRecord {
@@ -35,6 +41,9 @@ const redis = new MgetConnection({
   maxReconnectDelayMs: 1000,
 });
 const recordKey = process.env.FLOOR_RECORD_KEY!;
+const parts = process.env.FLOOR_PARTS ?? 'all';
+if (!['all', 'round-trip', 'forward'].includes(parts)) throw new Error(`FLOOR_PARTS: all, round-trip or forward, not ${parts}`);
+const checksEverything = parts === 'all';
 // One command pair per request; the key and counter names are the bench's one key, so encoded once.
 const payload = redis.keyCommand('MGET', [recordKey]) + redis.keyCommand('INCR', [`floor:counter:{${recordKey}}`]);
 
@@ -77,8 +86,10 @@ class FloorExchange implements Dispatcher.DispatchHandler {
   onResponseStart(_controller: Dispatcher.DispatchController, statusCode: number, headers: Record<string, string | string[] | undefined>) {
     const out = headers as Record<string, string | string[]>;
     out['x-request-id'] = this.requestId;
-    out['ratelimit-policy'] = POLICY;
-    out.ratelimit = this.rateLimit;
+    if (checksEverything) {
+      out['ratelimit-policy'] = POLICY;
+      out.ratelimit = this.rateLimit;
+    }
     this.res.writeHead(statusCode, out);
   }
 
@@ -97,10 +108,20 @@ class FloorExchange implements Dispatcher.DispatchHandler {
 
 const POLICY = `"1d";q=${limit};w=86400`;
 
+/** FLOOR_PARTS other than all: the first request's signed context, sent with every request after it. */
+let signedOnce: ReturnType<typeof signContext> | null = null;
+
+function signedContext(url: string, requestId: string, record: FloorRecord): ReturnType<typeof signContext> {
+  if (!checksEverything && signedOnce !== null) return signedOnce;
+  const signed = signContext(internalSecret, 'catalog', 'GET', url, { requestId, keyId: record.id, scopes: record.scopes });
+  if (!checksEverything) signedOnce = signed;
+  return signed;
+}
+
 /** Once the Redis replies are in: the secret, the count, the signed context, the forward. */
 function forward(req: IncomingMessage, res: ServerResponse, requestId: string, secret: string, replies: RespReply[]): void {
   const record = recordOf(replies);
-  if (record === null || !secretMatchesHash(secret, record.secretHash)) {
+  if (record === null || (checksEverything && !secretMatchesHash(secret, record.secretHash))) {
     refuse(res, 401, requestId);
     return;
   }
@@ -110,7 +131,7 @@ function forward(req: IncomingMessage, res: ServerResponse, requestId: string, s
     return;
   }
   const url = req.url!;
-  const signed = signContext(internalSecret, 'catalog', 'GET', url, { requestId, keyId: record.id, scopes: record.scopes });
+  const signed = signedContext(url, requestId, record);
   upstream.dispatch(
     {
       path: url,
@@ -119,6 +140,18 @@ function forward(req: IncomingMessage, res: ServerResponse, requestId: string, s
     },
     new FloorExchange(res, requestId, `"1d";r=${limit - used};t=3600`),
   );
+}
+
+/** FLOOR_PARTS=forward: the first reply, kept. */
+let firstReplies: RespReply[] | null = null;
+
+function redisReplies(): Promise<RespReply[]> {
+  if (parts !== 'forward') return redis.batch(payload, 2);
+  if (firstReplies !== null) return Promise.resolve(firstReplies);
+  return redis.batch(payload, 2).then((replies) => {
+    firstReplies = replies;
+    return replies;
+  });
 }
 
 const server = createServer((req, res) => {
@@ -132,7 +165,7 @@ const server = createServer((req, res) => {
     refuse(res, 401, requestId);
     return;
   }
-  redis.batch(payload, 2).then(
+  redisReplies().then(
     (replies) => forward(req, res, requestId, secret, replies),
     () => res.destroy(),
   );

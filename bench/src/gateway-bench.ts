@@ -48,8 +48,9 @@ used_cpu_sys + used_cpu_user, before and after each run) is the bench's alone.
   --scenarios LIST  only these isolated scenarios, by name, comma-separated (e.g. "layer 1,layer 1 quota"):
                     more rounds of a feature and its pair in the same time; the idempotency replay is left out
   --slices "A,B"    instead of the isolated rounds: A and B in alternating slices of --slice-ms (default 100) from
-                    one load generator, --rounds runs of --seconds each; A and B are scenario names, "plain" or
-                    "floor". Adjacent slices meet the same noise, so a pair's difference is a feature's cost on a
+                    one load generator, --rounds runs of --seconds each; A and B are scenario names, "plain",
+                    "floor", "floor:round-trip" (the floor's Redis round trip and forward only) or "floor:forward"
+                    (its forward only: request id and dispatch). Adjacent slices meet the same noise, so a pair's difference is a feature's cost on a
                     noisy machine (bench/src/slices.ts); use with --pin. "NAME@baseline" is the scenario served by
                     the first --baseline checkout's gateway ("@baseline2" the second): a change against the commit
                     before it, by turns in the same run (e.g. "layer 1 limited,layer 1 limited@baseline"). Two
@@ -185,11 +186,18 @@ async function measureWithRedis(
 /** A key's two headers, as clients send them. */
 const keyHeaders = (c: { key: string; secret: string }): Record<string, string> => ({ 'x-api-key': c.key, 'x-api-secret': c.secret });
 
-/** --floor: the floor proxy (floor-proxy.ts) on the bench's Redis, reading the setup's rate-limited key's record. */
+/** The floor's parts (floor-proxy.ts, FLOOR_PARTS), each a --slices contender named "floor:<part>". */
+const FLOOR_PARTS = ['round-trip', 'forward'] as const;
+
+/**
+ * --floor: the floor proxy (floor-proxy.ts) on the bench's Redis, reading the setup's rate-limited key's record;
+ * with `parts`, only those parts of the spec's minimum.
+ */
 async function startFloor(
   setup: GatewaySetup,
   stubUrl: string,
   nodeArgs: string[],
+  parts = 'all',
 ): Promise<{ proxy: ServiceProcess; headers: () => Record<string, string> }> {
   const limited = setup.limited;
   if (!limited) throw new Error("--floor needs the setup's rate-limited key");
@@ -201,6 +209,7 @@ async function startFloor(
       REDIS_URL: ownRedis.url,
       INTERNAL_SECRET,
       FLOOR_RECORD_KEY: `${setup.redisPrefix}${apiKeyCacheKey(limited.key)}`,
+      FLOOR_PARTS: parts,
     },
     nodeArgs,
   );
@@ -405,7 +414,7 @@ function printQuotaBudget(setup: GatewaySetup, runs: Map<string, RedisMeasured[]
   }
 }
 
-/** A --slices contender by name: "plain", "floor" or a scenario of a setup (served by its gateway). */
+/** A --slices contender by name: "plain", "floor", a part of the floor or a scenario of a setup (served by its gateway). */
 async function sliceContender(
   name: string,
   setups: readonly GatewaySetup[],
@@ -415,14 +424,15 @@ async function sliceContender(
   plainHeaders: () => Record<string, string>,
 ): Promise<SliceContender> {
   if (name === 'plain') return { name, process: plain, path: CATALOG_PATH, headers: plainHeaders };
-  if (name === 'floor') {
-    const floor = await startFloor(setups[0]!, stubUrl, plainNodeArgs);
+  const floorParts = name === 'floor' ? 'all' : FLOOR_PARTS.find((part) => name === `floor:${part}`);
+  if (floorParts !== undefined) {
+    const floor = await startFloor(setups[0]!, stubUrl, plainNodeArgs, floorParts);
     return { name, process: floor.proxy, path: CATALOG_PATH, headers: floor.headers };
   }
   const { scenario: scenarioName, setup } = sliceSetupOf(name, setups);
   const scenario = allScenariosOf(setup).find((s) => s.name === scenarioName);
   if (!scenario) {
-    const choices = [...allScenariosOf(setup).map((s) => s.name), 'plain', 'floor'];
+    const choices = [...allScenariosOf(setup).map((s) => s.name), 'plain', 'floor', ...FLOOR_PARTS.map((part) => `floor:${part}`)];
     throw new Error(`--slices: no scenario "${name}" (one of: ${choices.join(', ')})`);
   }
   return { name, process: setup.gateway, path: scenario.path, headers: scenario.headers };
