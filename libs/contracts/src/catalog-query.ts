@@ -10,7 +10,7 @@ export const CATALOG_MAX_PAGE = 1_000_000;
 const positiveInteger = (max: number, what: string) =>
   z
     .string()
-    .regex(/^[0-9]{1,9}$/, `${what} must be a whole number`)
+    .regex(/^[0-9]{1,9}$/, `${what} must be a whole number from 1 to ${max}`)
     .transform(Number)
     .pipe(z.number().int().min(1, `${what} must be at least 1`).max(max, `${what} must be at most ${max}`));
 

@@ -28,7 +28,7 @@ const dacSpecsSchema = z.strictObject({
   /** Highest PCM sample rate accepted on any input, in Hz (768 kHz = 768000). */
   maxSampleRateHz: z.number().int().positive(),
   /** Highest PCM word length in bits. */
-  maxBitDepth: z.union([z.literal(16), z.literal(24), z.literal(32)], { error: 'Invalid option: expected one of 16|24|32' }),
+  maxBitDepth: z.literal([16, 24, 32]),
   /** Highest DSD rate played natively or via DoP; null when the DAC does not play DSD at all. */
   dsd: z.enum(DSD_RATES).nullable(),
   inputs: distinctList(DAC_INPUTS),

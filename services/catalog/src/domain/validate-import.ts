@@ -1,6 +1,7 @@
 import type { z } from 'zod';
 import { catalogEntryInputSchema, parseCatalogEntryFast, type CatalogEntryInput } from '@acs/contracts';
 import type { ErrorDetail } from '@acs/errors';
+import { inputMessage } from '@acs/http';
 
 /** The largest value of the price column, numeric(12, 2) (migration 001). */
 const MAX_PRICE = 9_999_999_999.99;
@@ -65,10 +66,10 @@ export function validateImport(rows: readonly unknown[], maxDetails: number): Va
     for (const detail of found) if (details.length < maxDetails) details.push(detail);
   };
   for (let index = 0; index < rows.length; index++) {
-    // The hand-written check answers valid rows; zod judges the rest and writes the messages.
+    // The hand-written check answers valid rows; zod judges the rest, in the API's words for input (@acs/http).
     let entry = parseCatalogEntryFast(rows[index]);
     if (!entry) {
-      const result = catalogEntryInputSchema.safeParse(rows[index]);
+      const result = catalogEntryInputSchema.safeParse(rows[index], { error: inputMessage });
       if (!result.success) {
         report(issueDetails(index, result.error.issues));
         continue;
