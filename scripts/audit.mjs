@@ -6,6 +6,8 @@ import { spawnSync } from 'node:child_process';
 import path from 'node:path';
 
 const SERVICES = ['identity', 'keys', 'billing'];
+/** The commands of each service's audit CLI (libs/audit's audit-cli.ts): checked once here, not refused three times. */
+const COMMANDS = ['verify', 'export', 'prune'];
 const root = path.resolve(import.meta.dirname, '..');
 const args = process.argv.slice(2);
 const at = args.indexOf('--service');
@@ -29,6 +31,10 @@ Commands (each service's audit trail in turn; details: node services/keys/dist/a
   prune --older-than-days N   retention by hand (the services prune with AUDIT_RETENTION_DAYS); identity's
                               also prunes its account-page feed, which holds copies of every service's entries`);
   process.exit(0);
+}
+if (!COMMANDS.includes(args[0])) {
+  console.error(`Unknown command "${args[0]}". Run with --help.`);
+  process.exit(1);
 }
 let worst = 0;
 for (const service of services) {
