@@ -95,7 +95,8 @@ export function buildOpenApiDocument(routes: readonly RouteSpec[]): Record<strin
         'Every /api request needs X-Api-Key and X-Api-Secret (layer 1); routes that involve user data also need Authorization: Bearer <JWT> (layer 2). ' +
         "Each route names the scope it needs in x-required-scope. system:full-access is held only by the service's own web application and cannot be assigned through the API. " +
         'Every error body has `error` and `message` (plus `requestId`, and `details` for validation errors). Every response carries X-Request-Id (taken from the request when it is plain, else generated). ' +
-        'Every GET operation also answers HEAD (the same checks, status and headers, no body; counted like the GET).',
+        'Every GET operation also answers HEAD (the same checks, status and headers, no body; counted like the GET). ' +
+        'A query parameter an operation does not list is refused with 400 validation_failed, never ignored.',
     },
     // Relative: the gateway that served this document (behind whatever host name the client used).
     servers: [{ url: '/', description: 'The gateway that serves this document' }],

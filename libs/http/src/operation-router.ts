@@ -1,5 +1,5 @@
 import type { Router } from '@koa/router';
-import type { z } from 'zod';
+import { z } from 'zod';
 import type { Endpoint } from '@acs/contracts';
 import { readJsonBody } from './json-body.js';
 import { requireCaller, type UserCaller } from './require-caller.js';
@@ -24,6 +24,18 @@ export type OperationHandler<E extends Endpoint> = (ctx: AppContext, input: Oper
 /** `{id}` (OpenAPI, the contract) to `:id` (the router). */
 export const routerPath = (path: string): string => path.replace(/\{(\w+)\}/g, ':$1');
 
+/** The query of an operation that takes none: any parameter is refused, as a query schema refuses unknown ones. */
+const NO_QUERY = z.strictObject({});
+
+/**
+ * An operation without query parameters reports any it is sent (`?limit=1`, a typo of a parameter it does not
+ * have) instead of ignoring it, so a client learns at once that the list it got is not the one it asked for.
+ */
+function refuseAnyQuery(ctx: AppContext): undefined {
+  if (ctx.querystring !== '') parseQuery(NO_QUERY, ctx);
+  return undefined;
+}
+
 /**
  * The caller check and the input parsing an operation's contract asks for, in the order that
  * keeps refusals cheap: the role before the query, the query before the body is read. The
@@ -32,7 +44,7 @@ export const routerPath = (path: string): string => path.replace(/\{(\w+)\}/g, '
  */
 async function operationInput<E extends Endpoint>(endpoint: E, ctx: AppContext): Promise<OperationInput<E>> {
   const caller = endpoint.user.kind === 'user' ? requireCaller(ctx, { minRole: endpoint.user.minRole }) : null;
-  const query = endpoint.query ? parseQuery(endpoint.query.schema, ctx) : undefined;
+  const query = endpoint.query ? parseQuery(endpoint.query.schema, ctx) : refuseAnyQuery(ctx);
   const body = endpoint.requestBody && endpoint.bodyReading !== 'own' ? await readBody(endpoint, endpoint.requestBody, ctx) : undefined;
   return { caller, body, query, params: ctx.params ?? {} } as OperationInput<E>;
 }

@@ -30,6 +30,10 @@ const optionalBody = {
   requestBody: z.object({ n: z.number().default(7) }),
 } satisfies Endpoint;
 
+/** An operation that takes no query parameters (most of them). */
+const { query: _renameQuery, ...withoutQuery } = renameThing;
+const noQuery = { ...withoutQuery, path: '/api/Things/{id}/plain' } satisfies Endpoint;
+
 let bodiesRead = 0;
 let server: RunningServer;
 beforeAll(async () => {
@@ -37,6 +41,9 @@ beforeAll(async () => {
   handle(router, renameThing, (ctx, { caller, body, query, params }) => {
     bodiesRead += 1;
     ctx.body = { userId: caller.userId, name: body.name, dryRun: query.dryRun ?? null, id: params.id };
+  });
+  handle(router, noQuery, (ctx, { body, query }) => {
+    ctx.body = { name: body.name, query: query ?? null };
   });
   handle(router, optionalBody, (ctx, { body }) => {
     ctx.body = body;
@@ -91,6 +98,17 @@ describe('handle: an operation registered from its contract', () => {
     const badBody = await call('/api/Things/abc/name', { userId: 5, role: ROLE.admin }, '{"name":""}');
     expect(badBody.status).toBe(400);
     expect(((await badBody.json()) as { details: { path: string }[] }).details[0]!.path).toBe('body.name');
+  });
+
+  it('refuses any query parameter on an operation that takes none, naming it', async () => {
+    const admin = { userId: 5, role: ROLE.admin };
+    expect(await (await call('/api/Things/abc/plain', admin, '{"name":"new"}')).json()).toEqual({ name: 'new', query: null });
+    const refused = await call('/api/Things/abc/plain?limit=1', admin, '{"name":"new"}');
+    expect(refused.status).toBe(400);
+    expect(await refused.json()).toMatchObject({
+      code: 'validation_failed',
+      details: [{ path: 'query', message: 'Unrecognized key: "limit"' }],
+    });
   });
 
   it('parses an absent optional body as {} (defaults apply) and a sent one with the schema', async () => {
