@@ -42,7 +42,7 @@ function bound(origin: string, limit: number | bigint): string | undefined {
   return undefined;
 }
 
-function rangeMessage(issue: Extract<Issue, { code: 'too_big' | 'too_small' }>): string | undefined {
+function rangeMessage(issue: z.core.$ZodRawIssue<z.core.$ZodIssueTooBig | z.core.$ZodIssueTooSmall>): string | undefined {
   const big = issue.code === 'too_big';
   const limit = big ? issue.maximum : issue.minimum;
   const amount = bound(issue.origin, limit);
