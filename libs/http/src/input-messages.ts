@@ -15,7 +15,7 @@ const withArticle = (noun: string): string => `${/^[aeiou]/.test(noun) ? 'an' : 
 function kindOf(input: unknown): string {
   if (input === null) return 'null';
   if (Array.isArray(input)) return 'an array';
-  // A number where a whole one was expected: the value says more than its type.
+  // A number is named by its value: where a whole number was expected, "1.5" says more than "a number".
   if (typeof input === 'number') return String(input);
   return withArticle(typeof input);
 }
