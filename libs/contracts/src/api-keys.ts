@@ -113,7 +113,7 @@ const usageInstant = z
   // A real date, 1970-9999: nothing older is kept, and every value is one PostgreSQL reads.
   .refine((date) => date.getTime() >= 0 && date.getUTCFullYear() <= 9999, 'not a real date between 1970 and 9999');
 
-export const apiKeyUsageQuerySchema = z.object({
+export const apiKeyUsageQuerySchema = z.strictObject({
   days: z.coerce
     .number()
     .int()
@@ -174,7 +174,7 @@ export const usageResponseSchema = z.object({
     .describe("the user's keys (revoked ones too while they have requests this month), most requests first"),
 });
 export type UsageResponseBody = z.infer<typeof usageResponseSchema>;
-export const usageQuerySchema = z.object({ format: z.enum(['json', 'csv']).optional() });
+export const usageQuerySchema = z.strictObject({ format: z.enum(['json', 'csv']).optional() });
 
 const byStatusCountSchema = z.object({
   '2xx': z.number().int().min(0),

@@ -11,8 +11,10 @@ type Issue = z.core.$ZodRawIssue;
 
 const withArticle = (noun: string): string => `${/^[aeiou]/.test(noun) ? 'an' : 'a'} ${noun}`;
 
-/** What a value is, in the words a client's developer uses (JSON's types). */
-function kindOf(input: unknown): string {
+/** What a value is, in the words a client's developer uses (JSON's types); null when there is nothing to say. */
+function kindOf(input: unknown): string | null {
+  // A query's text a schema coerced to a number and got NaN: the text is gone, and "NaN" was never sent.
+  if (Number.isNaN(input)) return null;
   if (input === null) return 'null';
   if (Array.isArray(input)) return 'an array';
   // A number is named by its value: where a whole number was expected, "1.5" says more than "a number".
@@ -48,12 +50,19 @@ function rangeMessage(issue: z.core.$ZodRawIssue<z.core.$ZodIssueTooBig | z.core
   const amount = bound(issue.origin, limit);
   if (amount === undefined) return undefined;
   const verb = issue.origin === 'string' || issue.origin === 'array' || issue.origin === 'set' ? 'have' : 'be';
-  if (issue.exact) return `Must ${verb} exactly ${amount}`;
+  if (issue.exact) return `must ${verb} exactly ${amount}`;
   if (issue.inclusive === false) {
-    if (verb === 'be') return `Must be ${big ? 'less than' : 'greater than'} ${amount}`;
-    return `Must have ${big ? 'fewer than' : 'more than'} ${amount}`;
+    if (verb === 'be') return `must be ${big ? 'less than' : 'greater than'} ${amount}`;
+    return `must have ${big ? 'fewer than' : 'more than'} ${amount}`;
   }
-  return `Must ${verb} ${big ? 'at most' : 'at least'} ${amount}`;
+  return `must ${verb} ${big ? 'at most' : 'at least'} ${amount}`;
+}
+
+/** A missing value, or one of the wrong type. */
+function typeMessage(expected: string, input: unknown): string {
+  if (input === undefined) return `required: ${expectedType(expected)}`;
+  const kind = kindOf(input);
+  return kind === null ? `expected ${expectedType(expected)}` : `expected ${expectedType(expected)}, not ${kind}`;
 }
 
 const listed = (values: readonly unknown[]): string => values.map((value) => JSON.stringify(value)).join(', ');
@@ -62,11 +71,10 @@ const listed = (values: readonly unknown[]): string => values.map((value) => JSO
 export function inputMessage(issue: Issue): string | undefined {
   switch (issue.code) {
     case 'invalid_type':
-      if (issue.input === undefined) return `Required: ${expectedType(issue.expected)}`;
-      return `Expected ${expectedType(issue.expected)}, not ${kindOf(issue.input)}`;
+      return typeMessage(issue.expected, issue.input);
     case 'invalid_value':
       if (issue.values.length === 0) return undefined;
-      return issue.input === undefined ? `Required: one of ${listed(issue.values)}` : `Must be one of ${listed(issue.values)}`;
+      return issue.input === undefined ? `required: one of ${listed(issue.values)}` : `must be one of ${listed(issue.values)}`;
     case 'too_big':
     case 'too_small':
       return rangeMessage(issue);

@@ -117,7 +117,7 @@ describe('http app', () => {
     expect(body.hint).toContain('details');
     expect(body.details.map((d) => d.path).sort()).toEqual(['body.count', 'body.name']);
     // Each detail says what was expected there and what came (input-messages.ts).
-    expect(body.details.find((d) => d.path === 'body.count')?.message).toBe('Expected a number, not a string');
+    expect(body.details.find((d) => d.path === 'body.count')?.message).toBe('expected a number, not a string');
     const missing = await signed('POST', '/things', { headers: json });
     expect(missing.status).toBe(400);
     expect(await missing.json()).toMatchObject({ code: 'body_required' });

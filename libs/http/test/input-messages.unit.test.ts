@@ -28,13 +28,13 @@ const device = z.strictObject({
 describe('the messages of a 400 for the common problems', () => {
   it('names what a missing field must be', () => {
     expect(detailsOf(device, {})).toEqual([
-      { path: 'body.serialNumber', message: 'Required: a string' },
-      { path: 'body.name', message: 'Required: a string' },
-      { path: 'body.count', message: 'Required: a number' },
-      { path: 'body.tags', message: 'Required: an array' },
-      { path: 'body.kind', message: 'Required: one of "dac", "amp"' },
-      { path: 'body.ratio', message: 'Required: a number' },
-      { path: 'body.public', message: 'Required: true or false' },
+      { path: 'body.serialNumber', message: 'required: a string' },
+      { path: 'body.name', message: 'required: a string' },
+      { path: 'body.count', message: 'required: a number' },
+      { path: 'body.tags', message: 'required: an array' },
+      { path: 'body.kind', message: 'required: one of "dac", "amp"' },
+      { path: 'body.ratio', message: 'required: a number' },
+      { path: 'body.public', message: 'required: true or false' },
       // A schema's own message wins.
       { path: 'body.note', message: 'note: what the schema says itself' },
     ]);
@@ -52,35 +52,39 @@ describe('the messages of a 400 for the common problems', () => {
       note: 'ok',
     });
     expect(details).toEqual([
-      { path: 'body.serialNumber', message: 'Expected a string, not 7' },
-      { path: 'body.name', message: 'Expected a string, not null' },
-      { path: 'body.count', message: 'Expected a whole number, not 1.5' },
-      { path: 'body.tags', message: 'Expected an array, not a string' },
-      { path: 'body.kind', message: 'Must be one of "dac", "amp"' },
-      { path: 'body.ratio', message: 'Expected a number, not a string' },
-      { path: 'body.public', message: 'Expected true or false, not a string' },
+      { path: 'body.serialNumber', message: 'expected a string, not 7' },
+      { path: 'body.name', message: 'expected a string, not null' },
+      { path: 'body.count', message: 'expected a whole number, not 1.5' },
+      { path: 'body.tags', message: 'expected an array, not a string' },
+      { path: 'body.kind', message: 'must be one of "dac", "amp"' },
+      { path: 'body.ratio', message: 'expected a number, not a string' },
+      { path: 'body.public', message: 'expected true or false, not a string' },
     ]);
     expect(detailsOf(z.object({ list: z.array(z.string()) }), { list: {} })).toEqual([
-      { path: 'body.list', message: 'Expected an array, not an object' },
+      { path: 'body.list', message: 'expected an array, not an object' },
     ]);
-    expect(detailsOf(z.strictObject({}), [])).toEqual([{ path: 'body', message: 'Expected an object, not an array' }]);
+    expect(detailsOf(z.strictObject({}), [])).toEqual([{ path: 'body', message: 'expected an object, not an array' }]);
+    // A query's text coerced to a number: "abc" became NaN, which the client never sent.
+    expect(detailsOf(z.object({ days: z.coerce.number().int() }), { days: 'abc' })).toEqual([
+      { path: 'body.days', message: 'expected a number' },
+    ]);
   });
 
   it('gives a range in the unit of what was measured', () => {
     const base = { serialNumber: 'x', name: 'n', count: 1, tags: [], kind: 'dac', ratio: 0.5, public: true, note: 'ok' };
     expect(detailsOf(device, { ...base, serialNumber: '' })).toEqual([
-      { path: 'body.serialNumber', message: 'Must have at least 1 character' },
+      { path: 'body.serialNumber', message: 'must have at least 1 character' },
     ]);
     expect(detailsOf(device, { ...base, serialNumber: 'x'.repeat(65) })).toEqual([
-      { path: 'body.serialNumber', message: 'Must have at most 64 characters' },
+      { path: 'body.serialNumber', message: 'must have at most 64 characters' },
     ]);
-    expect(detailsOf(device, { ...base, count: 0 })).toEqual([{ path: 'body.count', message: 'Must be at least 1' }]);
-    expect(detailsOf(device, { ...base, count: 101 })).toEqual([{ path: 'body.count', message: 'Must be at most 100' }]);
-    expect(detailsOf(device, { ...base, tags: ['a', 'b', 'c'] })).toEqual([{ path: 'body.tags', message: 'Must have at most 2 items' }]);
-    expect(detailsOf(device, { ...base, ratio: 0 })).toEqual([{ path: 'body.ratio', message: 'Must be greater than 0' }]);
-    expect(detailsOf(device, { ...base, ratio: 1 })).toEqual([{ path: 'body.ratio', message: 'Must be less than 1' }]);
+    expect(detailsOf(device, { ...base, count: 0 })).toEqual([{ path: 'body.count', message: 'must be at least 1' }]);
+    expect(detailsOf(device, { ...base, count: 101 })).toEqual([{ path: 'body.count', message: 'must be at most 100' }]);
+    expect(detailsOf(device, { ...base, tags: ['a', 'b', 'c'] })).toEqual([{ path: 'body.tags', message: 'must have at most 2 items' }]);
+    expect(detailsOf(device, { ...base, ratio: 0 })).toEqual([{ path: 'body.ratio', message: 'must be greater than 0' }]);
+    expect(detailsOf(device, { ...base, ratio: 1 })).toEqual([{ path: 'body.ratio', message: 'must be less than 1' }]);
     expect(detailsOf(z.object({ code: z.string().length(6) }), { code: '123' })).toEqual([
-      { path: 'body.code', message: 'Must have exactly 6 characters' },
+      { path: 'body.code', message: 'must have exactly 6 characters' },
     ]);
   });
 

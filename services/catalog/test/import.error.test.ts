@@ -60,7 +60,7 @@ describe('POST /api/Dac/import with invalid rows', () => {
     );
     expect(body.details!.find((d) => d.path === 'items[1].colour')!.message).toBe('Unknown field');
     // The values allowed, not zod's bare "Invalid input" for a union of literals.
-    expect(body.details!.find((d) => d.path === 'items[4].specs.maxBitDepth')!.message).toBe('Must be one of 16, 24, 32');
+    expect(body.details!.find((d) => d.path === 'items[4].specs.maxBitDepth')!.message).toBe('must be one of 16, 24, 32');
   });
 
   it('caps details at 100 and states the count of all problems', async () => {

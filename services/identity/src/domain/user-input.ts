@@ -7,13 +7,13 @@ const NAME_MAX_LENGTH = 100;
 /** Validated and kept as typed (case included); uniqueness ignores case (the database index on lower(email)). */
 const emailSchema = z
   .email({ error: 'expected an e-mail address' })
-  .max(EMAIL_MAX_LENGTH, `expected at most ${EMAIL_MAX_LENGTH} characters`);
+  .max(EMAIL_MAX_LENGTH);
 
 const nameSchema = z
-  .string({ error: 'expected a string' })
+  .string()
   .trim()
   .min(1, 'must not be empty')
-  .max(NAME_MAX_LENGTH, `expected at most ${NAME_MAX_LENGTH} characters`)
+  .max(NAME_MAX_LENGTH)
   .regex(/^\P{Cc}*$/u, 'must not contain control characters');
 
 /**
@@ -28,7 +28,7 @@ const nameSchema = z
 export const registerBodySchema = z.object({
   email: emailSchema,
   // The policy (length, common passwords, ...) is checked after the shape, with its own message.
-  password: z.string({ error: 'expected a string' }),
+  password: z.string(),
   firstName: nameSchema,
   lastName: nameSchema,
 });
