@@ -5,9 +5,7 @@ const EMAIL_MAX_LENGTH = 254;
 const NAME_MAX_LENGTH = 100;
 
 /** Validated and kept as typed (case included); uniqueness ignores case (the database index on lower(email)). */
-const emailSchema = z
-  .email({ error: 'expected an e-mail address' })
-  .max(EMAIL_MAX_LENGTH);
+const emailSchema = z.email({ error: 'expected an e-mail address' }).max(EMAIL_MAX_LENGTH);
 
 const nameSchema = z
   .string()
