@@ -13,11 +13,23 @@ export function parseInput<S extends z.ZodType>(schema: S, input: unknown, what:
   assertStorableText(input, what);
   const result = schema.safeParse(input, { error: inputMessage });
   if (result.success) return result.data;
-  const details: ErrorDetail[] = result.error.issues.map((issue) => ({
-    path: [what, ...issue.path.map(String)].join('.'),
-    message: issue.message,
-  }));
-  throw validationFailed(`The request ${what} is invalid`, details);
+  throw validationFailed(
+    `The request ${what} is invalid`,
+    result.error.issues.flatMap((issue) => detailsOf(issue, what)),
+  );
+}
+
+const UNKNOWN: Readonly<Record<'body' | 'query' | 'path', string>> = {
+  body: 'unknown field',
+  query: 'unknown parameter',
+  path: 'unknown parameter',
+};
+
+/** One detail per problem; a name the schema does not have is reported at the name itself, where the typo is. */
+function detailsOf(issue: z.core.$ZodIssue, what: 'body' | 'query' | 'path'): ErrorDetail[] {
+  const at = [what, ...issue.path.map(String)];
+  if (issue.code === 'unrecognized_keys') return issue.keys.map((key) => ({ path: [...at, key].join('.'), message: UNKNOWN[what] }));
+  return [{ path: at.join('.'), message: issue.message }];
 }
 
 /**

@@ -107,7 +107,7 @@ describe('handle: an operation registered from its contract', () => {
     expect(refused.status).toBe(400);
     expect(await refused.json()).toMatchObject({
       code: 'validation_failed',
-      details: [{ path: 'query', message: 'Unrecognized key: "limit"' }],
+      details: [{ path: 'query.limit', message: 'unknown parameter' }],
     });
   });
 

@@ -28,7 +28,7 @@ const BAD_QUERIES: Array<{ query: string; path: string; message: RegExp }> = [
   { query: 'brand=', path: 'query.brand', message: /brand must not be empty/ },
   { query: 'brand=%20%20', path: 'query.brand', message: /brand must not be empty/ },
   { query: `brand=${'x'.repeat(81)}`, path: 'query.brand', message: /80/ },
-  { query: 'pagesize=10', path: 'query', message: /pagesize/ },
+  { query: 'pagesize=10', path: 'query.pagesize', message: /^unknown parameter$/ },
   { query: 'page=1&page=2', path: 'query.page', message: /string/i },
   { query: 'brand=topping&brand=TOPPING', path: 'query.brand', message: /string/i },
   { query: 'cursor=', path: 'query.cursor', message: /nextCursor value/ },
@@ -68,7 +68,7 @@ describe('GET /api/Dac with a bad query', () => {
     const response = await catalog.get('/api/Dac?page=0&pageSize=101&color=red');
     expect(response.status).toBe(400);
     const body = (await response.json()) as ErrorBody;
-    expect(body.details!.map((detail) => detail.path).sort()).toEqual(['query', 'query.page', 'query.pageSize']);
+    expect(body.details!.map((detail) => detail.path).sort()).toEqual(['query.color', 'query.page', 'query.pageSize']);
   });
 });
 

@@ -58,7 +58,7 @@ describe('POST /api/Dac/import with invalid rows', () => {
         'items[4].specs.maxBitDepth',
       ]),
     );
-    expect(body.details!.find((d) => d.path === 'items[1].colour')!.message).toBe('Unknown field');
+    expect(body.details!.find((d) => d.path === 'items[1].colour')!.message).toBe('unknown field');
     // The values allowed, not zod's bare "Invalid input" for a union of literals.
     expect(body.details!.find((d) => d.path === 'items[4].specs.maxBitDepth')!.message).toBe('must be one of 16, 24, 32');
   });

@@ -92,9 +92,7 @@ describe("users' API keys at the keys service", () => {
     // A field PATCH does not take is named, never ignored beside one it does (a 200 would read as "expiry set").
     const ignored = await call('PATCH', `/api/ApiKeys/${created.id}`, as(11, 1), { name: 'y', expiresAt: '2030-01-01T00:00:00Z' });
     expect(ignored.status).toBe(400);
-    expect(((await ignored.json()) as { details: unknown[] }).details).toEqual([
-      { path: 'body', message: expect.stringContaining('"expiresAt"') },
-    ]);
+    expect(((await ignored.json()) as { details: unknown[] }).details).toEqual([{ path: 'body.expiresAt', message: 'unknown field' }]);
     const unchanged = await (await call('GET', '/api/ApiKeys', as(11, 1))).json();
     expect(JSON.stringify(unchanged)).not.toContain('"name":"y"');
   });

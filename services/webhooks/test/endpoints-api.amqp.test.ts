@@ -68,7 +68,7 @@ describe('the webhook endpoints API', () => {
     [{ url: 'http://127.0.0.1:1/', events: ['api_key.deleted'] }, 'body.events.0'],
     [{ url: 'http://127.0.0.1:1/', events: [] }, 'body.events'],
     [{ events: ['api_key.created'] }, 'body.url'],
-    [{ url: 'http://127.0.0.1:1/', events: ['api_key.created'], secret: 'mine' }, 'body'],
+    [{ url: 'http://127.0.0.1:1/', events: ['api_key.created'], secret: 'mine' }, 'body.secret'],
   ])('refuses %j with 400 naming the field', async (body, path) => {
     const response = await webhooks.call('POST', '/api/Webhooks', newUserId(), body);
     expect(response.status).toBe(400);

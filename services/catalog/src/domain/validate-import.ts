@@ -36,7 +36,7 @@ function issueDetails(index: number, issues: readonly z.core.$ZodIssue[]): Error
   return issues.flatMap((issue) =>
     // An unknown key is reported at the key itself, where the typo is.
     issue.code === 'unrecognized_keys'
-      ? issue.keys.map((key) => ({ path: fieldPath(index, [...issue.path, key]), message: 'Unknown field' }))
+      ? issue.keys.map((key) => ({ path: fieldPath(index, [...issue.path, key]), message: 'unknown field' }))
       : [{ path: fieldPath(index, issue.path), message: issue.message }],
   );
 }
