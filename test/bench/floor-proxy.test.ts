@@ -15,6 +15,10 @@ const prefix = `${uniqueName('floor')}:`;
 let redis: Redis;
 let upstream: FakeUpstream;
 let floor: ServiceProcess;
+/** The floors of the parts' tests, each on its own record key (so its own counter). */
+const partFloors: ServiceProcess[] = [];
+const partPrefixes: string[] = [];
+const counterOf = (keyPrefix: string) => `floor:counter:{${keyPrefix}${apiKeyCacheKey(KEY)}}`;
 
 beforeAll(async () => {
   redis = new Redis(testServerUrl('REDIS_URL'));
@@ -43,10 +47,12 @@ beforeAll(async () => {
 });
 
 afterAll(async () => {
-  await floor?.stop();
+  await Promise.all([floor, ...partFloors].map((process) => process?.stop()));
   await upstream?.close();
-  await deleteRedisKeys(prefix);
-  await redis?.del(`floor:counter:{${prefix}${apiKeyCacheKey(KEY)}}`);
+  for (const keyPrefix of [prefix, ...partPrefixes]) {
+    await deleteRedisKeys(keyPrefix);
+    await redis?.del(counterOf(keyPrefix));
+  }
   redis?.disconnect();
 });
 
@@ -67,5 +73,54 @@ describe('the bench floor proxy', () => {
     // nothing back): the limit of 3 admits one more, then refuses.
     expect((await call(SECRET)).status).toBe(200);
     expect((await call(SECRET)).status).toBe(429);
+  });
+});
+
+// The floor's parts (FLOOR_PARTS, `--slices "floor:round-trip,plain"`) split the spec's minimum into what a Redis
+// round trip costs and what the forward costs. Each must do exactly its part: the round trip must really reach
+// Redis on every request (or it would flatter the round trip), and the forward must not reach it at all.
+async function startFloorWith(parts: string): Promise<{ partFloor: ServiceProcess; keyPrefix: string }> {
+  const keyPrefix = `${uniqueName(`floor-${parts}`)}:`;
+  partPrefixes.push(keyPrefix);
+  const record = { id: 'key-1', secretHash: hashSecret(SECRET), scopes: ['catalog:read'], ownerUserId: null, revoked: false };
+  await redis.set(`${keyPrefix}${apiKeyCacheKey(KEY)}`, `1|${JSON.stringify(record)}`);
+  const partFloor = await startProcess(`floor proxy (${parts})`, 'bench/dist/floor-proxy.js', {
+    UPSTREAM_URL: upstream.url,
+    REDIS_URL: testServerUrl('REDIS_URL'),
+    INTERNAL_SECRET,
+    FLOOR_RECORD_KEY: `${keyPrefix}${apiKeyCacheKey(KEY)}`,
+    FLOOR_PARTS: parts,
+  });
+  partFloors.push(partFloor);
+  return { partFloor, keyPrefix };
+}
+
+/** Three calls with the right key: their statuses (the parts send no RateLimit headers). */
+async function callThree(partFloor: ServiceProcess): Promise<number[]> {
+  const statuses: number[] = [];
+  for (let i = 0; i < 3; i += 1) {
+    const answer = await fetch(`${partFloor.url}/api/Dac?page=1`, { headers: { 'x-api-key': KEY, 'x-api-secret': SECRET } });
+    statuses.push(answer.status);
+    expect(answer.headers.get('ratelimit')).toBeNull();
+    expect(await answer.json()).toEqual({ keyId: 'key-1', scopes: ['catalog:read'] });
+  }
+  return statuses;
+}
+
+describe("the bench floor's parts", () => {
+  it('round-trip: every request reads and counts in Redis and sends a context the service verifies', async () => {
+    const { partFloor, keyPrefix } = await startFloorWith('round-trip');
+    expect(await callThree(partFloor)).toEqual([200, 200, 200]);
+    expect(await redis.get(counterOf(keyPrefix))).toBe('3');
+  });
+
+  it('forward: only the first request reaches Redis; the rest are forwarded on its reply', async () => {
+    const { partFloor, keyPrefix } = await startFloorWith('forward');
+    expect(await callThree(partFloor)).toEqual([200, 200, 200]);
+    expect(await redis.get(counterOf(keyPrefix))).toBe('1');
+  });
+
+  it('refuses to start with a part it does not know', async () => {
+    await expect(startFloorWith('everything-but')).rejects.toThrow(/FLOOR_PARTS: all, round-trip or forward/);
   });
 });
