@@ -6,17 +6,24 @@ import { utf8Query, type QuerySource } from './utf8-input.js';
 
 /**
  * Parses input with a zod schema; failures become 400 with one `details` entry per problem, in words that say
- * what to send (input-messages.ts). Text
- * that cannot be stored (NUL, lone surrogates) is refused first, whatever the schema says.
+ * what to send (input-messages.ts). Text that cannot be stored (NUL, lone surrogates) is refused first,
+ * whatever the schema says.
  */
 export function parseInput<S extends z.ZodType>(schema: S, input: unknown, what: 'body' | 'query' | 'path'): z.infer<S> {
   assertStorableText(input, what);
   const result = schema.safeParse(input, { error: inputMessage });
   if (result.success) return result.data;
+  const names = topLevelNames(schema);
   throw validationFailed(
     `The request ${what} is invalid`,
-    result.error.issues.flatMap((issue) => detailsOf(issue, what)),
+    result.error.issues.flatMap((issue) => detailsOf(issue, what, names)),
   );
+}
+
+/** The names an object schema takes at its top level; none for any other schema. */
+function topLevelNames(schema: z.ZodType): readonly string[] {
+  const shape = (schema as { shape?: unknown }).shape;
+  return typeof shape === 'object' && shape !== null ? Object.keys(shape) : [];
 }
 
 const UNKNOWN: Readonly<Record<'body' | 'query' | 'path', string>> = {
@@ -25,11 +32,17 @@ const UNKNOWN: Readonly<Record<'body' | 'query' | 'path', string>> = {
   path: 'unknown parameter',
 };
 
-/** One detail per problem; a name the schema does not have is reported at the name itself, where the typo is. */
-function detailsOf(issue: z.core.$ZodIssue, what: 'body' | 'query' | 'path'): ErrorDetail[] {
+/**
+ * One detail per problem. A name the schema does not have is reported at the name itself, where the typo is, with
+ * the name it differs from only in case when there is one (`pagesize`: did you mean "pageSize"?).
+ */
+function detailsOf(issue: z.core.$ZodIssue, what: 'body' | 'query' | 'path', names: readonly string[]): ErrorDetail[] {
   const at = [what, ...issue.path.map(String)];
-  if (issue.code === 'unrecognized_keys') return issue.keys.map((key) => ({ path: [...at, key].join('.'), message: UNKNOWN[what] }));
-  return [{ path: at.join('.'), message: issue.message }];
+  if (issue.code !== 'unrecognized_keys') return [{ path: at.join('.'), message: issue.message }];
+  return issue.keys.map((key) => {
+    const near = issue.path.length === 0 ? names.find((name) => name.toLowerCase() === key.toLowerCase()) : undefined;
+    return { path: [...at, key].join('.'), message: near === undefined ? UNKNOWN[what] : `${UNKNOWN[what]}; did you mean "${near}"?` };
+  });
 }
 
 /**

@@ -92,6 +92,10 @@ describe('the messages of a 400 for the common problems', () => {
     expect(detailsOf(device.pick({ name: true }), { name: 'n', colour: 'red' })).toEqual([
       { path: 'body.colour', message: 'unknown field' },
     ]);
+    // A name that differs from one the operation takes only in case: the one it takes.
+    expect(detailsOf(device.pick({ name: true, serialNumber: true }), { name: 'n', serialNumber: 's', serialnumber: 's' })).toEqual([
+      { path: 'body.serialnumber', message: 'unknown field; did you mean "serialNumber"?' },
+    ]);
     expect(detailsOf(z.object({ email: z.email() }), { email: 'not-an-address' })).toEqual([
       { path: 'body.email', message: 'Invalid email address' },
     ]);
