@@ -4,7 +4,7 @@ export * from './error-middleware.js';
 export * from './internal-auth.js';
 export * from './json-body.js';
 export * from './validate.js';
-export { inputMessage } from './input-messages.js';
+export { inputMessage, problemsOf } from './input-messages.js';
 export * from './storable-text.js';
 export * from './health.js';
 export * from './create-app.js';

@@ -67,7 +67,7 @@ function typeMessage(expected: string, input: unknown): string {
 
 const listed = (values: readonly unknown[]): string => values.map((value) => JSON.stringify(value)).join(', ');
 
-/** zod's per-parse error map: a message for the common problems, undefined for zod's own (formats, unknown keys). */
+/** zod's per-parse error map: a message for the common problems, undefined for zod's own (formats; unknown keys: problemsOf). */
 export function inputMessage(issue: Issue): string | undefined {
   switch (issue.code) {
     case 'invalid_type':
@@ -81,4 +81,23 @@ export function inputMessage(issue: Issue): string | undefined {
     default:
       return undefined;
   }
+}
+
+/** One problem of an input, where it is (the schema's path) and what to send instead. */
+export interface InputProblem {
+  path: readonly PropertyKey[];
+  message: string;
+}
+
+/**
+ * An issue's problems. A name the schema does not take is reported at the name itself, where the typo is, as
+ * `unknown` says ("unknown field"), with the top-level name it differs from only in case when there is one
+ * (`pagesize`: did you mean "pageSize"?); every other issue is one problem at its own path.
+ */
+export function problemsOf(issue: z.core.$ZodIssue, unknown: string, topLevelNames: readonly string[] = []): InputProblem[] {
+  if (issue.code !== 'unrecognized_keys') return [{ path: issue.path, message: issue.message }];
+  return issue.keys.map((key) => {
+    const near = issue.path.length === 0 ? topLevelNames.find((name) => name.toLowerCase() === key.toLowerCase()) : undefined;
+    return { path: [...issue.path, key], message: near === undefined ? unknown : `${unknown}; did you mean "${near}"?` };
+  });
 }

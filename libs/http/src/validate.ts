@@ -1,6 +1,6 @@
 import type { z } from 'zod';
 import { validationFailed, type ErrorDetail } from '@acs/errors';
-import { inputMessage } from './input-messages.js';
+import { inputMessage, problemsOf } from './input-messages.js';
 import { assertStorableText } from './storable-text.js';
 import { utf8Query, type QuerySource } from './utf8-input.js';
 
@@ -32,18 +32,9 @@ const UNKNOWN: Readonly<Record<'body' | 'query' | 'path', string>> = {
   path: 'unknown parameter',
 };
 
-/**
- * One detail per problem. A name the schema does not have is reported at the name itself, where the typo is, with
- * the name it differs from only in case when there is one (`pagesize`: did you mean "pageSize"?).
- */
-function detailsOf(issue: z.core.$ZodIssue, what: 'body' | 'query' | 'path', names: readonly string[]): ErrorDetail[] {
-  const at = [what, ...issue.path.map(String)];
-  if (issue.code !== 'unrecognized_keys') return [{ path: at.join('.'), message: issue.message }];
-  return issue.keys.map((key) => {
-    const near = issue.path.length === 0 ? names.find((name) => name.toLowerCase() === key.toLowerCase()) : undefined;
-    return { path: [...at, key].join('.'), message: near === undefined ? UNKNOWN[what] : `${UNKNOWN[what]}; did you mean "${near}"?` };
-  });
-}
+/** One detail per problem (input-messages.ts), its path under `what`. */
+const detailsOf = (issue: z.core.$ZodIssue, what: 'body' | 'query' | 'path', names: readonly string[]): ErrorDetail[] =>
+  problemsOf(issue, UNKNOWN[what], names).map(({ path, message }) => ({ path: [what, ...path.map(String)].join('.'), message }));
 
 /**
  * The one way an operation reads its query: the escapes must spell UTF-8 (utf8-input.ts), then

@@ -1,7 +1,7 @@
 import type { z } from 'zod';
 import { catalogEntryInputSchema, parseCatalogEntryFast, type CatalogEntryInput } from '@acs/contracts';
 import type { ErrorDetail } from '@acs/errors';
-import { inputMessage } from '@acs/http';
+import { inputMessage, problemsOf } from '@acs/http';
 
 /** The largest value of the price column, numeric(12, 2) (migration 001). */
 const MAX_PRICE = 9_999_999_999.99;
@@ -32,12 +32,10 @@ function fieldPath(index: number, path: readonly PropertyKey[]): string {
   return out;
 }
 
+/** The row's problems (an unknown key at the key itself, as every body's: @acs/http), each under `items[<index>]`. */
 function issueDetails(index: number, issues: readonly z.core.$ZodIssue[]): ErrorDetail[] {
   return issues.flatMap((issue) =>
-    // An unknown key is reported at the key itself, where the typo is.
-    issue.code === 'unrecognized_keys'
-      ? issue.keys.map((key) => ({ path: fieldPath(index, [...issue.path, key]), message: 'unknown field' }))
-      : [{ path: fieldPath(index, issue.path), message: issue.message }],
+    problemsOf(issue, 'unknown field').map(({ path, message }) => ({ path: fieldPath(index, path), message })),
   );
 }
 
