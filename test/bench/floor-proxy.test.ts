@@ -20,10 +20,21 @@ const partFloors: ServiceProcess[] = [];
 const partPrefixes: string[] = [];
 const counterOf = (keyPrefix: string) => `floor:counter:{${keyPrefix}${apiKeyCacheKey(KEY)}}`;
 
+/** A floor proxy reading the key's record under `keyPrefix` (written here first), with `env` beside the common settings. */
+async function startFloorOn(name: string, keyPrefix: string, env: Record<string, string>): Promise<ServiceProcess> {
+  const record = { id: 'key-1', secretHash: hashSecret(SECRET), scopes: ['catalog:read'], ownerUserId: null, revoked: false };
+  await redis.set(`${keyPrefix}${apiKeyCacheKey(KEY)}`, `1|${JSON.stringify(record)}`);
+  return startProcess(name, 'bench/dist/floor-proxy.js', {
+    UPSTREAM_URL: upstream.url,
+    REDIS_URL: testServerUrl('REDIS_URL'),
+    INTERNAL_SECRET,
+    FLOOR_RECORD_KEY: `${keyPrefix}${apiKeyCacheKey(KEY)}`,
+    ...env,
+  });
+}
+
 beforeAll(async () => {
   redis = new Redis(testServerUrl('REDIS_URL'));
-  const record = { id: 'key-1', secretHash: hashSecret(SECRET), scopes: ['catalog:read'], ownerUserId: null, revoked: false };
-  await redis.set(`${prefix}${apiKeyCacheKey(KEY)}`, `1|${JSON.stringify(record)}`);
   upstream = await startFakeUpstream();
   upstream.handle = (req, res) => {
     const context = verifyContext(
@@ -37,13 +48,7 @@ beforeAll(async () => {
     res.writeHead(context ? 200 : 403, { 'content-type': 'application/json' });
     res.end(JSON.stringify({ keyId: context?.keyId ?? null, scopes: context?.scopes ?? null }));
   };
-  floor = await startProcess('floor proxy', 'bench/dist/floor-proxy.js', {
-    UPSTREAM_URL: upstream.url,
-    REDIS_URL: testServerUrl('REDIS_URL'),
-    INTERNAL_SECRET,
-    FLOOR_RECORD_KEY: `${prefix}${apiKeyCacheKey(KEY)}`,
-    FLOOR_LIMIT: '3',
-  });
+  floor = await startFloorOn('floor proxy', prefix, { FLOOR_LIMIT: '3' });
 });
 
 afterAll(async () => {
@@ -82,15 +87,7 @@ describe('the bench floor proxy', () => {
 async function startFloorWith(parts: string): Promise<{ partFloor: ServiceProcess; keyPrefix: string }> {
   const keyPrefix = `${uniqueName(`floor-${parts}`)}:`;
   partPrefixes.push(keyPrefix);
-  const record = { id: 'key-1', secretHash: hashSecret(SECRET), scopes: ['catalog:read'], ownerUserId: null, revoked: false };
-  await redis.set(`${keyPrefix}${apiKeyCacheKey(KEY)}`, `1|${JSON.stringify(record)}`);
-  const partFloor = await startProcess(`floor proxy (${parts})`, 'bench/dist/floor-proxy.js', {
-    UPSTREAM_URL: upstream.url,
-    REDIS_URL: testServerUrl('REDIS_URL'),
-    INTERNAL_SECRET,
-    FLOOR_RECORD_KEY: `${keyPrefix}${apiKeyCacheKey(KEY)}`,
-    FLOOR_PARTS: parts,
-  });
+  const partFloor = await startFloorOn(`floor proxy (${parts})`, keyPrefix, { FLOOR_PARTS: parts });
   partFloors.push(partFloor);
   return { partFloor, keyPrefix };
 }
